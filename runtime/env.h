@@ -8,6 +8,7 @@
 // clocks, which in a simulation may drift, step, or stop while the process is paused.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "runtime/types.h"
@@ -24,6 +25,16 @@ class Clock {
   virtual Nanoseconds wall_ns() = 0;
 };
 
+// A wake-up between fibers of one process, used as a condition: callers loop
+// `while (!condition) n.wait();` and whoever changes the condition calls notify_all(). Fibers of
+// one process never run at once, so nothing can slip between the check and the wait.
+class Notification {
+ public:
+  virtual ~Notification() = default;
+  virtual void wait() = 0;
+  virtual void notify_all() = 0;
+};
+
 class Env : public Clock {
  public:
   // Suspends the calling fiber for at least `duration` of this process's monotonic time.
@@ -34,6 +45,7 @@ class Env : public Clock {
   // Starts a fiber in this process. The body must not let an exception escape: the runtime
   // catches what it can handle at each fiber's entry; what escapes is reported by the world.
   virtual void spawn(std::string name, std::function<void()> body) = 0;
+  virtual std::unique_ptr<Notification> make_notification() = 0;
   // Randomness for ids and jitter; seeded in a simulation.
   virtual std::uint64_t random_u64() = 0;
 };

@@ -1,0 +1,55 @@
+#pragma once
+// Checkpoints of a tree, fenced by token (ADR-0023, #335: the framework fences its own checkpoint
+// writes). A checkpoint lives under the tree's lease key; a commit lands only if its token is the
+// key's current epoch at the lease table and that lease was not released, checked in the same
+// atomic operation as the write (the store is co-located with the lease table, as in a database).
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "runtime/lease_repository.h"
+#include "runtime/observer.h"
+
+namespace fencesim::runtime {
+
+struct Checkpoint {
+  std::set<std::string> completed_steps;  // step paths whose outcome committed
+  bool tree_completed = false;
+  Token last_token = kTokenNone;          // token of the last committed write
+};
+
+enum class CommitStatus { kCommitted, kRefused };
+struct CommitResult {
+  CommitStatus status;
+  Token current_epoch = kTokenNone;  // the key's epoch at the lease table when judged
+};
+
+class CheckpointStore {
+ public:
+  virtual ~CheckpointStore() = default;
+  // Records that `step_path` of the tree under `key` completed, written by the holder of `token`.
+  virtual CommitResult commit_step(const LeaseKey& key, Token token, const std::string& step_path) = 0;
+  // Records that the whole tree completed.
+  virtual CommitResult commit_tree(const LeaseKey& key, Token token) = 0;
+  virtual Checkpoint load(const LeaseKey& key) = 0;
+};
+
+class MemoryCheckpointStore final : public CheckpointStore {
+ public:
+  MemoryCheckpointStore(ExecutionLeaseRepository& leases, Observer& observer,
+                        std::string name = "checkpoint-store");
+  CommitResult commit_step(const LeaseKey& key, Token token, const std::string& step_path) override;
+  CommitResult commit_tree(const LeaseKey& key, Token token) override;
+  Checkpoint load(const LeaseKey& key) override;
+
+ private:
+  CommitResult judge(const LeaseKey& key, Token token, const std::string& what);
+
+  ExecutionLeaseRepository& leases_;
+  Observer& observer_;
+  std::string name_;
+  std::map<LeaseKey, Checkpoint> checkpoints_;
+};
+
+}  // namespace fencesim::runtime

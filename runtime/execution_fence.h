@@ -1,0 +1,50 @@
+#pragma once
+// ExecutionFence (ADR-0023): the lease the current step runs under, read live from its frame.
+//
+// - scope_key(), tenant_id(), lease_execution_id(), token(), confirmed_until_ns(): the lease's
+//   facts; confirmedUntil is on the holder's monotonic clock.
+// - assert_held(): throws ExecutionLeaseLostError (or the fenced error that stopped the holder)
+//   unless the lease is held and confirmedUntil has not passed.
+// - confirm_now(): a strict renewal round trip before a call that cannot check tokens; also runs
+//   the cancel checks before and after.
+// - fenced(observed): the error for a refusal by a system that saw `observed`; it stops the holder.
+// - write(sink, payload): a write that carries the token and the step's idempotency key.
+// Every member throws ExecutionContextUnavailableError when its frame is not a running step's.
+#include <memory>
+#include <string>
+
+#include "runtime/errors.h"
+#include "runtime/frame.h"
+#include "runtime/sink.h"
+
+namespace fencesim::runtime {
+
+class ExecutionFence {
+ public:
+  explicit ExecutionFence(std::shared_ptr<Frame> frame) : frame_(std::move(frame)) {}
+
+  const std::string& scope_key() const;
+  const std::string& tenant_id() const;
+  const std::string& lease_execution_id() const;
+  Token token() const;
+  Nanoseconds confirmed_until_ns() const;
+
+  void assert_held() const;
+  Nanoseconds confirm_now() const;
+  ExecutionFencedError fenced(Token observed_token) const;
+
+  // The idempotency key of this step: the same for every attempt of the step, so a re-run by the
+  // next holder deduplicates at the sink.
+  std::string idempotency_key() const;
+  // Sends a fenced write. A refusal throws the fenced error (and stops the holder). A write that
+  // lands while the lease expired locally still ends the call with ExecutionLeaseLostError: the
+  // step cannot know that its write was not overtaken.
+  SinkReply write(Sink& sink, const std::string& payload) const;
+
+ private:
+  HeldLease& live() const;
+
+  std::shared_ptr<Frame> frame_;
+};
+
+}  // namespace fencesim::runtime

@@ -1,0 +1,42 @@
+#pragma once
+// An instance: a worker process of the workflow runtime. It polls the placement queue, takes the
+// lease of every placed tree it can, renews its leases on timers, expires them locally, and runs a
+// pass over each tree it holds. Everything it does goes through its Env and the stores handed in.
+#include <map>
+#include <memory>
+
+#include "runtime/tree_runner.h"
+
+namespace fencesim::runtime {
+
+class Instance {
+ public:
+  Instance(Env& env, ExecutionLeaseRepository& leases, CheckpointStore& checkpoints,
+           PlacementQueue& queue, const WorkflowRegistry& workflows, Observer& observer,
+           InstanceOptions options);
+  Instance(const Instance&) = delete;
+  Instance& operator=(const Instance&) = delete;
+
+  // Starts the poll loop (a fiber of this instance's process).
+  void start();
+  // The poll loop ends at its next wake; running passes go on to their end.
+  void stop() { stopping_ = true; }
+  // One poll: takes and starts every placed, unfinished tree whose lease is free.
+  void poll_once();
+  // A withdrawal for `tree`: inside a pass it runs in its running step's frame (with that step's
+  // fence); otherwise (after the tree ended) in a frame rebuilt from the checkpoint, without a
+  // fence.
+  void withdraw(const LeaseKey& tree, const StepBody& body);
+
+  const HolderId& holder() const { return services_.options.holder; }
+  std::size_t running_trees() const { return runners_.size(); }
+
+ private:
+  void poll_loop();
+
+  InstanceServices services_;
+  bool stopping_ = false;
+  std::map<LeaseKey, std::shared_ptr<TreeRunner>> runners_;
+};
+
+}  // namespace fencesim::runtime

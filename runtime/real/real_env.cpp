@@ -1,0 +1,91 @@
+#include "runtime/real/real_env.h"
+
+#include <fmt/format.h>
+
+#include <boost/fiber/all.hpp>
+#include <chrono>
+#include <cstdio>
+
+namespace fencesim::runtime::real {
+
+namespace {
+
+class FiberNotification final : public Notification {
+ public:
+  void wait() override {
+    std::unique_lock lock(mutex_);
+    const std::uint64_t seen = generation_;
+    condition_.wait(lock, [&] { return generation_ != seen; });
+  }
+  void notify_all() override {
+    {
+      std::unique_lock lock(mutex_);
+      ++generation_;
+    }
+    condition_.notify_all();
+  }
+
+ private:
+  boost::fibers::mutex mutex_;
+  boost::fibers::condition_variable condition_;
+  std::uint64_t generation_ = 0;
+};
+
+}  // namespace
+
+RealEnv::RealEnv() : random_(std::random_device{}()) {}
+
+Nanoseconds RealEnv::monotonic_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+Nanoseconds RealEnv::wall_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void RealEnv::stop_while_frozen() {
+  while (monotonic_ns() < frozen_until_ns_) {
+    boost::this_fiber::sleep_for(std::chrono::nanoseconds(frozen_until_ns_ - monotonic_ns()));
+  }
+}
+
+void RealEnv::sleep_for(Nanoseconds duration) {
+  stop_while_frozen();
+  if (duration > 0) boost::this_fiber::sleep_for(std::chrono::nanoseconds(duration));
+  stop_while_frozen();
+}
+
+void RealEnv::yield() {
+  stop_while_frozen();
+  boost::this_fiber::yield();
+  stop_while_frozen();
+}
+
+void RealEnv::spawn(std::string name, std::function<void()> body) {
+  ++live_fibers_;
+  boost::fibers::fiber([this, name = std::move(name), body = std::move(body)] {
+    try {
+      stop_while_frozen();
+      body();
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "fiber '%s' ended by an exception: %s\n", name.c_str(), error.what());
+    }
+    --live_fibers_;
+  }).detach();
+}
+
+std::unique_ptr<Notification> RealEnv::make_notification() {
+  return std::make_unique<FiberNotification>();
+}
+
+std::uint64_t RealEnv::random_u64() { return random_(); }
+
+void RealEnv::freeze_for(Nanoseconds duration) {
+  frozen_until_ns_ = std::max(frozen_until_ns_, monotonic_ns() + duration);
+}
+
+}  // namespace fencesim::runtime::real

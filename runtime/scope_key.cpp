@@ -1,0 +1,116 @@
+#include "runtime/scope_key.h"
+
+#include <fmt/format.h>
+
+#include <cstddef>
+#include <optional>
+
+#include "runtime/check.h"
+
+namespace fencesim::runtime {
+namespace {
+
+constexpr char kSeparator = ':';
+constexpr std::string_view kHexDigits = "0123456789ABCDEF";
+
+// The characters encodeURIComponent leaves alone (ECMA-262 uriUnreserved).
+bool is_unreserved(char c) {
+  if (c >= 'A' && c <= 'Z') return true;
+  if (c >= 'a' && c <= 'z') return true;
+  if (c >= '0' && c <= '9') return true;
+  return std::string_view("-_.!~*'()").find(c) != std::string_view::npos;
+}
+
+std::optional<unsigned> hex_value(char c) {
+  if (c >= '0' && c <= '9') return static_cast<unsigned>(c - '0');
+  if (c >= 'A' && c <= 'F') return static_cast<unsigned>(c - 'A' + 10);
+  if (c >= 'a' && c <= 'f') return static_cast<unsigned>(c - 'a' + 10);
+  return std::nullopt;
+}
+
+// Decodes one part; key_offset is where the part starts in its key, so that an error names the
+// offset the caller can find in the string it passed.
+std::string decode_at(std::string_view encoded, std::size_t key_offset) {
+  std::string decoded;
+  decoded.reserve(encoded.size());
+  for (std::size_t i = 0; i < encoded.size(); ++i) {
+    if (encoded[i] != '%') {
+      decoded.push_back(encoded[i]);
+      continue;
+    }
+    if (i + 2 >= encoded.size()) {
+      throw ScopeKeyError(fmt::format("truncated percent-escape at offset {}: '%' needs two hex "
+                                      "digits",
+                                      key_offset + i));
+    }
+    const std::optional<unsigned> high = hex_value(encoded[i + 1]);
+    const std::optional<unsigned> low = hex_value(encoded[i + 2]);
+    if (!high || !low) {
+      throw ScopeKeyError(fmt::format("malformed percent-escape at offset {}: '%' needs two hex "
+                                      "digits",
+                                      key_offset + i));
+    }
+    decoded.push_back(static_cast<char>(*high * 16 + *low));
+    i += 2;
+  }
+  return decoded;
+}
+
+}  // namespace
+
+std::string encode_uri_component(std::string_view utf8) {
+  std::string encoded;
+  encoded.reserve(utf8.size());
+  for (const char c : utf8) {
+    if (is_unreserved(c)) {
+      encoded.push_back(c);
+      continue;
+    }
+    const auto byte = static_cast<unsigned char>(c);
+    encoded.push_back('%');
+    encoded.push_back(kHexDigits[byte >> 4]);
+    encoded.push_back(kHexDigits[byte & 0xF]);
+  }
+  return encoded;
+}
+
+std::string decode_uri_component(std::string_view encoded) { return decode_at(encoded, 0); }
+
+std::string make_scope_key(std::span<const std::string> parts) {
+  if (parts.empty()) throw ScopeKeyError("a scope key needs at least one part");
+  std::string key;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) key.push_back(kSeparator);
+    key += encode_uri_component(parts[i]);
+  }
+  // The encoding writes NUL as %00; a raw NUL here would be refused by PostgreSQL TEXT.
+  check(key.find('\0') == std::string::npos, "a scope key never contains a NUL byte");
+  return key;
+}
+
+std::string make_scope_key(std::initializer_list<std::string_view> parts) {
+  const std::vector<std::string> owned(parts.begin(), parts.end());
+  return make_scope_key(std::span<const std::string>(owned));
+}
+
+std::string make_scope_key(const LeaseKey& key) {
+  return make_scope_key({key.tenant_id, key.lease_execution_id});
+}
+
+std::vector<std::string> split_scope_key(std::string_view key) {
+  const std::size_t nul = key.find('\0');
+  if (nul != std::string_view::npos) {
+    throw ScopeKeyError(fmt::format("raw NUL byte at offset {}: a scope key never holds one", nul));
+  }
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = key.find(kSeparator, start);
+    const std::size_t length = end == std::string_view::npos ? key.size() - start : end - start;
+    parts.push_back(decode_at(key.substr(start, length), start));
+    if (end == std::string_view::npos) return parts;
+    start = end + 1;
+  }
+}
+
+}  // namespace fencesim::runtime

@@ -1,0 +1,299 @@
+#include "runtime/tree_runner.h"
+
+#include <algorithm>
+
+#include "runtime/check.h"
+#include "runtime/errors.h"
+#include "runtime/scope_key.h"
+
+namespace fencesim::runtime {
+
+std::string join_path(const std::string& level, const std::string& name) {
+  return level.empty() ? name : level + "/" + name;
+}
+
+TreeRunner::TreeRunner(InstanceServices& services, Placement placement,
+                       std::shared_ptr<HeldLease> lease)
+    : services_(services),
+      placement_(std::move(placement)),
+      lease_(std::move(lease)),
+      changed_(services.env.make_notification()) {
+  check(lease_ != nullptr, "a pass starts with a held lease");
+}
+
+void TreeRunner::emit(EventKind kind, const std::string& step, std::string detail,
+                      std::int64_t value) {
+  services_.observer.on_event(RuntimeEvent{kind, services_.options.holder, placement_.key,
+                                           lease_->scope_key(), lease_->token(), step,
+                                           std::move(detail), value});
+}
+
+PassOutcome TreeRunner::run() {
+  emit(EventKind::kTreeStarted, {}, placement_.workflow);
+  std::exception_ptr failure;
+  // No blocking call inside a catch block: the exception state is per thread, not per fiber.
+  try {
+    checkpoint_ = services_.checkpoints.load(placement_.key);
+    if (!checkpoint_.tree_completed) {
+      const Workflow& workflow = services_.workflows.get(placement_.workflow);
+      auto root = std::make_shared<Frame>(Frame{FrameKind::kLevel, placement_.key, "", nullptr,
+                                                false, nullptr});
+      run_level(workflow, root);
+      lease_->assert_held();
+      emit(EventKind::kCheckpointSent, "<tree>");
+      const CommitResult result = services_.checkpoints.commit_tree(placement_.key,
+                                                                    lease_->token());
+      if (result.status != CommitStatus::kCommitted) {
+        emit(EventKind::kCheckpointRefused, "<tree>", {},
+             static_cast<std::int64_t>(result.current_epoch));
+        if (result.current_epoch > lease_->token()) throw lease_fence_error(result.current_epoch);
+        throw ExecutionLeaseLostError(placement_.key, lease_->token());
+      }
+      emit(EventKind::kCheckpointCommitted, "<tree>");
+    }
+    services_.queue.finish(placement_.key);
+  } catch (const std::exception&) {
+    failure = std::current_exception();
+  }
+  if (!failure) {
+    emit(EventKind::kTreeCompleted);
+    lease_->release();
+    return PassOutcome::kCompleted;
+  }
+  const FailureDecision decision = decide_failure(failure, lease_->signal().reason());
+  emit(EventKind::kErrorClassified, {}, decision.code);
+  if (decision.stop_token && decision.stop_key == lease_->key() &&
+      *decision.stop_token == lease_->token()) {
+    lease_->lose("fenced", decision.error);
+  }
+  emit(EventKind::kTreeAbandoned, {}, decision.code);
+  // A pass that failed while still holding its lease gives it back, so that the tree is tried
+  // again (at least once) by whoever takes it next.
+  lease_->release();
+  return PassOutcome::kAbandoned;
+}
+
+ExecutionFencedError TreeRunner::lease_fence_error(Token observed) {
+  ExecutionFencedError error(lease_->key(), lease_->token(), observed, lease_->scope_key());
+  lease_->lose("fenced", std::make_exception_ptr(error));
+  return error;
+}
+
+void TreeRunner::run_level(const Workflow& workflow, const std::shared_ptr<Frame>& level) {
+  for (const WorkflowItem& item : workflow.items) {
+    if (const auto* step = std::get_if<StepItem>(&item)) {
+      run_step(*step, level);
+    } else {
+      run_group(std::get<GroupItem>(item), level);
+    }
+  }
+}
+
+std::shared_ptr<Frame> TreeRunner::child_level(const std::shared_ptr<Frame>& level,
+                                               const std::string& path) {
+  return std::make_shared<Frame>(Frame{FrameKind::kLevel, placement_.key, path, nullptr, false,
+                                       level});
+}
+
+void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& level) {
+  const std::string path = join_path(level->path, step.name);
+  if (checkpoint_.completed_steps.contains(path)) return;
+  // While the lease is yielded for a remote-children wait, no step of the tree may start.
+  while (yielded_) changed_->wait();
+  lease_->assert_held();
+  std::shared_ptr<HeldLease> lease = lease_;
+  auto frame = std::make_shared<Frame>(Frame{FrameKind::kStep, placement_.key, path, lease, false,
+                                             level});
+  ++running_steps_;
+  running_frames_.push_back(frame);
+  emit(EventKind::kStepStarted, path);
+  std::exception_ptr failure;
+  try {
+    ExecutionContext context(frame, services_.env, lease->signal());
+    step.body(context);
+  } catch (const std::exception&) {
+    failure = std::current_exception();
+  }
+  frame->ended = true;
+  --running_steps_;
+  std::erase(running_frames_, frame);
+  changed_->notify_all();
+  if (!failure && !lease->held_now()) {
+    // The lease was lost before the step's outcome could commit: the step did not succeed, even if
+    // its writes landed (ADR-0023, Consequences).
+    failure = lease->lost_error() ? lease->lost_error()
+                                  : std::make_exception_ptr(
+                                        ExecutionLeaseLostError(lease->key(), lease->token()));
+  }
+  if (!failure) {
+    try {
+      commit_step(path);
+    } catch (const std::exception&) {
+      failure = std::current_exception();
+    }
+  }
+  if (!failure) {
+    emit(EventKind::kStepEnded, path, "ok");
+    return;
+  }
+  const FailureDecision decision = decide_failure(failure, lease->signal().reason());
+  if (decision.stop_token && decision.stop_key == lease->key() &&
+      *decision.stop_token == lease->token()) {
+    lease->lose("fenced", decision.error);
+  }
+  emit(EventKind::kStepEnded, path, decision.code);
+  std::rethrow_exception(decision.error);
+}
+
+void TreeRunner::commit_step(const std::string& path) {
+  emit(EventKind::kCheckpointSent, path);
+  const CommitResult result = services_.checkpoints.commit_step(placement_.key, lease_->token(),
+                                                                path);
+  if (result.status == CommitStatus::kCommitted) {
+    checkpoint_.completed_steps.insert(path);
+    emit(EventKind::kCheckpointCommitted, path);
+    return;
+  }
+  emit(EventKind::kCheckpointRefused, path, {}, static_cast<std::int64_t>(result.current_epoch));
+  if (result.current_epoch > lease_->token()) throw lease_fence_error(result.current_epoch);
+  ExecutionLeaseLostError error(placement_.key, lease_->token());
+  lease_->lose("checkpoint-refused", std::make_exception_ptr(error));
+  throw error;
+}
+
+void TreeRunner::run_group(const GroupItem& group, const std::shared_ptr<Frame>& level) {
+  const std::string group_path = join_path(level->path, group.name);
+  std::vector<const ChildItem*> branches;
+  std::vector<LeaseKey> remote;
+  for (const ChildItem& child : group.children) {
+    const std::string path = join_path(group_path, child.name);
+    switch (child.placement) {
+      case ChildPlacement::kThisWorkflow:
+        run_level(services_.workflows.get(child.workflow), child_level(level, path));
+        break;
+      case ChildPlacement::kParentInstance:
+        branches.push_back(&child);
+        break;
+      case ChildPlacement::kAnyInstance: {
+        // The child's lease key extends the parent's execution id with the child's path, so a
+        // re-run of the parent places the same child (placing is idempotent).
+        LeaseKey child_key{placement_.key.tenant_id,
+                           placement_.key.lease_execution_id + "/" + path};
+        services_.queue.place(child_key, child.workflow, placement_.key);
+        emit(EventKind::kChildPlaced, path, make_scope_key(child_key));
+        remote.push_back(std::move(child_key));
+        break;
+      }
+    }
+  }
+  if (!branches.empty()) run_branches(branches, group_path, level);
+  if (!remote.empty()) await_remote_children(remote);
+}
+
+void TreeRunner::run_branches(const std::vector<const ChildItem*>& branches,
+                              const std::string& group_path, const std::shared_ptr<Frame>& level) {
+  struct Join {
+    std::size_t remaining;
+    std::vector<std::exception_ptr> errors;
+  };
+  auto join = std::make_shared<Join>(Join{branches.size(), {}});
+  for (const ChildItem* child : branches) {
+    const Workflow& workflow = services_.workflows.get(child->workflow);
+    auto frame = child_level(level, join_path(group_path, child->name));
+    services_.env.spawn("branch " + frame->path, [this, join, &workflow, frame] {
+      std::exception_ptr failure;
+      try {
+        run_level(workflow, frame);
+      } catch (const std::exception&) {
+        failure = std::current_exception();
+      }
+      if (failure) join->errors.push_back(failure);
+      --join->remaining;
+      changed_->notify_all();
+    });
+  }
+  while (join->remaining > 0) changed_->wait();
+  if (join->errors.empty()) return;
+  if (join->errors.size() == 1) std::rethrow_exception(join->errors.front());
+  throw AggregateError(join->errors);
+}
+
+void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
+  emit(EventKind::kRemoteWaitBegan, {}, {}, static_cast<std::int64_t>(children.size()));
+  for (;;) {
+    // Yield only while no other step of the tree runs: a sibling ParentInstance branch's step
+    // must keep running and checkpointing under a held lease.
+    if (!yielded_ && services_.options.yield_during_remote_wait && running_steps_ == 0) {
+      yielded_ = true;
+      lease_->release();
+    }
+    if (!yielded_) lease_->assert_held();
+    bool all_completed = true;
+    for (const LeaseKey& child : children) {
+      if (!child_completed(child)) {
+        all_completed = false;
+        break;
+      }
+    }
+    if (all_completed) break;
+    services_.env.sleep_for(services_.options.poll_interval_ns);
+  }
+  // Whoever finishes waiting first takes the lease back; a second waiter waits for that take.
+  while (yielded_) {
+    if (retaking_) {
+      changed_->wait();
+      continue;
+    }
+    retaking_ = true;
+    const Token yielded_token = lease_->token();
+    const bool retaken = retake_after_yield();
+    retaking_ = false;
+    yielded_ = false;
+    changed_->notify_all();
+    if (!retaken) {
+      // Another instance took the tree while its lease was yielded: this pass is over.
+      throw ExecutionLeaseLostError(placement_.key, yielded_token);
+    }
+  }
+  lease_->assert_held();
+  emit(EventKind::kRemoteWaitEnded);
+}
+
+bool TreeRunner::child_completed(const LeaseKey& child) {
+  try {
+    return services_.checkpoints.load(child).tree_completed;
+  } catch (const StoreUnavailableError&) {
+    return false;  // Unknown yet: read again at the next poll.
+  }
+}
+
+bool TreeRunner::retake_after_yield() {
+  std::shared_ptr<HeldLease> lease;
+  for (;;) {
+    bool reached = true;
+    try {
+      lease = HeldLease::take(services_.lease_services(), placement_.key);
+    } catch (const StoreUnavailableError&) {
+      reached = false;
+    }
+    if (reached) break;
+    services_.env.sleep_for(services_.options.poll_interval_ns);
+  }
+  if (!lease) return false;
+  lease_ = std::move(lease);
+  lease_->start_timers();
+  // Another holder may have advanced the tree while the lease was free; steps it committed are
+  // skipped. If the store cannot be read now, the old checkpoint is still safe: a step run twice
+  // is at least once, and its writes deduplicate.
+  try {
+    checkpoint_ = services_.checkpoints.load(placement_.key);
+  } catch (const StoreUnavailableError&) {
+  }
+  return true;
+}
+
+std::shared_ptr<Frame> TreeRunner::running_step_frame() const {
+  return running_frames_.empty() ? nullptr : running_frames_.back();
+}
+
+}  // namespace fencesim::runtime

@@ -1,0 +1,72 @@
+#pragma once
+// One pass of one holder over one tree (a root, or an AnyInstance child with its own lease):
+// resumes from the tree's checkpoint, runs the steps not yet committed, checkpoints each under its
+// token, and ends by committing the tree or by giving up the pass (lease lost, fenced, failed).
+#include <memory>
+#include <vector>
+
+#include "runtime/checkpoint_store.h"
+#include "runtime/errors.h"
+#include "runtime/execution_context.h"
+#include "runtime/held_lease.h"
+#include "runtime/instance_options.h"
+#include "runtime/placement_queue.h"
+#include "runtime/workflow.h"
+
+namespace fencesim::runtime {
+
+struct InstanceServices {
+  Env& env;
+  ExecutionLeaseRepository& leases;
+  CheckpointStore& checkpoints;
+  PlacementQueue& queue;
+  Observer& observer;
+  const WorkflowRegistry& workflows;
+  InstanceOptions options;
+
+  LeaseServices lease_services() { return LeaseServices{env, leases, observer, options.lease, options.holder}; }
+};
+
+enum class PassOutcome { kCompleted, kAbandoned };
+
+class TreeRunner {
+ public:
+  TreeRunner(InstanceServices& services, Placement placement, std::shared_ptr<HeldLease> lease);
+
+  // Runs the pass. Never throws a std::exception: a failure ends the pass, classified.
+  PassOutcome run();
+  // The most recently started step that is still running (for a withdrawal inside the pass).
+  std::shared_ptr<Frame> running_step_frame() const;
+  const LeaseKey& key() const { return placement_.key; }
+
+ private:
+  void run_level(const Workflow& workflow, const std::shared_ptr<Frame>& level);
+  void run_step(const StepItem& step, const std::shared_ptr<Frame>& level);
+  void run_group(const GroupItem& group, const std::shared_ptr<Frame>& level);
+  void run_branches(const std::vector<const ChildItem*>& branches, const std::string& group_path,
+                    const std::shared_ptr<Frame>& level);
+  void await_remote_children(const std::vector<LeaseKey>& children);
+  // Takes the tree's lease back after a yield. False if another holder has it.
+  bool retake_after_yield();
+  bool child_completed(const LeaseKey& child);
+  void commit_step(const std::string& path);
+  // The fenced error for a refusal by the checkpoint store that saw `observed`; stops the holder.
+  ExecutionFencedError lease_fence_error(Token observed);
+  void emit(EventKind kind, const std::string& step = {}, std::string detail = {},
+            std::int64_t value = 0);
+  std::shared_ptr<Frame> child_level(const std::shared_ptr<Frame>& level, const std::string& path);
+
+  InstanceServices& services_;
+  Placement placement_;
+  std::shared_ptr<HeldLease> lease_;  // replaced by a new take after a yield
+  Checkpoint checkpoint_;
+  int running_steps_ = 0;
+  bool yielded_ = false;
+  bool retaking_ = false;
+  std::unique_ptr<Notification> changed_;  // a step ended, a branch ended, or a yield ended
+  std::vector<std::shared_ptr<Frame>> running_frames_;
+};
+
+std::string join_path(const std::string& level, const std::string& name);
+
+}  // namespace fencesim::runtime

@@ -39,7 +39,7 @@ class Env : public Clock {
  public:
   // Suspends the calling fiber for at least `duration` of this process's monotonic time.
   // REQUIRES: called from a fiber of this process.
-  virtual void sleep_for(Nanoseconds duration) = 0;
+  virtual void sleep(Nanoseconds duration) = 0;
   // Gives other ready fibers a turn.
   virtual void yield() = 0;
   // Starts a fiber in this process. The body must not let an exception escape: the runtime
@@ -53,6 +53,6 @@ class Env : public Clock {
 }  // namespace fencesim::runtime
 
 // Unwinding. A world may end a process while its fibers are blocked (a crash, or the end of a
-// simulation): the blocking call (sleep_for, yield, or a store call) then throws an object that does
+// simulation): the blocking call (sleep, yield, a notification wait or a store call) then throws an object that does
 // not derive from std::exception. Runtime code therefore catches std::exception (or its own types),
 // never `...` without rethrowing.

@@ -108,7 +108,7 @@ void HeldLease::start_timers() {
 
 void HeldLease::renew_loop() {
   while (state_ == LeaseState::kHeld) {
-    services_.env.sleep_for(services_.policy.renew_interval_ns);
+    services_.env.sleep(services_.policy.renew_interval_ns);
     if (!held_now()) return;
     renew_once();
   }
@@ -116,7 +116,7 @@ void HeldLease::renew_loop() {
 
 void HeldLease::expiry_loop() {
   while (held_now()) {
-    services_.env.sleep_for(confirmed_until_ns_ - services_.env.monotonic_ns());
+    services_.env.sleep(confirmed_until_ns_ - services_.env.monotonic_ns());
   }
 }
 

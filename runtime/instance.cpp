@@ -19,7 +19,7 @@ void Instance::poll_loop() {
     // Jitter keeps instances that started together from polling in lockstep.
     const auto interval = static_cast<std::uint64_t>(services_.options.poll_interval_ns);
     const std::uint64_t jitter = interval == 0 ? 0 : services_.env.random_u64() % (interval / 4 + 1);
-    services_.env.sleep_for(static_cast<Nanoseconds>(interval + jitter));
+    services_.env.sleep(static_cast<Nanoseconds>(interval + jitter));
   }
 }
 

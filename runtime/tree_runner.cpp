@@ -186,17 +186,24 @@ void TreeRunner::run_group(const GroupItem& group, const std::shared_ptr<Frame>&
       }
     }
   }
-  if (!branches.empty()) run_branches(branches, group_path, level);
-  if (!remote.empty()) await_remote_children(remote);
+  // The group's children run together: the branches go on while the root waits for its remote
+  // children, which is exactly when the remote-children wait must not yield the lease.
+  std::shared_ptr<BranchJoin> join = start_branches(branches, group_path, level);
+  std::exception_ptr wait_failure;
+  if (!remote.empty()) {
+    try {
+      await_remote_children(remote);
+    } catch (const std::exception&) {
+      wait_failure = std::current_exception();
+    }
+  }
+  join_branches(*join, wait_failure);
 }
 
-void TreeRunner::run_branches(const std::vector<const ChildItem*>& branches,
-                              const std::string& group_path, const std::shared_ptr<Frame>& level) {
-  struct Join {
-    std::size_t remaining;
-    std::vector<std::exception_ptr> errors;
-  };
-  auto join = std::make_shared<Join>(Join{branches.size(), {}});
+std::shared_ptr<TreeRunner::BranchJoin> TreeRunner::start_branches(
+    const std::vector<const ChildItem*>& branches, const std::string& group_path,
+    const std::shared_ptr<Frame>& level) {
+  auto join = std::make_shared<BranchJoin>(BranchJoin{branches.size(), {}});
   for (const ChildItem* child : branches) {
     const Workflow& workflow = services_.workflows.get(child->workflow);
     auto frame = child_level(level, join_path(group_path, child->name));
@@ -212,10 +219,15 @@ void TreeRunner::run_branches(const std::vector<const ChildItem*>& branches,
       changed_->notify_all();
     });
   }
-  while (join->remaining > 0) changed_->wait();
-  if (join->errors.empty()) return;
-  if (join->errors.size() == 1) std::rethrow_exception(join->errors.front());
-  throw AggregateError(join->errors);
+  return join;
+}
+
+void TreeRunner::join_branches(BranchJoin& join, std::exception_ptr other_failure) {
+  while (join.remaining > 0) changed_->wait();
+  if (other_failure) join.errors.push_back(other_failure);
+  if (join.errors.empty()) return;
+  if (join.errors.size() == 1) std::rethrow_exception(join.errors.front());
+  throw AggregateError(join.errors);
 }
 
 void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
@@ -236,7 +248,7 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
       }
     }
     if (all_completed) break;
-    services_.env.sleep_for(services_.options.poll_interval_ns);
+    services_.env.sleep(services_.options.poll_interval_ns);
   }
   // Whoever finishes waiting first takes the lease back; a second waiter waits for that take.
   while (yielded_) {
@@ -277,7 +289,7 @@ bool TreeRunner::retake_after_yield() {
       reached = false;
     }
     if (reached) break;
-    services_.env.sleep_for(services_.options.poll_interval_ns);
+    services_.env.sleep(services_.options.poll_interval_ns);
   }
   if (!lease) return false;
   lease_ = std::move(lease);

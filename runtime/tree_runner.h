@@ -43,8 +43,17 @@ class TreeRunner {
   void run_level(const Workflow& workflow, const std::shared_ptr<Frame>& level);
   void run_step(const StepItem& step, const std::shared_ptr<Frame>& level);
   void run_group(const GroupItem& group, const std::shared_ptr<Frame>& level);
-  void run_branches(const std::vector<const ChildItem*>& branches, const std::string& group_path,
-                    const std::shared_ptr<Frame>& level);
+  struct BranchJoin {
+    std::size_t remaining;
+    std::vector<std::exception_ptr> errors;
+  };
+  // ParentInstance children run as concurrent branches (fibers) under the root's lease.
+  std::shared_ptr<BranchJoin> start_branches(const std::vector<const ChildItem*>& branches,
+                                             const std::string& group_path,
+                                             const std::shared_ptr<Frame>& level);
+  // Waits for every branch; their failures (and `other_failure`) end the group, several at once
+  // as an AggregateError.
+  void join_branches(BranchJoin& join, std::exception_ptr other_failure);
   void await_remote_children(const std::vector<LeaseKey>& children);
   // Takes the tree's lease back after a yield. False if another holder has it.
   bool retake_after_yield();

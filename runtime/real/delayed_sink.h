@@ -13,7 +13,7 @@ class DelayedSink final : public Sink {
       : sender_(sender), target_(target), latency_(latency) {}
   const std::string& name() const override { return target_.name(); }
   SinkReply write(const SinkWrite& write) override {
-    sender_.sleep_for(latency_);
+    sender_.sleep(latency_);
     return target_.write(write);
   }
 

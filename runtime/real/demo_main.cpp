@@ -94,9 +94,9 @@ int main() {
   rt::WorkflowRegistry workflows;
   workflows.add(rt::Workflow{
       "order",
-      {rt::StepItem{"reserve", [](rt::ExecutionContext& ctx) { ctx.env().sleep_for(10 * kMillisecond); }},
+      {rt::StepItem{"reserve", [](rt::ExecutionContext& ctx) { ctx.env().sleep(10 * kMillisecond); }},
        rt::StepItem{"charge", [&](rt::ExecutionContext& ctx) {
-                      ctx.env().sleep_for(30 * kMillisecond);
+                      ctx.env().sleep(30 * kMillisecond);
                       ctx.fence().write(*link_of.at(&ctx.env()), "charge 42 EUR");
                     }}}});
 

@@ -1,5 +1,7 @@
 #include "runtime/real/real_env.h"
 
+#include "runtime/fiber_notification.h"
+
 #include <fmt/format.h>
 
 #include <boost/fiber/all.hpp>
@@ -8,30 +10,6 @@
 
 namespace fencesim::runtime::real {
 
-namespace {
-
-class FiberNotification final : public Notification {
- public:
-  void wait() override {
-    std::unique_lock lock(mutex_);
-    const std::uint64_t seen = generation_;
-    condition_.wait(lock, [&] { return generation_ != seen; });
-  }
-  void notify_all() override {
-    {
-      std::unique_lock lock(mutex_);
-      ++generation_;
-    }
-    condition_.notify_all();
-  }
-
- private:
-  boost::fibers::mutex mutex_;
-  boost::fibers::condition_variable condition_;
-  std::uint64_t generation_ = 0;
-};
-
-}  // namespace
 
 RealEnv::RealEnv() : random_(std::random_device{}()) {}
 
@@ -53,7 +31,7 @@ void RealEnv::stop_while_frozen() {
   }
 }
 
-void RealEnv::sleep_for(Nanoseconds duration) {
+void RealEnv::sleep(Nanoseconds duration) {
   stop_while_frozen();
   if (duration > 0) boost::this_fiber::sleep_for(std::chrono::nanoseconds(duration));
   stop_while_frozen();

@@ -19,7 +19,7 @@ class RealEnv final : public Env {
   RealEnv();
   Nanoseconds monotonic_ns() override;
   Nanoseconds wall_ns() override;
-  void sleep_for(Nanoseconds duration) override;
+  void sleep(Nanoseconds duration) override;
   void yield() override;
   void spawn(std::string name, std::function<void()> body) override;
   std::unique_ptr<Notification> make_notification() override;

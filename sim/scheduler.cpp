@@ -1,0 +1,306 @@
+// Scheduler: construction and teardown, spawning, and the run loop that advances virtual time.
+// The calls made from fibers and timer callbacks live in scheduler_calls.cpp.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/fiber/algo/round_robin.hpp>
+#include <boost/fiber/fiber.hpp>
+#include <boost/fiber/operations.hpp>
+
+#include "runtime/check.h"
+#include "sim/fiber_algorithm.h"
+#include "sim/scheduler.h"
+
+namespace fencesim::sim {
+namespace {
+
+using boost::fibers::context;
+using boost::fibers::type;
+
+// The one piece of per-thread state outside Boost: Boost installs a scheduling algorithm per
+// thread, so two live worlds on one thread would steal each other's fibers. Only checked, never
+// used to find a world.
+thread_local bool t_world_alive = false;
+
+// Unwinding a world takes a few switches per fiber; a fiber that swallows Killed and keeps
+// blocking would take forever, and is reported instead.
+constexpr std::uint64_t kTeardownStepBudget = 10'000'000;
+
+bool on_main_context() {
+  const context* active = context::active();
+  return active != nullptr && active->is_context(type::main_context);
+}
+
+}  // namespace
+
+std::string_view to_string(RunStatus status) {
+  switch (status) {
+    case RunStatus::kIdle: return "idle";
+    case RunStatus::kStopped: return "stopped";
+    case RunStatus::kTimeLimit: return "time-limit";
+    case RunStatus::kStepLimit: return "step-limit";
+    case RunStatus::kDeadlock: return "deadlock";
+    case RunStatus::kFiberError: return "fiber-error";
+    case RunStatus::kTimeReached: return "time-reached";
+  }
+  return "unknown";
+}
+
+Scheduler::Scheduler(SchedulerOptions options)
+    : options_(std::move(options)), rng_(derive_stream(options_.seed, "scheduler")) {
+  check(!t_world_alive, "one live Scheduler per thread");
+  check(on_main_context(), "a Scheduler is built on a thread's main context");
+  check(options_.pct_change_points >= 0, "pct_change_points >= 0");
+  stack_pool_ = options_.stack_pool ? options_.stack_pool : std::make_shared<StackPool>();
+  if (options_.strategy == Strategy::kPct) {
+    const std::uint64_t horizon =
+        std::max<std::uint64_t>(1, std::min(options_.step_limit, options_.pct_horizon_steps));
+    for (int i = 0; i < options_.pct_change_points; ++i) {
+      pct_change_steps_.push_back(1 + rng_.below(horizon));
+    }
+    std::sort(pct_change_steps_.begin(), pct_change_steps_.end());
+  }
+  // Installing moves Boost's dispatcher into the new algorithm; it registers itself in algorithm_.
+  boost::fibers::use_scheduling_algorithm<SimAlgorithm>(this);
+  t_world_alive = true;
+}
+
+Scheduler::~Scheduler() { teardown(); }
+
+void Scheduler::teardown() noexcept {
+  if (!on_main_context()) fatal("a Scheduler must be destroyed on its thread's main context");
+  tearing_down_ = true;
+  stop_requested_ = false;
+  timers_.clear();
+  for (auto& [node, state] : nodes_) kill_node(node);
+  while (!live_.empty()) {
+    if (!ready_.has_runnable()) {
+      fatal(
+          "teardown: a fiber parked outside the Scheduler (Boost mutex, condition variable, "
+          "future or join) can never be unwound");
+    }
+    boost::this_fiber::yield();
+  }
+  // With no worker left, this yield runs the dispatcher, which frees the ended contexts: their
+  // stacks go back to the pool before the pool may die.
+  boost::this_fiber::yield();
+  algorithm_->detach();
+  boost::fibers::use_scheduling_algorithm<boost::fibers::algo::round_robin>();
+  t_world_alive = false;
+}
+
+void Scheduler::spawn(NodeId node, std::string name, std::function<void()> body) {
+  if (tearing_down_) return;
+  check(body != nullptr, "spawn needs a body");
+  NodeState& state = node_state(node);
+  auto record = std::make_unique<FiberRecord>();
+  record->sequence = next_fiber_sequence_++;
+  record->name = std::move(name);
+  record->node = node;
+  record->node_state = &state;
+  record->incarnation = state.incarnation;
+  if (options_.strategy == Strategy::kPct) {
+    // Initial priorities lie above every change-point priority (1..d).
+    record->priority = static_cast<std::uint64_t>(options_.pct_change_points) + 1 +
+                       rng_.below(std::uint64_t{1} << 62);
+  }
+  record->body = std::move(body);
+  FiberRecord* fiber = record.get();
+  live_.emplace(fiber->sequence, std::move(record));
+  // Boost makes the new context ready inside the constructor; SimAlgorithm::awakened adopts this
+  // record for it.
+  pending_spawn_ = fiber;
+  try {
+    boost::fibers::fiber launched(std::allocator_arg, PooledStackAllocator(stack_pool_),
+                                  [this, fiber] { fiber_main(fiber); });
+    launched.detach();
+  } catch (...) {
+    pending_spawn_ = nullptr;
+    live_.erase(fiber->sequence);
+    throw;
+  }
+  check(pending_spawn_ == nullptr, "the spawned fiber was adopted");
+}
+
+FiberRecord* Scheduler::adopt_pending(context* ctx) noexcept {
+  if (pending_spawn_ == nullptr) {
+    fatal("a fiber not started by Scheduler::spawn became ready in a simulated world");
+  }
+  FiberRecord* fiber = pending_spawn_;
+  pending_spawn_ = nullptr;
+  fiber->context = ctx;
+  return fiber;
+}
+
+void Scheduler::on_ready(FiberRecord* fiber) noexcept {
+  fiber->state = FiberState::kReady;
+  ready_.push(fiber);
+}
+
+context* Scheduler::pick_worker() noexcept {
+  if (!ready_.has_runnable()) return nullptr;
+  if (tearing_down_) {
+    if (++teardown_steps_ > kTeardownStepBudget) {
+      fatal("teardown: a killed fiber keeps running (does it swallow sim::Killed?)");
+    }
+  } else if (stop_requested_ || !fiber_error_.empty() ||
+             steps_ + timers_fired_ >= options_.step_limit) {
+    return nullptr;  // hands control back to run()
+  }
+  FiberRecord* fiber = nullptr;
+  if (options_.strategy == Strategy::kPct) {
+    // At change point i the fiber that ran the last step drops to priority d - i, below every
+    // initial priority: PCT's way to force the rare orderings.
+    const auto d = static_cast<std::uint64_t>(options_.pct_change_points);
+    while (next_change_point_ < pct_change_steps_.size() &&
+           pct_change_steps_[next_change_point_] <= steps_) {
+      if (last_picked_ != nullptr) last_picked_->priority = d - next_change_point_;
+      ++next_change_point_;
+    }
+    fiber = ready_.take_highest_priority();
+  } else {
+    fiber = ready_.take_uniform(rng_);
+  }
+  if (!tearing_down_) ++steps_;
+  fiber->state = FiberState::kRunning;
+  last_picked_ = fiber;
+  return fiber->context;
+}
+
+void Scheduler::fiber_main(FiberRecord* fiber) {
+  std::string error;
+  try {
+    // Moved to this frame so that the body's captures die inside the try as well.
+    std::function<void()> body = std::move(fiber->body);
+    fiber->body = nullptr;
+    // A fiber killed before its first turn never starts its body.
+    if (!fiber->killed()) body();
+  } catch (const Killed&) {
+    // The normal end of a killed fiber.
+  } catch (const std::exception& e) {
+    error = e.what();
+    if (error.empty()) error = "an exception with an empty what()";
+  } catch (...) {
+    error = "an exception not derived from std::exception";
+  }
+  // Outside the catch blocks on purpose: nothing below may switch fibers inside one.
+  finish_fiber(fiber, error);
+}
+
+void Scheduler::finish_fiber(FiberRecord* fiber, const std::string& error) {
+  // A crashed process's last words are not errors of the run.
+  if (!error.empty() && !fiber->killed()) {
+    record_error(fmt::format("fiber '{}' (node {}): {}", fiber->name, fiber->node, error));
+  }
+  static_cast<FiberProperties*>(fiber->context->get_properties())->record = nullptr;
+  if (last_picked_ == fiber) last_picked_ = nullptr;
+  live_.erase(fiber->sequence);
+}
+
+void Scheduler::record_error(std::string message) {
+  if (fiber_error_.empty()) fiber_error_ = std::move(message);
+}
+
+RunStatus Scheduler::run() { return run_loop(std::nullopt); }
+
+RunStatus Scheduler::run_until(std::int64_t time_ns) { return run_loop(time_ns); }
+
+RunStatus Scheduler::run_loop(std::optional<std::int64_t> until_ns) {
+  check(on_main_context(), "run() is called on the main context");
+  check(!running_, "run() is not reentrant");
+  running_ = true;
+  const std::int64_t limit = options_.virtual_time_limit_ns;
+  const std::int64_t horizon = until_ns ? std::min(*until_ns, limit) : limit;
+  RunStatus status = RunStatus::kIdle;
+  for (;;) {
+    if (const auto interrupted = interruption()) {
+      status = *interrupted;
+      break;
+    }
+    if (ready_.has_runnable()) {
+      // Runs fibers until none is runnable or a pick hands control back (stop, limit, error).
+      boost::this_fiber::yield();
+      continue;
+    }
+    const std::optional<std::int64_t> next = next_event_ns();
+    if (!next) {
+      if (has_stuck_fibers()) {
+        status = RunStatus::kDeadlock;
+      } else {
+        if (until_ns) now_ns_ = std::max(now_ns_, horizon);
+        status = RunStatus::kIdle;
+      }
+      break;
+    }
+    if (*next > horizon) {
+      now_ns_ = std::max(now_ns_, horizon);
+      status = until_ns && *until_ns < limit ? RunStatus::kTimeReached : RunStatus::kTimeLimit;
+      break;
+    }
+    now_ns_ = std::max(now_ns_, *next);
+    fire_due_events();
+  }
+  running_ = false;
+  if (status == RunStatus::kStopped) stop_requested_ = false;
+  return status;
+}
+
+std::optional<RunStatus> Scheduler::interruption() const {
+  if (!fiber_error_.empty()) return RunStatus::kFiberError;
+  if (stop_requested_) return RunStatus::kStopped;
+  if (steps_ + timers_fired_ >= options_.step_limit) return RunStatus::kStepLimit;
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> Scheduler::next_event_ns() const {
+  std::optional<std::int64_t> next;
+  if (!sleepers_.empty()) next = sleepers_.begin()->first.time_ns;
+  if (!timers_.empty()) {
+    const std::int64_t timer_ns = timers_.begin()->first.time_ns;
+    next = next ? std::min(*next, timer_ns) : timer_ns;
+  }
+  return next;
+}
+
+void Scheduler::fire_due_events() {
+  // Due sleepers only become ready: which of them runs first is the pick's choice, not the order
+  // they went to sleep in.
+  while (!sleepers_.empty() && sleepers_.begin()->first.time_ns <= now_ns_) {
+    FiberRecord* fiber = sleepers_.begin()->second;
+    sleepers_.erase(sleepers_.begin());
+    make_ready(fiber);
+  }
+  // Callbacks may schedule more timers at this very instant; they fire in this batch too.
+  while (!timers_.empty() && timers_.begin()->first.time_ns <= now_ns_) {
+    if (interruption()) return;
+    fire_timer();
+  }
+}
+
+void Scheduler::fire_timer() {
+  const auto due = timers_.begin();
+  const std::int64_t time_ns = due->first.time_ns;
+  std::function<void()> callback = std::move(due->second);
+  timers_.erase(due);
+  ++timers_fired_;
+  std::string error;
+  try {
+    callback();
+  } catch (const std::exception& e) {
+    error = e.what();
+  } catch (...) {
+    error = "an exception not derived from std::exception";
+  }
+  if (!error.empty()) record_error(fmt::format("timer callback at {} ns: {}", time_ns, error));
+}
+
+bool Scheduler::has_stuck_fibers() const {
+  // On the main context no fiber is running, so one marked running is parked somewhere we cannot
+  // see (a Boost primitive): as stuck as a blocked one.
+  return std::any_of(live_.begin(), live_.end(), [](const auto& entry) {
+    const FiberState state = entry.second->state;
+    return state == FiberState::kBlocked || state == FiberState::kRunning;
+  });
+}
+
+}  // namespace fencesim::sim

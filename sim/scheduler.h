@@ -1,0 +1,210 @@
+#pragma once
+// The deterministic core of the simulated world: one OS thread, Boost.Fiber fibers picked by a
+// seeded algorithm, virtual time, and per-node pause, resume and kill.
+//
+// How a run proceeds. run() is called on the thread's main context. While some fiber is runnable,
+// the main context yields and the seeded pick (sim/fiber_algorithm.h) chooses which fiber runs at
+// every switch. When no fiber is runnable, virtual time jumps to the earliest event (a sleeping
+// fiber's wake-up or a timer); at that instant every due sleeper becomes ready, then every due
+// timer fires in (time, sequence) order, then fibers run again. Virtual time never moves while a
+// fiber is runnable, and nothing ever reads a real clock or uses Boost's own sleep queue.
+//
+// Rules for code running in fibers: park only through this class (sleep_until, sleep_for, yield,
+// block). Boost's timed waits read the real clock, and a fiber parked in a Boost mutex, condition
+// variable, future or join is invisible to kill, deadlock detection and teardown. Never block or
+// yield inside a catch block (exception state is per thread, not per fiber), and never block in a
+// destructor: during a Killed unwind the blocking call throws again, which terminates.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/fiber_record.h"
+#include "sim/node_id.h"
+#include "sim/random.h"
+#include "sim/ready_queue.h"
+#include "sim/stack_pool.h"
+#include "sim/waiter.h"
+
+namespace fencesim::sim {
+
+class SimAlgorithm;
+
+enum class Strategy {
+  kRandomWalk,  // every switch picks uniformly among the runnable fibers
+  kPct,         // probabilistic concurrency testing: random priorities, d change points
+};
+
+struct SchedulerOptions {
+  std::uint64_t seed = 0;
+  Strategy strategy = Strategy::kRandomWalk;
+  int pct_change_points = 3;
+  std::int64_t virtual_time_limit_ns = std::numeric_limits<std::int64_t>::max();
+  // Bounds fiber switches plus timer callbacks, so that neither a yield loop nor a chain of
+  // zero-delay timers can hang a run.
+  std::uint64_t step_limit = std::numeric_limits<std::uint64_t>::max();
+  // PCT places its change points uniformly in [1, min(step_limit, pct_horizon_steps)]: the
+  // expected length of a run.
+  std::uint64_t pct_horizon_steps = 10'000;
+  // Share one pool between the worlds a thread runs one after another, so they reuse warm stacks.
+  // Null: the world makes its own.
+  std::shared_ptr<StackPool> stack_pool;
+};
+
+// Thrown out of the blocking calls of a killed node's fibers to unwind them. Deliberately not a
+// std::exception: runtime code catches std::exception and must let this one through.
+struct Killed {};
+
+enum class RunStatus {
+  kIdle,         // nothing runnable, no sleeper, no timer, no blocked fiber (paused ones may remain)
+  kStopped,      // stop() was called
+  kTimeLimit,    // the next event lies beyond virtual_time_limit_ns
+  kStepLimit,    // step_limit reached
+  kDeadlock,     // fibers are blocked and nothing is left that could wake them
+  kFiberError,   // an exception escaped a fiber body or a timer callback: see fiber_error()
+  kTimeReached,  // run_until(t): nothing is left to do at or before t
+};
+
+std::string_view to_string(RunStatus status);
+
+class Scheduler {
+ public:
+  using Waiter = sim::Waiter;
+
+  // REQUIRES: called on a thread's main context, with no other live Scheduler on the thread
+  // (Boost installs the scheduling algorithm per thread). Checked.
+  explicit Scheduler(SchedulerOptions options);
+  // Kills every node and unwinds every fiber still alive, then gives the thread back to Boost's
+  // round_robin. Pending timers are dropped without running.
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // True virtual time; starts at 0.
+  std::int64_t now_ns() const { return now_ns_; }
+  // Fiber switches so far.
+  std::uint64_t steps() const { return steps_; }
+  std::uint64_t timers_fired() const { return timers_fired_; }
+
+  // Starts a fiber on `node` (its current incarnation). It first runs during run(). Allowed from the
+  // main context, a fiber or a timer callback; ignored during teardown.
+  void spawn(NodeId node, std::string name, std::function<void()> body);
+  // The node of the running fiber; kWorldNode on the main context.
+  NodeId current_node() const;
+  // The running fiber's name; empty on the main context.
+  std::string_view current_fiber_name() const;
+
+  // The blocking calls: from a fiber only. Each throws Killed if the fiber's node was killed.
+  // A time at or before now only yields.
+  void sleep_until(std::int64_t time_ns);
+  void sleep_for(std::int64_t duration_ns);
+  // Lets another runnable fiber go first (the caller is not a candidate for this pick).
+  void yield();
+  // Parks until wake(waiter). A wake that came first is consumed and block returns at once.
+  // REQUIRES: no other fiber is blocked on the same waiter.
+  void block(Waiter& waiter);
+  // Makes the blocked fiber ready (held until resume if its node is paused), or, if none is
+  // blocked, leaves a wake for the next block(). From a fiber, a timer callback or the main
+  // context. Waking a slot whose fiber was killed only leaves a wake behind: the killed fiber was
+  // already detached from the slot and is unwinding.
+  void wake(Waiter& waiter);
+
+  // Runs fn on the scheduler's own (main) context at virtual time `time_ns` (now, if earlier).
+  // Timers of equal time fire in the order they were scheduled. A callback must not block; it may
+  // spawn, wake, schedule timers, pause, resume or kill nodes, and stop the run.
+  void at(std::int64_t time_ns, std::function<void()> fn);
+
+  // SIGSTOP / SIGCONT. While paused, none of the node's fibers runs; sleeps that expire meanwhile
+  // and wakes that arrive are kept and run, overdue, after resume. A fiber that pauses its own node
+  // stops at its next switch. Pausing a paused node or resuming a running one does nothing.
+  void pause_node(NodeId node);
+  void resume_node(NodeId node);
+  bool node_paused(NodeId node) const;
+  // Crash: every fiber of the node's current incarnation unwinds by Killed at its next resumption
+  // (blocked and sleeping ones are made ready now to unwind). The node stops being paused, and
+  // fibers spawned on it later belong to a new incarnation.
+  void kill_node(NodeId node);
+  std::uint64_t node_incarnation(NodeId node) const;
+
+  // Runs until idle, stop(), a limit, a deadlock or a fiber error (see RunStatus). The deadlock
+  // rule: when no fiber is runnable and no sleeper or timer is pending, any fiber blocked on a
+  // Waiter (whatever its node's state) or parked outside the Scheduler makes it kDeadlock; fibers
+  // that are only held by a paused node make it kIdle, since a fault plan may still resume the
+  // node from outside (a pending timer is what keeps a run going, and then it is no deadlock yet).
+  // REQUIRES: the main context; not reentrant.
+  RunStatus run();
+  // The same, but also returns kTimeReached, with now_ns() == time_ns, once nothing is left to do
+  // at or before time_ns. If the world goes idle first, time still moves on to time_ns.
+  RunStatus run_until(std::int64_t time_ns);
+  // run() returns kStopped after the current step (the running fiber goes on until its next
+  // switch; a timer batch stops after the current callback). Reset when run() returns it.
+  void stop();
+
+  // The first exception that escaped a fiber body or a timer callback, with the fiber's name.
+  std::string fiber_error() const { return fiber_error_; }
+  // The blocked fibers behind the last kDeadlock (or now): names, nodes, and since when.
+  std::string deadlock_report() const;
+  std::size_t live_fibers() const { return live_.size(); }
+  std::size_t pending_timers() const { return timers_.size(); }
+
+ private:
+  friend class SimAlgorithm;
+
+  // Called by SimAlgorithm, inside Boost's noexcept hooks.
+  FiberRecord* adopt_pending(boost::fibers::context* context) noexcept;
+  void on_ready(FiberRecord* fiber) noexcept;
+  boost::fibers::context* pick_worker() noexcept;
+
+  RunStatus run_loop(std::optional<std::int64_t> until_ns);
+  std::optional<RunStatus> interruption() const;
+  std::optional<std::int64_t> next_event_ns() const;
+  void fire_due_events();
+  void fire_timer();
+  bool has_stuck_fibers() const;
+
+  void fiber_main(FiberRecord* fiber);
+  void finish_fiber(FiberRecord* fiber, const std::string& error);
+  void record_error(std::string message);
+  FiberRecord* current_fiber() const;
+  FiberRecord* current_fiber_checked(const char* call) const;
+  void unwind_if_killed(FiberRecord* fiber);
+  void park(FiberRecord* fiber, FiberState state);
+  void make_ready(FiberRecord* fiber);
+  NodeState& node_state(NodeId node) { return nodes_[node]; }
+  void teardown() noexcept;
+
+  SchedulerOptions options_;
+  std::shared_ptr<StackPool> stack_pool_;
+  Rng rng_;
+  SimAlgorithm* algorithm_ = nullptr;  // owned by Boost's per-thread scheduler
+
+  ReadyQueue ready_;
+  std::map<NodeId, NodeState> nodes_;
+  std::map<std::uint64_t, std::unique_ptr<FiberRecord>> live_;  // by spawn sequence
+  std::map<EventKey, FiberRecord*> sleepers_;
+  std::map<EventKey, std::function<void()>> timers_;
+  FiberRecord* pending_spawn_ = nullptr;
+  FiberRecord* last_picked_ = nullptr;
+
+  std::vector<std::uint64_t> pct_change_steps_;  // ascending
+  std::size_t next_change_point_ = 0;
+
+  std::int64_t now_ns_ = 0;
+  std::uint64_t steps_ = 0;
+  std::uint64_t timers_fired_ = 0;
+  std::uint64_t next_fiber_sequence_ = 1;
+  std::uint64_t next_event_sequence_ = 0;
+  std::uint64_t teardown_steps_ = 0;
+  bool stop_requested_ = false;
+  bool running_ = false;
+  bool tearing_down_ = false;
+  std::string fiber_error_;
+};
+
+}  // namespace fencesim::sim

@@ -1,0 +1,140 @@
+// Instance rules of ADR-0023: at-least-once steps, fenced checkpoints, takeover, placements, the
+// remote-children wait, withdrawals and failure decisions, on the leases fixture.
+#include <gtest/gtest.h>
+
+#include "runtime/errors.h"
+#include "runtime/execution_context.h"
+#include "runtime/testing/leases_fixture.h"
+
+namespace fencesim::runtime {
+namespace {
+
+using testing::LeasesFixture;
+
+const LeaseKey kRoot{"tenant-1", "order-1"};
+
+StepItem work(const std::string& name, Nanoseconds duration) {
+  return StepItem{name, [duration](ExecutionContext& ctx) { ctx.env().sleep(duration); }};
+}
+
+std::vector<std::string> steps_started_by(const LeasesFixture& f, const std::string& holder) {
+  std::vector<std::string> out;
+  for (const RuntimeEvent& e : f.events.events()) {
+    if (e.kind == EventKind::kStepStarted && e.holder == holder) out.push_back(e.step);
+  }
+  return out;
+}
+
+TEST(Instance, RunsATreeAndCheckpointsEveryStepUnderItsToken) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {work("a", kSecond), work("b", kSecond)}});
+  f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(10 * kSecond);
+  const Checkpoint checkpoint = f.checkpoints.load(kRoot);
+  EXPECT_TRUE(checkpoint.tree_completed);
+  EXPECT_EQ(checkpoint.completed_steps, (std::set<std::string>{"a", "b"}));
+  EXPECT_EQ(checkpoint.last_token, 1u);
+  EXPECT_EQ(f.events.count(EventKind::kTreeCompleted), 1u);
+  EXPECT_EQ(f.events.count(EventKind::kStoreLeaseReleased), 1u);
+  EXPECT_TRUE(f.time.fiber_errors().empty());
+}
+
+TEST(Instance, RenewsItsLeaseOnATimerWhileAStepRuns) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {work("long", 95 * kSecond)}});
+  f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(100 * kSecond);
+  EXPECT_TRUE(f.checkpoints.load(kRoot).tree_completed);
+  EXPECT_GE(f.events.count(EventKind::kStoreLeaseRenewed), 9u);
+  EXPECT_EQ(f.events.count(EventKind::kLeaseLost), 0u);
+}
+
+TEST(Instance, TakeoverResumesFromTheLastCheckpointWithTheNextToken) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {work("a", kSecond), work("b", 5 * kSecond), work("c", kSecond)}});
+  f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.env_of("A");
+  f.start_all();
+  f.time.advance(3 * kSecond);  // A committed "a" and runs "b"
+  f.env_of("A").stall();       // a GC pause far past the lease
+  f.add_instance("B").start();
+  f.time.advance(60 * kSecond);
+  EXPECT_TRUE(f.checkpoints.load(kRoot).tree_completed);
+  EXPECT_EQ(steps_started_by(f, "B"), (std::vector<std::string>{"b", "c"}));
+  ASSERT_NE(f.events.last(EventKind::kLeaseTaken, "B"), nullptr);
+  EXPECT_EQ(f.events.last(EventKind::kLeaseTaken, "B")->token, 2u);
+  f.env_of("A").resume();
+  f.time.advance(10 * kSecond);
+  // A's step "b" cannot succeed: its lease expired locally before its outcome committed.
+  const RuntimeEvent* ended = f.events.last(EventKind::kStepEnded, "A");
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->step, "b");
+  EXPECT_EQ(ended->detail, "execution.lease-lost");
+  EXPECT_EQ(f.events.count(EventKind::kStoreCheckpointCommitted), 4u);  // a, b, c, tree
+}
+
+TEST(Instance, StaleCheckpointWriteIsRefusedByToken) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {work("a", kSecond)}});
+  f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(0);
+  // The store's clock runs ahead so it expires A's lease while A believes it holds it; B takes.
+  f.store_env.step_wall_clock(f.policy.ttl_ns);
+  ASSERT_EQ(f.leases.take(kRoot, "B", f.policy.ttl_ns).lease.token, 2u);
+  f.time.advance(2 * kSecond);
+  EXPECT_EQ(f.events.count(EventKind::kStoreCheckpointRefused), 1u);
+  const RuntimeEvent* ended = f.events.last(EventKind::kStepEnded, "A");
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->detail, "execution.lease-lost.fenced");
+  EXPECT_TRUE(f.checkpoints.load(kRoot).completed_steps.empty());
+}
+
+TEST(Instance, StaleWriteInFlightDuringAPauseIsRefusedAfterTakeover) {
+  LeasesFixture f;
+  class Link final : public Sink {  // a write spends 2 s on its way
+   public:
+    Link(Env& env, Sink& target) : env_(env), target_(target) {}
+    const std::string& name() const override { return target_.name(); }
+    SinkReply write(const SinkWrite& w) override {
+      env_.sleep(2 * kSecond);
+      return target_.write(w);
+    }
+    Env& env_;
+    Sink& target_;
+  };
+  std::map<const Env*, std::unique_ptr<Link>> links;
+  f.workflows.add(Workflow{"w", {StepItem{"charge", [&](ExecutionContext& ctx) {
+                                   ctx.env().sleep(kSecond);
+                                   ctx.fence().write(*links.at(&ctx.env()), "42");
+                                 }}}});
+  Instance& a = f.add_instance("A");
+  Instance& b = f.add_instance("B");
+  links[&f.env_of("A")] = std::make_unique<Link>(f.env_of("A"), f.sink);
+  links[&f.env_of("B")] = std::make_unique<Link>(f.env_of("B"), f.sink);
+  f.queue.place(kRoot, "w", std::nullopt);
+  a.start();
+  f.time.advance(1500 * kMillisecond);  // A's write (token 1) left at 1 s and is on its way
+  ASSERT_EQ(f.events.count(EventKind::kWriteSent, "A"), 1u);
+  f.env_of("A").stall();
+  b.start();
+  f.time.advance(60 * kSecond);  // B takes token 2 after the store's expiry, re-runs, writes
+  EXPECT_TRUE(f.checkpoints.load(kRoot).tree_completed);
+  f.env_of("A").resume();
+  f.time.advance(10 * kSecond);
+  EXPECT_EQ(f.events.count(EventKind::kSinkRefused), 1u);
+  ASSERT_EQ(f.sink.effects().size(), 1u);
+  EXPECT_EQ(f.sink.effects()[0].token, 2u);
+  const RuntimeEvent* ended = f.events.last(EventKind::kStepEnded, "A");
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->detail, "execution.lease-lost.fenced");
+}
+
+}  // namespace
+}  // namespace fencesim::runtime

@@ -1,0 +1,323 @@
+// Virtual time, timers, waiters, limits and errors of the Scheduler.
+#include "sim/scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runtime/check.h"
+#include "sim/tests/scheduler_test_util.h"
+
+namespace fencesim::sim::testing {
+namespace {
+
+TEST(SchedulerTest, VirtualTimeJumpsWithoutRealTime) {
+  Scheduler world({.seed = 1});
+  std::int64_t woke_at = -1;
+  world.spawn(1, "sleeper", [&] {
+    world.sleep_for(30 * kSec);
+    woke_at = world.now_ns();
+  });
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(1));
+  EXPECT_EQ(woke_at, 30 * kSec);
+  EXPECT_EQ(world.now_ns(), 30 * kSec);
+}
+
+TEST(SchedulerTest, TimeDoesNotMoveWhileAFiberIsRunnable) {
+  Scheduler world({.seed = 1});
+  std::vector<std::int64_t> seen;
+  world.spawn(1, "spinner", [&] {
+    for (int i = 0; i < 100; ++i) {
+      world.yield();
+      seen.push_back(world.now_ns());
+    }
+  });
+  world.spawn(1, "sleeper", [&] { world.sleep_for(kMs); });
+  world.at(kMs / 2, [&] { seen.push_back(-1); });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  ASSERT_EQ(seen.size(), 101u);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(seen[static_cast<std::size_t>(i)], 0);
+  EXPECT_EQ(seen.back(), -1);  // the timer only fired once no fiber was runnable
+  EXPECT_EQ(world.now_ns(), kMs);
+}
+
+TEST(SchedulerTest, SleepInThePastOnlyYields) {
+  Scheduler world({.seed = 1});
+  world.spawn(1, "f", [&] {
+    world.sleep_for(5 * kMs);
+    world.sleep_until(kMs);
+    world.sleep_for(-3);
+    world.sleep_for(0);
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(world.now_ns(), 5 * kMs);
+}
+
+TEST(SchedulerTest, TimersFireInTimeThenScheduleOrder) {
+  Scheduler world({.seed = 1});
+  std::string order;
+  world.at(10, [&] { order += 'A'; });
+  world.at(5, [&] { order += 'B'; });
+  world.at(10, [&] {
+    order += 'C';
+    world.at(10, [&] { order += 'E'; });  // same instant, scheduled later: fires after D
+  });
+  world.at(5, [&] { order += 'D'; });
+  world.at(10, [&] { order += 'D'; });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(order, "BDACDE");
+  EXPECT_EQ(world.timers_fired(), 6u);
+}
+
+TEST(SchedulerTest, TimerInThePastFiresNow) {
+  Scheduler world({.seed = 1});
+  std::int64_t fired_at = -1;
+  world.spawn(1, "f", [&] {
+    world.sleep_for(kSec);
+    world.at(0, [&] { fired_at = world.now_ns(); });
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(fired_at, kSec);
+}
+
+TEST(SchedulerTest, TimerCallbackSpawnsAndWakes) {
+  Scheduler world({.seed = 1});
+  Waiter reply;
+  std::int64_t replied_at = -1;
+  bool child_ran = false;
+  world.spawn(1, "client", [&] {
+    world.block(reply);
+    replied_at = world.now_ns();
+  });
+  world.at(3 * kMs, [&] {
+    world.wake(reply);
+    world.spawn(2, "child", [&] { child_ran = true; });
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(replied_at, 3 * kMs);
+  EXPECT_TRUE(child_ran);
+}
+
+TEST(SchedulerTest, WakeBeforeBlockIsRemembered) {
+  Scheduler world({.seed = 1});
+  Waiter slot;
+  int returned = 0;
+  world.wake(slot);
+  EXPECT_TRUE(slot.signaled());
+  world.spawn(1, "f", [&] {
+    world.block(slot);  // consumes the earlier wake
+    ++returned;
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(returned, 1);
+  EXPECT_FALSE(slot.signaled());
+}
+
+TEST(SchedulerTest, ReusableWaiterBetweenTwoFibers) {
+  Scheduler world({.seed = 5});
+  Waiter to_consumer;
+  Waiter to_producer;
+  std::vector<int> received;
+  int box = 0;
+  world.spawn(1, "producer", [&] {
+    for (int i = 1; i <= 5; ++i) {
+      box = i;
+      world.wake(to_consumer);
+      world.block(to_producer);
+    }
+  });
+  world.spawn(2, "consumer", [&] {
+    for (int i = 0; i < 5; ++i) {
+      world.block(to_consumer);
+      received.push_back(box);
+      world.wake(to_producer);
+    }
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(received, (std::vector<int>{1, 2, 3, 4, 5}));
+}
+
+TEST(SchedulerTest, DeadlockIsReportedWithTheBlockedFibers) {
+  Scheduler world({.seed = 1});
+  Waiter never_a;
+  Waiter never_b;
+  world.spawn(1, "alice", [&] { world.block(never_a); });
+  world.spawn(2, "bob", [&] {
+    world.sleep_for(kMs);
+    world.block(never_b);
+  });
+  world.spawn(3, "carol", [&] { world.sleep_for(2 * kMs); });
+  EXPECT_EQ(world.run(), RunStatus::kDeadlock);
+  EXPECT_EQ(world.now_ns(), 2 * kMs);
+  const std::string report = world.deadlock_report();
+  EXPECT_NE(report.find("'alice' (node 1"), std::string::npos) << report;
+  EXPECT_NE(report.find("'bob' (node 2"), std::string::npos) << report;
+  EXPECT_EQ(report.find("carol"), std::string::npos) << report;
+  EXPECT_EQ(world.live_fibers(), 2u);
+}
+
+TEST(SchedulerTest, PendingTimerIsNoDeadlockYet) {
+  Scheduler world({.seed = 1});
+  Waiter slot;
+  world.spawn(1, "f", [&] { world.block(slot); });
+  world.at(kSec, [&] { world.wake(slot); });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(world.now_ns(), kSec);
+}
+
+TEST(SchedulerTest, TimeLimitEndsTheRun) {
+  Scheduler world({.seed = 1, .virtual_time_limit_ns = 10 * kSec});
+  int ticks = 0;
+  world.spawn(1, "ticker", [&] {
+    for (;;) {
+      world.sleep_for(kSec);
+      ++ticks;
+    }
+  });
+  EXPECT_EQ(world.run(), RunStatus::kTimeLimit);
+  EXPECT_EQ(ticks, 10);
+  EXPECT_EQ(world.now_ns(), 10 * kSec);
+}
+
+TEST(SchedulerTest, StepLimitEndsAYieldLoop) {
+  Scheduler world({.seed = 1, .step_limit = 1000});
+  for (const char* name : {"ping", "pong"}) {
+    world.spawn(1, name, [&] {
+      for (;;) world.yield();
+    });
+  }
+  EXPECT_EQ(world.run(), RunStatus::kStepLimit);
+  EXPECT_EQ(world.steps(), 1000u);
+  EXPECT_EQ(world.run(), RunStatus::kStepLimit);
+}
+
+TEST(SchedulerTest, StepLimitEndsAZeroDelayTimerChain) {
+  Scheduler world({.seed = 1, .step_limit = 500});
+  std::function<void()> again = [&] { world.at(world.now_ns(), again); };
+  world.at(0, again);
+  EXPECT_EQ(world.run(), RunStatus::kStepLimit);
+  EXPECT_EQ(world.timers_fired(), 500u);
+}
+
+TEST(SchedulerTest, EscapingExceptionBecomesFiberError) {
+  Scheduler world({.seed = 1});
+  bool other_finished = false;
+  world.spawn(4, "boom", [&] {
+    world.sleep_for(kMs);
+    throw std::runtime_error("disk on fire");
+  });
+  world.spawn(1, "other", [&] {
+    world.sleep_for(kSec);
+    other_finished = true;
+  });
+  EXPECT_EQ(world.run(), RunStatus::kFiberError);
+  EXPECT_EQ(world.fiber_error(), "fiber 'boom' (node 4): disk on fire");
+  EXPECT_FALSE(other_finished);
+  EXPECT_EQ(world.run(), RunStatus::kFiberError);  // sticky: the world is broken
+}
+
+TEST(SchedulerTest, NonStandardExceptionBecomesFiberError) {
+  Scheduler world({.seed = 1});
+  world.spawn(1, "weird", [] { throw 42; });
+  EXPECT_EQ(world.run(), RunStatus::kFiberError);
+  EXPECT_NE(world.fiber_error().find("'weird'"), std::string::npos);
+}
+
+TEST(SchedulerTest, CheckFailureInAFiberBecomesFiberError) {
+  Scheduler world({.seed = 1});
+  world.spawn(1, "checker", [] { check(1 + 1 == 3, "arithmetic holds"); });
+  EXPECT_EQ(world.run(), RunStatus::kFiberError);
+  EXPECT_NE(world.fiber_error().find("arithmetic holds"), std::string::npos);
+}
+
+TEST(SchedulerTest, TimerExceptionBecomesFiberError) {
+  Scheduler world({.seed = 1});
+  world.at(7, [] { throw std::logic_error("bad delivery"); });
+  EXPECT_EQ(world.run(), RunStatus::kFiberError);
+  EXPECT_EQ(world.fiber_error(), "timer callback at 7 ns: bad delivery");
+}
+
+TEST(SchedulerTest, StopEndsTheRunAfterTheCurrentStep) {
+  Scheduler world({.seed = 1});
+  int after_stop = 0;
+  world.spawn(1, "stopper", [&] {
+    world.sleep_for(kMs);
+    world.stop();
+    ++after_stop;  // the current step goes on
+    world.sleep_for(kMs);
+    ++after_stop;
+  });
+  EXPECT_EQ(world.run(), RunStatus::kStopped);
+  EXPECT_EQ(after_stop, 1);
+  EXPECT_EQ(world.now_ns(), kMs);
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(after_stop, 2);
+}
+
+TEST(SchedulerTest, RunUntilReturnsAtThePhaseBoundary) {
+  Scheduler world({.seed = 1});
+  int ticks = 0;
+  world.spawn(1, "ticker", [&] {
+    for (int i = 0; i < 8; ++i) {
+      world.sleep_for(kSec);
+      ++ticks;
+    }
+  });
+  EXPECT_EQ(world.run_until(5 * kSec), RunStatus::kTimeReached);
+  EXPECT_EQ(world.now_ns(), 5 * kSec);
+  EXPECT_EQ(ticks, 5);  // the tick due at exactly 5 s belongs to the phase
+  EXPECT_EQ(world.run_until(20 * kSec), RunStatus::kIdle);
+  EXPECT_EQ(ticks, 8);
+  EXPECT_EQ(world.now_ns(), 20 * kSec);  // idle early: time still moves on to the boundary
+}
+
+TEST(SchedulerTest, BlockingCallsOnTheMainContextAreCheckFailures) {
+  Scheduler world({.seed = 1});
+  Waiter slot;
+  EXPECT_THROW(world.yield(), CheckFailure);
+  EXPECT_THROW(world.sleep_for(1), CheckFailure);
+  EXPECT_THROW(world.block(slot), CheckFailure);
+  EXPECT_EQ(world.current_node(), kWorldNode);
+  EXPECT_TRUE(world.current_fiber_name().empty());
+}
+
+TEST(SchedulerTest, CurrentNodeAndNameInsideFibers) {
+  Scheduler world({.seed = 1});
+  std::vector<std::string> seen;
+  for (NodeId node : {3u, 7u}) {
+    world.spawn(node, "n" + std::to_string(node), [&world, &seen] {
+      world.yield();
+      seen.push_back(std::string(world.current_fiber_name()) + "@" +
+                     std::to_string(world.current_node()));
+    });
+  }
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, (std::vector<std::string>{"n3@3", "n7@7"}));
+}
+
+TEST(SchedulerTest, FibersSpawnFibers) {
+  Scheduler world({.seed = 1});
+  int leaves = 0;
+  std::function<void(int)> grow = [&](int depth) {
+    if (depth == 0) {
+      ++leaves;
+      return;
+    }
+    for (int i = 0; i < 2; ++i) world.spawn(1, "tree", [&grow, depth] { grow(depth - 1); });
+  };
+  world.spawn(1, "root", [&] { grow(6); });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(leaves, 64);
+  EXPECT_EQ(world.live_fibers(), 0u);
+}
+
+}  // namespace
+}  // namespace fencesim::sim::testing

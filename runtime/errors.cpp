@@ -61,7 +61,7 @@ std::exception_ptr find_first(const std::exception_ptr& root) noexcept {
     pending.pop_back();
     if (current == nullptr) continue;
     Visit visit = inspect<Wanted>(current);
-    
+    if (visit.identity != nullptr && !visited.insert(visit.identity).second) continue;
     if (visit.matches) return current;
     // Pushed in reverse so that the first child is the next one visited.
     for (auto child = visit.children.rbegin(); child != visit.children.rend(); ++child) {
@@ -83,7 +83,8 @@ FailureDecision lease_decision(FailureDecision::Kind kind, const std::exception_
     return decision;
   } catch (...) {
   }
-  check_failed("a found lease error is an ExecutionLeaseLostError", std::source_location::current());
+  check_failed("a found lease error is an ExecutionLeaseLostError",
+               std::source_location::current());
 }
 
 }  // namespace

@@ -51,8 +51,7 @@ class ExecutionLeaseLostError : public ExecutionError {
   Token token() const noexcept { return token_; }
 
  protected:
-  ExecutionLeaseLostError(std::string message, LeaseKey key, Token token,
-                          std::exception_ptr cause);
+  ExecutionLeaseLostError(std::string message, LeaseKey key, Token token, std::exception_ptr cause);
 
  private:
   LeaseKey key_;
@@ -134,8 +133,8 @@ struct FailureDecision {
   enum class Kind { Fenced, LeaseLost, Aborted, Failed };
 
   Kind kind;
-  std::exception_ptr error;  // What to rethrow.
-  std::string code;          // error_code(error).
+  std::exception_ptr error;         // What to rethrow.
+  std::string code;                 // error_code(error).
   std::optional<Token> stop_token;  // Set for Fenced: the holder of this token must be stopped.
   std::optional<LeaseKey> stop_key;
 };

@@ -39,16 +39,14 @@ std::string decode_at(std::string_view encoded, std::size_t key_offset) {
       continue;
     }
     if (i + 2 >= encoded.size()) {
-      throw ScopeKeyError(fmt::format("truncated percent-escape at offset {}: '%' needs two hex "
-                                      "digits",
-                                      key_offset + i));
+      throw ScopeKeyError(fmt::format(
+          "truncated percent-escape at offset {}: '%' needs two hex digits", key_offset + i));
     }
     const std::optional<unsigned> high = hex_value(encoded[i + 1]);
     const std::optional<unsigned> low = hex_value(encoded[i + 2]);
     if (!high || !low) {
-      throw ScopeKeyError(fmt::format("malformed percent-escape at offset {}: '%' needs two hex "
-                                      "digits",
-                                      key_offset + i));
+      throw ScopeKeyError(fmt::format(
+          "malformed percent-escape at offset {}: '%' needs two hex digits", key_offset + i));
     }
     decoded.push_back(static_cast<char>(*high * 16 + *low));
     i += 2;
@@ -74,7 +72,9 @@ std::string encode_uri_component(std::string_view utf8) {
   return encoded;
 }
 
-std::string decode_uri_component(std::string_view encoded) { return decode_at(encoded, 0); }
+std::string decode_uri_component(std::string_view encoded) {
+  return decode_at(encoded, 0);
+}
 
 std::string make_scope_key(std::span<const std::string> parts) {
   if (parts.empty()) throw ScopeKeyError("a scope key needs at least one part");

@@ -207,6 +207,7 @@ std::shared_ptr<TreeRunner::BranchJoin> TreeRunner::start_branches(
   for (const ChildItem* child : branches) {
     const Workflow& workflow = services_.workflows.get(child->workflow);
     auto frame = child_level(level, join_path(group_path, child->name));
+    ++busy_lanes_;  // counted before the fiber starts: a branch about to run steps is busy
     services_.env.spawn("branch " + frame->path, [this, join, &workflow, frame] {
       std::exception_ptr failure;
       try {
@@ -215,6 +216,7 @@ std::shared_ptr<TreeRunner::BranchJoin> TreeRunner::start_branches(
         failure = std::current_exception();
       }
       if (failure) join->errors.push_back(failure);
+      --busy_lanes_;
       --join->remaining;
       changed_->notify_all();
     });
@@ -223,7 +225,9 @@ std::shared_ptr<TreeRunner::BranchJoin> TreeRunner::start_branches(
 }
 
 void TreeRunner::join_branches(BranchJoin& join, std::exception_ptr other_failure) {
+  --busy_lanes_;  // this lane only waits now
   while (join.remaining > 0) changed_->wait();
+  ++busy_lanes_;
   if (other_failure) join.errors.push_back(other_failure);
   if (join.errors.empty()) return;
   if (join.errors.size() == 1) std::rethrow_exception(join.errors.front());
@@ -232,10 +236,12 @@ void TreeRunner::join_branches(BranchJoin& join, std::exception_ptr other_failur
 
 void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
   emit(EventKind::kRemoteWaitBegan, {}, {}, static_cast<std::int64_t>(children.size()));
+  --busy_lanes_;
   for (;;) {
-    // Yield only while no other step of the tree runs: a sibling ParentInstance branch's step
-    // must keep running and checkpointing under a held lease.
-    if (!yielded_ && services_.options.yield_during_remote_wait && running_steps_ == 0) {
+    // Yield only while no other step of the tree runs or is about to: a sibling ParentInstance
+    // branch's steps must run and checkpoint under a held lease.
+    if (!yielded_ && services_.options.yield_during_remote_wait && running_steps_ == 0 &&
+        busy_lanes_ == 0) {
       yielded_ = true;
       lease_->release();
     }
@@ -250,6 +256,7 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
     if (all_completed) break;
     services_.env.sleep(services_.options.poll_interval_ns);
   }
+  ++busy_lanes_;
   // Whoever finishes waiting first takes the lease back; a second waiter waits for that take.
   while (yielded_) {
     if (retaking_) {

@@ -70,6 +70,9 @@ class TreeRunner {
   std::shared_ptr<HeldLease> lease_;  // replaced by a new take after a yield
   Checkpoint checkpoint_;
   int running_steps_ = 0;
+  // Lanes of the pass (the pass itself and each branch) that run or may start steps; a lane in a
+  // remote-children wait or joining its branches is not busy.
+  int busy_lanes_ = 1;
   bool yielded_ = false;
   bool retaking_ = false;
   std::unique_ptr<Notification> changed_;  // a step ended, a branch ended, or a yield ended

@@ -125,7 +125,8 @@ TEST(ErrorCodes, OnlyALaterTokenRefuses) {
 TEST(ErrorCodes, CopiesKeepCodeMessageAndShareTheCause) {
   const std::exception_ptr cause = step("root cause");
   const ExecutionFencedError original(kKey, 3, 4, "s", cause);
-  const ExecutionFencedError copy = original;  // NOLINT(performance-unnecessary-copy-initialization)
+  const ExecutionFencedError copy =
+      original;  // NOLINT(performance-unnecessary-copy-initialization)
   EXPECT_EQ(copy.code(), original.code());
   EXPECT_STREQ(copy.what(), original.what());
   EXPECT_EQ(copy.cause(), cause);
@@ -262,11 +263,22 @@ TEST(DecideFailure, FailedWithTheErrorItselfOtherwise) {
   EXPECT_EQ(decision.code, "step.failed");
 }
 
-TEST(DecideFailure, NeedsAnError) { EXPECT_THROW(decide_failure(nullptr, nullptr), CheckFailure); }
+TEST(DecideFailure, NeedsAnError) {
+  EXPECT_THROW(decide_failure(nullptr, nullptr), CheckFailure);
+}
 
 // A random failure: a tree of causes, aggregates and std::nested_exception wrappers.
-enum class Shape { Step, Runtime, NonStd, LeaseLost, Unavailable, Caused, LostCaused, Aggregate,
-                   Nested };
+enum class Shape {
+  Step,
+  Runtime,
+  NonStd,
+  LeaseLost,
+  Unavailable,
+  Caused,
+  LostCaused,
+  Aggregate,
+  Nested
+};
 
 struct Tree {
   Shape shape;
@@ -275,8 +287,9 @@ struct Tree {
 
 // Lets RapidCheck print a counterexample, e.g. Aggregate(Caused(LeaseLost) Step).
 void showValue(const Tree& tree, std::ostream& os) {
-  static constexpr std::array kNames{"Step",       "Runtime",    "NonStd",    "LeaseLost", "Unavailable",
-                                     "Caused",     "LostCaused", "Aggregate", "Nested"};
+  static constexpr std::array kNames{"Step",       "Runtime",     "NonStd",
+                                     "LeaseLost",  "Unavailable", "Caused",
+                                     "LostCaused", "Aggregate",   "Nested"};
   os << kNames[static_cast<std::size_t>(tree.shape)];
   if (tree.children.empty()) return;
   os << "(";
@@ -297,10 +310,11 @@ std::size_t count_nodes(const Tree& tree) {
 // levels deep (size 100) and an aggregate has at most three members: bounded, yet big enough.
 rc::Gen<Tree> gen_tree() {
   return rc::gen::withSize([](int size) -> rc::Gen<Tree> {
-    const auto leaf = rc::gen::map(
-        rc::gen::element(Shape::Step, Shape::Runtime, Shape::NonStd, Shape::LeaseLost,
-                         Shape::Unavailable),
-        [](Shape shape) { return Tree{shape, {}}; });
+    const auto leaf = rc::gen::map(rc::gen::element(Shape::Step, Shape::Runtime, Shape::NonStd,
+                                                    Shape::LeaseLost, Shape::Unavailable),
+                                   [](Shape shape) {
+                                     return Tree{shape, {}};
+                                   });
     if (size < 8) return leaf;
     const auto child = rc::gen::scale(0.6, rc::gen::lazy(&gen_tree));
     const auto one_child = [child](Shape shape) {
@@ -315,7 +329,9 @@ rc::Gen<Tree> gen_tree() {
         {1, one_child(Shape::LostCaused)},
         {1, one_child(Shape::Nested)},
         {2, rc::gen::map(members,
-                         [](std::vector<Tree> all) { return Tree{Shape::Aggregate, all}; })},
+                         [](std::vector<Tree> all) {
+                           return Tree{Shape::Aggregate, all};
+                         })},
     });
   });
 }
@@ -350,20 +366,27 @@ class Builder {
   }
 
  private:
-
   static std::exception_ptr build_shape(Shape shape, const std::exception_ptr& first,
                                         std::vector<std::exception_ptr> children) {
     switch (shape) {
-      case Shape::Step: return step("step");
-      case Shape::Runtime: return std::make_exception_ptr(std::runtime_error("runtime"));
-      case Shape::NonStd: return std::make_exception_ptr(42);
-      case Shape::LeaseLost: return lease_lost(2);
+      case Shape::Step:
+        return step("step");
+      case Shape::Runtime:
+        return std::make_exception_ptr(std::runtime_error("runtime"));
+      case Shape::NonStd:
+        return std::make_exception_ptr(42);
+      case Shape::LeaseLost:
+        return lease_lost(2);
       case Shape::Unavailable:
         return std::make_exception_ptr(ExecutionContextUnavailableError("no lease"));
-      case Shape::Caused: return step("caused", first);
-      case Shape::LostCaused: return lease_lost(2, first);
-      case Shape::Aggregate: return aggregate(std::move(children));
-      case Shape::Nested: return nest(first, std::runtime_error("wrapper"));
+      case Shape::Caused:
+        return step("caused", first);
+      case Shape::LostCaused:
+        return lease_lost(2, first);
+      case Shape::Aggregate:
+        return aggregate(std::move(children));
+      case Shape::Nested:
+        return nest(first, std::runtime_error("wrapper"));
     }
     return nullptr;
   }
@@ -378,12 +401,18 @@ class Builder {
 rc::Gen<std::exception_ptr> gen_abort_reason() {
   return rc::gen::map(rc::gen::inRange(0, 6), [](int which) -> std::exception_ptr {
     switch (which) {
-      case 0: return nullptr;  // The signal was not aborted.
-      case 1: return step("aborted");
-      case 2: return std::make_exception_ptr(std::runtime_error("timeout"));
-      case 3: return lease_lost(2);
-      case 4: return std::make_exception_ptr(ExecutionContextUnavailableError("gone"));
-      default: return fenced(1, 9);
+      case 0:
+        return nullptr;  // The signal was not aborted.
+      case 1:
+        return step("aborted");
+      case 2:
+        return std::make_exception_ptr(std::runtime_error("timeout"));
+      case 3:
+        return lease_lost(2);
+      case 4:
+        return std::make_exception_ptr(ExecutionContextUnavailableError("gone"));
+      default:
+        return fenced(1, 9);
     }
   });
 }

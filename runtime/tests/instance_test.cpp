@@ -136,5 +136,153 @@ TEST(Instance, StaleWriteInFlightDuringAPauseIsRefusedAfterTakeover) {
   EXPECT_EQ(ended->detail, "execution.lease-lost.fenced");
 }
 
+TEST(Placement, ParentInstanceAndThisWorkflowRunUnderTheRootsLease) {
+  LeasesFixture f;
+  std::vector<std::string> scopes;
+  auto record = StepItem{"record", [&](ExecutionContext& ctx) {
+                           scopes.push_back(ctx.fence().scope_key());
+                         }};
+  f.workflows.add(Workflow{"child", {record}});
+  f.workflows.add(Workflow{"w", {GroupItem{"g", {{"p", ChildPlacement::kParentInstance, "child"},
+                                                 {"t", ChildPlacement::kThisWorkflow, "child"}}}}});
+  f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(5 * kSecond);
+  EXPECT_EQ(scopes, (std::vector<std::string>{"tenant-1:order-1", "tenant-1:order-1"}));
+  EXPECT_EQ(f.checkpoints.load(kRoot).completed_steps,
+            (std::set<std::string>{"g/p/record", "g/t/record"}));
+}
+
+TEST(Placement, AnyInstanceChildFencesWithItsOwnLease) {
+  LeasesFixture f;
+  std::vector<std::pair<std::string, Token>> fences;
+  f.workflows.add(Workflow{"child", {StepItem{"write", [&](ExecutionContext& ctx) {
+                                       fences.emplace_back(ctx.fence().scope_key(),
+                                                           ctx.fence().token());
+                                       ctx.fence().write(f.sink, "child");
+                                     }}}});
+  f.workflows.add(Workflow{"w", {GroupItem{"g", {{"x", ChildPlacement::kAnyInstance, "child"},
+                                                 {"y", ChildPlacement::kAnyInstance, "child"}}}}});
+  f.add_instance("A");
+  f.add_instance("B");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(20 * kSecond);
+  EXPECT_TRUE(f.checkpoints.load(kRoot).tree_completed);
+  ASSERT_EQ(fences.size(), 2u);
+  // Each child has a scope key and an epoch of its own: independent epochs, no false fencing.
+  EXPECT_EQ(fences[0].second, 1u);
+  EXPECT_EQ(fences[1].second, 1u);
+  EXPECT_NE(fences[0].first, fences[1].first);
+  EXPECT_NE(fences[0].first, "tenant-1:order-1");
+  EXPECT_EQ(f.events.count(EventKind::kSinkRefused), 0u);
+  EXPECT_EQ(f.sink.effects().size(), 2u);
+}
+
+TEST(RemoteWait, YieldsTheRootsLeaseOnlyWhileNoOtherStepOfTheTreeRuns) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"remote", {work("far", 40 * kSecond)}});
+  f.workflows.add(Workflow{"sibling", {work("near", 20 * kSecond)}});
+  f.workflows.add(Workflow{"w", {GroupItem{"g", {{"r", ChildPlacement::kAnyInstance, "remote"},
+                                                 {"s", ChildPlacement::kParentInstance, "sibling"}}},
+                                 work("after", kSecond)}});
+  f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(10 * kSecond);
+  // The sibling's step runs: the root's lease must not be yielded.
+  EXPECT_EQ(f.events.count(EventKind::kStoreLeaseReleased), 0u);
+  f.time.advance(15 * kSecond);
+  // The sibling ended; the remote child still runs: now the wait may yield the root's lease.
+  const std::optional<Lease> root = f.leases.read(kRoot);
+  ASSERT_TRUE(root.has_value());
+  EXPECT_TRUE(root->released);
+  f.time.advance(60 * kSecond);
+  EXPECT_TRUE(f.checkpoints.load(kRoot).tree_completed);
+  // After the wait the root took its lease back with the next token and ran "after" under it.
+  const RuntimeEvent* after = nullptr;
+  for (const RuntimeEvent& e : f.events.events()) {
+    if (e.kind == EventKind::kStepStarted && e.step == "after") after = &e;
+  }
+  ASSERT_NE(after, nullptr);
+  EXPECT_EQ(after->token, 2u);
+}
+
+TEST(Withdrawal, AfterTheTreeEndedRunsWithoutAFence) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {work("a", kSecond)}});
+  Instance& a = f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(5 * kSecond);
+  ASSERT_TRUE(f.checkpoints.load(kRoot).tree_completed);
+  bool refused = false;
+  a.withdraw(kRoot, [&](ExecutionContext& ctx) {
+    EXPECT_EQ(ctx.tree_key(), kRoot);
+    try {
+      (void)ctx.fence().token();
+    } catch (const ExecutionContextUnavailableError&) {
+      refused = true;
+    }
+  });
+  EXPECT_TRUE(refused);
+  EXPECT_EQ(f.events.last(EventKind::kWithdrawal)->detail, "unfenced");
+}
+
+TEST(Withdrawal, InsideAPassHasItsStepsFence) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {work("a", 10 * kSecond)}});
+  Instance& a = f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(2 * kSecond);
+  Token token = 0;
+  a.withdraw(kRoot, [&](ExecutionContext& ctx) { token = ctx.fence().token(); });
+  EXPECT_EQ(token, 1u);
+  EXPECT_EQ(f.events.last(EventKind::kWithdrawal)->detail, "fenced");
+}
+
+TEST(Frames, AncestorsFenceRefusesWithContextUnavailable) {
+  LeasesFixture f;
+  std::string outcome;
+  f.workflows.add(Workflow{"level", {StepItem{"s", [&](ExecutionContext& ctx) {
+                                       ctx.fence().assert_held();  // the step's own: fine
+                                       try {
+                                         (void)ctx.parent().fence().token();
+                                         outcome = "ancestor's fence worked";
+                                       } catch (const ExecutionContextUnavailableError& e) {
+                                         outcome = std::string(e.code());
+                                       }
+                                     }}}});
+  f.workflows.add(Workflow{"w", {GroupItem{"g", {{"t", ChildPlacement::kThisWorkflow, "level"}}}}});
+  f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(5 * kSecond);
+  EXPECT_EQ(outcome, "execution.context-unavailable");
+  EXPECT_TRUE(f.checkpoints.load(kRoot).tree_completed);
+}
+
+TEST(Decision, FencedErrorInsideAnAggregateIsFoundBeforeTheAbortReason) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {StepItem{"s", [&](ExecutionContext& ctx) {
+    ctx.env().sleep(f.policy.ttl_ns);  // the lease expires locally: the signal is aborted
+    auto fenced = std::make_exception_ptr(
+        ExecutionFencedError(ctx.tree_key(), 1, 2, "tenant-1:order-1"));
+    throw AggregateError({std::make_exception_ptr(StepError("unrelated")),
+                          std::make_exception_ptr(StepError("wrapped", fenced))});
+  }}}});
+  f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(35 * kSecond);
+  const RuntimeEvent* ended = f.events.last(EventKind::kStepEnded, "A");
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->detail, "execution.lease-lost.fenced");
+  EXPECT_EQ(f.events.last(EventKind::kErrorClassified, "A")->detail,
+            "execution.lease-lost.fenced");
+}
+
 }  // namespace
 }  // namespace fencesim::runtime

@@ -89,6 +89,11 @@ std::optional<Lease> MemoryLeaseRepository::read(const LeaseKey& key) {
   return it->second;
 }
 
+void MemoryLeaseRepository::restore(const Lease& lease) {
+  check(lease.token <= kTokenMax, "a persisted token is a safe integer");
+  leases_.insert_or_assign(lease.key, lease);
+}
+
 void MemoryLeaseRepository::emit(EventKind kind, const Lease& lease, std::string detail) {
   RuntimeEvent event{kind, lease.holder, lease.key, {}, lease.token, {}, std::move(detail),
                      lease.expires_at_ns};

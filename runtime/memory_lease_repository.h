@@ -19,6 +19,8 @@ class MemoryLeaseRepository final : public ExecutionLeaseRepository {
                     Nanoseconds ttl_ns) override;
   ReleaseStatus release(const LeaseKey& key, const HolderId& holder, Token token) override;
   std::optional<Lease> read(const LeaseKey& key) override;
+  // Loads a key's lease as it was persisted (a store restarting from what it committed).
+  void restore(const Lease& lease);
 
  private:
   void emit(EventKind kind, const Lease& lease, std::string detail = {});

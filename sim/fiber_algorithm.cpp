@@ -34,13 +34,17 @@ context* SimAlgorithm::pick_next() noexcept {
   if (owner_ != nullptr) {
     if (context* worker = owner_->pick_worker()) return worker;
   }
-  if (dispatcher_ready_) {
-    dispatcher_ready_ = false;
-    return dispatcher_;
-  }
-  if (main_ready_) {
+  // Straight back to run() unless ended fibers wait to be freed: one switch less per advance of
+  // virtual time than going through the dispatcher every time.
+  const bool release_due = owner_ != nullptr && owner_->has_ended_unreleased();
+  if (main_ready_ && !(release_due && dispatcher_ready_)) {
     main_ready_ = false;
     return main_;
+  }
+  if (dispatcher_ready_) {
+    dispatcher_ready_ = false;
+    if (owner_ != nullptr) owner_->on_dispatcher_runs();
+    return dispatcher_;
   }
   return nullptr;
 }

@@ -40,9 +40,13 @@ std::uint64_t Rng::below(std::uint64_t n) {
   return static_cast<std::uint64_t>(product >> 64);
 }
 
-double Rng::unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+double Rng::unit() {
+  return static_cast<double>(next() >> 11) * 0x1.0p-53;
+}
 
-bool Rng::chance(double p) { return unit() < p; }
+bool Rng::chance(double p) {
+  return unit() < p;
+}
 
 std::int64_t Rng::between(std::int64_t lo, std::int64_t hi) {
   check(lo <= hi, "Rng::between needs lo <= hi");

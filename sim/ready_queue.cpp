@@ -5,7 +5,10 @@
 namespace fencesim::sim {
 
 void ReadyQueue::push(FiberRecord* fiber) {
-  insert_ordered(fiber->node_state->paused ? held_ : runnable_, fiber);
+  // A killed fiber belongs to a dead incarnation: pausing its node's next life must not hold its
+  // unwinding.
+  const bool held = fiber->node_state->paused && !fiber->killed();
+  insert_ordered(held ? held_ : runnable_, fiber);
 }
 
 FiberRecord* ReadyQueue::take_uniform(Rng& rng) {
@@ -23,9 +26,14 @@ FiberRecord* ReadyQueue::take_highest_priority() {
   return take_at(best);
 }
 
-void ReadyQueue::hold_node(NodeId node) { move_node(runnable_, held_, node); }
+void ReadyQueue::hold_node(NodeId node) {
+  move_if(runnable_, held_,
+          [node](const FiberRecord* f) { return f->node == node && !f->killed(); });
+}
 
-void ReadyQueue::release_node(NodeId node) { move_node(held_, runnable_, node); }
+void ReadyQueue::release_node(NodeId node) {
+  move_if(held_, runnable_, [node](const FiberRecord* f) { return f->node == node; });
+}
 
 FiberRecord* ReadyQueue::take_at(std::size_t index) {
   FiberRecord* fiber = runnable_[index];
@@ -40,10 +48,10 @@ void ReadyQueue::insert_ordered(std::vector<FiberRecord*>& fibers, FiberRecord* 
   fibers.insert(position, fiber);
 }
 
-void ReadyQueue::move_node(std::vector<FiberRecord*>& from, std::vector<FiberRecord*>& to,
-                           NodeId node) {
+void ReadyQueue::move_if(std::vector<FiberRecord*>& from, std::vector<FiberRecord*>& to,
+                         const std::function<bool(const FiberRecord*)>& moves) {
   auto moved = std::stable_partition(from.begin(), from.end(),
-                                     [node](const FiberRecord* f) { return f->node != node; });
+                                     [&moves](const FiberRecord* f) { return !moves(f); });
   for (auto it = moved; it != from.end(); ++it) insert_ordered(to, *it);
   from.erase(moved, from.end());
 }

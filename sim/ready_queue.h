@@ -3,6 +3,7 @@
 // and the ones held because their node is paused. Context addresses and fiber ids change from run
 // to run, so neither the order nor any pick may depend on them; the spawn sequence does not.
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "sim/fiber_record.h"
@@ -12,7 +13,8 @@ namespace fencesim::sim {
 
 class ReadyQueue {
  public:
-  // Files the fiber as runnable, or as held when its node is paused.
+  // Files the fiber as runnable, or as held when its node is paused (killed fibers are never
+  // held: they must unwind).
   void push(FiberRecord* fiber);
 
   bool has_runnable() const { return !runnable_.empty(); }
@@ -24,15 +26,15 @@ class ReadyQueue {
   // Highest priority first; the earlier spawned one on a tie. REQUIRES: has_runnable().
   FiberRecord* take_highest_priority();
 
-  // Moves the node's runnable fibers aside until release_node.
+  // Moves the node's runnable (and not killed) fibers aside until release_node.
   void hold_node(NodeId node);
   void release_node(NodeId node);
 
  private:
   FiberRecord* take_at(std::size_t index);
   static void insert_ordered(std::vector<FiberRecord*>& fibers, FiberRecord* fiber);
-  static void move_node(std::vector<FiberRecord*>& from, std::vector<FiberRecord*>& to,
-                        NodeId node);
+  static void move_if(std::vector<FiberRecord*>& from, std::vector<FiberRecord*>& to,
+                      const std::function<bool(const FiberRecord*)>& moves);
 
   std::vector<FiberRecord*> runnable_;
   std::vector<FiberRecord*> held_;

@@ -54,7 +54,7 @@ struct SchedulerOptions {
   std::uint64_t pct_horizon_steps = 10'000;
   // Share one pool between the worlds a thread runs one after another, so they reuse warm stacks.
   // Null: the world makes its own.
-  std::shared_ptr<StackPool> stack_pool;
+  std::shared_ptr<StackPool> stack_pool = nullptr;
 };
 
 // Thrown out of the blocking calls of a killed node's fibers to unwind them. Deliberately not a
@@ -62,12 +62,12 @@ struct SchedulerOptions {
 struct Killed {};
 
 enum class RunStatus {
-  kIdle,         // nothing runnable, no sleeper, no timer, no blocked fiber (paused ones may remain)
-  kStopped,      // stop() was called
-  kTimeLimit,    // the next event lies beyond virtual_time_limit_ns
-  kStepLimit,    // step_limit reached
-  kDeadlock,     // fibers are blocked and nothing is left that could wake them
-  kFiberError,   // an exception escaped a fiber body or a timer callback: see fiber_error()
+  kIdle,        // nothing runnable, no sleeper, no timer, no blocked fiber (paused ones may remain)
+  kStopped,     // stop() was called
+  kTimeLimit,   // the next event lies beyond virtual_time_limit_ns
+  kStepLimit,   // step_limit reached
+  kDeadlock,    // fibers are blocked and nothing is left that could wake them
+  kFiberError,  // an exception escaped a fiber body or a timer callback: see fiber_error()
   kTimeReached,  // run_until(t): nothing is left to do at or before t
 };
 
@@ -92,8 +92,8 @@ class Scheduler {
   std::uint64_t steps() const { return steps_; }
   std::uint64_t timers_fired() const { return timers_fired_; }
 
-  // Starts a fiber on `node` (its current incarnation). It first runs during run(). Allowed from the
-  // main context, a fiber or a timer callback; ignored during teardown.
+  // Starts a fiber on `node` (its current incarnation). It first runs during run(). Allowed from
+  // the main context, a fiber or a timer callback; ignored during teardown.
   void spawn(NodeId node, std::string name, std::function<void()> body);
   // The node of the running fiber; kWorldNode on the main context.
   NodeId current_node() const;
@@ -160,6 +160,9 @@ class Scheduler {
   FiberRecord* adopt_pending(boost::fibers::context* context) noexcept;
   void on_ready(FiberRecord* fiber) noexcept;
   boost::fibers::context* pick_worker() noexcept;
+  // The dispatcher is about to run, and it frees every ended fiber first.
+  void on_dispatcher_runs() noexcept { ended_unreleased_ = 0; }
+  bool has_ended_unreleased() const noexcept { return ended_unreleased_ > 0; }
 
   RunStatus run_loop(std::optional<std::int64_t> until_ns);
   std::optional<RunStatus> interruption() const;
@@ -201,6 +204,9 @@ class Scheduler {
   std::uint64_t next_fiber_sequence_ = 1;
   std::uint64_t next_event_sequence_ = 0;
   std::uint64_t teardown_steps_ = 0;
+  // Ended fibers keep their stacks until the dispatcher runs, which it otherwise does only when no
+  // worker is runnable: a world that always has one would pile up stacks.
+  std::size_t ended_unreleased_ = 0;
   bool stop_requested_ = false;
   bool running_ = false;
   bool tearing_down_ = false;

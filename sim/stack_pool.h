@@ -7,11 +7,10 @@
 // at once instead of silently corrupting the heap (boost's fixedsize_stack has no guard page). The
 // price is two kernel mappings per stack (vm.max_map_count allows about 32k stacks per process),
 // paid once per stack thanks to the pool.
+#include <boost/context/stack_context.hpp>
 #include <cstddef>
 #include <memory>
 #include <vector>
-
-#include <boost/context/stack_context.hpp>
 
 namespace fencesim::sim {
 

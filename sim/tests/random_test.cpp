@@ -18,7 +18,9 @@ std::vector<std::uint64_t> draw(Rng rng, int count) {
   return values;
 }
 
-TEST(RngTest, SameSeedSameSequence) { EXPECT_EQ(draw(Rng(42), 1000), draw(Rng(42), 1000)); }
+TEST(RngTest, SameSeedSameSequence) {
+  EXPECT_EQ(draw(Rng(42), 1000), draw(Rng(42), 1000));
+}
 
 TEST(RngTest, DifferentSeedsDifferentSequences) {
   EXPECT_NE(draw(Rng(1), 16), draw(Rng(2), 16));
@@ -26,7 +28,7 @@ TEST(RngTest, DifferentSeedsDifferentSequences) {
 }
 
 constexpr std::array<std::uint64_t, 3> kPinned = {0xbe6a36374160d49bULL, 0x214aaa0637a688c6ULL,
-                                                   0xeca528e05ed12282ULL};
+                                                  0xeca528e05ed12282ULL};
 
 // Pinned outputs: a change here means every recorded seed of the project replays differently.
 TEST(RngTest, OutputIsPinned) {

@@ -33,9 +33,8 @@ Trace interleaving(std::uint64_t seed, Strategy strategy) {
     world.block(ping);
     trace.emplace_back("waiter", world.now_ns());
   });
-  world.at(2 * kMs, [&] {
-    world.spawn(2, "late", [&] { trace.emplace_back("late", world.now_ns()); });
-  });
+  world.at(2 * kMs,
+           [&] { world.spawn(2, "late", [&] { trace.emplace_back("late", world.now_ns()); }); });
   world.at(5 * kMs, [&] { world.wake(ping); });
   EXPECT_EQ(world.run(), RunStatus::kIdle);
   EXPECT_EQ(world.live_fibers(), 0u);
@@ -53,8 +52,8 @@ TEST(SchedulerDeterminismTest, SameSeedSameInterleaving) {
 TEST(SchedulerDeterminismTest, DifferentSeedsUsuallyDiffer) {
   int differing = 0;
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-    differing +=
-        interleaving(seed, Strategy::kRandomWalk) != interleaving(seed + 100, Strategy::kRandomWalk);
+    differing += interleaving(seed, Strategy::kRandomWalk) !=
+                 interleaving(seed + 100, Strategy::kRandomWalk);
   }
   EXPECT_GE(differing, 9);
 }
@@ -66,7 +65,8 @@ TEST(SchedulerDeterminismTest, PctIsDeterministic) {
 }
 
 // The order in which five fibers woken at the same instant run, for ten instants.
-std::vector<std::string> wake_orders(Strategy strategy, int change_points, std::uint64_t seed = 11) {
+std::vector<std::string> wake_orders(Strategy strategy, int change_points,
+                                     std::uint64_t seed = 11) {
   std::vector<std::string> orders(10);
   // 50 picks in all: a horizon of 40 puts the change points inside the run.
   Scheduler world({.seed = seed,

@@ -184,6 +184,27 @@ TEST(SchedulerNodesTest, RestartedNodeRunsANewIncarnation) {
   EXPECT_EQ(world.node_incarnation(1), 1u);
 }
 
+TEST(SchedulerNodesTest, PausingTheNextIncarnationDoesNotHoldTheUnwinding) {
+  Scheduler world({.seed = 1});
+  bool old_unwound = false;
+  bool new_ran = false;
+  world.spawn(1, "old", [&] {
+    SetOnDestroy guard(old_unwound);
+    world.sleep_for(kSec);
+  });
+  world.at(kMs, [&] {
+    world.kill_node(1);
+    world.spawn(1, "new", [&] { new_ran = true; });
+    world.pause_node(1);  // e.g. a restart that is stopped at once
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_TRUE(old_unwound);
+  EXPECT_FALSE(new_ran);
+  world.resume_node(1);
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_TRUE(new_ran);
+}
+
 TEST(SchedulerNodesTest, StaleWakeOfAKilledFiberDoesNothing) {
   Scheduler world({.seed = 1});
   Waiter old_reply;  // outlives the first incarnation, as an rpc slot held by the network would

@@ -38,7 +38,7 @@ int small_world(std::uint64_t seed, const std::shared_ptr<StackPool>& pool, bool
       EXPECT_EQ(world.run(), RunStatus::kIdle);
       EXPECT_EQ(world.live_fibers(), 0u);
     } else {
-      world.pause_node(2);
+      world.at(kMs / 2, [&world] { world.pause_node(2); });
       EXPECT_EQ(world.run_until(2 * kMs), RunStatus::kTimeReached);
       EXPECT_GT(world.live_fibers(), 0u);
     }
@@ -76,7 +76,7 @@ TEST(SchedulerWorldsTest, DestroyingALiveWorldUnwindsEveryFiber) {
     });
     world.spawn(3, "held", [&] {
       SetOnDestroy guard(held);
-      world.yield();
+      world.sleep_for(2 * kMs);  // expires while paused: ready, but held
       world.yield();
     });
     world.at(kMs, [&] { world.pause_node(3); });
@@ -93,6 +93,24 @@ TEST(SchedulerWorldsTest, DestroyingALiveWorldUnwindsEveryFiber) {
   EXPECT_FALSE(started_body);  // a fiber killed before its first turn never starts its body
   EXPECT_TRUE(held);
   EXPECT_EQ(pool->outstanding(), 0u);
+}
+
+TEST(SchedulerWorldsTest, EndedFibersReturnTheirStacksWhileTheWorldStaysBusy) {
+  // The spawner is always runnable, so the ready set never empties; ended children must still give
+  // their stacks back.
+  auto pool = std::make_shared<StackPool>();
+  Scheduler world({.seed = 4, .stack_pool = pool});
+  std::size_t most_outstanding = 0;
+  world.spawn(0, "spawner", [&] {
+    for (int i = 0; i < 5000; ++i) {
+      world.spawn(1, "child", [] {});
+      world.yield();
+      most_outstanding = std::max(most_outstanding, pool->outstanding());
+    }
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_LE(most_outstanding, 40u);
+  EXPECT_LE(pool->mapped_total(), 40u);
 }
 
 TEST(SchedulerWorldsTest, OneLiveSchedulerPerThread) {

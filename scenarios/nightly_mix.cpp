@@ -1,0 +1,131 @@
+// The nightly mix: three instances run several trees using all three placements while stalls,
+// stops, migrations, crashes, clock drift and network faults drawn from the seed hit them; then
+// a quiet phase in which every tree must complete.
+#include <fmt/format.h>
+
+#include "scenarios/scenario.h"
+#include "scenarios/workload.h"
+
+namespace fencesim::scenarios {
+
+using runtime::ChildPlacement;
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+namespace {
+
+const std::vector<std::string> kInstances{"instance-1", "instance-2", "instance-3"};
+
+void add_workflows(sim::World& world, sim::Rng& rng) {
+  auto duration = [&rng] { return rng.between(100, 4000) * kMillisecond; };
+  world.workflows().add(runtime::Workflow{
+      "branch", {work_step("prepare", duration()),
+                 write_step(world, "record", duration(), "ledger", "branch record")}});
+  world.workflows().add(runtime::Workflow{
+      "remote", {write_step(world, "charge", duration(), "payments", "remote charge"),
+                 work_step("settle", duration())}});
+  world.workflows().add(runtime::Workflow{
+      "level", {write_step(world, "note", duration(), "ledger", "level note")}});
+  world.workflows().add(runtime::Workflow{
+      "order",
+      {work_step("reserve", duration()),
+       write_step(world, "charge", duration(), "payments", "charge"),
+       runtime::GroupItem{"children",
+                          {{"audit", ChildPlacement::kParentInstance, "branch"},
+                           {"notify", ChildPlacement::kThisWorkflow, "level"},
+                           {"invoice", ChildPlacement::kAnyInstance, "remote"},
+                           {"refund-check", ChildPlacement::kAnyInstance, "remote"}}},
+       write_step(world, "ship", duration(), "ledger", "ship")}});
+}
+
+sim::Fault draw_fault(sim::Rng& rng, std::int64_t safety_ns, std::int64_t drift_bound_ppm) {
+  sim::Fault fault{};
+  fault.node = kInstances[rng.below(kInstances.size())];
+  fault.at_ns = rng.between(0, safety_ns - 10 * kSecond);
+  switch (rng.below(10)) {
+    case 0:
+      fault.kind = sim::FaultKind::kStall;
+      fault.duration_ns = rng.between(1, 60) * kSecond;
+      break;
+    case 1:
+      fault.kind = sim::FaultKind::kStop;
+      fault.duration_ns = rng.between(20, 90) * kSecond;
+      break;
+    case 2:
+      fault.kind = sim::FaultKind::kMigrate;
+      fault.duration_ns = rng.between(5, 45) * kSecond;
+      fault.amount = rng.between(-5, 5) * kSecond;
+      break;
+    case 3:
+      fault.kind = sim::FaultKind::kCrash;
+      fault.duration_ns = rng.between(1, 30) * kSecond;
+      break;
+    case 4:
+      fault.kind = sim::FaultKind::kClockDrift;
+      fault.amount = rng.between(-drift_bound_ppm * 8 / 10, drift_bound_ppm * 8 / 10);
+      break;
+    case 5:
+      fault.kind = sim::FaultKind::kNetworkDelay;
+      fault.duration_ns = rng.between(1, 30) * kSecond;
+      fault.amount = rng.between(10, 3000) * kMillisecond;
+      break;
+    case 6:
+      fault.kind = sim::FaultKind::kNetworkDrop;
+      fault.duration_ns = rng.between(1, 30) * kSecond;
+      fault.probability = static_cast<double>(rng.between(10, 100)) / 100.0;
+      break;
+    case 7:
+      fault.kind = sim::FaultKind::kNetworkDuplicate;
+      fault.node = rng.chance(0.5) ? "payments" : "ledger";
+      fault.duration_ns = rng.between(1, 30) * kSecond;
+      fault.probability = static_cast<double>(rng.between(10, 100)) / 100.0;
+      break;
+    case 8:
+      fault.kind = sim::FaultKind::kPartition;
+      fault.peer = "lease-store";
+      fault.duration_ns = rng.between(5, 60) * kSecond;
+      break;
+    default:
+      fault.kind = sim::FaultKind::kStoreSlow;
+      fault.node = "lease-store";
+      fault.duration_ns = rng.between(1, 20) * kSecond;
+      fault.amount = rng.between(100, 5000) * kMillisecond;
+      break;
+  }
+  return fault;
+}
+
+}  // namespace
+
+void register_nightly_mix(ScenarioRegistry& registry) {
+  registry.add(Scenario{
+      "nightly-mix",
+      "3 instances, trees with all placements, stalls/stops/migrations/crashes/drift/network "
+      "faults from the seed, then a quiet phase",
+      [](sim::WorldOptions& options) { options.safety_phase_ns = 180 * kSecond; },
+      [](sim::World& world) {
+        world.add_lease_store();
+        world.add_sink("payments");
+        world.add_sink("ledger");
+        for (const std::string& name : kInstances) world.add_instance(name);
+        sim::Rng workload = world.stream("workload");
+        add_workflows(world, workload);
+        const auto trees = workload.between(3, 6);
+        for (std::int64_t i = 1; i <= trees; ++i) {
+          world.submit(runtime::LeaseKey{fmt::format("tenant-{}", i % 2 + 1),
+                                         fmt::format("order-{}", i)},
+                       "order");
+        }
+        sim::Rng faults = world.stream("faults");
+        sim::FaultPlan plan;
+        const auto count = faults.between(3, 12);
+        for (std::int64_t i = 0; i < count; ++i) {
+          plan.faults.push_back(draw_fault(faults, world.options().safety_phase_ns,
+                                           world.options().lease.drift_bound_ppm));
+        }
+        world.set_fault_plan(std::move(plan));
+      },
+      {"stale-write-refused", "takeover-mid-step", "renewal-raced-expiry"}});
+}
+
+}  // namespace fencesim::scenarios

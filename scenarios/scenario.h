@@ -1,0 +1,45 @@
+#pragma once
+// A scenario is a named fault story: the topology, the workload, the fault plan (hand-written or
+// drawn from the seed), and the "sometimes" marks a run of it should reach. It configures a World;
+// it never touches sim/'s internals.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/world.h"
+
+namespace fencesim::scenarios {
+
+struct Scenario {
+  std::string name;
+  std::string description;  // one line, for `fencesim list`
+  // Adjusts the world's options before the world is made (lease, phases, network).
+  std::function<void(sim::WorldOptions&)> configure;
+  // Adds nodes, workflows, trees and the fault plan. The plan may be drawn from world.stream().
+  std::function<void(sim::World&)> build;
+  // Marks (names of dangerous moments) a sweep of this scenario should reach.
+  std::vector<std::string> marks;
+};
+
+class ScenarioRegistry {
+ public:
+  // Throws std::invalid_argument if the name is taken.
+  void add(Scenario scenario);
+  // Null for an unknown name.
+  const Scenario* find(const std::string& name) const;
+  // In name order.
+  std::vector<const Scenario*> all() const;
+
+ private:
+  std::map<std::string, Scenario> scenarios_;
+};
+
+// The scenarios that ship with fencesim.
+ScenarioRegistry builtin_scenarios();
+
+// Each built-in scenario registers itself through one of these (one file each).
+void register_kleppmann_fencing(ScenarioRegistry& registry);
+void register_nightly_mix(ScenarioRegistry& registry);
+
+}  // namespace fencesim::scenarios

@@ -1,0 +1,100 @@
+#include "sim/history.h"
+
+#include <fmt/format.h>
+
+
+#include "runtime/check.h"
+
+namespace fencesim::sim {
+
+std::string_view to_string(WorldEventKind kind) {
+  switch (kind) {
+    case WorldEventKind::kRuntime: return "runtime";
+    case WorldEventKind::kFaultApplied: return "fault-applied";
+    case WorldEventKind::kFaultEnded: return "fault-ended";
+    case WorldEventKind::kNodePaused: return "node-paused";
+    case WorldEventKind::kNodeResumed: return "node-resumed";
+    case WorldEventKind::kNodeCrashed: return "node-crashed";
+    case WorldEventKind::kNodeRestarted: return "node-restarted";
+    case WorldEventKind::kMessageLost: return "message-lost";
+    case WorldEventKind::kPhase: return "phase";
+  }
+  return "unknown";
+}
+
+namespace {
+
+// Canonical encoding: fixed-width integers and length-prefixed strings, so that no two different
+// events encode alike.
+class Encoder {
+ public:
+  explicit Encoder(XXH3_state_t* state) : state_(state) {}
+  void integer(std::uint64_t value) { XXH3_64bits_update(state_, &value, sizeof value); }
+  void text(const std::string& value) {
+    integer(value.size());
+    XXH3_64bits_update(state_, value.data(), value.size());
+  }
+
+ private:
+  XXH3_state_t* state_;
+};
+
+}  // namespace
+
+History::History() : state_(XXH3_createState()) {
+  check(state_ != nullptr, "XXH3 state allocated");
+  XXH3_64bits_reset(state_);
+}
+
+History::~History() { XXH3_freeState(state_); }
+
+void History::record(HistoryEvent event) {
+  event.index = count_++;
+  Encoder encode(state_);
+  encode.integer(static_cast<std::uint64_t>(event.time_ns));
+  encode.integer(event.node);
+  encode.integer(static_cast<std::uint64_t>(event.local_monotonic_ns));
+  encode.integer(static_cast<std::uint64_t>(event.world));
+  if (event.world == WorldEventKind::kRuntime) {
+    const runtime::RuntimeEvent& r = event.runtime;
+    encode.integer(static_cast<std::uint64_t>(r.kind));
+    encode.text(r.holder);
+    encode.text(r.key.tenant_id);
+    encode.text(r.key.lease_execution_id);
+    encode.text(r.scope_key);
+    encode.integer(r.token);
+    encode.text(r.step);
+    encode.text(r.detail);
+    encode.integer(static_cast<std::uint64_t>(r.value));
+  }
+  encode.text(event.detail);
+  if (keep_events_) {
+    rolling_.push_back(XXH3_64bits_digest(state_));
+    events_.push_back(std::move(event));
+  }
+}
+
+std::uint64_t History::hash() const { return XXH3_64bits_digest(state_); }
+
+std::string describe(const HistoryEvent& event, const std::vector<std::string>& node_names) {
+  const std::string node =
+      event.node < node_names.size() ? node_names[event.node] : fmt::format("node-{}", event.node);
+  const double seconds = static_cast<double>(event.time_ns) / 1e9;
+  if (event.world != WorldEventKind::kRuntime) {
+    return fmt::format("#{} t={:.6f}s {} {}: {}", event.index, seconds, node,
+                       to_string(event.world), event.detail);
+  }
+  const runtime::RuntimeEvent& r = event.runtime;
+  std::string text = fmt::format("#{} t={:.6f}s {} {} holder={} key={}", event.index, seconds,
+                                 node, runtime::to_string(r.kind), r.holder, r.scope_key);
+  if (r.scope_key.empty() && !r.key.tenant_id.empty()) {
+    text += fmt::format("({}, {})", r.key.tenant_id, r.key.lease_execution_id);
+  }
+  if (r.token != 0) text += fmt::format(" token={}", r.token);
+  if (!r.step.empty()) text += fmt::format(" step={}", r.step);
+  if (!r.detail.empty()) text += fmt::format(" detail={}", r.detail);
+  if (r.value != 0) text += fmt::format(" value={}", r.value);
+  return text;
+}
+
+}  // namespace fencesim::sim

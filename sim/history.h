@@ -1,0 +1,69 @@
+#pragma once
+// The history of a run: every runtime event (from the runtime's observer) and every world event
+// (faults, messages, node states), in the order they happened, stamped with true virtual time, the
+// node, and that node's monotonic clock reading. Each event is folded into a rolling 64-bit hash
+// (XXH3) over a canonical encoding, so the same seed gives the same hash and a mismatch can be
+// located at its first diverging event.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <xxhash.h>
+
+#include "runtime/observer.h"
+#include "sim/node_id.h"
+
+namespace fencesim::sim {
+
+enum class WorldEventKind : std::uint8_t {
+  kRuntime,           // a runtime event: see HistoryEvent::runtime
+  kFaultApplied,      // detail = the fault, in words
+  kFaultEnded,
+  kNodePaused,
+  kNodeResumed,
+  kNodeCrashed,
+  kNodeRestarted,     // detail = the new holder id
+  kMessageLost,       // detail = what, why
+  kPhase,             // detail = "safety" / "quiet"
+};
+
+std::string_view to_string(WorldEventKind kind);
+
+struct HistoryEvent {
+  std::uint64_t index = 0;
+  std::int64_t time_ns = 0;          // true virtual time
+  NodeId node = kWorldNode;
+  std::int64_t local_monotonic_ns = 0;  // the node's monotonic clock when it happened
+  WorldEventKind world = WorldEventKind::kRuntime;
+  runtime::RuntimeEvent runtime{};   // set when world == kRuntime
+  std::string detail;                // world events' description
+};
+
+// One line describing an event, for reports and divergence messages.
+std::string describe(const HistoryEvent& event, const std::vector<std::string>& node_names);
+
+class History {
+ public:
+  History();
+  History(const History&) = delete;
+  History& operator=(const History&) = delete;
+  ~History();
+
+  void record(HistoryEvent event);
+  const std::vector<HistoryEvent>& events() const { return events_; }
+  std::uint64_t hash() const;
+  // The hash after each event, to find where two runs diverged.
+  const std::vector<std::uint64_t>& rolling_hashes() const { return rolling_; }
+  // When false, events are hashed but not kept (faster sweeps that need only the hash).
+  void set_keep_events(bool keep) { keep_events_ = keep; }
+  std::uint64_t size() const { return count_; }
+
+ private:
+  XXH3_state_t* state_;
+  std::vector<HistoryEvent> events_;
+  std::vector<std::uint64_t> rolling_;
+  std::uint64_t count_ = 0;
+  bool keep_events_ = true;
+};
+
+}  // namespace fencesim::sim

@@ -1,0 +1,99 @@
+#include "sim/network.h"
+
+#include <algorithm>
+
+namespace fencesim::sim {
+
+Network::Network(Scheduler& scheduler, Rng rng, NetworkOptions options,
+                 std::function<void(NodeId, NodeId, const std::string&, const char*)> lost)
+    : scheduler_(scheduler), rng_(rng), options_(options), lost_(std::move(lost)) {}
+
+const LinkTrouble* Network::trouble(NodeId node) const {
+  auto it = troubles_.find(node);
+  if (it == troubles_.end()) return nullptr;
+  // The most recent window still open wins.
+  for (auto t = it->second.rbegin(); t != it->second.rend(); ++t) {
+    if (t->until_ns > scheduler_.now_ns()) return &*t;
+  }
+  return nullptr;
+}
+
+bool Network::partitioned(NodeId a, NodeId b) const {
+  auto it = partitions_.find({std::min(a, b), std::max(a, b)});
+  return it != partitions_.end() && it->second > scheduler_.now_ns();
+}
+
+void Network::add_node_trouble(NodeId node, LinkTrouble trouble) {
+  troubles_[node].push_back(trouble);
+}
+
+void Network::add_partition(NodeId a, NodeId b, std::int64_t until_ns) {
+  std::int64_t& until = partitions_[{std::min(a, b), std::max(a, b)}];
+  until = std::max(until, until_ns);
+}
+
+void Network::delay_in_flight(NodeId node, std::int64_t delay_ns) {
+  std::int64_t& until = in_flight_delay_until_[node];
+  until = std::max(until, scheduler_.now_ns() + delay_ns);
+}
+
+std::int64_t Network::latency(NodeId from, NodeId to) {
+  std::int64_t latency = rng_.between(options_.latency_min_ns, options_.latency_max_ns);
+  for (NodeId node : {from, to}) {
+    if (const LinkTrouble* t = trouble(node)) latency += t->extra_latency_ns;
+  }
+  return latency;
+}
+
+void Network::send(NodeId from, NodeId to, const std::string& what,
+                   std::function<void()> deliver) {
+  ++sent_;
+  for (NodeId node : {from, to}) {
+    const LinkTrouble* t = trouble(node);
+    if (t && (t->down || (t->drop_probability > 0 && rng_.chance(t->drop_probability)))) {
+      ++lost_count_;
+      lost_(from, to, what, t->down ? "node unreachable" : "dropped");
+      return;
+    }
+  }
+  const std::int64_t arrival = scheduler_.now_ns() + latency(from, to);
+  const LinkTrouble* duplicate = trouble(to);
+  const bool twice = duplicate && duplicate->duplicate_probability > 0 &&
+                     rng_.chance(duplicate->duplicate_probability);
+  scheduler_.at(arrival, [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+  if (twice) {
+    const std::int64_t again = arrival + latency(from, to);
+    scheduler_.at(again, [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+  }
+}
+
+void Network::arrive(NodeId from, NodeId to, std::string what, std::function<void()> deliver) {
+  const std::int64_t now = scheduler_.now_ns();
+  // A migration holds the messages of its node until it is over.
+  for (NodeId node : {from, to}) {
+    auto it = in_flight_delay_until_.find(node);
+    if (it != in_flight_delay_until_.end() && it->second > now) {
+      scheduler_.at(it->second, [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+      return;
+    }
+  }
+  if (partitioned(from, to)) {
+    ++lost_count_;
+    lost_(from, to, what, "partitioned");
+    return;
+  }
+  if (auto it = down_.find(to); it != down_.end() && it->second) {
+    ++lost_count_;
+    lost_(from, to, what, "destination down");
+    return;
+  }
+  if (paused_ && paused_(to)) {
+    // A paused process reads its socket only after it resumes.
+    scheduler_.at(now + options_.paused_retry_ns,
+                  [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+    return;
+  }
+  deliver();
+}
+
+}  // namespace fencesim::sim

@@ -1,0 +1,125 @@
+#pragma once
+// Requests and replies between simulated nodes, with latency, loss, duplication, partitions and
+// per-node delay windows. A request is handled at its destination when it arrives, whatever its
+// sender is doing by then: a request sent just before a pause lands after the takeover. The caller
+// waits for the reply up to a timeout; no reply (lost, partitioned, store down) is
+// StoreUnavailableError, and the caller cannot know whether the request took effect.
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/lease_repository.h"
+#include "sim/random.h"
+#include "sim/scheduler.h"
+
+namespace fencesim::sim {
+
+struct NetworkOptions {
+  std::int64_t latency_min_ns = 1'000'000;    // 1 ms
+  std::int64_t latency_max_ns = 20'000'000;   // 20 ms
+  std::int64_t rpc_timeout_ns = 2'000'000'000;  // 2 s
+  // How often a request to a paused store node is looked at again.
+  std::int64_t paused_retry_ns = 10'000'000;
+};
+
+// Windows of trouble on a node or a link, set by faults.
+struct LinkTrouble {
+  std::int64_t until_ns = 0;
+  std::int64_t extra_latency_ns = 0;
+  double drop_probability = 0;
+  double duplicate_probability = 0;
+  bool down = false;  // kStoreDown / partition: nothing gets through
+};
+
+class Network {
+ public:
+  // `lost` is told about every lost message (for the history).
+  Network(Scheduler& scheduler, Rng rng, NetworkOptions options,
+          std::function<void(NodeId from, NodeId to, const std::string& what, const char* why)> lost);
+
+  // From a fiber of `from`: runs `handler` at `to` when the request arrives and returns its reply
+  // (or rethrows what it threw). Throws StoreUnavailableError when no reply comes in time.
+  template <typename Reply>
+  Reply call(NodeId from, NodeId to, const std::string& what, std::function<Reply()> handler);
+
+  void add_node_trouble(NodeId node, LinkTrouble trouble);
+  void add_partition(NodeId a, NodeId b, std::int64_t until_ns);
+  // Messages from and to `node` that are in flight wait `delay_ns` more (a migration).
+  void delay_in_flight(NodeId node, std::int64_t delay_ns);
+  // Whether the node's process answers (set false while a store node is crashed).
+  void set_up(NodeId node, bool up) { down_[node] = !up; }
+  // Ends every trouble window, partition and migration delay (the quiet phase).
+  void heal() {
+    troubles_.clear();
+    partitions_.clear();
+    in_flight_delay_until_.clear();
+  }
+  void set_paused_probe(std::function<bool(NodeId)> paused) { paused_ = std::move(paused); }
+
+  std::uint64_t messages_sent() const { return sent_; }
+  std::uint64_t messages_lost() const { return lost_count_; }
+
+ private:
+  // Sends one message: `deliver` runs at `to` when it arrives, unless it is lost on the way.
+  void send(NodeId from, NodeId to, const std::string& what, std::function<void()> deliver);
+  void arrive(NodeId from, NodeId to, std::string what, std::function<void()> deliver);
+  std::int64_t latency(NodeId from, NodeId to);
+  const LinkTrouble* trouble(NodeId node) const;
+  bool partitioned(NodeId a, NodeId b) const;
+
+  Scheduler& scheduler_;
+  Rng rng_;
+  NetworkOptions options_;
+  std::function<void(NodeId, NodeId, const std::string&, const char*)> lost_;
+  std::function<bool(NodeId)> paused_;
+  std::map<NodeId, std::vector<LinkTrouble>> troubles_;
+  std::map<std::pair<NodeId, NodeId>, std::int64_t> partitions_;  // (low, high) -> until
+  std::map<NodeId, std::int64_t> in_flight_delay_until_;
+  std::map<NodeId, bool> down_;
+  std::uint64_t sent_ = 0;
+  std::uint64_t lost_count_ = 0;
+};
+
+template <typename Reply>
+Reply Network::call(NodeId from, NodeId to, const std::string& what,
+                    std::function<Reply()> handler) {
+  struct State {
+    Waiter waiter;
+    bool done = false;
+    std::optional<Reply> reply;
+    std::exception_ptr error;
+  };
+  auto state = std::make_shared<State>();
+  send(from, to, what, [this, state, from, to, what, handler = std::move(handler)] {
+    std::optional<Reply> reply;
+    std::exception_ptr error;
+    try {
+      reply = handler();
+    } catch (const std::exception&) {
+      error = std::current_exception();
+    }
+    send(to, from, what + " reply", [this, state, reply, error] {
+      if (state->done) return;
+      state->done = true;
+      state->reply = reply;
+      state->error = error;
+      scheduler_.wake(state->waiter);
+    });
+  });
+  scheduler_.at(scheduler_.now_ns() + options_.rpc_timeout_ns, [this, state] {
+    if (state->done) return;
+    state->done = true;
+    scheduler_.wake(state->waiter);
+  });
+  scheduler_.block(state->waiter);
+  if (state->error) std::rethrow_exception(state->error);
+  if (!state->reply) {
+    throw runtime::StoreUnavailableError("no reply to " + what + " within the timeout");
+  }
+  return std::move(*state->reply);
+}
+
+}  // namespace fencesim::sim

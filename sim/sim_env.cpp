@@ -1,0 +1,48 @@
+#include "sim/sim_env.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace fencesim::sim {
+
+namespace {
+
+// Waiters of a notification; each waiting fiber parks on its own Waiter.
+class SimNotification final : public runtime::Notification {
+ public:
+  explicit SimNotification(Scheduler& scheduler) : scheduler_(scheduler) {}
+  void wait() override {
+    Waiter waiter;
+    waiting_.push_back(&waiter);
+    // Removes the waiter whether the wait returns or unwinds (a killed node).
+    struct Leave {
+      std::vector<Waiter*>& list;
+      Waiter* self;
+      ~Leave() { std::erase(list, self); }
+    } leave{waiting_, &waiter};
+    scheduler_.block(waiter);
+  }
+  void notify_all() override {
+    std::vector<Waiter*> woken;
+    woken.swap(waiting_);
+    for (Waiter* waiter : woken) scheduler_.wake(*waiter);
+  }
+
+ private:
+  Scheduler& scheduler_;
+  std::vector<Waiter*> waiting_;
+};
+
+}  // namespace
+
+void SimEnv::sleep(runtime::Nanoseconds duration) {
+  // The node measures the duration on its own (drifting) monotonic clock.
+  const runtime::Nanoseconds local_wake = monotonic_ns() + std::max<runtime::Nanoseconds>(duration, 0);
+  scheduler_.sleep_until(clock_.true_time_when(local_wake));
+}
+
+std::unique_ptr<runtime::Notification> SimEnv::make_notification() {
+  return std::make_unique<SimNotification>(scheduler_);
+}
+
+}  // namespace fencesim::sim

@@ -1,0 +1,237 @@
+#include "sim/world.h"
+
+#include <fmt/format.h>
+
+#include "runtime/check.h"
+#include "runtime/execution_context.h"
+
+namespace fencesim::sim {
+
+using runtime::kSecond;
+
+std::string_view to_string(RunOutcome outcome) {
+  switch (outcome) {
+    case RunOutcome::kCompleted: return "completed";
+    case RunOutcome::kLiveness: return "liveness";
+    case RunOutcome::kHarnessError: return "harness-error";
+  }
+  return "unknown";
+}
+
+// Stamps a node's runtime events with true time and the node's clock, records them, and fires
+// the fault triggers armed on them.
+class World::NodeObserver final : public runtime::Observer {
+ public:
+  NodeObserver(World& world, NodeId node) : world_(world), node_(node) {}
+  void on_event(const runtime::RuntimeEvent& event) override {
+    world_.on_runtime_event(node_, event);
+  }
+
+ private:
+  World& world_;
+  NodeId node_;
+};
+
+World::World(WorldOptions options) : options_(std::move(options)) {
+  SchedulerOptions scheduler_options;
+  scheduler_options.seed = derive_stream(options_.seed, "scheduler").next();
+  scheduler_options.strategy = options_.strategy;
+  scheduler_options.step_limit = options_.step_limit;
+  scheduler_options.virtual_time_limit_ns =
+      options_.safety_phase_ns + options_.liveness_budget_ns + kSecond;
+  scheduler_options.stack_pool = options_.stack_pool;
+  scheduler_ = std::make_unique<Scheduler>(scheduler_options);
+  history_.set_keep_events(options_.keep_events);
+  network_ = std::make_unique<Network>(
+      *scheduler_, derive_stream(options_.seed, "network"), options_.network,
+      [this](NodeId from, NodeId to, const std::string& what, const char* why) {
+        record(from, WorldEventKind::kMessageLost,
+               fmt::format("{} -> {}: {} ({})", names_[from], names_[to], what, why));
+      });
+  network_->set_paused_probe([this](NodeId node) { return scheduler_->node_paused(node); });
+  add_node("world", NodeKind::kWorld);
+}
+
+World::~World() {
+  // Fibers reference the instances, stores and envs: end them all before any member goes.
+  scheduler_.reset();
+}
+
+NodeId World::add_node(const std::string& name, NodeKind kind) {
+  check(!find_node(name).has_value(), "node names are unique");
+  const auto node = static_cast<NodeId>(names_.size());
+  names_.push_back(name);
+  kinds_.push_back(kind);
+  // Every node's wall clock starts at the same epoch; faults make them disagree.
+  clocks_.emplace_back(1'700'000'000 * kSecond);
+  envs_.emplace_back(*scheduler_, node, clocks_.back(),
+                     derive_stream(options_.seed, "node/" + name));
+  observers_.push_back(std::make_unique<NodeObserver>(*this, node));
+  return node;
+}
+
+std::optional<NodeId> World::find_node(const std::string& name) const {
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    if (names_[i] == name) return static_cast<NodeId>(i);
+  }
+  return std::nullopt;
+}
+
+NodeId World::node_named(const std::string& name) const {
+  const std::optional<NodeId> node = find_node(name);
+  if (!node) throw std::invalid_argument(fmt::format("unknown node '{}'", name));
+  return *node;
+}
+
+NodeId World::add_lease_store(const std::string& name) {
+  check(store_node_ == kWorldNode, "one lease store per world");
+  store_node_ = add_node(name, NodeKind::kStore);
+  leases_ = std::make_unique<runtime::MemoryLeaseRepository>(envs_[store_node_],
+                                                             *observers_[store_node_], name);
+  checkpoints_ = std::make_unique<runtime::MemoryCheckpointStore>(*leases_, *observers_[store_node_],
+                                                                  name);
+  return store_node_;
+}
+
+NodeId World::add_sink(const std::string& name, std::unique_ptr<runtime::Sink> sink) {
+  const NodeId node = add_node(name, NodeKind::kSink);
+  if (!sink && options_.sink_factory) sink = options_.sink_factory(name, *observers_[node]);
+  if (!sink) sink = std::make_unique<runtime::MemorySink>(name, *observers_[node]);
+  sinks_.emplace(name, SinkNode{node, std::move(sink)});
+  return node;
+}
+
+NodeId World::add_instance(const std::string& name, std::int64_t start_ns) {
+  check(store_node_ != kWorldNode, "the lease store is added before instances");
+  const NodeId node = add_node(name, NodeKind::kInstance);
+  incarnation_count_[node] = 0;
+  start_ns_[node] = start_ns;
+  return node;
+}
+
+void World::start_incarnation(NodeId node) {
+  const int number = ++incarnation_count_[node];
+  Route to_store{*network_, node, store_node_};
+  auto incarnation = std::make_unique<Incarnation>(Incarnation{
+      RemoteLeaseRepository(to_store, *leases_), RemoteCheckpointStore(to_store, *checkpoints_),
+      RemotePlacementQueue(to_store, queue_), {}, nullptr});
+  for (auto& [name, sink] : sinks_) {
+    incarnation->sinks.emplace(
+        name, std::make_unique<RemoteSink>(Route{*network_, node, sink.node}, *sink.sink));
+  }
+  runtime::InstanceOptions options;
+  // A holder id names the process incarnation: a restarted instance is a new holder.
+  options.holder = number == 1 ? names_[node] : fmt::format("{}#{}", names_[node], number);
+  options.lease = options_.lease;
+  options.poll_interval_ns = options_.poll_interval_ns;
+  incarnation->instance = std::make_unique<runtime::Instance>(
+      envs_[node], incarnation->leases, incarnation->checkpoints, incarnation->queue, workflows_,
+      *observers_[node], options);
+  incarnation->instance->start();
+  incarnations_[node] = std::move(incarnation);
+}
+
+void World::submit(const runtime::LeaseKey& key, const std::string& workflow) {
+  queue_.place(key, workflow, std::nullopt);
+  submitted_.push_back(key);
+}
+
+runtime::Sink& World::sink(runtime::ExecutionContext& context, const std::string& name) {
+  auto* env = dynamic_cast<SimEnv*>(&context.env());
+  check(env != nullptr, "a step of a simulated world runs on a SimEnv");
+  auto it = incarnations_.find(env->node());
+  check(it != incarnations_.end(), "the step's node is a live instance");
+  auto sink = it->second->sinks.find(name);
+  if (sink == it->second->sinks.end()) {
+    throw std::invalid_argument(fmt::format("unknown sink '{}'", name));
+  }
+  return *sink->second;
+}
+
+void World::record(NodeId node, WorldEventKind kind, std::string detail) {
+  HistoryEvent event;
+  event.time_ns = scheduler_->now_ns();
+  event.node = node;
+  event.local_monotonic_ns = clocks_[node].monotonic_at(event.time_ns);
+  event.world = kind;
+  event.detail = std::move(detail);
+  history_.record(std::move(event));
+}
+
+void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {
+  HistoryEvent entry;
+  entry.time_ns = scheduler_->now_ns();
+  entry.node = node;
+  entry.local_monotonic_ns = clocks_[node].monotonic_at(entry.time_ns);
+  entry.runtime = event;
+  history_.record(std::move(entry));
+  if (quiet_) return;
+  for (Armed& armed : armed_) {
+    const Trigger& trigger = *armed.fault.trigger;
+    if (trigger.event != event.kind || armed.fault.node != names_[node]) continue;
+    if (++armed.seen != trigger.occurrence) continue;
+    const Fault fault = armed.fault;
+    if (trigger.delay_ns == 0) {
+      // At the protocol moment itself: a pause takes the node at its next switch, and what the
+      // node sends from now on is held with it.
+      apply(fault);
+    } else {
+      scheduler_->at(scheduler_->now_ns() + trigger.delay_ns, [this, fault] {
+        if (!quiet_) apply(fault);
+      });
+    }
+  }
+}
+
+bool World::all_trees_completed() {
+  for (const runtime::LeaseKey& key : submitted_) {
+    if (!checkpoints_->load(key).tree_completed) return false;
+  }
+  return true;
+}
+
+RunSummary World::run() {
+  check(store_node_ != kWorldNode, "a world has a lease store");
+  for (const auto& [node, start_ns] : start_ns_) {
+    scheduler_->at(start_ns, [this, node] {
+      if (!incarnations_.contains(node) && incarnation_count_[node] == 0) start_incarnation(node);
+    });
+  }
+  schedule_faults();
+  record(kWorldNode, WorldEventKind::kPhase, "safety");
+  RunStatus status = scheduler_->run_until(options_.safety_phase_ns);
+  RunSummary summary{RunOutcome::kCompleted, {}, 0, 0};
+  if (status == RunStatus::kTimeReached || status == RunStatus::kIdle) {
+    heal();
+    record(kWorldNode, WorldEventKind::kPhase, "quiet");
+    // The world's own watcher: omniscient, it reads the stores directly, once a virtual second.
+    scheduler_->spawn(kWorldNode, "liveness watcher", [this] {
+      while (!all_trees_completed()) scheduler_->sleep_for(kSecond);
+      scheduler_->stop();
+    });
+    status = scheduler_->run_until(options_.safety_phase_ns + options_.liveness_budget_ns);
+  }
+  summary.virtual_ns = scheduler_->now_ns();
+  summary.steps = scheduler_->steps();
+  switch (status) {
+    case RunStatus::kStopped:
+      summary.outcome = RunOutcome::kCompleted;
+      break;
+    case RunStatus::kFiberError:
+      summary.outcome = RunOutcome::kHarnessError;
+      summary.detail = scheduler_->fiber_error();
+      break;
+    case RunStatus::kDeadlock:
+      summary.outcome = RunOutcome::kLiveness;
+      summary.detail = "deadlock: " + scheduler_->deadlock_report();
+      break;
+    default:
+      summary.outcome = RunOutcome::kLiveness;
+      summary.detail = fmt::format("trees not completed when the run ended ({})",
+                                   sim::to_string(status));
+      break;
+  }
+  return summary;
+}
+
+}  // namespace fencesim::sim

@@ -1,0 +1,160 @@
+#pragma once
+// A simulated world: one seeded scheduler, virtual time, simulated nodes (instances of the real
+// runtime, the lease store, sinks) each with its own clock and state, a simulated network between
+// them, a fault plan, and the history of everything that happened. A World is an object: create
+// as many as you like, one after another, on one thread (RapidCheck runs thousands).
+//
+// A run has two phases: a safety phase in which the fault plan fires, then a quiet phase in which
+// every fault is healed and every submitted tree must complete within the liveness budget.
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/checkpoint_store.h"
+#include "runtime/instance.h"
+#include "runtime/memory_lease_repository.h"
+#include "runtime/placement_queue.h"
+#include "runtime/sink.h"
+#include "sim/fault.h"
+#include "sim/history.h"
+#include "sim/network.h"
+#include "sim/node_clock.h"
+#include "sim/remote_stores.h"
+#include "sim/scheduler.h"
+#include "sim/sim_env.h"
+
+namespace fencesim::sim {
+
+struct WorldOptions {
+  std::uint64_t seed = 1;
+  Strategy strategy = Strategy::kRandomWalk;
+  std::int64_t safety_phase_ns = 120 * runtime::kSecond;
+  std::int64_t liveness_budget_ns = 600 * runtime::kSecond;  // quiet phase: trees must complete
+  std::uint64_t step_limit = 20'000'000;
+  NetworkOptions network;
+  runtime::LeasePolicy lease;
+  runtime::Nanoseconds poll_interval_ns = runtime::kSecond;
+  // Makes each sink; null: the runtime's MemorySink. Tests pass broken doubles here.
+  std::function<std::unique_ptr<runtime::Sink>(const std::string& name, runtime::Observer&)>
+      sink_factory;
+  // Keep the events (for checkers and reports), or only hash them.
+  bool keep_events = true;
+  std::shared_ptr<StackPool> stack_pool;
+};
+
+enum class RunOutcome {
+  kCompleted,      // every tree completed in the quiet phase
+  kLiveness,       // work not done within the budget (or a deadlock, or the step limit)
+  kHarnessError,   // an exception escaped a simulated fiber or a callback
+};
+std::string_view to_string(RunOutcome outcome);
+
+struct RunSummary {
+  RunOutcome outcome;
+  std::string detail;  // why, for kLiveness and kHarnessError
+  std::int64_t virtual_ns = 0;
+  std::uint64_t steps = 0;
+};
+
+enum class NodeKind { kWorld, kStore, kSink, kInstance };
+
+class World {
+ public:
+  explicit World(WorldOptions options);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // Topology. The lease store hosts the lease table, the checkpoints and the placement queue.
+  NodeId add_lease_store(const std::string& name = "lease-store");
+  // A sink node; `sink` null means the runtime's MemorySink (a test may pass a broken double).
+  NodeId add_sink(const std::string& name, std::unique_ptr<runtime::Sink> sink = nullptr);
+  // An instance process that starts polling at `start_ns`.
+  NodeId add_instance(const std::string& name, std::int64_t start_ns = 0);
+  runtime::WorkflowRegistry& workflows() { return workflows_; }
+  // Places a root tree on the queue before the run starts.
+  void submit(const runtime::LeaseKey& key, const std::string& workflow);
+  void set_fault_plan(FaultPlan plan) { plan_ = std::move(plan); }
+  const FaultPlan& fault_plan() const { return plan_; }
+
+  // From a step: the sink `name` as reached from the step's node over the network.
+  runtime::Sink& sink(runtime::ExecutionContext& context, const std::string& name);
+  // A named random stream of the run (workload choices, fault draws).
+  Rng stream(std::string_view name) const { return derive_stream(options_.seed, name); }
+
+  RunSummary run();
+
+  const History& history() const { return history_; }
+  const std::vector<std::string>& node_names() const { return names_; }
+  NodeKind node_kind(NodeId node) const { return kinds_.at(node); }
+  std::optional<NodeId> find_node(const std::string& name) const;
+  const WorldOptions& options() const { return options_; }
+  Scheduler& scheduler() { return *scheduler_; }
+  runtime::MemoryLeaseRepository& lease_table() { return *leases_; }
+  runtime::MemoryCheckpointStore& checkpoints() { return *checkpoints_; }
+  runtime::MemoryPlacementQueue& queue() { return queue_; }
+  const std::vector<runtime::LeaseKey>& submitted() const { return submitted_; }
+  // The sinks by name, as the world's truth (effects applied).
+  runtime::Sink& sink_truth(const std::string& name) { return *sinks_.at(name).sink; }
+
+  // Records a world event.
+  void record(NodeId node, WorldEventKind kind, std::string detail);
+
+ private:
+  class NodeObserver;
+  struct SinkNode {
+    NodeId node;
+    std::unique_ptr<runtime::Sink> sink;
+  };
+  // What an instance process holds in memory: lost on a crash.
+  struct Incarnation {
+    RemoteLeaseRepository leases;
+    RemoteCheckpointStore checkpoints;
+    RemotePlacementQueue queue;
+    std::map<std::string, std::unique_ptr<RemoteSink>> sinks;
+    std::unique_ptr<runtime::Instance> instance;
+  };
+
+  NodeId add_node(const std::string& name, NodeKind kind);
+  void start_incarnation(NodeId node);
+  void on_runtime_event(NodeId node, const runtime::RuntimeEvent& event);
+  void schedule_faults();
+  void apply(const Fault& fault);
+  void heal();
+  bool all_trees_completed();
+  NodeId node_named(const std::string& name) const;
+
+  WorldOptions options_;
+  std::unique_ptr<Scheduler> scheduler_;
+  History history_;
+  std::unique_ptr<Network> network_;
+  std::vector<std::string> names_;
+  std::vector<NodeKind> kinds_;
+  std::deque<NodeClock> clocks_;
+  std::deque<SimEnv> envs_;
+  std::deque<std::unique_ptr<NodeObserver>> observers_;
+  NodeId store_node_ = kWorldNode;
+  std::unique_ptr<runtime::MemoryLeaseRepository> leases_;
+  std::unique_ptr<runtime::MemoryCheckpointStore> checkpoints_;
+  runtime::MemoryPlacementQueue queue_;
+  std::map<std::string, SinkNode> sinks_;
+  runtime::WorkflowRegistry workflows_;
+  std::vector<runtime::LeaseKey> submitted_;
+  std::map<NodeId, std::unique_ptr<Incarnation>> incarnations_;
+  std::vector<std::unique_ptr<Incarnation>> crashed_;  // kept until the world ends: fibers unwind
+  std::map<NodeId, int> incarnation_count_;
+  std::map<NodeId, std::int64_t> start_ns_;
+  FaultPlan plan_;
+  // Triggers waiting for their event: (node, event kind) -> faults with counters.
+  struct Armed {
+    Fault fault;
+    int seen = 0;
+  };
+  std::vector<Armed> armed_;
+  bool quiet_ = false;
+};
+
+}  // namespace fencesim::sim

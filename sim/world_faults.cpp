@@ -1,0 +1,121 @@
+// How the world applies the faults of its plan, and heals them for the quiet phase.
+#include <fmt/format.h>
+
+#include "runtime/check.h"
+#include "sim/world.h"
+
+namespace fencesim::sim {
+
+void World::schedule_faults() {
+  for (const Fault& fault : plan_.faults) {
+    node_named(fault.node);  // an unknown node is an error now, not a silent no-op later
+    if (!fault.peer.empty()) node_named(fault.peer);
+    if (fault.trigger) {
+      armed_.push_back(Armed{fault, 0});
+    } else {
+      scheduler_->at(fault.at_ns, [this, fault] {
+        if (!quiet_) apply(fault);
+      });
+    }
+  }
+}
+
+void World::apply(const Fault& fault) {
+  const NodeId node = node_named(fault.node);
+  const std::int64_t now = scheduler_->now_ns();
+  const std::int64_t until = now + fault.duration_ns;
+  record(node, WorldEventKind::kFaultApplied, describe(fault));
+  switch (fault.kind) {
+    case FaultKind::kStall:
+    case FaultKind::kStop:
+    case FaultKind::kMigrate: {
+      // A paused process neither reads nor flushes its sockets: the messages from and to it are
+      // held until it resumes (a store's requests are handled in callbacks, so this is also what
+      // pauses a store). A migration additionally steps the wall clock when it ends.
+      network_->delay_in_flight(node, fault.duration_ns);
+      scheduler_->pause_node(node);
+      record(node, WorldEventKind::kNodePaused, std::string(to_string(fault.kind)));
+      scheduler_->at(until, [this, node, fault] {
+        if (fault.kind == FaultKind::kMigrate) clocks_[node].step_wall(fault.amount);
+        if (scheduler_->node_paused(node)) {
+          scheduler_->resume_node(node);
+          record(node, WorldEventKind::kNodeResumed, std::string(to_string(fault.kind)));
+        }
+      });
+      break;
+    }
+    case FaultKind::kCrash: {
+      if (kinds_[node] == NodeKind::kInstance) {
+        scheduler_->kill_node(node);
+        auto it = incarnations_.find(node);
+        if (it != incarnations_.end()) {
+          crashed_.push_back(std::move(it->second));
+          incarnations_.erase(it);
+        }
+        record(node, WorldEventKind::kNodeCrashed, "memory lost");
+        if (fault.duration_ns > 0) {
+          scheduler_->at(until, [this, node] {
+            if (incarnations_.contains(node)) return;
+            start_incarnation(node);
+            record(node, WorldEventKind::kNodeRestarted,
+                   incarnations_.at(node)->instance->holder());
+          });
+        }
+      } else {
+        // A store keeps what it committed; while it is down nothing reaches it.
+        network_->set_up(node, false);
+        record(node, WorldEventKind::kNodeCrashed, "down; committed state kept");
+        scheduler_->at(fault.duration_ns > 0 ? until : now + runtime::kSecond, [this, node] {
+          network_->set_up(node, true);
+          record(node, WorldEventKind::kNodeRestarted, "up");
+        });
+      }
+      break;
+    }
+    case FaultKind::kClockDrift:
+      clocks_[node].set_drift_ppm(now, fault.amount);
+      break;
+    case FaultKind::kClockStep:
+      clocks_[node].step_wall(fault.amount);
+      break;
+    case FaultKind::kNetworkDelay:
+    case FaultKind::kStoreSlow:
+      network_->add_node_trouble(node, LinkTrouble{until, fault.amount, 0, 0, false});
+      break;
+    case FaultKind::kNetworkDrop:
+      network_->add_node_trouble(node, LinkTrouble{until, 0, fault.probability, 0, false});
+      break;
+    case FaultKind::kNetworkDuplicate:
+      network_->add_node_trouble(node, LinkTrouble{until, 0, 0, fault.probability, false});
+      break;
+    case FaultKind::kPartition:
+      network_->add_partition(node, node_named(fault.peer), until);
+      break;
+    case FaultKind::kStoreDown:
+      network_->add_node_trouble(node, LinkTrouble{until, 0, 0, 0, true});
+      break;
+  }
+}
+
+void World::heal() {
+  quiet_ = true;
+  for (std::size_t i = 1; i < names_.size(); ++i) {
+    const auto node = static_cast<NodeId>(i);
+    if (scheduler_->node_paused(node)) {
+      scheduler_->resume_node(node);
+      record(node, WorldEventKind::kNodeResumed, "healed");
+    }
+    network_->set_up(node, true);
+  }
+  network_->heal();
+  // A crashed instance whose restart is still pending comes back now.
+  for (std::size_t i = 1; i < names_.size(); ++i) {
+    const auto node = static_cast<NodeId>(i);
+    if (kinds_[node] == NodeKind::kInstance && !incarnations_.contains(node)) {
+      start_incarnation(node);
+      record(node, WorldEventKind::kNodeRestarted, incarnations_.at(node)->instance->holder());
+    }
+  }
+}
+
+}  // namespace fencesim::sim

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what fencesim needs on a fresh Debian 12 machine: compiler, CMake, Ninja and the
+# libraries. Does nothing when everything is already there. Needs root (or sudo) to install.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkg-config clang-format
+  libboost-fiber-dev libboost-context-dev libfmt-dev libgtest-dev libgmock-dev librapidcheck-dev
+  libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libxxhash-dev libbenchmark-dev
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "installing: ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

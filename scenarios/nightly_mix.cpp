@@ -17,7 +17,7 @@ namespace {
 const std::vector<std::string> kInstances{"instance-1", "instance-2", "instance-3"};
 
 void add_workflows(sim::World& world, sim::Rng& rng) {
-  auto duration = [&rng] { return rng.between(100, 4000) * kMillisecond; };
+  auto duration = [&rng] { return rng.between(200, 12'000) * kMillisecond; };
   world.workflows().add(runtime::Workflow{
       "branch", {work_step("prepare", duration()),
                  write_step(world, "record", duration(), "ledger", "branch record")}});
@@ -110,11 +110,13 @@ void register_nightly_mix(ScenarioRegistry& registry) {
         for (const std::string& name : kInstances) world.add_instance(name);
         sim::Rng workload = world.stream("workload");
         add_workflows(world, workload);
-        const auto trees = workload.between(3, 6);
+        // Trees arrive all through the safety phase, so that faults always meet work.
+        const auto trees = workload.between(4, 10);
+        const std::int64_t last_arrival_ns = world.options().safety_phase_ns - 30 * kSecond;
         for (std::int64_t i = 1; i <= trees; ++i) {
           world.submit(runtime::LeaseKey{fmt::format("tenant-{}", i % 2 + 1),
                                          fmt::format("order-{}", i)},
-                       "order");
+                       "order", workload.between(0, last_arrival_ns));
         }
         sim::Rng faults = world.stream("faults");
         sim::FaultPlan plan;

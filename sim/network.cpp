@@ -37,6 +37,12 @@ void Network::delay_in_flight(NodeId node, std::int64_t delay_ns) {
   until = std::max(until, scheduler_.now_ns() + delay_ns);
 }
 
+std::int64_t Network::leaves_at(NodeId from) const {
+  auto it = in_flight_delay_until_.find(from);
+  const std::int64_t now = scheduler_.now_ns();
+  return it == in_flight_delay_until_.end() ? now : std::max(now, it->second);
+}
+
 std::int64_t Network::latency(NodeId from, NodeId to) {
   std::int64_t latency = rng_.between(options_.latency_min_ns, options_.latency_max_ns);
   for (NodeId node : {from, to}) {

@@ -67,6 +67,8 @@ class Network {
   void send(NodeId from, NodeId to, const std::string& what, std::function<void()> deliver);
   void arrive(NodeId from, NodeId to, std::string what, std::function<void()> deliver);
   std::int64_t latency(NodeId from, NodeId to);
+  // When a message sent by `from` now actually leaves it.
+  std::int64_t leaves_at(NodeId from) const;
   const LinkTrouble* trouble(NodeId node) const;
   bool partitioned(NodeId a, NodeId b) const;
 
@@ -109,7 +111,9 @@ Reply Network::call(NodeId from, NodeId to, const std::string& what,
       scheduler_.wake(state->waiter);
     });
   });
-  scheduler_.at(scheduler_.now_ns() + options_.rpc_timeout_ns, [this, state] {
+  // A request held in a paused process leaves when the process resumes; its timeout counts from
+  // then, as the process's own timer would.
+  scheduler_.at(leaves_at(from) + options_.rpc_timeout_ns, [this, state] {
     if (state->done) return;
     state->done = true;
     scheduler_.wake(state->waiter);

@@ -131,9 +131,13 @@ void World::start_incarnation(NodeId node) {
   incarnations_[node] = std::move(incarnation);
 }
 
-void World::submit(const runtime::LeaseKey& key, const std::string& workflow) {
-  queue_.place(key, workflow, std::nullopt);
+void World::submit(const runtime::LeaseKey& key, const std::string& workflow, std::int64_t at_ns) {
   submitted_.push_back(key);
+  if (at_ns <= 0) {
+    queue_.place(key, workflow, std::nullopt);
+    return;
+  }
+  scheduler_->at(at_ns, [this, key, workflow] { queue_.place(key, workflow, std::nullopt); });
 }
 
 runtime::Sink& World::sink(runtime::ExecutionContext& context, const std::string& name) {

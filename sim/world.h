@@ -75,8 +75,8 @@ class World {
   // An instance process that starts polling at `start_ns`.
   NodeId add_instance(const std::string& name, std::int64_t start_ns = 0);
   runtime::WorkflowRegistry& workflows() { return workflows_; }
-  // Places a root tree on the queue before the run starts.
-  void submit(const runtime::LeaseKey& key, const std::string& workflow);
+  // Places a root tree on the queue at virtual time `at_ns` (a client's request).
+  void submit(const runtime::LeaseKey& key, const std::string& workflow, std::int64_t at_ns = 0);
   void set_fault_plan(FaultPlan plan) { plan_ = std::move(plan); }
   const FaultPlan& fault_plan() const { return plan_; }
 

@@ -1,0 +1,19 @@
+#pragma once
+// "Sometimes" marks: how often a run reached the dangerous moments its scenario is about. A sweep
+// that never reaches them proves nothing, however green.
+#include <map>
+#include <string>
+
+#include "sim/world.h"
+
+namespace fencesim::properties {
+
+// stale-write-refused: a sink refused a stale token.
+// takeover-mid-step: a key was taken with a new token while a step under the old one was running.
+// renewal-raced-expiry: a renewal was refused as expired, or a holder's lease expired locally while
+//   its renewal was in flight.
+// checkpoint-refused: the checkpoint store refused a stale token.
+// lease-yielded: a remote-children wait gave the root's lease back.
+std::map<std::string, std::uint64_t> count_marks(const sim::World& world);
+
+}  // namespace fencesim::properties

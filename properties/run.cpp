@@ -1,0 +1,87 @@
+#include "properties/run.h"
+
+#include <fmt/format.h>
+
+#include "properties/marks.h"
+#include "properties/sink_doubles.h"
+
+namespace fencesim::properties {
+
+std::string_view to_string(RunStatus status) {
+  switch (status) {
+    case RunStatus::kPass: return "pass";
+    case RunStatus::kViolation: return "violation";
+    case RunStatus::kLiveness: return "liveness";
+    case RunStatus::kHarnessError: return "harness-error";
+  }
+  return "unknown";
+}
+
+int exit_code(RunStatus status) {
+  switch (status) {
+    case RunStatus::kPass: return 0;
+    case RunStatus::kViolation: return 1;
+    case RunStatus::kLiveness: return 3;
+    case RunStatus::kHarnessError: return 5;
+  }
+  return 5;
+}
+
+RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunRequest& request) {
+  return run_scenario(registry, request, nullptr);
+}
+
+RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunRequest& request,
+                       const std::function<void(const sim::World&, const RunReport&)>& inspect) {
+  const scenarios::Scenario* scenario = registry.find(request.scenario);
+  if (!scenario) {
+    throw UsageError(fmt::format("unknown scenario '{}' (try 'fencesim list')", request.scenario));
+  }
+  sim::WorldOptions options;
+  options.seed = request.seed;
+  options.strategy = request.strategy;
+  options.keep_events = true;  // the checkers read them
+  options.stack_pool = request.stack_pool;
+  if (request.sink_double == "accept-stale") {
+    options.sink_factory = [](const std::string& name, runtime::Observer& observer) {
+      return std::make_unique<StaleAcceptingSink>(name, observer);
+    };
+  } else if (!request.sink_double.empty()) {
+    throw UsageError(fmt::format("unknown sink double '{}' (known: accept-stale)",
+                                 request.sink_double));
+  }
+  if (scenario->configure) scenario->configure(options);
+
+  RunReport report;
+  report.request = request;
+  sim::World world(options);
+  scenario->build(world);
+  if (request.plan_override) world.set_fault_plan(*request.plan_override);
+  report.plan = world.fault_plan();
+  report.within_assumptions = sim::within_assumptions(report.plan, options.lease.drift_bound_ppm);
+
+  const sim::RunSummary summary = world.run();
+  report.virtual_ns = summary.virtual_ns;
+  report.steps = summary.steps;
+  report.history_hash = world.history().hash();
+  report.events = world.history().size();
+  for (const auto& invariant : default_invariants()) invariant->check(world, report.violations);
+  report.marks = count_marks(world);
+  if (summary.outcome == sim::RunOutcome::kHarnessError) {
+    report.status = RunStatus::kHarnessError;
+    report.detail = fmt::format("seed {}: {}", request.seed, summary.detail);
+  } else if (!report.violations.empty()) {
+    report.status = RunStatus::kViolation;
+  } else if (summary.outcome == sim::RunOutcome::kLiveness && report.within_assumptions) {
+    report.status = RunStatus::kLiveness;
+    report.detail = summary.detail;
+  } else {
+    // Outside the protocol's assumptions, liveness is not judged.
+    report.status = RunStatus::kPass;
+    report.detail = summary.detail;
+  }
+  if (inspect) inspect(world, report);
+  return report;
+}
+
+}  // namespace fencesim::properties

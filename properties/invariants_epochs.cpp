@@ -41,12 +41,4 @@ void PerKeyEpochs::check(const sim::World& world, std::vector<Violation>& out) c
   }
 }
 
-std::vector<std::unique_ptr<Invariant>> default_invariants() {
-  std::vector<std::unique_ptr<Invariant>> out;
-  out.push_back(std::make_unique<SinkMonotonicity>());
-  out.push_back(std::make_unique<ExactlyOnce>());
-  out.push_back(std::make_unique<PerKeyEpochs>());
-  return out;
-}
-
 }  // namespace fencesim::properties

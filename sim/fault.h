@@ -36,6 +36,8 @@ struct Trigger {
   runtime::EventKind event;
   int occurrence = 1;
   std::int64_t delay_ns = 0;
+
+  friend bool operator==(const Trigger&, const Trigger&) = default;
 };
 
 struct Fault {

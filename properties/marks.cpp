@@ -1,6 +1,7 @@
 #include "properties/marks.h"
 
 #include <set>
+#include <tuple>
 
 namespace fencesim::properties {
 
@@ -11,11 +12,40 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
   // Steps running per (key, token): started and not yet ended.
   std::map<std::pair<runtime::LeaseKey, runtime::Token>, int> running;
   std::set<std::pair<std::string, runtime::LeaseKey>> renewing;  // (holder, key) renew in flight
+  // Writes in flight per (holder, key, token), to see a local expiry land in the middle of one.
+  std::set<std::tuple<std::string, runtime::LeaseKey, runtime::Token>> writing;
+  std::set<std::pair<std::string, runtime::LeaseKey>> waiting;  // remote-children waits
+  // Tokens accepted at each sink per tenant, by scope key.
+  std::map<std::pair<std::string, std::string>, std::map<std::string, runtime::Token>> accepted;
   for (const sim::HistoryEvent& e : world.history().events()) {
+    if (e.world == sim::WorldEventKind::kMark) ++marks[e.detail];
+    if (e.world == sim::WorldEventKind::kNodeRestarted) {
+      ++marks[world.node_kind(e.node) == sim::NodeKind::kInstance ? "instance-restarted"
+                                                                   : "store-restarted"];
+    }
     if (e.world != sim::WorldEventKind::kRuntime) continue;
     const runtime::RuntimeEvent& r = e.runtime;
     switch (r.kind) {
       case EventKind::kSinkRefused: ++marks["stale-write-refused"]; break;
+      case EventKind::kSinkDeduplicated: ++marks["rerun-deduplicated"]; [[fallthrough]];
+      case EventKind::kSinkApplied: {
+        const std::string tenant = r.scope_key.substr(0, r.scope_key.find(':'));
+        auto& tokens = accepted[{r.holder, tenant}];
+        tokens[r.scope_key] = r.token;
+        // Two scope keys of one tenant accepted at one sink with different epochs: the
+        // high-water mark must be per scope key for both to be accepted.
+        for (const auto& [scope, token] : tokens) {
+          if (scope != r.scope_key && token != r.token) {
+            ++marks["independent-epochs"];
+            break;
+          }
+        }
+        break;
+      }
+      case EventKind::kStoreRenewRefused: ++marks["late-renewal-refused"]; break;
+      case EventKind::kWriteSent: writing.insert({r.holder, r.key, r.token}); break;
+      case EventKind::kWriteAccepted:
+      case EventKind::kWriteRefused: writing.erase({r.holder, r.key, r.token}); break;
       case EventKind::kStoreCheckpointRefused: ++marks["checkpoint-refused"]; break;
       case EventKind::kStepStarted: ++running[{r.key, r.token}]; break;
       case EventKind::kStepEnded: --running[{r.key, r.token}]; break;
@@ -34,10 +64,24 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
         if (r.detail == "local-expiry" && renewing.contains({r.holder, r.key})) {
           ++marks["renewal-raced-expiry"];
         }
+        if (r.detail == "local-expiry" && writing.contains({r.holder, r.key, r.token})) {
+          ++marks["expiry-during-write"];
+        }
         renewing.erase({r.holder, r.key});
         break;
-      case EventKind::kRemoteWaitBegan: break;
-      case EventKind::kLeaseReleased: break;
+      case EventKind::kRemoteWaitBegan:
+        waiting.insert({r.holder, r.key});
+        for (const auto& [key_token, count] : running) {
+          if (key_token.first == r.key && count > 0) {
+            ++marks["yield-deferred"];  // a step of the tree runs: the wait must keep the lease
+            break;
+          }
+        }
+        break;
+      case EventKind::kRemoteWaitEnded: waiting.erase({r.holder, r.key}); break;
+      case EventKind::kLeaseReleased:
+        if (waiting.contains({r.holder, r.key})) ++marks["lease-yielded"];
+        break;
       default: break;
     }
   }

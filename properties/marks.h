@@ -14,6 +14,13 @@ namespace fencesim::properties {
 //   its renewal was in flight.
 // checkpoint-refused: the checkpoint store refused a stale token.
 // lease-yielded: a remote-children wait gave the root's lease back.
+// yield-deferred: a remote-children wait began while a step of its tree was running.
+// rerun-deduplicated: a sink deduplicated a write by its idempotency key (a step ran twice).
+// independent-epochs: one sink accepted writes of two scope keys of a tenant at different epochs.
+// late-renewal-refused: the store refused a renewal (stale, expired, released).
+// expiry-during-write: a holder's lease expired locally while its fenced write was in flight.
+// instance-restarted, store-restarted: a crashed node came back.
+// Marks a workload records itself (World::mark) are counted by their names.
 std::map<std::string, std::uint64_t> count_marks(const sim::World& world);
 
 }  // namespace fencesim::properties

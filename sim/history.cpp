@@ -18,6 +18,8 @@ std::string_view to_string(WorldEventKind kind) {
     case WorldEventKind::kNodeRestarted: return "node-restarted";
     case WorldEventKind::kMessageLost: return "message-lost";
     case WorldEventKind::kPhase: return "phase";
+    case WorldEventKind::kMark: return "mark";
+    case WorldEventKind::kMeasure: return "measure";
   }
   return "unknown";
 }

@@ -25,6 +25,8 @@ enum class WorldEventKind : std::uint8_t {
   kNodeRestarted,     // detail = the new holder id
   kMessageLost,       // detail = what, why
   kPhase,             // detail = "safety" / "quiet"
+  kMark,              // detail = a mark a workload reached (a dangerous moment, an outcome)
+  kMeasure,           // detail = "name value": a figure a workload measured
 };
 
 std::string_view to_string(WorldEventKind kind);

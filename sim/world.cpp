@@ -152,6 +152,16 @@ runtime::Sink& World::sink(runtime::ExecutionContext& context, const std::string
   return *sink->second;
 }
 
+NodeId World::node_of(runtime::ExecutionContext& context) const {
+  auto* env = dynamic_cast<SimEnv*>(&context.env());
+  check(env != nullptr, "a step of a simulated world runs on a SimEnv");
+  return env->node();
+}
+
+void World::mark(runtime::ExecutionContext& context, const std::string& name) {
+  record(node_of(context), WorldEventKind::kMark, name);
+}
+
 void World::record(NodeId node, WorldEventKind kind, std::string detail) {
   HistoryEvent event;
   event.time_ns = scheduler_->now_ns();

@@ -102,6 +102,10 @@ class World {
 
   // Records a world event.
   void record(NodeId node, WorldEventKind kind, std::string detail);
+  // From a step: records that the workload reached mark `name` on the step's node.
+  void mark(runtime::ExecutionContext& context, const std::string& name);
+  // The node a step runs on.
+  NodeId node_of(runtime::ExecutionContext& context) const;
 
  private:
   class NodeObserver;

@@ -1,0 +1,52 @@
+#pragma once
+// A fault in words, for hand-written scenarios:
+//   stall("instance-1").after(EventKind::kWriteSent).lasting_between(35 * kSecond, 60 * kSecond)
+// Ranges are drawn from the run's fault stream when the world is built, so a scenario's story
+// stays fixed while its timing varies with the seed.
+#include <string>
+
+#include "sim/fault.h"
+#include "sim/random.h"
+
+namespace fencesim::scenarios {
+
+class FaultSpec {
+ public:
+  FaultSpec(sim::FaultKind kind, std::string node);
+
+  // Fires at a virtual time (drawn in [low, high] when given a range).
+  FaultSpec& at(std::int64_t time_ns);
+  FaultSpec& at_between(std::int64_t low_ns, std::int64_t high_ns);
+  // Fires right after the `occurrence`-th `event` at the node (plus `delay_ns`).
+  FaultSpec& after(runtime::EventKind event, int occurrence = 1, std::int64_t delay_ns = 0);
+  FaultSpec& lasting(std::int64_t duration_ns);
+  FaultSpec& lasting_between(std::int64_t low_ns, std::int64_t high_ns);
+  FaultSpec& amount(std::int64_t amount);  // ns or ppm, by kind
+  FaultSpec& amount_between(std::int64_t low, std::int64_t high);
+  FaultSpec& probability(double p);
+  FaultSpec& with_peer(std::string peer);
+
+  // The fault, its ranges drawn from `rng`.
+  sim::Fault draw(sim::Rng& rng) const;
+
+ private:
+  sim::Fault fault_;
+  std::int64_t at_high_ns_ = 0;
+  std::int64_t duration_high_ns_ = 0;
+  std::int64_t amount_high_ = 0;
+};
+
+FaultSpec stall(std::string node);
+FaultSpec stop(std::string node);
+FaultSpec migrate(std::string node);
+FaultSpec crash(std::string node);
+FaultSpec clock_drift(std::string node);
+FaultSpec clock_step(std::string node);
+FaultSpec network_delay(std::string node);
+FaultSpec network_drop(std::string node);
+FaultSpec network_duplicate(std::string node);
+FaultSpec partition(std::string node, std::string peer);
+FaultSpec store_slow(std::string node);
+FaultSpec store_down(std::string node);
+
+}  // namespace fencesim::scenarios

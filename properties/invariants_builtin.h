@@ -1,5 +1,9 @@
 #pragma once
 // The built-in invariants, one class each; their statements use the ADR's words.
+#include <cstdint>
+#include <map>
+#include <vector>
+
 #include "properties/invariant.h"
 
 namespace fencesim::properties {
@@ -8,7 +12,8 @@ class SinkMonotonicity final : public Invariant {
  public:
   std::string_view name() const override { return "sink-monotonicity"; }
   std::string_view statement() const override {
-    return "per sink and scope key, once a write with token t is accepted, no write with a lower token is accepted";
+    return "per sink and scope key, once a write with token t is accepted, no write with a lower "
+           "token is accepted";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
@@ -17,7 +22,8 @@ class ExactlyOnce final : public Invariant {
  public:
   std::string_view name() const override { return "exactly-once"; }
   std::string_view statement() const override {
-    return "per scope key and idempotency key at most one effect; exactly one once its tree completed";
+    return "per scope key and idempotency key at most one effect; exactly one once its tree "
+           "completed";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
@@ -26,9 +32,142 @@ class PerKeyEpochs final : public Invariant {
  public:
   std::string_view name() const override { return "per-key-epochs"; }
   std::string_view statement() const override {
-    return "takes of a key are granted tokens 1, 2, 3, ... with no gap or reuse; renewals keep the token; one holder per (key, token)";
+    return "takes of a key are granted tokens 1, 2, 3, ... with no gap or reuse; renewals keep the "
+           "token; one holder per (key, token)";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
+
+class ConditionalRenewal final : public Invariant {
+ public:
+  std::string_view name() const override { return "conditional-renewal"; }
+  std::string_view statement() const override {
+    return "a late or stale renew never extends or steals another holder's lease: the store renews "
+           "only a live, unreleased lease, and a lost lease never comes back to its holder";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+class ConservativeBelief final : public Invariant {
+ public:
+  std::string_view name() const override { return "conservative-belief"; }
+  std::string_view statement() const override {
+    return "confirmedUntil, in true time, is never later than the store's expiry of that lease, "
+           "for drift within the bound";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+class StaleStepNeverSucceeds final : public Invariant {
+ public:
+  std::string_view name() const override { return "stale-step-never-succeeds"; }
+  std::string_view statement() const override {
+    return "a step whose lease was lost before its outcome committed never ends ok: it ends with "
+           "ExecutionLeaseLostError, even with its write in flight at expiry";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+class StoppedHolder final : public Invariant {
+ public:
+  std::string_view name() const override { return "stopped-holder"; }
+  std::string_view statement() const override {
+    return "after a fenced refusal for token t (or any other loss of t), that instance sends no "
+           "further write, checkpoint or confirmation with t";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+class Classification final : public Invariant {
+ public:
+  std::string_view name() const override { return "classification"; }
+  std::string_view statement() const override {
+    return "a fenced error anywhere in causes or aggregates gives execution.lease-lost.fenced, "
+           "whatever the abort reason";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+class FenceScoping final : public Invariant {
+ public:
+  std::string_view name() const override { return "fence-scoping"; }
+  std::string_view statement() const override {
+    return "the fence is a fact of its step's frame: no write or confirmation leaves under a step "
+           "that is not running, so a fence kept past its step refuses";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+class NoFalseFencing final : public Invariant {
+ public:
+  std::string_view name() const override { return "no-false-fencing"; }
+  std::string_view statement() const override {
+    return "a healthy holder is never refused: a sink or the checkpoint store refuses token t of a "
+           "scope key only after a higher token was granted for its lease key; AnyInstance "
+           "siblings never refuse each other";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+class SafeYield final : public Invariant {
+ public:
+  std::string_view name() const override { return "safe-yield"; }
+  std::string_view statement() const override {
+    return "the root lease is released during a remote-children wait only while no other step of "
+           "the tree runs, and no step runs under a released lease";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+class ScopeKeyInjective final : public Invariant {
+ public:
+  std::string_view name() const override { return "scope-key-injective"; }
+  std::string_view statement() const override {
+    return "a scope key is its parts encodeURIComponent-encoded and joined by one ':': every scope "
+           "key round-trips, and distinct lease keys never share one";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+// What the clock-based checkers may assume about a run beyond its history: the lease's ttl, whether
+// the run stayed within the protocol's assumptions, and how each node's monotonic clock ran.
+struct DriftChange {
+  std::int64_t at_ns = 0;      // true time from which the rate holds
+  std::int64_t drift_ppm = 0;  // the clock runs at 1 + drift_ppm / 1e6 of true time
+};
+
+struct RunFacts {
+  runtime::Nanoseconds ttl_ns = 30 * runtime::kSecond;
+  // Drift within the bound and no step of the lease store's wall clock: the ADR's safety argument
+  // assumes both, so the invariants that compare clocks judge only such runs.
+  bool within_assumptions = true;
+  // Per node, the rate changes of its monotonic clock in true-time order; a node not listed ran at
+  // the true rate.
+  std::map<sim::NodeId, std::vector<DriftChange>> drift;
+};
+
+// The facts of a finished run: the rate changes are read from the history's applied drift faults.
+RunFacts run_facts(const sim::World& world);
+
+// The first true time at which `node`'s monotonic clock reads `target_monotonic_ns`, given that it
+// read `monotonic_ns` at true time `time_ns`. Exact (to a nanosecond) for the rates in `facts`.
+std::int64_t true_time_when(const RunFacts& facts, sim::NodeId node, std::int64_t time_ns,
+                            runtime::Nanoseconds monotonic_ns,
+                            runtime::Nanoseconds target_monotonic_ns);
+
+// The checkers' cores, over a history and the facts they need, so that tests can feed them
+// hand-made histories. Each appends what it finds to `out`.
+using Events = std::vector<sim::HistoryEvent>;
+void check_conditional_renewal(const Events& events, runtime::Nanoseconds ttl_ns,
+                               std::vector<Violation>& out);
+void check_conservative_belief(const Events& events, const RunFacts& facts,
+                               std::vector<Violation>& out);
+void check_stale_step_never_succeeds(const Events& events, std::vector<Violation>& out);
+void check_stopped_holder(const Events& events, std::vector<Violation>& out);
+void check_classification(const Events& events, std::vector<Violation>& out);
+void check_fence_scoping(const Events& events, std::vector<Violation>& out);
+void check_no_false_fencing(const Events& events, std::vector<Violation>& out);
+void check_safe_yield(const Events& events, std::vector<Violation>& out);
+void check_scope_key_injective(const Events& events, std::vector<Violation>& out);
 
 }  // namespace fencesim::properties

@@ -19,7 +19,13 @@ FaultSpec& FaultSpec::at_between(std::int64_t low_ns, std::int64_t high_ns) {
 }
 
 FaultSpec& FaultSpec::after(runtime::EventKind event, int occurrence, std::int64_t delay_ns) {
-  fault_.trigger = sim::Trigger{event, occurrence, delay_ns};
+  fault_.trigger = sim::Trigger{event, occurrence, delay_ns, {}};
+  return *this;
+}
+
+FaultSpec& FaultSpec::after_at(std::string node, runtime::EventKind event, int occurrence,
+                               std::int64_t delay_ns) {
+  fault_.trigger = sim::Trigger{event, occurrence, delay_ns, std::move(node)};
   return *this;
 }
 

@@ -19,6 +19,9 @@ class FaultSpec {
   FaultSpec& at_between(std::int64_t low_ns, std::int64_t high_ns);
   // Fires right after the `occurrence`-th `event` at the node (plus `delay_ns`).
   FaultSpec& after(runtime::EventKind event, int occurrence = 1, std::int64_t delay_ns = 0);
+  // The same, for an event at another node than the fault's.
+  FaultSpec& after_at(std::string node, runtime::EventKind event, int occurrence = 1,
+                      std::int64_t delay_ns = 0);
   FaultSpec& lasting(std::int64_t duration_ns);
   FaultSpec& lasting_between(std::int64_t low_ns, std::int64_t high_ns);
   FaultSpec& amount(std::int64_t amount);  // ns or ppm, by kind

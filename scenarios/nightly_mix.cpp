@@ -127,7 +127,8 @@ void register_nightly_mix(ScenarioRegistry& registry) {
         }
         world.set_fault_plan(std::move(plan));
       },
-      {"stale-write-refused", "takeover-mid-step", "renewal-raced-expiry"}});
+      {"takeover-mid-step", "checkpoint-refused", "rerun-deduplicated", "lease-yielded",
+       "yield-deferred", "instance-restarted", "independent-epochs"}});
 }
 
 }  // namespace fencesim::scenarios

@@ -28,6 +28,7 @@ ScenarioRegistry builtin_scenarios() {
   ScenarioRegistry registry;
   register_kleppmann_fencing(registry);
   register_nightly_mix(registry);
+  register_catalogue_faults(registry);
   return registry;
 }
 

@@ -41,5 +41,6 @@ ScenarioRegistry builtin_scenarios();
 // Each built-in scenario registers itself through one of these (one file each).
 void register_kleppmann_fencing(ScenarioRegistry& registry);
 void register_nightly_mix(ScenarioRegistry& registry);
+void register_catalogue_faults(ScenarioRegistry& registry);
 
 }  // namespace fencesim::scenarios

@@ -42,7 +42,8 @@ std::string describe(const Fault& fault) {
   std::string when =
       fault.trigger
           ? fmt::format("after {} #{} at {}{}", runtime::to_string(fault.trigger->event),
-                        fault.trigger->occurrence, fault.node,
+                        fault.trigger->occurrence,
+                        fault.trigger->at_node.empty() ? fault.node : fault.trigger->at_node,
                         fault.trigger->delay_ns
                             ? fmt::format(" + {} ms", fault.trigger->delay_ns / 1'000'000)
                             : "")

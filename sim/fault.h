@@ -31,11 +31,13 @@ std::string_view to_string(FaultKind kind);
 // Inverse of to_string; nullopt for an unknown name.
 std::optional<FaultKind> fault_kind_from_string(std::string_view name);
 
-// Fires the fault right after the `occurrence`-th event of `event` at `node`, plus delay.
+// Fires the fault right after the `occurrence`-th `event` at node `at_node` (the fault's own node
+// when empty), plus delay.
 struct Trigger {
   runtime::EventKind event;
   int occurrence = 1;
   std::int64_t delay_ns = 0;
+  std::string at_node;
 
   friend bool operator==(const Trigger&, const Trigger&) = default;
 };

@@ -27,18 +27,20 @@ std::string_view to_string(WorldEventKind kind) {
 namespace {
 
 // Canonical encoding: fixed-width integers and length-prefixed strings, so that no two different
-// events encode alike.
+// events encode alike. Encoded into one reused buffer and hashed in one call per event.
 class Encoder {
  public:
-  explicit Encoder(XXH3_state_t* state) : state_(state) {}
-  void integer(std::uint64_t value) { XXH3_64bits_update(state_, &value, sizeof value); }
+  explicit Encoder(std::string& buffer) : buffer_(buffer) { buffer_.clear(); }
+  void integer(std::uint64_t value) {
+    buffer_.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
   void text(const std::string& value) {
     integer(value.size());
-    XXH3_64bits_update(state_, value.data(), value.size());
+    buffer_.append(value);
   }
 
  private:
-  XXH3_state_t* state_;
+  std::string& buffer_;
 };
 
 }  // namespace
@@ -52,7 +54,7 @@ History::~History() { XXH3_freeState(state_); }
 
 void History::record(HistoryEvent event) {
   event.index = count_++;
-  Encoder encode(state_);
+  Encoder encode(encoded_);
   encode.integer(static_cast<std::uint64_t>(event.time_ns));
   encode.integer(event.node);
   encode.integer(static_cast<std::uint64_t>(event.local_monotonic_ns));
@@ -70,6 +72,7 @@ void History::record(HistoryEvent event) {
     encode.integer(static_cast<std::uint64_t>(r.value));
   }
   encode.text(event.detail);
+  XXH3_64bits_update(state_, encoded_.data(), encoded_.size());
   if (keep_events_) {
     rolling_.push_back(XXH3_64bits_digest(state_));
     events_.push_back(std::move(event));

@@ -62,6 +62,7 @@ class History {
 
  private:
   XXH3_state_t* state_;
+  std::string encoded_;  // reused for every event's encoding
   std::vector<HistoryEvent> events_;
   std::vector<std::uint64_t> rolling_;
   std::uint64_t count_ = 0;

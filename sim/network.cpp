@@ -37,10 +37,18 @@ void Network::delay_in_flight(NodeId node, std::int64_t delay_ns) {
   until = std::max(until, scheduler_.now_ns() + delay_ns);
 }
 
+void Network::hold_sends(NodeId node, std::int64_t until_ns) {
+  std::int64_t& until = hold_sends_until_[node];
+  until = std::max(until, until_ns);
+}
+
 std::int64_t Network::leaves_at(NodeId from) const {
-  auto it = in_flight_delay_until_.find(from);
-  const std::int64_t now = scheduler_.now_ns();
-  return it == in_flight_delay_until_.end() ? now : std::max(now, it->second);
+  std::int64_t leaves = scheduler_.now_ns();
+  for (const auto* holds : {&in_flight_delay_until_, &hold_sends_until_}) {
+    auto it = holds->find(from);
+    if (it != holds->end()) leaves = std::max(leaves, it->second);
+  }
+  return leaves;
 }
 
 std::int64_t Network::latency(NodeId from, NodeId to) {
@@ -62,7 +70,7 @@ void Network::send(NodeId from, NodeId to, const std::string& what,
       return;
     }
   }
-  const std::int64_t arrival = scheduler_.now_ns() + latency(from, to);
+  const std::int64_t arrival = leaves_at(from) + latency(from, to);
   const LinkTrouble* duplicate = trouble(to);
   const bool twice = duplicate && duplicate->duplicate_probability > 0 &&
                      rng_.chance(duplicate->duplicate_probability);

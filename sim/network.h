@@ -49,6 +49,8 @@ class Network {
   void add_partition(NodeId a, NodeId b, std::int64_t until_ns);
   // Messages from and to `node` that are in flight wait `delay_ns` more (a migration).
   void delay_in_flight(NodeId node, std::int64_t delay_ns);
+  // Messages `node` sends from now on leave no earlier than `until_ns` (a paused process).
+  void hold_sends(NodeId node, std::int64_t until_ns);
   // Whether the node's process answers (set false while a store node is crashed).
   void set_up(NodeId node, bool up) { down_[node] = !up; }
   // Ends every trouble window, partition and migration delay (the quiet phase).
@@ -56,6 +58,7 @@ class Network {
     troubles_.clear();
     partitions_.clear();
     in_flight_delay_until_.clear();
+    hold_sends_until_.clear();
   }
   void set_paused_probe(std::function<bool(NodeId)> paused) { paused_ = std::move(paused); }
 
@@ -80,6 +83,7 @@ class Network {
   std::map<NodeId, std::vector<LinkTrouble>> troubles_;
   std::map<std::pair<NodeId, NodeId>, std::int64_t> partitions_;  // (low, high) -> until
   std::map<NodeId, std::int64_t> in_flight_delay_until_;
+  std::map<NodeId, std::int64_t> hold_sends_until_;
   std::map<NodeId, bool> down_;
   std::uint64_t sent_ = 0;
   std::uint64_t lost_count_ = 0;

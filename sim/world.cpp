@@ -182,7 +182,8 @@ void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {
   if (quiet_) return;
   for (Armed& armed : armed_) {
     const Trigger& trigger = *armed.fault.trigger;
-    if (trigger.event != event.kind || armed.fault.node != names_[node]) continue;
+    const std::string& at_node = trigger.at_node.empty() ? armed.fault.node : trigger.at_node;
+    if (trigger.event != event.kind || at_node != names_[node]) continue;
     if (++armed.seen != trigger.occurrence) continue;
     const Fault fault = armed.fault;
     if (trigger.delay_ns == 0) {

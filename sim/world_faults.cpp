@@ -10,6 +10,7 @@ void World::schedule_faults() {
   for (const Fault& fault : plan_.faults) {
     node_named(fault.node);  // an unknown node is an error now, not a silent no-op later
     if (!fault.peer.empty()) node_named(fault.peer);
+    if (fault.trigger && !fault.trigger->at_node.empty()) node_named(fault.trigger->at_node);
     if (fault.trigger) {
       armed_.push_back(Armed{fault, 0});
     } else {
@@ -29,10 +30,14 @@ void World::apply(const Fault& fault) {
     case FaultKind::kStall:
     case FaultKind::kStop:
     case FaultKind::kMigrate: {
-      // A paused process neither reads nor flushes its sockets: the messages from and to it are
-      // held until it resumes (a store's requests are handled in callbacks, so this is also what
-      // pauses a store). A migration additionally steps the wall clock when it ends.
-      network_->delay_in_flight(node, fault.duration_ns);
+      // A paused process flushes nothing: what it sends from now on leaves when it resumes
+      // (what is already on the wire goes on). A migration also holds the messages in flight
+      // from and to the machine, and steps the wall clock when it ends. A store's or sink's
+      // requests are handled in callbacks, so holding them is what pauses a store.
+      network_->hold_sends(node, until);
+      if (fault.kind == FaultKind::kMigrate || kinds_[node] != NodeKind::kInstance) {
+        network_->delay_in_flight(node, fault.duration_ns);
+      }
       scheduler_->pause_node(node);
       record(node, WorldEventKind::kNodePaused, std::string(to_string(fault.kind)));
       scheduler_->at(until, [this, node, fault] {

@@ -1,0 +1,100 @@
+// Conditional renewal, judged twice: at the store, by the store's own wall clock (a renewal's
+// event tells its "now": expiry - ttl), so clock drift and steps cannot blur the verdict; and at
+// the holder, where a lease once lost never comes back.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "properties/history_support.h"
+#include "properties/invariants_builtin.h"
+
+namespace fencesim::properties {
+
+using runtime::EventKind;
+
+namespace {
+
+struct StoreLease {
+  runtime::Token token = runtime::kTokenNone;
+  runtime::Nanoseconds expires_at_ns = 0;  // the store's wall clock
+  bool released = false;
+  std::uint64_t last = 0;  // the grant, renewal or release that set this state
+};
+
+void judge_store_renewal(const sim::HistoryEvent& e, runtime::Nanoseconds ttl_ns,
+                         std::map<runtime::LeaseKey, StoreLease>& leases,
+                         std::vector<Violation>& out) {
+  const std::string_view name = ConditionalRenewal{}.name();
+  const runtime::RuntimeEvent& r = e.runtime;
+  auto it = leases.find(r.key);
+  if (it == leases.end()) {
+    out.push_back(violation(name,
+                            fmt::format("the store renewed {} token {}, a lease it never granted",
+                                        runtime::to_string(r.key), r.token),
+                            {e.index}));
+    return;
+  }
+  StoreLease& lease = it->second;
+  // A renewal of another token than the key's epoch is per-key-epochs' to report.
+  if (r.token != lease.token) return;
+  const runtime::Nanoseconds store_now_ns = r.value - ttl_ns;
+  if (lease.released) {
+    out.push_back(violation(name,
+                            fmt::format("the store renewed {} token {} after it was released",
+                                        runtime::to_string(r.key), r.token),
+                            {lease.last, e.index}));
+  } else if (store_now_ns >= lease.expires_at_ns) {
+    out.push_back(violation(
+        name,
+        fmt::format("the store renewed {} token {} {} ns (its own clock) after the lease expired",
+                    runtime::to_string(r.key), r.token, store_now_ns - lease.expires_at_ns),
+        {lease.last, e.index}));
+  }
+  lease.expires_at_ns = r.value;
+  lease.last = e.index;
+}
+
+}  // namespace
+
+void check_conditional_renewal(const Events& events, runtime::Nanoseconds ttl_ns,
+                               std::vector<Violation>& out) {
+  std::map<runtime::LeaseKey, StoreLease> leases;
+  std::map<HeldToken, std::uint64_t> lost;  // held token -> the holder's kLeaseLost
+  for (const sim::HistoryEvent& e : events) {
+    const runtime::RuntimeEvent* r = runtime_event(e);
+    if (r == nullptr) continue;
+    switch (r->kind) {
+      case EventKind::kStoreLeaseGranted:
+        leases[r->key] = StoreLease{r->token, r->value, false, e.index};
+        break;
+      case EventKind::kStoreLeaseReleased:
+        if (auto it = leases.find(r->key); it != leases.end() && it->second.token == r->token) {
+          it->second = StoreLease{r->token, r->value, true, e.index};
+        }
+        break;
+      case EventKind::kStoreLeaseRenewed:
+        judge_store_renewal(e, ttl_ns, leases, out);
+        break;
+      case EventKind::kLeaseLost:
+        lost.try_emplace(held_token(*r), e.index);
+        break;
+      case EventKind::kLeaseRenewed:
+        if (auto it = lost.find(held_token(*r)); it != lost.end()) {
+          out.push_back(violation(
+              ConditionalRenewal{}.name(),
+              fmt::format("{} believed a renewal of {} token {} after it had lost that lease",
+                          r->holder, runtime::to_string(r->key), r->token),
+              {it->second, e.index}));
+        }
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+void ConditionalRenewal::check(const sim::World& world, std::vector<Violation>& out) const {
+  check_conditional_renewal(world.history().events(), world.options().lease.ttl_ns, out);
+}
+
+}  // namespace fencesim::properties

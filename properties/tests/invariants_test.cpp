@@ -1,0 +1,579 @@
+// Each invariant's checker on small hand-made histories: a history that breaks it is reported,
+// naming the events that break it, and a clean one passes.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "properties/invariants_builtin.h"
+#include "properties/run.h"
+#include "runtime/errors.h"
+#include "runtime/scope_key.h"
+
+namespace fencesim::properties {
+namespace {
+
+using runtime::EventKind;
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+constexpr sim::NodeId kStore = 1;
+constexpr sim::NodeId kNodeA = 2;
+constexpr sim::NodeId kNodeB = 3;
+constexpr sim::NodeId kSink = 4;
+constexpr runtime::Nanoseconds kTtl = 30 * kSecond;
+const runtime::LeaseKey kTree{"tenant-1", "order-1"};
+const std::string kFenced(runtime::ExecutionFencedError::kCode);
+const std::string kLost(runtime::ExecutionLeaseLostError::kCode);
+
+// A history written by hand, one event at a time; each event's index is its position.
+class Story {
+ public:
+  // An instance-side event of `holder` (node A for "a", node B otherwise).
+  std::uint64_t holder(EventKind kind, const std::string& holder, runtime::Token token,
+                       std::string step = {}, std::string detail = {}, std::int64_t value = 0,
+                       const runtime::LeaseKey& key = kTree) {
+    return add(holder == "a" ? kNodeA : kNodeB, {kind, holder, key, runtime::make_scope_key(key),
+                                                 token, std::move(step), std::move(detail), value});
+  }
+  // A lease-store event: holder is the lease's holder, value its expiry on the store's wall.
+  std::uint64_t store(EventKind kind, const std::string& holder, runtime::Token token,
+                      std::int64_t value = 0, std::string step = {},
+                      const runtime::LeaseKey& key = kTree) {
+    return add(kStore, {kind, holder, key, {}, token, std::move(step), {}, value});
+  }
+  std::uint64_t sink(EventKind kind, runtime::Token token, std::int64_t high_water,
+                     const runtime::LeaseKey& key = kTree) {
+    return add(kSink,
+               {kind, "payments", {}, runtime::make_scope_key(key), token, {}, "idem", high_water});
+  }
+  // Moves true time on; every clock in a story reads true time unless an event says otherwise.
+  void at(std::int64_t time_ns) { time_ns_ = time_ns; }
+  std::uint64_t add(sim::NodeId node, runtime::RuntimeEvent event) {
+    return add(node, std::move(event), time_ns_);
+  }
+  std::uint64_t add(sim::NodeId node, runtime::RuntimeEvent event, std::int64_t monotonic_ns) {
+    sim::HistoryEvent e;
+    e.index = events_.size();
+    e.time_ns = time_ns_;
+    e.node = node;
+    e.local_monotonic_ns = monotonic_ns;
+    e.runtime = std::move(event);
+    events_.push_back(std::move(e));
+    return events_.back().index;
+  }
+  const Events& events() const { return events_; }
+
+ private:
+  Events events_;
+  std::int64_t time_ns_ = 0;
+};
+
+// A step of holder "a" under `token` that runs, checkpoints and ends ok.
+void clean_step(Story& s, runtime::Token token, const std::string& path) {
+  s.holder(EventKind::kStepStarted, "a", token, path);
+  s.holder(EventKind::kCheckpointSent, "a", token, path);
+  s.store(EventKind::kStoreCheckpointCommitted, "lease-store", token,
+          static_cast<std::int64_t>(token), path);
+  s.holder(EventKind::kCheckpointCommitted, "a", token, path);
+  s.holder(EventKind::kStepEnded, "a", token, path, "ok");
+}
+
+std::string all(const std::vector<Violation>& found) {
+  std::string text;
+  for (const Violation& v : found) text += v.invariant + ": " + v.message + "\n";
+  return text;
+}
+
+void expect_one(const std::vector<Violation>& found, std::string_view invariant,
+                const std::vector<std::uint64_t>& events) {
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found.front().invariant, invariant);
+  EXPECT_EQ(found.front().events, events) << found.front().message;
+}
+
+// --- conditional-renewal ---
+
+TEST(ConditionalRenewal, ARenewalOfALiveLeasePasses) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  s.store(EventKind::kStoreLeaseRenewed, "a", 1, 10 * kSecond + kTtl);
+  s.store(EventKind::kStoreLeaseRenewed, "a", 1, 39 * kSecond + kTtl);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(ConditionalRenewal, ALateRenewalOfAnExpiredLeaseIsReported) {
+  Story s;
+  const auto granted = s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  // The store's clock read 30 s: the lease granted at 0 s had just expired.
+  const auto renewed = s.store(EventKind::kStoreLeaseRenewed, "a", 1, 30 * kSecond + kTtl);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  expect_one(found, ConditionalRenewal{}.name(), {granted, renewed});
+}
+
+TEST(ConditionalRenewal, ARenewalAfterReleaseIsReported) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto released = s.store(EventKind::kStoreLeaseReleased, "a", 1, 1 * kSecond);
+  const auto renewed = s.store(EventKind::kStoreLeaseRenewed, "a", 1, 2 * kSecond + kTtl);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  expect_one(found, ConditionalRenewal{}.name(), {released, renewed});
+}
+
+TEST(ConditionalRenewal, ALostLeaseNeverComesBackToItsHolder) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto lost = s.holder(EventKind::kLeaseLost, "a", 1, {}, "local-expiry");
+  const auto renewed = s.holder(EventKind::kLeaseRenewed, "a", 1, {}, {}, kTtl);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  expect_one(found, ConditionalRenewal{}.name(), {lost, renewed});
+}
+
+// --- conservative-belief ---
+
+// The store grants at 1 ms (its clock reads true time); the holder sent its take at 0 ms and
+// believes `confirmed_until_ns` on its own monotonic clock.
+Story take_story(runtime::Nanoseconds confirmed_until_ns) {
+  Story s;
+  s.at(1 * kMillisecond);
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, 1 * kMillisecond + kTtl);
+  s.at(2 * kMillisecond);
+  s.holder(EventKind::kLeaseTaken, "a", 1, {}, {}, confirmed_until_ns);
+  return s;
+}
+
+TEST(ConservativeBelief, ABeliefCountedFromTheSendTimeWithAMarginPasses) {
+  const runtime::LeasePolicy policy;
+  const Story s = take_story(policy.confirmed_until_ns(0));
+  std::vector<Violation> found;
+  check_conservative_belief(s.events(), RunFacts{kTtl, true, {}}, found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(ConservativeBelief, ABeliefCountedFromTheReplyIsReported) {
+  const Story s = take_story(2 * kMillisecond + kTtl);
+  std::vector<Violation> found;
+  check_conservative_belief(s.events(), RunFacts{kTtl, true, {}}, found);
+  expect_one(found, ConservativeBelief{}.name(), {0, 1});
+}
+
+TEST(ConservativeBelief, ASlowHolderClockStretchesItsBeliefInTrueTime) {
+  // 10 ms of margin is enough at the true rate, not when the holder's clock runs 1000 ppm slow:
+  // its 30 s last 30.03 s of true time.
+  const Story s = take_story(kTtl - 10 * kMillisecond);
+  std::vector<Violation> found;
+  check_conservative_belief(s.events(), RunFacts{kTtl, true, {}}, found);
+  EXPECT_TRUE(found.empty()) << all(found);
+  const RunFacts slow{kTtl, true, {{kNodeA, {DriftChange{0, -1000}}}}};
+  check_conservative_belief(s.events(), slow, found);
+  expect_one(found, ConservativeBelief{}.name(), {0, 1});
+}
+
+TEST(ConservativeBelief, RunsOutsideTheAssumptionsAreNotJudgedOnTime) {
+  const Story s = take_story(2 * kMillisecond + kTtl);
+  std::vector<Violation> found;
+  check_conservative_belief(s.events(), RunFacts{kTtl, false, {}}, found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(ConservativeBelief, ABeliefTheStoreNeverGrantedIsReported) {
+  Story s;
+  const auto taken = s.holder(EventKind::kLeaseTaken, "a", 1, {}, {}, 1 * kSecond);
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto renewed = s.holder(EventKind::kLeaseRenewed, "a", 1, {}, {}, 1 * kSecond);
+  std::vector<Violation> found;
+  check_conservative_belief(s.events(), RunFacts{kTtl, true, {}}, found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, std::vector<std::uint64_t>{taken});
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{1, renewed}));  // never renewed
+}
+
+TEST(ConservativeBelief, TrueTimeFollowsEachRateChange) {
+  // From 10 s the clock runs 1000 ppm fast: 20 s of it past 10 s take 20 s / 1.001 of true time.
+  const RunFacts facts{kTtl, true, {{kNodeA, {DriftChange{10 * kSecond, 1000}}}}};
+  EXPECT_EQ(true_time_when(facts, kNodeA, 0, 0, 10 * kSecond), 10 * kSecond);
+  EXPECT_EQ(true_time_when(facts, kNodeA, 0, 0, 30 * kSecond),
+            10 * kSecond + (20 * kSecond * 1000 + 1000) / 1001);
+  EXPECT_EQ(true_time_when(facts, kNodeB, 5, 5, 30 * kSecond), 30 * kSecond);
+}
+
+// --- stale-step-never-succeeds ---
+
+TEST(StaleStepNeverSucceeds, AStepThatCommittedUnderItsTokenEndsOk) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  clean_step(s, 1, "charge");
+  std::vector<Violation> found;
+  check_stale_step_never_succeeds(s.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(StaleStepNeverSucceeds, AStepWhoseLeaseExpiredLocallyMustNotEndOk) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  const auto lost = s.holder(EventKind::kLeaseLost, "a", 1, {}, "local-expiry");
+  s.holder(EventKind::kCheckpointSent, "a", 1, "charge");
+  s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 1, "charge");
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", "ok");
+  std::vector<Violation> found;
+  check_stale_step_never_succeeds(s.events(), found);
+  expect_one(found, StaleStepNeverSucceeds{}.name(), {started, lost, ended});
+}
+
+TEST(StaleStepNeverSucceeds, AStepOvertakenByALaterTakeMustNotEndOk) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  s.holder(EventKind::kCheckpointSent, "a", 1, "charge");
+  const auto taken = s.store(EventKind::kStoreLeaseGranted, "b", 2, kTtl);
+  const auto committed =
+      s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 2, "charge");
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", "ok");
+  std::vector<Violation> found;
+  check_stale_step_never_succeeds(s.events(), found);
+  expect_one(found, StaleStepNeverSucceeds{}.name(), {started, taken, committed, ended});
+}
+
+TEST(StaleStepNeverSucceeds, ACheckpointInFlightAtLocalExpiryMayStillCommit) {
+  // The store still had the token's epoch when the checkpoint arrived: the outcome committed
+  // before anybody else could take the tree.
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  s.holder(EventKind::kCheckpointSent, "a", 1, "charge");
+  s.holder(EventKind::kLeaseLost, "a", 1, {}, "local-expiry");
+  s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 1, "charge");
+  s.holder(EventKind::kStepEnded, "a", 1, "charge", "ok");
+  std::vector<Violation> found;
+  check_stale_step_never_succeeds(s.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(StaleStepNeverSucceeds, AStaleStepEndsWithALeaseLostCode) {
+  for (const std::string& outcome : {kLost, kFenced, std::string("error")}) {
+    Story s;
+    s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+    s.holder(EventKind::kStepStarted, "a", 1, "charge");
+    s.holder(EventKind::kLeaseLost, "a", 1, {}, "local-expiry");
+    s.holder(EventKind::kStepEnded, "a", 1, "charge", outcome);
+    std::vector<Violation> found;
+    check_stale_step_never_succeeds(s.events(), found);
+    if (outcome == "error") {
+      expect_one(found, StaleStepNeverSucceeds{}.name(), {1, 2, 3});
+    } else {
+      EXPECT_TRUE(found.empty()) << outcome << ": " << all(found);
+    }
+  }
+}
+
+// --- stopped-holder ---
+
+TEST(StoppedHolder, WritesBeforeTheRefusalAndUnderALaterTokenPass) {
+  Story s;
+  s.holder(EventKind::kWriteSent, "a", 1, "charge");
+  s.holder(EventKind::kWriteSent, "a", 1, "charge");
+  s.holder(EventKind::kWriteRefused, "a", 1, "charge", "idem", 2);
+  s.holder(EventKind::kWriteSent, "a", 3, "charge");
+  std::vector<Violation> found;
+  check_stopped_holder(s.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(StoppedHolder, AWriteAfterAFencedRefusalIsReported) {
+  Story s;
+  s.holder(EventKind::kWriteSent, "a", 1, "charge");
+  const auto refused = s.holder(EventKind::kWriteRefused, "a", 1, "charge", "idem", 2);
+  const auto again = s.holder(EventKind::kWriteSent, "a", 1, "ship");
+  std::vector<Violation> found;
+  check_stopped_holder(s.events(), found);
+  expect_one(found, StoppedHolder{}.name(), {refused, again});
+}
+
+TEST(StoppedHolder, ACheckpointAfterAFencedCheckpointRefusalIsReported) {
+  Story s;
+  const auto refused = s.holder(EventKind::kCheckpointRefused, "a", 1, "charge", {}, 2);
+  const auto again = s.holder(EventKind::kCheckpointSent, "a", 1, "ship");
+  std::vector<Violation> found;
+  check_stopped_holder(s.events(), found);
+  expect_one(found, StoppedHolder{}.name(), {refused, again});
+}
+
+// --- classification ---
+
+TEST(Classification, AStepThatMetARefusalEndsFenced) {
+  Story s;
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  s.holder(EventKind::kLeaseLost, "a", 1, {}, "local-expiry");  // expiry first: still fenced
+  const auto refused = s.holder(EventKind::kWriteRefused, "a", 1, "charge", "idem", 2);
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", kLost);
+  std::vector<Violation> found;
+  check_classification(s.events(), found);
+  expect_one(found, Classification{}.name(), {started, refused, ended});
+}
+
+TEST(Classification, ASiblingStepEndsFencedWhenTheTokenWasFirstLostToAFence) {
+  Story s;
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "audit/record");
+  s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  s.holder(EventKind::kWriteRefused, "a", 1, "charge", "idem", 2);
+  const auto lost = s.holder(EventKind::kLeaseLost, "a", 1, {}, "fenced");
+  s.holder(EventKind::kStepEnded, "a", 1, "charge", kFenced);
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "audit/record", kLost);
+  std::vector<Violation> found;
+  check_classification(s.events(), found);
+  expect_one(found, Classification{}.name(), {started, lost, ended});
+}
+
+TEST(Classification, AnExpiryBeforeTheFenceLeavesASiblingLeaseLost) {
+  Story s;
+  s.holder(EventKind::kStepStarted, "a", 1, "audit/record");
+  s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  s.holder(EventKind::kLeaseLost, "a", 1, {}, "local-expiry");
+  s.holder(EventKind::kWriteRefused, "a", 1, "charge", "idem", 2);
+  s.holder(EventKind::kStepEnded, "a", 1, "charge", kFenced);
+  s.holder(EventKind::kStepEnded, "a", 1, "audit/record", kLost);
+  std::vector<Violation> found;
+  check_classification(s.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(Classification, APassThatMetAFenceIsClassifiedFenced) {
+  for (const std::string& code : {kFenced, kLost}) {
+    Story s;
+    const auto pass = s.holder(EventKind::kTreeStarted, "a", 1, {}, "order");
+    s.holder(EventKind::kStepStarted, "a", 1, "charge");
+    const auto refused = s.holder(EventKind::kWriteRefused, "a", 1, "charge", "idem", 2);
+    s.holder(EventKind::kStepEnded, "a", 1, "charge", kFenced);
+    const auto classified = s.holder(EventKind::kErrorClassified, "a", 1, {}, code);
+    std::vector<Violation> found;
+    check_classification(s.events(), found);
+    if (code == kFenced) {
+      EXPECT_TRUE(found.empty()) << all(found);
+    } else {
+      expect_one(found, Classification{}.name(), {pass, refused, classified});
+    }
+  }
+}
+
+// --- fence-scoping ---
+
+TEST(FenceScoping, AWriteFromARunningStepPasses) {
+  Story s;
+  s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  s.holder(EventKind::kWriteSent, "a", 1, "charge");
+  s.holder(EventKind::kConfirmSent, "a", 1, "charge");
+  s.holder(EventKind::kWithdrawal, "a", 1, "charge", "fenced");
+  s.holder(EventKind::kStepEnded, "a", 1, "charge", "ok");
+  std::vector<Violation> found;
+  check_fence_scoping(s.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(FenceScoping, AFenceKeptPastItsStepIsReported) {
+  Story s;
+  s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", "ok");
+  const auto late = s.holder(EventKind::kWriteSent, "a", 1, "charge");
+  std::vector<Violation> found;
+  check_fence_scoping(s.events(), found);
+  expect_one(found, FenceScoping{}.name(), {ended, late});
+}
+
+TEST(FenceScoping, AWriteUnderAnotherTokenOrNoStepIsReported) {
+  Story s;
+  s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  const auto other_token = s.holder(EventKind::kWriteSent, "a", 2, "charge");
+  const auto no_step = s.holder(EventKind::kWithdrawal, "a", 1, "ship", "fenced");
+  std::vector<Violation> found;
+  check_fence_scoping(s.events(), found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, std::vector<std::uint64_t>{other_token});
+  EXPECT_EQ(found[1].events, std::vector<std::uint64_t>{no_step});
+}
+
+// --- no-false-fencing ---
+
+TEST(NoFalseFencing, RefusalsAfterALaterTakePass) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  s.store(EventKind::kStoreLeaseGranted, "b", 2, kTtl);
+  s.sink(EventKind::kSinkRefused, 1, 2);
+  s.holder(EventKind::kWriteRefused, "a", 1, "charge", "idem", 2);
+  s.store(EventKind::kStoreCheckpointRefused, "lease-store", 1, 2, "charge");
+  std::vector<Violation> found;
+  check_no_false_fencing(s.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(NoFalseFencing, AHealthyHolderRefusedIsReported) {
+  Story s;
+  const auto granted = s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto sink = s.sink(EventKind::kSinkRefused, 1, 1);
+  const auto checkpoint = s.store(EventKind::kStoreCheckpointRefused, "lease-store", 1, 1, "x");
+  std::vector<Violation> found;
+  check_no_false_fencing(s.events(), found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{granted, sink}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{granted, checkpoint}));
+}
+
+TEST(NoFalseFencing, AnyInstanceSiblingsNeverRefuseEachOther) {
+  // The root's later takes do not explain a refusal of its AnyInstance child, which holds a lease
+  // key of its own.
+  const runtime::LeaseKey child{"tenant-1", "order-1/children/invoice"};
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  s.store(EventKind::kStoreLeaseGranted, "b", 2, kTtl);
+  const auto child_granted = s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl, {}, child);
+  const auto refused =
+      s.holder(EventKind::kWriteRefused, "a", 1, "children/invoice/charge", "idem", 2, child);
+  std::vector<Violation> found;
+  check_no_false_fencing(s.events(), found);
+  expect_one(found, NoFalseFencing{}.name(), {child_granted, refused});
+}
+
+TEST(NoFalseFencing, ACheckpointOfAReleasedLeaseMayBeRefused) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  s.store(EventKind::kStoreLeaseReleased, "a", 1, 0);
+  s.store(EventKind::kStoreCheckpointRefused, "lease-store", 1, 1, "charge");
+  std::vector<Violation> found;
+  check_no_false_fencing(s.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+// --- safe-yield ---
+
+TEST(SafeYield, AYieldWhileNoStepRunsPasses) {
+  Story s;
+  s.holder(EventKind::kTreeStarted, "a", 1);
+  clean_step(s, 1, "reserve");
+  s.holder(EventKind::kRemoteWaitBegan, "a", 1, {}, {}, 2);
+  s.holder(EventKind::kLeaseReleased, "a", 1);
+  s.holder(EventKind::kLeaseTaken, "a", 2, {}, {}, kTtl);
+  s.holder(EventKind::kRemoteWaitEnded, "a", 2);
+  clean_step(s, 2, "ship");
+  s.holder(EventKind::kLeaseReleased, "a", 2);
+  std::vector<Violation> found;
+  check_safe_yield(s.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(SafeYield, AYieldWhileASiblingBranchStepRunsIsReported) {
+  Story s;
+  s.holder(EventKind::kTreeStarted, "a", 1);
+  s.holder(EventKind::kRemoteWaitBegan, "a", 1, {}, {}, 2);
+  const auto branch = s.holder(EventKind::kStepStarted, "a", 1, "children/audit/prepare");
+  const auto released = s.holder(EventKind::kLeaseReleased, "a", 1);
+  std::vector<Violation> found;
+  check_safe_yield(s.events(), found);
+  expect_one(found, SafeYield{}.name(), {branch, released});
+  EXPECT_NE(found.front().message.find("remote-children wait"), std::string::npos);
+}
+
+TEST(SafeYield, AStepStartedUnderAReleasedTokenIsReported) {
+  Story s;
+  s.holder(EventKind::kTreeStarted, "a", 1);
+  const auto released = s.holder(EventKind::kLeaseReleased, "a", 1);
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "ship");
+  std::vector<Violation> found;
+  check_safe_yield(s.events(), found);
+  expect_one(found, SafeYield{}.name(), {released, started});
+}
+
+// --- scope-key-injective ---
+
+TEST(ScopeKeyInjective, KeysWithSeparatorsAndEscapesRoundTrip) {
+  Story s;
+  s.holder(EventKind::kTakeSent, "a", 0, {}, {}, 0, {"tenant:1", "order%1/ü"});
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl, {}, {"tenant", "1:order-1"});
+  s.sink(EventKind::kSinkApplied, 1, 1, {"", ""});
+  std::vector<Violation> found;
+  check_scope_key_injective(s.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(ScopeKeyInjective, AScopeKeyThatDoesNotDecodeIsReported) {
+  Story s;
+  const auto bad = s.add(
+      kSink, {EventKind::kSinkApplied, "payments", {}, "tenant-1:order%ZZ", 1, {}, "idem", 1});
+  std::vector<Violation> found;
+  check_scope_key_injective(s.events(), found);
+  expect_one(found, ScopeKeyInjective{}.name(), {bad});
+}
+
+TEST(ScopeKeyInjective, TwoLeaseKeysSharingAScopeKeyAreReported) {
+  // A runtime that fenced an AnyInstance child under its parent's scope key.
+  const runtime::LeaseKey child{"tenant-1", "order-1/children/invoice"};
+  Story s;
+  const auto parent = s.holder(EventKind::kWriteSent, "a", 1, "charge");
+  const auto shared = s.add(kNodeA, {EventKind::kWriteSent, "a", child,
+                                     runtime::make_scope_key(kTree), 1, "charge", "idem", 0});
+  std::vector<Violation> found;
+  check_scope_key_injective(s.events(), found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{parent, shared}));
+  EXPECT_EQ(found[1].events, std::vector<std::uint64_t>{shared});
+}
+
+// --- the facts of a real run ---
+
+TEST(RunFacts, DriftIsReadFromTheAppliedFaultsAndAStoreClockStepLeavesTheAssumptions) {
+  const auto registry = scenarios::builtin_scenarios();
+  RunRequest request{"kleppmann-fencing", 7};
+  const sim::Fault drift{sim::FaultKind::kClockDrift, "instance-1", {}, 2 * kSecond, {}, 0, 700, 0};
+  const sim::Fault step{
+      sim::FaultKind::kClockStep, "lease-store", {}, 3 * kSecond, {}, 0, -2 * kSecond, 0};
+  request.plan_override = sim::FaultPlan{{drift}};
+  run_scenario(registry, request, [](const sim::World& world, const RunReport& report) {
+    const RunFacts facts = run_facts(world);
+    EXPECT_TRUE(facts.within_assumptions);
+    EXPECT_EQ(facts.ttl_ns, world.options().lease.ttl_ns);
+    const sim::NodeId node = *world.find_node("instance-1");
+    ASSERT_EQ(facts.drift.size(), 1u);
+    ASSERT_EQ(facts.drift.at(node).size(), 1u);
+    EXPECT_EQ(facts.drift.at(node).front().at_ns, 2 * kSecond);
+    EXPECT_EQ(facts.drift.at(node).front().drift_ppm, 700);
+    EXPECT_EQ(report.status, RunStatus::kPass);
+  });
+  request.plan_override = sim::FaultPlan{{drift, step}};
+  run_scenario(registry, request, [](const sim::World& world, const RunReport&) {
+    EXPECT_FALSE(run_facts(world).within_assumptions);
+  });
+}
+
+TEST(RunFacts, TheKleppmannStoryPassesEveryInvariantOnItsWorld) {
+  const auto registry = scenarios::builtin_scenarios();
+  run_scenario(registry, RunRequest{"kleppmann-fencing", 7},
+               [](const sim::World& world, const RunReport&) {
+                 for (const auto& invariant : default_invariants()) {
+                   std::vector<Violation> found;
+                   invariant->check(world, found);
+                   EXPECT_TRUE(found.empty()) << invariant->name() << ": " << all(found);
+                 }
+               });
+}
+
+// --- the registry ---
+
+TEST(DefaultInvariants, EveryInvariantHasAUniqueNameAndAStatement) {
+  std::set<std::string_view> names;
+  for (const auto& invariant : default_invariants()) {
+    EXPECT_TRUE(names.insert(invariant->name()).second) << invariant->name();
+    EXPECT_FALSE(invariant->statement().empty()) << invariant->name();
+  }
+  for (std::string_view name :
+       {"conditional-renewal", "conservative-belief", "stale-step-never-succeeds", "stopped-holder",
+        "classification", "fence-scoping", "no-false-fencing", "safe-yield",
+        "scope-key-injective"}) {
+    EXPECT_TRUE(names.contains(name)) << name;
+  }
+}
+
+}  // namespace
+}  // namespace fencesim::properties

@@ -1,0 +1,115 @@
+// The catalogue's fault stories around one tree and two holders: each tells one way a holder
+// becomes stale, and names the marks a run of it must reach.
+#include "scenarios/builder.h"
+#include "scenarios/order_workflow.h"
+
+namespace fencesim::scenarios {
+
+using runtime::EventKind;
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+namespace {
+
+// Two holders; holder 2 starts later so holder 1 takes the tree; one "order" tree.
+ScenarioBuilder two_holders(std::string name) {
+  ScenarioBuilder builder(std::move(name));
+  builder.safety_phase(120 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .instance("instance-2", 5 * kSecond)
+      .workflow([](sim::World& world, sim::Rng& rng) { return order_workflow(world, rng); })
+      .tree("tenant-1", "order-1", "order");
+  return builder;
+}
+
+}  // namespace
+
+void register_catalogue_faults(ScenarioRegistry& registry) {
+  two_holders("gc-stall-write-before-takeover")
+      .describe("holder 1 stalls right after its write left: the write lands before the "
+                "takeover, and the new holder's re-run is deduplicated by its idempotency key")
+      .fault(stall("instance-1")
+                 .after(EventKind::kWriteSent, 1, 1 * kMillisecond)
+                 .lasting_between(35 * kSecond, 60 * kSecond))
+      .marks({"rerun-deduplicated", "takeover-mid-step"})
+      .add_to(registry);
+
+  two_holders("sigstop-checkpoint-in-flight")
+      .describe("holder 1 is stopped past its lease while its checkpoint write is in flight: "
+                "the checkpoint is refused by token after the takeover")
+      .fault(stop("instance-1")
+                 .after(EventKind::kCheckpointSent, 2)
+                 .lasting_between(35 * kSecond, 70 * kSecond))
+      .marks({"checkpoint-refused", "takeover-mid-step"})
+      .add_to(registry);
+
+  two_holders("migration-during-renewal")
+      .describe("holder 1 is migrated while its renewal is in flight: paused, its wall clock "
+                "stepped, its messages delayed; the late renewal never extends a lost lease")
+      .fault(migrate("instance-1")
+                 .after(EventKind::kRenewSent)
+                 .lasting_between(31 * kSecond, 50 * kSecond)
+                 .amount_between(-10 * kSecond, 10 * kSecond))
+      .options([](sim::WorldOptions& o) { o.lease.renew_interval_ns = 1 * kSecond; })
+      .marks({"late-renewal-refused", "takeover-mid-step"})
+      .add_to(registry);
+
+  two_holders("renewal-races-expiry")
+      .describe("holder 1's renewal is slowed past its confirmedUntil: the local expiry fires "
+                "while the renewal is in flight, and a renewal arriving late extends nothing")
+      .fault(network_delay("instance-1")
+                 .after(EventKind::kRenewSent)
+                 .lasting(60 * kSecond)
+                 .amount_between(25 * kSecond, 40 * kSecond))
+      .options([](sim::WorldOptions& o) {
+        o.lease.renew_interval_ns = 1 * kSecond;
+        o.network.rpc_timeout_ns = 60 * kSecond;
+      })
+      .marks({"renewal-raced-expiry", "late-renewal-refused"})
+      .add_to(registry);
+
+  two_holders("expiry-during-write")
+      .describe("holder 1's fenced write is slowed past its lease: the local expiry fires while "
+                "the write is in flight, and the step ends with lease-lost whatever the outcome")
+      .fault(network_delay("instance-1")
+                 .after(EventKind::kWriteSent)
+                 .lasting(90 * kSecond)
+                 .amount_between(31 * kSecond, 60 * kSecond))
+      .options([](sim::WorldOptions& o) { o.network.rpc_timeout_ns = 120 * kSecond; })
+      .marks({"expiry-during-write"})
+      .add_to(registry);
+
+  two_holders("clock-drift-at-bound")
+      .describe("every clock drifts at the configured bound, the store's and the holders' in "
+                "opposite directions; a stall forces a takeover; confirmedUntil stays "
+                "conservative")
+      .fault(clock_drift("lease-store").at(0).amount(-999))
+      .fault(clock_drift("instance-1").at(0).amount(999))
+      .fault(clock_drift("instance-2").at(0).amount(999))
+      .fault(stall("instance-1")
+                 .after(EventKind::kStepStarted, 2)
+                 .lasting_between(25 * kSecond, 40 * kSecond))
+      .marks({"takeover-mid-step"})
+      .add_to(registry);
+
+  two_holders("instance-crash-restart")
+      .describe("holder 1 crashes mid-step and restarts as a new incarnation; the tree resumes "
+                "from its checkpoint under the next token")
+      .fault(crash("instance-1")
+                 .after(EventKind::kStepStarted, 2)
+                 .lasting_between(1 * kSecond, 20 * kSecond))
+      .marks({"instance-restarted", "takeover-mid-step"})
+      .add_to(registry);
+
+  two_holders("lease-store-restart")
+      .describe("the lease store goes down mid-step and comes back with what it committed; "
+                "holders time out, expire locally, and the tree still completes once")
+      .fault(crash("lease-store")
+                 .after_at("instance-1", EventKind::kStepStarted, 2)
+                 .lasting_between(5 * kSecond, 45 * kSecond))
+      .marks({"store-restarted"})
+      .add_to(registry);
+}
+
+}  // namespace fencesim::scenarios

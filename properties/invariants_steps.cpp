@@ -17,11 +17,12 @@ std::string_view stale_name() {
 
 void judge_ok(const StepRun& run, const StepHistory& steps, std::vector<Violation>& out) {
   const std::uint64_t ended = *run.ended;
-  const std::uint64_t sent = run.checkpoint_sent.value_or(ended);
-  if (const TokenLoss* loss = loss_before(steps, run.held, sent)) {
+  // Strict (DESIGN invariant 6): a loss at the holder before its outcome was known committed,
+  // even while the checkpoint was in flight, means the step cannot report success.
+  if (const TokenLoss* loss = loss_before(steps, run.held, ended)) {
     out.push_back(violation(stale_name(),
                             fmt::format("{} ended ok, though its holder lost the token ({}) "
-                                        "before the step's checkpoint was sent",
+                                        "before the step ended",
                                         describe_run(run), runtime::to_string(loss->kind)),
                             {run.started, loss->index, ended}));
     return;

@@ -132,6 +132,14 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
       failure = std::current_exception();
     }
   }
+  if (!failure && !lease->held_now()) {
+    // The checkpoint committed, but the lease expired locally while it was in flight: as with a
+    // fenced write that settles after expiry, the step does not report success. Its commit
+    // stands, so the next holder skips it.
+    failure = lease->lost_error() ? lease->lost_error()
+                                  : std::make_exception_ptr(
+                                        ExecutionLeaseLostError(lease->key(), lease->token()));
+  }
   if (!failure) {
     emit(EventKind::kStepEnded, path, "ok");
     return;

@@ -22,24 +22,13 @@ constexpr Wide kMillion = 1'000'000;
 // Clock arithmetic floors or rounds up to a nanosecond at each end of a conversion.
 constexpr std::int64_t kRoundingNs = 4;
 
-bool steps_store_wall(const sim::World& world, const sim::Fault& fault) {
-  if (fault.kind != sim::FaultKind::kClockStep && fault.kind != sim::FaultKind::kMigrate) {
-    return false;
-  }
-  const std::optional<sim::NodeId> node = world.find_node(fault.node);
-  return node && world.node_kind(*node) == sim::NodeKind::kStore;
-}
-
 }  // namespace
 
 RunFacts run_facts(const sim::World& world) {
   RunFacts facts;
   facts.ttl_ns = world.options().lease.ttl_ns;
   const sim::FaultPlan& plan = world.fault_plan();
-  facts.within_assumptions =
-      sim::within_assumptions(plan, world.options().lease.drift_bound_ppm) &&
-      std::none_of(plan.faults.begin(), plan.faults.end(),
-                   [&world](const sim::Fault& f) { return steps_store_wall(world, f); });
+  facts.within_assumptions = world.within_assumptions();
   for (const sim::HistoryEvent& e : world.history().events()) {
     if (e.world != sim::WorldEventKind::kFaultApplied) continue;
     for (const sim::Fault& fault : plan.faults) {

@@ -58,7 +58,7 @@ RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunReq
   scenario->build(world);
   if (request.plan_override) world.set_fault_plan(*request.plan_override);
   report.plan = world.fault_plan();
-  report.within_assumptions = sim::within_assumptions(report.plan, options.lease.drift_bound_ppm);
+  report.within_assumptions = world.within_assumptions();
 
   const sim::RunSummary summary = world.run();
   report.virtual_ns = summary.virtual_ns;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 
@@ -64,9 +65,15 @@ std::string describe(const Fault& fault) {
   return what + " " + when;
 }
 
-bool within_assumptions(const FaultPlan& plan, std::int64_t drift_bound_ppm) {
+bool within_assumptions(const FaultPlan& plan, std::int64_t drift_bound_ppm,
+                        const std::vector<std::string>& stores) {
   for (const Fault& fault : plan.faults) {
     if (fault.kind == FaultKind::kClockDrift && std::llabs(fault.amount) > drift_bound_ppm) {
+      return false;
+    }
+    const bool steps_wall = fault.kind == FaultKind::kClockStep ||
+                            (fault.kind == FaultKind::kMigrate && fault.amount != 0);
+    if (steps_wall && std::find(stores.begin(), stores.end(), fault.node) != stores.end()) {
       return false;
     }
   }

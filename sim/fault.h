@@ -62,8 +62,10 @@ struct FaultPlan {
   friend bool operator==(const FaultPlan&, const FaultPlan&) = default;
 };
 
-// Whether the plan stays inside the protocol's assumptions: clock drift within the bound and no
-// step of a store's clock (the ADR's safety argument assumes both). Runs outside are labelled.
-bool within_assumptions(const FaultPlan& plan, std::int64_t drift_bound_ppm);
+// Whether the plan stays inside the protocol's assumptions: clock drift within the bound, and no
+// step of the wall clock of a node in `stores` (the lease store judges expiry by it). Runs outside
+// are labelled, and their liveness and belief are not judged.
+bool within_assumptions(const FaultPlan& plan, std::int64_t drift_bound_ppm,
+                        const std::vector<std::string>& stores);
 
 }  // namespace fencesim::sim

@@ -152,6 +152,14 @@ runtime::Sink& World::sink(runtime::ExecutionContext& context, const std::string
   return *sink->second;
 }
 
+bool World::within_assumptions() const {
+  std::vector<std::string> stores;
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    if (kinds_[i] == NodeKind::kStore) stores.push_back(names_[i]);
+  }
+  return sim::within_assumptions(plan_, options_.lease.drift_bound_ppm, stores);
+}
+
 NodeId World::node_of(runtime::ExecutionContext& context) const {
   auto* env = dynamic_cast<SimEnv*>(&context.env());
   check(env != nullptr, "a step of a simulated world runs on a SimEnv");

@@ -79,6 +79,8 @@ class World {
   void submit(const runtime::LeaseKey& key, const std::string& workflow, std::int64_t at_ns = 0);
   void set_fault_plan(FaultPlan plan) { plan_ = std::move(plan); }
   const FaultPlan& fault_plan() const { return plan_; }
+  // Whether the fault plan stays inside the protocol's assumptions (see sim::within_assumptions).
+  bool within_assumptions() const;
 
   // From a step: the sink `name` as reached from the step's node over the network.
   runtime::Sink& sink(runtime::ExecutionContext& context, const std::string& name);

@@ -29,6 +29,7 @@ ScenarioRegistry builtin_scenarios() {
   register_kleppmann_fencing(registry);
   register_nightly_mix(registry);
   register_catalogue_faults(registry);
+  register_catalogue_fence_use(registry);
   return registry;
 }
 

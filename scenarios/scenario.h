@@ -42,5 +42,6 @@ ScenarioRegistry builtin_scenarios();
 void register_kleppmann_fencing(ScenarioRegistry& registry);
 void register_nightly_mix(ScenarioRegistry& registry);
 void register_catalogue_faults(ScenarioRegistry& registry);
+void register_catalogue_fence_use(ScenarioRegistry& registry);
 
 }  // namespace fencesim::scenarios

@@ -160,6 +160,17 @@ bool World::within_assumptions() const {
   return sim::within_assumptions(plan_, options_.lease.drift_bound_ppm, stores);
 }
 
+void World::withdraw_at(std::int64_t at_ns, const std::string& instance, runtime::LeaseKey tree,
+                        runtime::StepBody body) {
+  const NodeId node = node_named(instance);
+  scheduler_->at(at_ns, [this, node, tree = std::move(tree), body = std::move(body)] {
+    scheduler_->spawn(node, "withdrawal", [this, node, tree, body] {
+      auto it = incarnations_.find(node);
+      if (it != incarnations_.end()) it->second->instance->withdraw(tree, body);
+    });
+  });
+}
+
 NodeId World::node_of(runtime::ExecutionContext& context) const {
   auto* env = dynamic_cast<SimEnv*>(&context.env());
   check(env != nullptr, "a step of a simulated world runs on a SimEnv");

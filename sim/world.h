@@ -106,6 +106,10 @@ class World {
   void record(NodeId node, WorldEventKind kind, std::string detail);
   // From a step: records that the workload reached mark `name` on the step's node.
   void mark(runtime::ExecutionContext& context, const std::string& name);
+  // At `at_ns`, instance `instance` makes a withdrawal for `tree` (a client's cancel): inside a
+  // pass it runs in the running step's frame, after the tree ended without a fence.
+  void withdraw_at(std::int64_t at_ns, const std::string& instance, runtime::LeaseKey tree,
+                   runtime::StepBody body);
   // The node a step runs on.
   NodeId node_of(runtime::ExecutionContext& context) const;
 

@@ -1,0 +1,100 @@
+// `fencesim check-determinism`: runs each seed twice in this process, the second time after other
+// worlds have run on this thread and stack pool, and compares the history hashes. On a mismatch it
+// shows the first event where the two histories diverge.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <memory>
+#include <ostream>
+
+#include "cli/commands.h"
+#include "cli/execute.h"
+#include "cli/parse.h"
+#include "reports/replay_file.h"
+#include "sim/stack_pool.h"
+
+namespace fencesim::cli {
+
+namespace {
+
+// What a run left behind, kept to locate a divergence.
+struct Captured {
+  std::vector<sim::HistoryEvent> events;
+  std::vector<std::uint64_t> rolling;
+  std::vector<std::string> node_names;
+  properties::RunReport report;
+};
+
+Captured run_captured(const scenarios::ScenarioRegistry& registry,
+                      const properties::RunRequest& request) {
+  Captured captured;
+  captured.report =
+      execute(registry, request, "", [&](const sim::World& world, const properties::RunReport&) {
+        captured.events = world.history().events();
+        captured.rolling = world.history().rolling_hashes();
+        captured.node_names = world.node_names();
+      }).report;
+  return captured;
+}
+
+std::string describe_at(const Captured& run, std::size_t index) {
+  if (index >= run.events.size()) return "(the history ended)";
+  return sim::describe(run.events[index], run.node_names);
+}
+
+void print_divergence(std::ostream& out, const Captured& first, const Captured& second) {
+  const properties::RunRequest& request = first.report.request;
+  fmt::print(out, "nondeterminism: scenario {} seed {} strategy {}: history hash {} then {}\n",
+             request.scenario, request.seed, reports::strategy_name(request.strategy),
+             reports::hash_hex(first.report.history_hash),
+             reports::hash_hex(second.report.history_hash));
+  const auto [left, right] = std::mismatch(first.rolling.begin(), first.rolling.end(),
+                                           second.rolling.begin(), second.rolling.end());
+  const auto index = static_cast<std::size_t>(left - first.rolling.begin());
+  if (left == first.rolling.end() && right == second.rolling.end()) {
+    fmt::print(out, "the histories are equal; the statuses differ: {} then {}\n",
+               properties::to_string(first.report.status),
+               properties::to_string(second.report.status));
+    return;
+  }
+  fmt::print(out, "first diverging event: #{}\n", index);
+  fmt::print(out, "  first run:  {}\n", describe_at(first, index));
+  fmt::print(out, "  second run: {}\n", describe_at(second, index));
+}
+
+}  // namespace
+
+int determinism_command(const scenarios::ScenarioRegistry& registry, const DeterminismArgs& args,
+                        std::ostream& out, std::ostream& err) {
+  check_scenario(registry, args.scenario);
+  const SeedRange seeds = parse_seed_range("--seeds", args.seeds);
+  properties::RunRequest request;
+  request.scenario = args.scenario;
+  request.strategy = parse_strategy("--strategy", args.strategy);
+  request.stack_pool = std::make_shared<sim::StackPool>();
+
+  std::uint64_t failing = 0;
+  for (std::uint64_t seed = seeds.first;; ++seed) {
+    request.seed = seed;
+    const Captured first = run_captured(registry, request);
+    const Captured second = run_captured(registry, request);
+    const bool same = first.report.history_hash == second.report.history_hash &&
+                      first.report.status == second.report.status;
+    if (!same) {
+      print_divergence(out, first, second);
+      fmt::print(err, "fencesim: scenario {} seed {} is not deterministic\n", args.scenario, seed);
+      return kExitNondeterminism;
+    }
+    if (first.report.status != properties::RunStatus::kPass) ++failing;
+    if (seed == seeds.last) break;
+  }
+  fmt::print(out, "{} seeds deterministic\n", seeds.count());
+  if (failing > 0) {
+    fmt::print(out, "({} of them did not pass: see 'fencesim run --scenario {} --seed N')\n",
+               failing, args.scenario);
+  }
+  return kExitPass;
+}
+
+}  // namespace fencesim::cli

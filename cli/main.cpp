@@ -1,0 +1,130 @@
+// fencesim: the command line. Wiring only: CLI11 subcommands, then one command, with every error
+// turned into one line on stderr and the exit code CI reads (see commands.h).
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/execute.h"
+#include "cli/parse.h"
+#include "reports/replay_file.h"
+
+namespace fencesim::cli {
+namespace {
+
+struct Args {
+  RunArgs run;
+  ReplayArgs replay;
+  DeterminismArgs determinism;
+};
+
+void add_run(CLI::App& app, RunArgs& args) {
+  CLI::App* run = app.add_subcommand("run", "Run one world of a scenario and check it");
+  run->add_option("--scenario", args.scenario, "Scenario name (see 'fencesim list')")->required();
+  run->add_option("--seed", args.seed, "Seed, an unsigned 64-bit integer")->required();
+  run->add_option("--strategy", args.strategy, "Scheduling strategy: random or pct");
+  run->add_flag("--json", args.json, "Print one JSON object instead of the summary");
+  run->add_option("--trace", args.trace, "Write every history event, one a line, to FILE");
+  run->add_option("--replay-out", args.replay_out,
+                  "Replay file to write on a failure (default fencesim-replay-<scenario>-<seed>"
+                  ".json)");
+  run->add_option("--sink-double", args.sink_double,
+                  "Replace every sink by a broken test double: accept-stale");
+}
+
+void add_replay(CLI::App& app, ReplayArgs& args) {
+  CLI::App* replay = app.add_subcommand("replay", "Run a replay file again and compare outcomes");
+  replay->add_option("file", args.file, "Replay file written by 'fencesim run'")->required();
+  replay->add_flag("--json", args.json, "Print one JSON object instead of the summary");
+  replay->add_option("--trace", args.trace, "Write every history event, one a line, to FILE");
+}
+
+void add_determinism(CLI::App& app, DeterminismArgs& args) {
+  CLI::App* check = app.add_subcommand(
+      "check-determinism", "Run each seed twice in this process and compare history hashes");
+  check->add_option("--scenario", args.scenario, "Scenario name (see 'fencesim list')")->required();
+  check->add_option("--seeds", args.seeds, "Seeds A..B (inclusive)")->required();
+  check->add_option("--strategy", args.strategy, "Scheduling strategy: random or pct");
+}
+
+// CLI11's messages, on one line.
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+bool is_subcommand(CLI::App& app, const std::string& name) {
+  const auto named = [&](const CLI::App* sub) { return sub->get_name() == name; };
+  return !app.get_subcommands(named).empty();
+}
+
+int dispatch(const CLI::App& app, const Args& args) {
+  const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+  if (app.got_subcommand("list")) return list_command(registry, std::cout);
+  if (app.got_subcommand("run")) return run_command(registry, args.run, std::cout, std::cerr);
+  if (app.got_subcommand("replay")) {
+    return replay_command(registry, args.replay, std::cout, std::cerr);
+  }
+  return determinism_command(registry, args.determinism, std::cout, std::cerr);
+}
+
+int fail(int code, std::string_view message) {
+  std::cout.flush();
+  fmt::print(std::cerr, "fencesim: {}\n", message);
+  return code;
+}
+
+int main_checked(int argc, char** argv) {
+  CLI::App app(
+      "fencesim: deterministic simulation of the lease-fenced workflow runtime "
+      "(ADR-0023)",
+      "fencesim");
+  app.set_version_flag("--version", fmt::format("fencesim {}", reports::fencesim_version()));
+  app.require_subcommand(1);
+  app.add_subcommand("list", "List the scenarios, one a line");
+  Args args;
+  add_run(app, args.run);
+  add_replay(app, args.replay);
+  add_determinism(app, args.determinism);
+  if (argc > 1 && argv[1][0] != '-' && !is_subcommand(app, argv[1])) {
+    return fail(kExitUsage, fmt::format("unknown command '{}' (expected list, run, replay or "
+                                        "check-determinism; try 'fencesim --help')",
+                                        argv[1]));
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
+    return fail(kExitUsage, one_line(error.what()) + " (try 'fencesim --help')");
+  }
+  try {
+    return dispatch(app, args);
+  } catch (const UsageError& error) {
+    return fail(kExitUsage, error.what());
+  } catch (const properties::UsageError& error) {
+    return fail(kExitUsage, error.what());
+  } catch (const reports::ReplayFileError& error) {
+    return fail(kExitUsage, error.what());
+  } catch (const HarnessFailure& error) {
+    return fail(kExitHarnessError, error.what());
+  }
+}
+
+}  // namespace
+}  // namespace fencesim::cli
+
+int main(int argc, char** argv) {
+  try {
+    return fencesim::cli::main_checked(argc, argv);
+  } catch (const std::exception& error) {
+    return fencesim::cli::fail(fencesim::cli::kExitHarnessError,
+                               fmt::format("harness error: {}", error.what()));
+  } catch (...) {
+    return fencesim::cli::fail(fencesim::cli::kExitHarnessError,
+                               "harness error: an unknown exception escaped");
+  }
+}

@@ -1,0 +1,72 @@
+// `fencesim replay FILE`: runs a replay file's world again and checks that the outcome is the one
+// it recorded (same status, same history hash).
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <ostream>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/parse.h"
+#include "reports/replay_file.h"
+
+namespace fencesim::cli {
+
+namespace {
+
+properties::RunRequest request_from(const reports::ReplayFile& file) {
+  properties::RunRequest request;
+  request.scenario = file.scenario;
+  request.seed = file.seed;
+  request.strategy = parse_strategy("strategy", file.strategy);
+  request.sink_double = file.sink_double;
+  request.plan_override = file.plan;
+  return request;
+}
+
+// One line saying whether the run matches the file, and how it differs if not.
+std::string verdict(const reports::ReplayFile& file, const properties::RunReport& report,
+                    const std::string& path) {
+  const std::string status(properties::to_string(report.status));
+  const std::string hash = reports::hash_hex(report.history_hash);
+  if (status == file.expected_status && hash == file.expected_history_hash) {
+    return fmt::format("replay matches {}: status {}, history hash {}", path, status, hash);
+  }
+  std::string line = fmt::format("replay DIFFERS from {}:", path);
+  if (hash != file.expected_history_hash) {
+    line +=
+        fmt::format(" history hash {} but the file recorded {};", hash, file.expected_history_hash);
+  }
+  if (status != file.expected_status) {
+    line += fmt::format(" status {} but the file recorded {};", status, file.expected_status);
+  }
+  line.back() = '.';
+  return line;
+}
+
+}  // namespace
+
+int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs& args,
+                   std::ostream& out, std::ostream& err) {
+  const reports::ReplayFile file = reports::read_replay_file(args.file);
+  const properties::RunRequest request = request_from(file);
+  const TimedRun run = execute(registry, request, args.trace);
+  const std::string line = verdict(file, run.report, args.file);
+  const bool matches = line.starts_with("replay matches");
+  if (args.json) {
+    nlohmann::ordered_json json = run_json(run, args.file);
+    json["replay"] = {{"file", args.file},
+                      {"matches", matches},
+                      {"expected_status", file.expected_status},
+                      {"expected_history_hash", file.expected_history_hash}};
+    out << json.dump() << '\n';
+  } else {
+    fmt::print(out, "{}\n", configuration_line(request));
+    print_summary(out, run);
+    fmt::print(out, "{}\n", line);
+  }
+  if (!matches) fmt::print(err, "fencesim: {}\n", line);
+  return properties::exit_code(run.report.status);
+}
+
+}  // namespace fencesim::cli

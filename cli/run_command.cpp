@@ -1,0 +1,69 @@
+// `fencesim list` and `fencesim run`.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <ostream>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/parse.h"
+#include "reports/replay_file.h"
+
+namespace fencesim::cli {
+
+int list_command(const scenarios::ScenarioRegistry& registry, std::ostream& out) {
+  for (const scenarios::Scenario* scenario : registry.all()) {
+    fmt::print(out, "{}  {}\n", scenario->name, scenario->description);
+  }
+  return kExitPass;
+}
+
+namespace {
+
+// Writes the replay file and returns its path, or "" (with the reason on `err`) if it could not be
+// written: the run's outcome still stands.
+std::string save_replay(const RunArgs& args, const properties::RunReport& report,
+                        std::ostream& err) {
+  const std::string path =
+      args.replay_out.empty()
+          ? fmt::format("fencesim-replay-{}-{}.json", report.request.scenario, report.request.seed)
+          : args.replay_out;
+  try {
+    reports::write_replay_file(path, reports::make_replay_file(report));
+  } catch (const reports::ReplayFileError& error) {
+    fmt::print(err, "fencesim: {}\n", error.what());
+    return {};
+  }
+  return path;
+}
+
+}  // namespace
+
+int run_command(const scenarios::ScenarioRegistry& registry, const RunArgs& args, std::ostream& out,
+                std::ostream& err) {
+  check_scenario(registry, args.scenario);
+  properties::RunRequest request;
+  request.scenario = args.scenario;
+  request.seed = parse_seed("--seed", args.seed);
+  request.strategy = parse_strategy("--strategy", args.strategy);
+  request.sink_double = args.sink_double;
+
+  const TimedRun run = execute(registry, request, args.trace);
+  std::string replay_file;
+  if (run.report.status != properties::RunStatus::kPass) {
+    replay_file = save_replay(args, run.report, err);
+    // The replay command comes first, before anything else on the stream a person reads.
+    if (!replay_file.empty()) {
+      fmt::print(args.json ? err : out, "{}\n", replay_command(replay_file));
+    }
+  }
+  if (args.json) {
+    out << run_json(run, replay_file).dump() << '\n';
+  } else {
+    fmt::print(out, "{}\n", configuration_line(request));
+    print_summary(out, run);
+  }
+  return properties::exit_code(run.report.status);
+}
+
+}  // namespace fencesim::cli

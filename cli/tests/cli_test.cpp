@@ -1,0 +1,308 @@
+// The fencesim binary, end to end: exit codes, the one-line errors, the replay line first, replay
+// files, and determinism. Each test runs the binary in its own temporary directory.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Result {
+  int code = -1;
+  std::string out;
+  std::string err;
+  std::string first_out_line() const { return out.substr(0, out.find('\n')); }
+};
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("fencesim-cli-" + std::to_string(getpid()) + "-" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs `fencesim ARGS` in the test's directory.
+  Result fencesim(const std::string& args) const {
+    const std::string command =
+        "cd '" + dir_.string() + "' && '" FENCESIM_BINARY "' " + args + " >out.txt 2>err.txt";
+    const int status = std::system(command.c_str());
+    Result result;
+    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = read_text(dir_ / "out.txt");
+    result.err = read_text(dir_ / "err.txt");
+    return result;
+  }
+
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name) << text;
+  }
+
+  // A replay file for the broken-sink run of kleppmann-fencing seed 1.
+  json broken_sink_replay() const {
+    const Result run = fencesim(
+        "run --scenario kleppmann-fencing --seed 1 --sink-double accept-stale --replay-out r.json");
+    EXPECT_EQ(run.code, 1) << run.err;
+    return json::parse(read_text(dir_ / "r.json"));
+  }
+
+  fs::path dir_;
+};
+
+// One line on stderr, nothing on stdout, exit 2.
+void expect_usage_error(const Result& result, const std::string& line) {
+  EXPECT_EQ(result.code, 2);
+  EXPECT_EQ(result.err, line + "\n");
+  EXPECT_EQ(result.out, "");
+}
+
+TEST_F(CliTest, UnknownScenarioIsAUsageError) {
+  expect_usage_error(fencesim("run --scenario x --seed 1"),
+                     "fencesim: unknown scenario 'x' (try 'fencesim list')");
+  expect_usage_error(fencesim("check-determinism --scenario x --seeds 1..2"),
+                     "fencesim: unknown scenario 'x' (try 'fencesim list')");
+}
+
+TEST_F(CliTest, MalformedSeedIsAUsageError) {
+  expect_usage_error(fencesim("run --scenario kleppmann-fencing --seed abc"),
+                     "fencesim: --seed: 'abc' is not an unsigned 64-bit integer");
+  expect_usage_error(fencesim("run --scenario kleppmann-fencing --seed 12x"),
+                     "fencesim: --seed: '12x' is not an unsigned 64-bit integer");
+}
+
+TEST_F(CliTest, SeedOutOfRangeIsAUsageError) {
+  expect_usage_error(
+      fencesim("run --scenario kleppmann-fencing --seed 18446744073709551616"),
+      "fencesim: --seed: '18446744073709551616' is out of range (0..18446744073709551615)");
+}
+
+TEST_F(CliTest, UnknownStrategyIsAUsageError) {
+  expect_usage_error(fencesim("run --scenario kleppmann-fencing --seed 1 --strategy dfs"),
+                     "fencesim: --strategy: unknown strategy 'dfs' (expected random or pct)");
+}
+
+TEST_F(CliTest, UnknownSinkDoubleIsAUsageError) {
+  expect_usage_error(fencesim("run --scenario kleppmann-fencing --seed 1 --sink-double nope"),
+                     "fencesim: unknown sink double 'nope' (known: accept-stale)");
+}
+
+TEST_F(CliTest, BadSeedsRangeIsAUsageError) {
+  expect_usage_error(fencesim("check-determinism --scenario kleppmann-fencing --seeds 5..1"),
+                     "fencesim: --seeds: expected A..B with A <= B, got '5..1'");
+  expect_usage_error(fencesim("check-determinism --scenario kleppmann-fencing --seeds 1-5"),
+                     "fencesim: --seeds: expected A..B with A <= B, got '1-5'");
+  expect_usage_error(fencesim("check-determinism --scenario kleppmann-fencing --seeds 1.."),
+                     "fencesim: --seeds: expected A..B with A <= B, got '1..'");
+}
+
+TEST_F(CliTest, CommandLineParseErrorsExitTwoWithOneLine) {
+  for (const char* args : {"", "run --seed 1", "run --scenario kleppmann-fencing --seed 1 --bogus",
+                           "frobnicate", "replay"}) {
+    const Result result = fencesim(args);
+    EXPECT_EQ(result.code, 2) << args;
+    EXPECT_TRUE(result.err.starts_with("fencesim: ")) << args << ": " << result.err;
+    EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << args << ": " << result.err;
+  }
+  expect_usage_error(fencesim("frobnicate"),
+                     "fencesim: unknown command 'frobnicate' (expected list, run, replay or "
+                     "check-determinism; try 'fencesim --help')");
+}
+
+TEST_F(CliTest, HelpAndVersionExitZero) {
+  EXPECT_EQ(fencesim("--help").code, 0);
+  EXPECT_EQ(fencesim("run --help").code, 0);
+  const Result version = fencesim("--version");
+  EXPECT_EQ(version.code, 0);
+  EXPECT_TRUE(version.out.starts_with("fencesim ")) << version.out;
+}
+
+TEST_F(CliTest, MissingReplayFileIsAnInputError) {
+  expect_usage_error(fencesim("replay nope.json"), "fencesim: replay file 'nope.json' not found");
+}
+
+TEST_F(CliTest, CorruptReplayFileIsAnInputError) {
+  write("corrupt.json", "{\"format\": \"fencesim-replay\", ");
+  expect_usage_error(fencesim("replay corrupt.json"),
+                     "fencesim: replay file 'corrupt.json' is not JSON");
+}
+
+TEST_F(CliTest, ForeignVersionReplayFileIsAnInputError) {
+  json file = broken_sink_replay();
+  file["version"] = 2;
+  write("v2.json", file.dump());
+  expect_usage_error(fencesim("replay v2.json"),
+                     "fencesim: replay file 'v2.json' has format version 2; this fencesim reads "
+                     "version 1");
+  file["version"] = 1;
+  file["fencesim_version"] = "0.0.0-other";
+  write("other.json", file.dump());
+  const Result other = fencesim("replay other.json");
+  EXPECT_EQ(other.code, 2);
+  EXPECT_TRUE(other.err.starts_with(
+      "fencesim: replay file 'other.json' was written by fencesim 0.0.0-other; this is fencesim "))
+      << other.err;
+}
+
+TEST_F(CliTest, IllTypedReplayFileNamesTheField) {
+  json file = broken_sink_replay();
+  file["fault_plan"][0]["kind"] = "meteor";
+  write("kind.json", file.dump());
+  expect_usage_error(fencesim("replay kind.json"),
+                     "fencesim: replay file 'kind.json': field 'fault_plan[0].kind': unknown "
+                     "fault kind 'meteor'");
+  file = broken_sink_replay();
+  file.erase("seed");
+  write("seed.json", file.dump());
+  expect_usage_error(fencesim("replay seed.json"),
+                     "fencesim: replay file 'seed.json': field 'seed' is missing");
+}
+
+TEST_F(CliTest, ListShowsTheBuiltinScenarios) {
+  const Result result = fencesim("list");
+  EXPECT_EQ(result.code, 0);
+  EXPECT_NE(result.out.find("kleppmann-fencing  "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\nnightly-mix  "), std::string::npos) << result.out;
+}
+
+TEST_F(CliTest, RunPrintsTheConfigurationFirstThenTheSummary) {
+  const Result result = fencesim("run --scenario kleppmann-fencing --seed 1");
+  EXPECT_EQ(result.code, 0) << result.err;
+  EXPECT_TRUE(result.first_out_line().starts_with(
+      "scenario=kleppmann-fencing seed=1 strategy=random fencesim="))
+      << result.out;
+  EXPECT_NE(result.out.find("\nstatus: pass\n"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\nhistory hash: "), std::string::npos) << result.out;
+}
+
+TEST_F(CliTest, RunJsonPassesWithEveryField) {
+  const Result result = fencesim("run --scenario kleppmann-fencing --seed 1 --json");
+  ASSERT_EQ(result.code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  const json report = json::parse(result.out);
+  for (const char* field :
+       {"scenario", "seed", "strategy", "status", "history_hash", "events", "virtual_seconds",
+        "wall_seconds", "violations", "marks", "within_assumptions", "fault_plan"}) {
+    EXPECT_TRUE(report.contains(field)) << field;
+  }
+  EXPECT_EQ(report["status"], "pass");
+  EXPECT_EQ(report["scenario"], "kleppmann-fencing");
+  EXPECT_EQ(report["seed"], 1);
+  EXPECT_EQ(report["strategy"], "random");
+  EXPECT_EQ(report["history_hash"].get<std::string>().size(), 16u);
+  EXPECT_TRUE(report["violations"].is_array());
+  EXPECT_TRUE(report["marks"].is_object());
+  EXPECT_TRUE(report["fault_plan"].is_array());
+  EXPECT_FALSE(fs::exists(dir_ / "fencesim-replay-kleppmann-fencing-1.json"));
+}
+
+TEST_F(CliTest, SameSeedTwiceGivesTheSameHash) {
+  const Result first = fencesim("run --scenario kleppmann-fencing --seed 7 --json");
+  const Result second = fencesim("run --scenario kleppmann-fencing --seed 7 --json");
+  ASSERT_EQ(first.code, 0) << first.err;
+  ASSERT_EQ(second.code, 0) << second.err;
+  EXPECT_EQ(json::parse(first.out)["history_hash"], json::parse(second.out)["history_hash"]);
+}
+
+TEST_F(CliTest, BrokenSinkIsCaughtWithTheReplayLineFirst) {
+  const Result run = fencesim(
+      "run --scenario kleppmann-fencing --seed 1 --sink-double accept-stale --replay-out x.json");
+  EXPECT_EQ(run.code, 1) << run.err;
+  EXPECT_EQ(run.first_out_line(), "fencesim replay x.json");
+  EXPECT_NE(run.out.find("\nstatus: violation\n"), std::string::npos) << run.out;
+  ASSERT_TRUE(fs::exists(dir_ / "x.json"));
+  const std::string hash = json::parse(read_text(dir_ / "x.json"))["expected_history_hash"];
+  EXPECT_NE(run.out.find("history hash: " + hash), std::string::npos) << run.out;
+
+  const Result replay = fencesim("replay x.json");
+  EXPECT_EQ(replay.code, 1) << replay.err;
+  EXPECT_NE(replay.out.find("history hash: " + hash), std::string::npos) << replay.out;
+  EXPECT_NE(replay.out.find("replay matches x.json"), std::string::npos) << replay.out;
+  EXPECT_EQ(replay.err, "");
+
+  const Result replay_json = fencesim("replay x.json --json");
+  EXPECT_EQ(replay_json.code, 1);
+  const json report = json::parse(replay_json.out);
+  EXPECT_EQ(report["history_hash"], hash);
+  EXPECT_EQ(report["status"], "violation");
+  EXPECT_EQ(report["replay"]["matches"], true);
+}
+
+TEST_F(CliTest, FailingJsonRunPutsTheReplayLineFirstOnStderr) {
+  const Result run =
+      fencesim("run --scenario kleppmann-fencing --seed 1 --sink-double accept-stale --json");
+  EXPECT_EQ(run.code, 1);
+  const std::string file = "fencesim-replay-kleppmann-fencing-1.json";
+  EXPECT_EQ(run.err.substr(0, run.err.find('\n')), "fencesim replay " + file);
+  EXPECT_TRUE(fs::exists(dir_ / file));
+  const json report = json::parse(run.out);
+  EXPECT_EQ(report["status"], "violation");
+  ASSERT_FALSE(report["violations"].empty());
+  EXPECT_TRUE(report["violations"][0].contains("invariant"));
+  EXPECT_TRUE(report["violations"][0].contains("message"));
+}
+
+TEST_F(CliTest, ReplaySaysSoWhenTheHashDiffers) {
+  json file = broken_sink_replay();
+  file["expected_history_hash"] = "0123456789abcdef";
+  write("edited.json", file.dump());
+  const Result replay = fencesim("replay edited.json");
+  EXPECT_EQ(replay.code, 1);  // still the run's exit code
+  EXPECT_NE(replay.out.find("replay DIFFERS from edited.json: history hash"), std::string::npos)
+      << replay.out;
+  EXPECT_NE(replay.err.find("but the file recorded 0123456789abcdef"), std::string::npos)
+      << replay.err;
+}
+
+TEST_F(CliTest, ReplayUsesTheFilesFaultPlan) {
+  json file = broken_sink_replay();
+  file["fault_plan"] = json::array();
+  write("no-faults.json", file.dump());
+  const Result replay = fencesim("replay no-faults.json --json");
+  const json report = json::parse(replay.out);
+  EXPECT_TRUE(report["fault_plan"].empty());
+  EXPECT_EQ(report["replay"]["matches"], false);
+}
+
+TEST_F(CliTest, TraceWritesOneDescribedEventPerLine) {
+  const Result run = fencesim("run --scenario kleppmann-fencing --seed 1 --json --trace trace.txt");
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::string trace = read_text(dir_ / "trace.txt");
+  const auto lines = static_cast<std::uint64_t>(std::count(trace.begin(), trace.end(), '\n'));
+  EXPECT_EQ(lines, json::parse(run.out)["events"].get<std::uint64_t>());
+  EXPECT_TRUE(trace.starts_with("#0 ")) << trace.substr(0, 80);
+}
+
+TEST_F(CliTest, CheckDeterminismPassesOnFiveSeeds) {
+  const Result result = fencesim("check-determinism --scenario kleppmann-fencing --seeds 1..5");
+  EXPECT_EQ(result.code, 0) << result.err;
+  EXPECT_EQ(result.first_out_line(), "5 seeds deterministic");
+}
+
+TEST_F(CliTest, CheckDeterminismPassesWithPct) {
+  const Result result =
+      fencesim("check-determinism --scenario nightly-mix --seeds 1..2 --strategy pct");
+  EXPECT_EQ(result.code, 0) << result.err;
+  EXPECT_EQ(result.first_out_line(), "2 seeds deterministic");
+}
+
+}  // namespace

@@ -1,0 +1,317 @@
+#include "reports/replay_file.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace fencesim::reports {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+std::string_view fencesim_version() {
+  return FENCESIM_VERSION;
+}
+
+std::string_view strategy_name(sim::Strategy strategy) {
+  return strategy == sim::Strategy::kPct ? "pct" : "random";
+}
+
+std::optional<sim::Strategy> strategy_from_name(std::string_view name) {
+  if (name == "random") return sim::Strategy::kRandomWalk;
+  if (name == "pct") return sim::Strategy::kPct;
+  return std::nullopt;
+}
+
+std::optional<runtime::EventKind> event_kind_from_string(std::string_view name) {
+  constexpr auto kLast = static_cast<int>(runtime::EventKind::kStoreCheckpointRefused);
+  for (int value = 0; value <= kLast; ++value) {
+    const auto kind = static_cast<runtime::EventKind>(value);
+    if (runtime::to_string(kind) == name) return kind;
+  }
+  return std::nullopt;
+}
+
+std::string hash_hex(std::uint64_t hash) {
+  return fmt::format("{:016x}", hash);
+}
+
+ReplayFile make_replay_file(const properties::RunReport& report) {
+  ReplayFile file;
+  file.fencesim_version = std::string(fencesim_version());
+  file.scenario = report.request.scenario;
+  file.seed = report.request.seed;
+  file.strategy = std::string(strategy_name(report.request.strategy));
+  file.sink_double = report.request.sink_double;
+  file.plan = report.plan;
+  file.expected_status = std::string(properties::to_string(report.status));
+  file.expected_history_hash = hash_hex(report.history_hash);
+  for (const properties::Violation& violation : report.violations) {
+    file.violations.push_back(RecordedViolation{violation.invariant, violation.message});
+  }
+  return file;
+}
+
+ordered_json fault_to_json(const sim::Fault& fault) {
+  ordered_json out = ordered_json::object();
+  out["kind"] = std::string(to_string(fault.kind));
+  out["node"] = fault.node;
+  if (!fault.peer.empty()) out["peer"] = fault.peer;
+  out["at_ns"] = fault.at_ns;
+  if (fault.trigger) {
+    out["trigger"] = ordered_json{{"event", std::string(runtime::to_string(fault.trigger->event))},
+                                  {"occurrence", fault.trigger->occurrence},
+                                  {"delay_ns", fault.trigger->delay_ns}};
+  }
+  out["duration_ns"] = fault.duration_ns;
+  out["amount"] = fault.amount;
+  out["probability"] = fault.probability;
+  return out;
+}
+
+ordered_json fault_plan_to_json(const sim::FaultPlan& plan) {
+  ordered_json out = ordered_json::array();
+  for (const sim::Fault& fault : plan.faults) out.push_back(fault_to_json(fault));
+  return out;
+}
+
+ordered_json to_json(const ReplayFile& file) {
+  ordered_json violations = ordered_json::array();
+  for (const RecordedViolation& violation : file.violations) {
+    violations.push_back(
+        ordered_json{{"invariant", violation.invariant}, {"message", violation.message}});
+  }
+  return ordered_json{{"format", file.format},
+                      {"version", file.version},
+                      {"fencesim_version", file.fencesim_version},
+                      {"scenario", file.scenario},
+                      {"seed", file.seed},
+                      {"strategy", file.strategy},
+                      {"sink_double", file.sink_double},
+                      {"fault_plan", fault_plan_to_json(file.plan)},
+                      {"expected_status", file.expected_status},
+                      {"expected_history_hash", file.expected_history_hash},
+                      {"violations", violations}};
+}
+
+namespace {
+
+// Reads typed fields out of a JSON document, naming the field (as a path) in every error.
+class FieldReader {
+ public:
+  explicit FieldReader(std::string_view source) : source_(source) {}
+
+  [[noreturn]] void fail(std::string_view what) const {
+    throw ReplayFileError(fmt::format("replay file '{}': {}", source_, what));
+  }
+
+  // Null when absent and not required.
+  const json* find(const json& object, const std::string& path, bool required) const {
+    const std::string key = path.substr(path.find_last_of('.') + 1);
+    auto it = object.find(key);
+    if (it == object.end() || (!required && it->is_null())) {
+      if (required) fail(fmt::format("field '{}' is missing", path));
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  std::string string(const json& object, const std::string& path, bool required = true) const {
+    const json* value = find(object, path, required);
+    if (value == nullptr) return {};
+    if (!value->is_string()) fail(fmt::format("field '{}' must be a string", path));
+    return value->get<std::string>();
+  }
+
+  std::int64_t int64(const json& object, const std::string& path, std::int64_t fallback,
+                     std::int64_t min = std::numeric_limits<std::int64_t>::min()) const {
+    const json* value = find(object, path, false);
+    if (value == nullptr) return fallback;
+    std::int64_t out = 0;
+    if (value->is_number_integer() && !value->is_number_unsigned()) {
+      out = value->get<std::int64_t>();
+    } else if (value->is_number_unsigned() &&
+               value->get<std::uint64_t>() <=
+                   static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      out = static_cast<std::int64_t>(value->get<std::uint64_t>());
+    } else {
+      fail(fmt::format("field '{}' must be a 64-bit integer", path));
+    }
+    if (out < min) fail(fmt::format("field '{}' must be at least {}", path, min));
+    return out;
+  }
+
+  std::uint64_t seed(const json& object) const {
+    const json& value = *find(object, "seed", true);
+    if (value.is_number_unsigned()) return value.get<std::uint64_t>();
+    // Negative integers, and integers too large for 64 bits (which JSON parsers read as floats).
+    const bool out_of_range =
+        value.is_number_integer() ||
+        (value.is_number_float() && (value.get<double>() < 0 || value.get<double>() >= 0x1p64));
+    if (out_of_range) fail("field 'seed' is out of range (0..18446744073709551615)");
+    fail("field 'seed' must be an unsigned 64-bit integer");
+  }
+
+ private:
+  std::string_view source_;
+};
+
+sim::Trigger read_trigger(const FieldReader& reader, const json& object, const std::string& path) {
+  if (!object.is_object()) reader.fail(fmt::format("field '{}' must be an object", path));
+  const std::string event_name = reader.string(object, path + ".event");
+  const auto event = event_kind_from_string(event_name);
+  if (!event) {
+    reader.fail(fmt::format("field '{}.event': unknown event '{}'", path, event_name));
+  }
+  sim::Trigger trigger{};
+  trigger.event = *event;
+  const std::int64_t occurrence = reader.int64(object, path + ".occurrence", 1, 1);
+  if (occurrence > std::numeric_limits<int>::max()) {
+    reader.fail(fmt::format("field '{}.occurrence' is too large", path));
+  }
+  trigger.occurrence = static_cast<int>(occurrence);
+  trigger.delay_ns = reader.int64(object, path + ".delay_ns", 0, 0);
+  return trigger;
+}
+
+sim::Fault read_fault(const FieldReader& reader, const json& object, const std::string& path) {
+  if (!object.is_object()) reader.fail(fmt::format("field '{}' must be an object", path));
+  const std::string kind_name = reader.string(object, path + ".kind");
+  const auto kind = sim::fault_kind_from_string(kind_name);
+  if (!kind) reader.fail(fmt::format("field '{}.kind': unknown fault kind '{}'", path, kind_name));
+  sim::Fault fault{};
+  fault.kind = *kind;
+  fault.node = reader.string(object, path + ".node");
+  fault.peer = reader.string(object, path + ".peer", false);
+  fault.at_ns = reader.int64(object, path + ".at_ns", 0, 0);
+  if (const json* trigger = reader.find(object, path + ".trigger", false)) {
+    fault.trigger = read_trigger(reader, *trigger, path + ".trigger");
+  }
+  fault.duration_ns = reader.int64(object, path + ".duration_ns", 0, 0);
+  fault.amount = reader.int64(object, path + ".amount", 0);
+  if (const json* probability = reader.find(object, path + ".probability", false)) {
+    if (!probability->is_number()) {
+      reader.fail(fmt::format("field '{}.probability' must be a number", path));
+    }
+    fault.probability = probability->get<double>();
+    if (!(fault.probability >= 0 && fault.probability <= 1)) {
+      reader.fail(fmt::format("field '{}.probability' must be within 0..1", path));
+    }
+  }
+  return fault;
+}
+
+void check_header(const FieldReader& reader, const json& document, std::string_view source) {
+  if (!document.is_object()) reader.fail("not a JSON object");
+  auto format = document.find("format");
+  if (format == document.end() || !format->is_string() || *format != kReplayFormat) {
+    reader.fail(
+        fmt::format("not a fencesim replay file (field 'format' must be '{}')", kReplayFormat));
+  }
+  const json& version = *reader.find(document, "version", true);
+  if (!version.is_number_integer()) reader.fail("field 'version' must be an integer");
+  if (version != kReplayVersion) {
+    throw ReplayFileError(
+        fmt::format("replay file '{}' has format version {}; this fencesim reads "
+                    "version {}",
+                    source, version.dump(), kReplayVersion));
+  }
+  const std::string written_by = reader.string(document, "fencesim_version");
+  if (written_by != fencesim_version()) {
+    throw ReplayFileError(
+        fmt::format("replay file '{}' was written by fencesim {}; this is "
+                    "fencesim {} (a replay is exact only on the same version)",
+                    source, written_by, fencesim_version()));
+  }
+}
+
+std::string read_hash(const FieldReader& reader, const json& document) {
+  std::string hash = reader.string(document, "expected_history_hash");
+  const bool hex =
+      hash.size() == 16 && hash.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+  if (!hex) reader.fail("field 'expected_history_hash' must be 16 hex digits");
+  for (char& c : hash) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return hash;
+}
+
+std::string read_status(const FieldReader& reader, const json& document) {
+  std::string status = reader.string(document, "expected_status");
+  for (auto value : {properties::RunStatus::kPass, properties::RunStatus::kViolation,
+                     properties::RunStatus::kLiveness, properties::RunStatus::kHarnessError}) {
+    if (properties::to_string(value) == status) return status;
+  }
+  reader.fail(fmt::format("field 'expected_status': unknown status '{}'", status));
+}
+
+const json& read_array(const FieldReader& reader, const json& document, const std::string& path) {
+  const json& value = *reader.find(document, path, true);
+  if (!value.is_array()) reader.fail(fmt::format("field '{}' must be an array", path));
+  return value;
+}
+
+}  // namespace
+
+ReplayFile replay_file_from_json(const json& document, std::string_view source) {
+  const FieldReader reader(source);
+  check_header(reader, document, source);
+  ReplayFile file;
+  file.fencesim_version = std::string(fencesim_version());
+  file.scenario = reader.string(document, "scenario");
+  file.seed = reader.seed(document);
+  file.strategy = reader.string(document, "strategy");
+  if (!strategy_from_name(file.strategy)) {
+    reader.fail(fmt::format("field 'strategy': unknown strategy '{}' (expected random or pct)",
+                            file.strategy));
+  }
+  file.sink_double = reader.string(document, "sink_double", false);
+  const json& faults = read_array(reader, document, "fault_plan");
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    file.plan.faults.push_back(read_fault(reader, faults[i], fmt::format("fault_plan[{}]", i)));
+  }
+  file.expected_status = read_status(reader, document);
+  file.expected_history_hash = read_hash(reader, document);
+  if (document.contains("violations")) {
+    const json& violations = read_array(reader, document, "violations");
+    for (std::size_t i = 0; i < violations.size(); ++i) {
+      const std::string path = fmt::format("violations[{}]", i);
+      if (!violations[i].is_object())
+        reader.fail(fmt::format("field '{}' must be an object", path));
+      file.violations.push_back(RecordedViolation{reader.string(violations[i], path + ".invariant"),
+                                                  reader.string(violations[i], path + ".message")});
+    }
+  }
+  return file;
+}
+
+void write_replay_file(const std::string& path, const ReplayFile& file) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw ReplayFileError(fmt::format("cannot write replay file '{}'", path));
+  out << to_json(file).dump(2) << '\n';
+  out.flush();
+  if (!out) throw ReplayFileError(fmt::format("cannot write replay file '{}'", path));
+}
+
+ReplayFile read_replay_file(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) {
+    throw ReplayFileError(fmt::format("replay file '{}' not found", path));
+  }
+  if (std::filesystem::is_directory(path, error)) {
+    throw ReplayFileError(fmt::format("replay file '{}' is a directory", path));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) throw ReplayFileError(fmt::format("cannot read replay file '{}'", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  const json document = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (document.is_discarded()) {
+    throw ReplayFileError(fmt::format("replay file '{}' is not JSON", path));
+  }
+  return replay_file_from_json(document, path);
+}
+
+}  // namespace fencesim::reports

@@ -1,0 +1,76 @@
+#pragma once
+// A replay file: everything needed to run one failing world again, bit for bit, on the same
+// fencesim version: the scenario, the seed, the strategy, the sink double, and the fault plan that
+// ran (so a replay does not depend on how the scenario draws its plan), with the outcome it had.
+// `fencesim run` writes one on a failure; `fencesim replay FILE` reads it and checks the outcome.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "properties/run.h"
+#include "sim/fault.h"
+
+namespace fencesim::reports {
+
+// The version this binary was built as (CMake's PROJECT_VERSION).
+std::string_view fencesim_version();
+
+// A replay file that cannot be used; what() is one line naming the file and what is wrong.
+class ReplayFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RecordedViolation {
+  std::string invariant;
+  std::string message;
+  friend bool operator==(const RecordedViolation&, const RecordedViolation&) = default;
+};
+
+struct ReplayFile {
+  std::string format = "fencesim-replay";
+  int version = 1;
+  std::string fencesim_version;
+  std::string scenario;
+  std::uint64_t seed = 0;
+  std::string strategy;     // "random" or "pct"
+  std::string sink_double;  // "" or a double's name, as RunRequest::sink_double
+  sim::FaultPlan plan;
+  std::string expected_status;        // as properties::to_string(RunStatus)
+  std::string expected_history_hash;  // 16 lower-case hex digits
+  std::vector<RecordedViolation> violations;
+  friend bool operator==(const ReplayFile&, const ReplayFile&) = default;
+};
+
+inline constexpr std::string_view kReplayFormat = "fencesim-replay";
+inline constexpr int kReplayVersion = 1;
+
+// The strategy's name on the command line and in files: "random" or "pct".
+std::string_view strategy_name(sim::Strategy strategy);
+std::optional<sim::Strategy> strategy_from_name(std::string_view name);
+// Inverse of runtime::to_string(EventKind); nullopt for an unknown name.
+std::optional<runtime::EventKind> event_kind_from_string(std::string_view name);
+// 16 lower-case hex digits.
+std::string hash_hex(std::uint64_t hash);
+
+// The replay file for a finished run, stamped with this binary's version.
+ReplayFile make_replay_file(const properties::RunReport& report);
+
+nlohmann::ordered_json fault_to_json(const sim::Fault& fault);
+nlohmann::ordered_json fault_plan_to_json(const sim::FaultPlan& plan);
+nlohmann::ordered_json to_json(const ReplayFile& file);
+// Checks everything (format, versions, every field's presence and type, names of fault kinds,
+// events and strategies, the seed's range). `source` names the file in error messages.
+ReplayFile replay_file_from_json(const nlohmann::json& json, std::string_view source);
+
+// Throws ReplayFileError when the file cannot be written.
+void write_replay_file(const std::string& path, const ReplayFile& file);
+// Throws ReplayFileError: missing file, not JSON, another format or version, a field missing or
+// of the wrong type, an unknown fault kind or event name, a seed out of range.
+ReplayFile read_replay_file(const std::string& path);
+
+}  // namespace fencesim::reports

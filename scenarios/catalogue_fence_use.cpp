@@ -1,0 +1,133 @@
+// The catalogue's stories about using the fence itself: where a fence may be used, what a
+// failure is classified as, and what a withdrawal runs with.
+#include <memory>
+
+#include "runtime/errors.h"
+#include "scenarios/builder.h"
+#include "scenarios/order_workflow.h"
+#include "scenarios/workload.h"
+
+namespace fencesim::scenarios {
+
+using runtime::ChildPlacement;
+using runtime::EventKind;
+using runtime::ExecutionContext;
+using runtime::kSecond;
+
+namespace {
+
+// Runs `use`; marks `refused_mark` if it refused with ExecutionContextUnavailableError, and
+// `used_mark` if it did not refuse (the fence was usable where it must not be).
+void expect_unavailable(sim::World& world, ExecutionContext& ctx, const std::function<void()>& use,
+                        const std::string& refused_mark) {
+  bool refused = false;
+  try {
+    use();
+  } catch (const runtime::ExecutionContextUnavailableError&) {
+    refused = true;
+  }
+  world.mark(ctx, refused ? refused_mark : "fence-misuse-not-refused");
+}
+
+}  // namespace
+
+void register_catalogue_fence_use(ScenarioRegistry& registry) {
+  // A fence kept past its step, an ancestor's fence, and a frame without a held lease.
+  auto kept = std::make_shared<std::optional<runtime::ExecutionFence>>();
+  ScenarioBuilder("fence-scoping")
+      .describe("a step keeps its fence for a later step, a nested level uses its ancestor's "
+                "fence, a withdrawal after the tree ended asks for one: each refuses")
+      .safety_phase(60 * kSecond)
+      .sink("payments")
+      .instances(2)
+      .workflow([kept](sim::World&, sim::Rng&) {
+        return runtime::Workflow{
+            "level", {runtime::StepItem{"nested", [](ExecutionContext& ctx) {
+                        ctx.env().sleep(kSecond);
+                      }}}};
+      })
+      .workflow([kept](sim::World& world, sim::Rng&) {
+        return runtime::Workflow{
+            "order",
+            {runtime::StepItem{"keep", [kept](ExecutionContext& ctx) { *kept = ctx.fence(); }},
+             runtime::StepItem{"reuse",
+                               [kept, &world](ExecutionContext& ctx) {
+                                 expect_unavailable(
+                                     world, ctx, [&] { (void)(*kept)->token(); },
+                                     "kept-fence-refused");
+                                 expect_unavailable(
+                                     world, ctx, [&] { (void)ctx.parent().fence().token(); },
+                                     "ancestor-fence-refused");
+                               }},
+             runtime::GroupItem{"levels", {{"inner", ChildPlacement::kThisWorkflow, "level"}}}}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .setup([](sim::World& world) {
+        for (const char* instance : {"instance-1", "instance-2"}) {
+          world.withdraw_at(50 * kSecond, instance, runtime::LeaseKey{"tenant-1", "order-1"},
+                            [&world](ExecutionContext& ctx) {
+                              expect_unavailable(
+                                  world, ctx, [&] { (void)ctx.fence().token(); },
+                                  "unfenced-withdrawal-refused");
+                            });
+        }
+      })
+      .marks({"kept-fence-refused", "ancestor-fence-refused", "unfenced-withdrawal-refused"})
+      .add_to(registry);
+
+  // A withdrawal inside a pass runs with its step's fence.
+  ScenarioBuilder("withdrawal-inside-pass")
+      .describe("a withdrawal arrives while a step runs: it runs in that step's frame, with its "
+                "fence, and its write is fenced like the step's")
+      .safety_phase(60 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .workflow([](sim::World& world, sim::Rng&) {
+        return runtime::Workflow{"order", {work_step("long", 20 * kSecond),
+                                           write_step(world, "charge", kSecond, "payments", "x")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .setup([](sim::World& world) {
+        world.withdraw_at(5 * kSecond, "instance-1", runtime::LeaseKey{"tenant-1", "order-1"},
+                          [&world](ExecutionContext& ctx) {
+                            ctx.fence().write(world.sink(ctx, "payments"), "withdrawal");
+                            world.mark(ctx, "fenced-withdrawal-written");
+                          });
+      })
+      .marks({"fenced-withdrawal-written"})
+      .add_to(registry);
+
+  // A refusal wrapped in causes and an aggregate, racing an abort with another reason.
+  ScenarioBuilder("fenced-in-aggregate")
+      .describe("a stale holder's refusal is wrapped in a step error inside an aggregate while "
+                "its lease's abort fires with another reason: still classified as fenced")
+      .safety_phase(120 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .instance("instance-2", 5 * kSecond)
+      .workflow([](sim::World& world, sim::Rng&) {
+        return runtime::Workflow{
+            "order",
+            {runtime::StepItem{"charge", [&world](ExecutionContext& ctx) {
+               ctx.env().sleep(kSecond);
+               std::exception_ptr refusal;
+               try {
+                 ctx.fence().write(world.sink(ctx, "payments"), "charge");
+               } catch (const runtime::ExecutionFencedError&) {
+                 refusal = std::current_exception();
+               }
+               if (!refusal) return;
+               world.mark(ctx, "fenced-error-wrapped");
+               throw runtime::AggregateError(
+                   {std::make_exception_ptr(runtime::StepError("audit failed")),
+                    std::make_exception_ptr(runtime::StepError("charge failed", refusal))});
+             }}}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .fault(stall("instance-1").after(EventKind::kWriteSent).lasting_between(35 * kSecond,
+                                                                              60 * kSecond))
+      .marks({"fenced-error-wrapped", "stale-write-refused"})
+      .add_to(registry);
+}
+
+}  // namespace fencesim::scenarios

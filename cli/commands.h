@@ -2,7 +2,9 @@
 // The fencesim subcommands. Each takes its raw option values (parsed and checked here, so that
 // every error names the option), writes to `out` and `err`, and returns the process's exit code.
 #include <iosfwd>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "scenarios/scenario.h"
 
@@ -40,11 +42,21 @@ struct DeterminismArgs {
   std::string strategy = "random";
 };
 
+struct SweepArgs {
+  std::vector<std::string> scenarios;  // empty: every registered scenario
+  std::string seeds = "1..100";
+  std::string strategy = "both";       // random, pct or both
+  std::uint64_t determinism_every = 10;  // every Nth passing seed runs twice
+  std::string out = "fencesim-out";
+};
+
 int list_command(const scenarios::ScenarioRegistry& registry, std::ostream& out);
 int run_command(const scenarios::ScenarioRegistry& registry, const RunArgs& args, std::ostream& out,
                 std::ostream& err);
 int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs& args,
                    std::ostream& out, std::ostream& err);
+int sweep_command(const scenarios::ScenarioRegistry& registry, const SweepArgs& args,
+                  std::ostream& out, std::ostream& err);
 int determinism_command(const scenarios::ScenarioRegistry& registry, const DeterminismArgs& args,
                         std::ostream& out, std::ostream& err);
 

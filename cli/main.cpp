@@ -19,6 +19,7 @@ struct Args {
   RunArgs run;
   ReplayArgs replay;
   DeterminismArgs determinism;
+  SweepArgs sweep;
 };
 
 void add_run(CLI::App& app, RunArgs& args) {
@@ -50,6 +51,17 @@ void add_determinism(CLI::App& app, DeterminismArgs& args) {
   check->add_option("--strategy", args.strategy, "Scheduling strategy: random or pct");
 }
 
+void add_sweep(CLI::App& app, SweepArgs& args) {
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "Run many seeds of scenarios in this process; keep the failures' replay files");
+  sweep->add_option("--scenario", args.scenarios, "Scenario name, repeatable (default: all)");
+  sweep->add_option("--seeds", args.seeds, "Seeds A..B (inclusive; default 1..100)");
+  sweep->add_option("--strategy", args.strategy, "random, pct or both (default both)");
+  sweep->add_option("--determinism-every", args.determinism_every,
+                    "Run every Nth passing seed twice and compare hashes (default 10)");
+  sweep->add_option("--out", args.out, "Folder for replay files (default fencesim-out)");
+}
+
 // CLI11's messages, on one line.
 std::string one_line(std::string text) {
   std::replace(text.begin(), text.end(), '\n', ' ');
@@ -69,6 +81,7 @@ int dispatch(const CLI::App& app, const Args& args) {
   if (app.got_subcommand("replay")) {
     return replay_command(registry, args.replay, std::cout, std::cerr);
   }
+  if (app.got_subcommand("sweep")) return sweep_command(registry, args.sweep, std::cout, std::cerr);
   return determinism_command(registry, args.determinism, std::cout, std::cerr);
 }
 
@@ -90,9 +103,10 @@ int main_checked(int argc, char** argv) {
   add_run(app, args.run);
   add_replay(app, args.replay);
   add_determinism(app, args.determinism);
+  add_sweep(app, args.sweep);
   if (argc > 1 && argv[1][0] != '-' && !is_subcommand(app, argv[1])) {
-    return fail(kExitUsage, fmt::format("unknown command '{}' (expected list, run, replay or "
-                                        "check-determinism; try 'fencesim --help')",
+    return fail(kExitUsage, fmt::format("unknown command '{}' (expected list, run, replay, "
+                                        "check-determinism or sweep; try 'fencesim --help')",
                                         argv[1]));
   }
   try {

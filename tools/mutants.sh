@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# Mutants: proof that the harness bites (DESIGN.md). For each mutant in mutants/manifest.txt:
+# copy the working tree (one snapshot per run), apply mutants/NAME.patch to the copy's runtime/,
+# build the copy's `fencesim`, and run its scenarios seed by seed until one fails. A mutant that no
+# seed of its budget catches survives, and the script exits 1.
+#
+# Usage: tools/mutants.sh [--fast] [--only NAME[,NAME...]] [--budget N] [--jobs N]
+#   --fast        only the mutants marked `fast` in the manifest (the CI subset)
+#   --only        only these mutants (repeatable)
+#   --budget N    seeds per scenario instead of the manifest's budget
+#   --jobs N      build parallelism (default: ninja's)
+# Environment: FENCESIM_MUTANTS_DIR (default /tmp/fencesim-mutants) holds one copy and one build
+#   directory per mutant, kept so that a rerun builds incrementally; ccache is used when installed.
+#   FENCESIM_MUTANT_RUN_TIMEOUT: seconds one `fencesim run` may take (default 300).
+# Exit: 0 every mutant caught; 1 a mutant survived its budget; 2 a patch no longer applies or a
+#   mutant does not build (the runtime moved on: regenerate the patch); 64 bad usage.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${FENCESIM_MUTANTS_DIR:-/tmp/fencesim-mutants}
+run_timeout=${FENCESIM_MUTANT_RUN_TIMEOUT:-300}
+manifest="$root/mutants/manifest.txt"
+fast=0
+budget_override=""
+jobs=""
+only=()
+
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 64; }
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --fast) fast=1 ;;
+    --only) [[ $# -ge 2 ]] || usage; IFS=',' read -r -a names <<<"$2"; only+=("${names[@]}"); shift ;;
+    --budget) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage; budget_override=$2; shift ;;
+    --jobs) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage; jobs=$2; shift ;;
+    -h|--help) usage ;;
+    *) echo "mutants: unknown argument '$1'" >&2; usage ;;
+  esac
+  shift
+done
+
+trim() { local s="$1"; s="${s#"${s%%[![:space:]]*}"}"; echo "${s%"${s##*[![:space:]]}"}"; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# --- the manifest -----------------------------------------------------------------------------
+declare -a m_name m_scenarios m_budget m_ci m_catcher
+while IFS= read -r line; do
+  [[ -z "$(trim "$line")" || "$(trim "$line")" == \#* ]] && continue
+  IFS='|' read -r f_name f_scenarios f_budget f_ci f_catcher <<<"$line"
+  name=$(trim "$f_name")
+  if [[ ${#only[@]} -gt 0 ]]; then
+    wanted=0
+    for o in "${only[@]}"; do [[ "$o" == "$name" ]] && wanted=1; done
+    [[ $wanted == 1 ]] || continue
+  fi
+  [[ $fast == 1 && "$(trim "$f_ci")" != fast ]] && continue
+  m_name+=("$name")
+  m_scenarios+=("$(trim "$f_scenarios")")
+  m_budget+=("${budget_override:-$(trim "$f_budget")}")
+  m_ci+=("$(trim "$f_ci")")
+  m_catcher+=("$(trim "$f_catcher")")
+done <"$manifest"
+for o in "${only[@]}"; do
+  found=0
+  for n in "${m_name[@]}"; do [[ "$n" == "$o" ]] && found=1; done
+  [[ $found == 1 ]] || { echo "mutants: no mutant '$o' in $manifest" >&2; exit 64; }
+done
+[[ ${#m_name[@]} -gt 0 ]] || { echo "mutants: no mutant selected" >&2; exit 64; }
+
+# --- helpers ----------------------------------------------------------------------------------
+# Takes one snapshot of the WORKING tree (tracked and untracked files, not ignored ones such as
+# build/) as a tar file, so that every mutant of a run is built from the same files even while
+# others edit the tree.
+snapshot_tree() {
+  local tarfile="$1" list
+  list=$(mktemp)
+  (cd "$root" && git ls-files -z --cached --others --exclude-standard |
+    while IFS= read -r -d '' f; do [[ -f "$f" ]] && printf '%s\0' "$f"; done) >"$list"
+  (cd "$root" && tar --null -T "$list" -cf "$tarfile")
+  rm -f "$list"
+}
+
+# Makes $2 hold exactly the files of $1, by content: a file whose content changed is copied and so
+# gets a fresh modification time (ninja rebuilds what depends on it); an unchanged file is left
+# alone (ninja does not). Keeping the snapshot's times instead would hide an edit made between two
+# runs from ninja whenever the edit is older than the build.
+sync_tree() {
+  local from="$1" dest="$2" f
+  mkdir -p "$dest"
+  (cd "$from" && find . -type f -printf '%P\0') | while IFS= read -r -d '' f; do
+    if ! cmp -s "$from/$f" "$dest/$f"; then
+      mkdir -p "$(dirname "$dest/$f")"
+      cp -f "$from/$f" "$dest/$f"
+    fi
+  done
+  (cd "$dest" && find . -type f -printf '%P\0') | while IFS= read -r -d '' f; do
+    [[ -f "$from/$f" ]] || rm -f -- "$dest/$f"
+  done
+}
+
+# Reads a `fencesim run --json` object on stdin; prints "status<TAB>invariant".
+parse_json() {
+  if command -v python3 >/dev/null 2>&1; then
+    python3 -c '
+import json, sys
+try:
+    o = json.loads(sys.stdin.read())
+except Exception:
+    print("unparsed\t"); sys.exit(0)
+v = o.get("violations") or []
+inv = v[0].get("invariant", "") if v and isinstance(v[0], dict) else ""
+print("%s\t%s" % (o.get("status", "unknown"), inv))'
+  else
+    local text status inv
+    text=$(cat)
+    status=$(grep -o '"status" *: *"[^"]*"' <<<"$text" | head -1 | sed 's/.*"\([^"]*\)"$/\1/')
+    inv=$(grep -o '"invariant" *: *"[^"]*"' <<<"$text" | head -1 | sed 's/.*"\([^"]*\)"$/\1/')
+    printf '%s\t%s\n' "${status:-unknown}" "$inv"
+  fi
+}
+
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  # Paths relative to $work and no working directory in the hash: an unchanged file of one
+  # mutant's copy hits the cache filled by another's.
+  export CCACHE_BASEDIR="$work" CCACHE_NOHASHDIR=true
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
+# --- one mutant -------------------------------------------------------------------------------
+# Sets r_caught_by, r_seeds, r_seconds, r_build, r_outcome (caught|survived|broken), r_replay.
+run_mutant() {
+  local name="$1" scenarios_csv="$2" budget="$3"
+  local dir="$work/$name" patch="$root/mutants/$name.patch"
+  r_caught_by="" r_seeds="" r_seconds="" r_build="" r_outcome="" r_replay="" r_note=""
+  echo "== $name: copy, patch, build" >&2
+  [[ -f "$patch" ]] || { r_outcome=broken; r_caught_by="NO PATCH FILE"; return; }
+  # The patch is applied to a fresh staging copy, which is then synced into the build's source
+  # copy: the patched file keeps its time from one rerun to the next, and is rebuilt only if it
+  # changed. The copy has no .git: GIT_CEILING_DIRECTORIES keeps git from finding a repository
+  # above it (paths would then be taken relative to that repository's top).
+  rm -rf "$dir/stage"
+  mkdir -p "$dir/stage"
+  tar -xf "$work/tree.tar" -C "$dir/stage"
+  if ! (cd "$dir/stage" && GIT_CEILING_DIRECTORIES="$dir" git apply --whitespace=nowarn "$patch") \
+    2>"$dir/apply.log"; then
+    cat "$dir/apply.log" >&2
+    echo "mutants: $name: mutants/$name.patch no longer applies: the runtime moved on;" \
+      "regenerate the patch" >&2
+    r_outcome=broken; r_caught_by="PATCH DOES NOT APPLY"; return
+  fi
+  sync_tree "$dir/stage" "$dir/src"
+  rm -rf "$dir/stage"
+  local t0 t1
+  t0=$(now)
+  if [[ ! -f "$dir/build/build.ninja" ]]; then
+    if ! cmake -S "$dir/src" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      "${launcher[@]}" >"$dir/configure.log" 2>&1; then
+      tail -30 "$dir/configure.log" >&2
+      r_outcome=broken; r_caught_by="CONFIGURE FAILED"; return
+    fi
+  fi
+  if ! cmake --build "$dir/build" --target fencesim ${jobs:+-j "$jobs"} >"$dir/build.log" 2>&1; then
+    grep -m 20 -E 'error|Error' "$dir/build.log" >&2 || tail -30 "$dir/build.log" >&2
+    echo "mutants: $name: the mutant does not build (log: $dir/build.log)" >&2
+    r_outcome=broken; r_caught_by="BUILD FAILED"; return
+  fi
+  t1=$(now)
+  r_build=$(elapsed "$t0" "$t1")
+  local binary
+  binary=$(find "$dir/build" -type f -name fencesim -perm -u+x | head -1)
+  [[ -n "$binary" ]] || { r_outcome=broken; r_caught_by="NO fencesim BINARY"; return; }
+
+  local -a scenarios live=()
+  IFS=',' read -r -a scenarios <<<"$scenarios_csv"
+  local missing=()
+  echo "== $name: built in ${r_build}s; seeds 1..$budget of ${scenarios[*]}" >&2
+  t0=$(now)
+  local seed scenario out rc status invariant runs=0
+  for seed in $(seq 1 "$budget"); do
+    for scenario in "${scenarios[@]}"; do
+      # A scenario found missing at seed 1 is skipped for the rest.
+      if [[ $seed -gt 1 ]]; then
+        local is_live=0 s
+        for s in "${live[@]}"; do [[ "$s" == "$scenario" ]] && is_live=1; done
+        [[ $is_live == 1 ]] || continue
+      fi
+      runs=$((runs + 1))
+      rc=0
+      out=$(cd "$dir" && timeout "$run_timeout" "$binary" run --scenario "$scenario" \
+        --seed "$seed" --json 2>"$dir/last-run.stderr") || rc=$?
+      case $rc in
+        0) [[ $seed -eq 1 ]] && live+=("$scenario"); continue ;;
+        2|64)
+          if [[ $seed -eq 1 ]]; then missing+=("$scenario"); continue; fi
+          status="usage-error"; invariant="" ;;
+        124) status="timeout"; invariant="" ;;
+        *) IFS=$'\t' read -r status invariant < <(parse_json <<<"$out") || true ;;
+      esac
+      t1=$(now)
+      r_seconds=$(elapsed "$t0" "$t1")
+      r_seeds=$seed
+      case $rc in
+        1) r_caught_by="${invariant:-violation}" ;;
+        3) r_caught_by="liveness" ;;
+        5) r_caught_by="harness-error" ;;
+        124) r_caught_by="timeout (${run_timeout}s)" ;;
+        1[2-9][0-9]|2[0-9][0-9]) r_caught_by="crash (exit $rc)" ;;
+        *) r_caught_by="${status:-crash} (exit $rc)" ;;
+      esac
+      r_caught_by="$r_caught_by @ $scenario"
+      r_outcome=caught
+      r_replay="(cd $dir && $binary run --scenario $scenario --seed $seed)"
+      echo "== $name: caught by $r_caught_by, seed $seed, ${r_seconds}s ($runs runs)" >&2
+      return
+    done
+    if [[ $seed -eq 1 && ${#live[@]} -eq 0 && ${#missing[@]} -gt 0 ]]; then break; fi
+  done
+  t1=$(now)
+  r_seconds=$(elapsed "$t0" "$t1")
+  r_outcome=survived
+  r_seeds="${budget} x ${#live[@]}"
+  r_caught_by="SURVIVED"
+  [[ ${#missing[@]} -gt 0 ]] && r_note="missing scenario: ${missing[*]}"
+  echo "== $name: survived ${budget} seeds of ${live[*]:-no scenario} (${r_seconds}s)" >&2
+}
+
+# --- all of them ------------------------------------------------------------------------------
+mkdir -p "$work"
+total0=$(now)
+snapshot_tree "$work/tree.tar"
+results="$work/results.tsv"
+printf 'mutant\toutcome\tcaught_by\tseeds\tseconds\tbuild_seconds\tnote\n' >"$results"
+declare -a rows survivors replays
+worst=0
+for i in "${!m_name[@]}"; do
+  run_mutant "${m_name[$i]}" "${m_scenarios[$i]}" "${m_budget[$i]}"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${m_name[$i]}" "$r_outcome" "$r_caught_by" "$r_seeds" \
+    "$r_seconds" "$r_build" "$r_note" >>"$results"
+  rows+=("| ${m_name[$i]} | $r_caught_by | ${r_seeds:--} | ${r_seconds:--} | ${r_build:--} |")
+  case $r_outcome in
+    caught) replays+=("${m_name[$i]}: $r_replay") ;;
+    survived)
+      survivors+=("${m_name[$i]}: would be caught by ${m_catcher[$i]}${r_note:+ [$r_note]}")
+      [[ $worst -lt 1 ]] && worst=1 ;;
+    *) worst=2 ;;
+  esac
+done
+total=$(elapsed "$total0" "$(now)")
+
+echo
+echo "| mutant | caught by | seeds | seconds | build s |"
+echo "|---|---|---|---|---|"
+printf '%s\n' "${rows[@]}"
+echo
+echo "total: ${total}s for ${#m_name[@]} mutants (results: $results)"
+if [[ ${#replays[@]} -gt 0 ]]; then
+  echo; echo "replay a catch:"; printf '  %s\n' "${replays[@]}"
+fi
+if [[ ${#survivors[@]} -gt 0 ]]; then
+  echo; echo "survivors:"; printf '  %s\n' "${survivors[@]}"
+fi
+[[ $worst -eq 2 ]] && echo "mutants: a patch no longer applies or a mutant does not build" >&2
+exit "$worst"

@@ -1,8 +1,8 @@
 #pragma once
 // The fencesim subcommands. Each takes its raw option values (parsed and checked here, so that
 // every error names the option), writes to `out` and `err`, and returns the process's exit code.
-#include <iosfwd>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -45,7 +45,7 @@ struct DeterminismArgs {
 struct SweepArgs {
   std::vector<std::string> scenarios;  // empty: every registered scenario
   std::string seeds = "1..100";
-  std::string strategy = "both";       // random, pct or both
+  std::string strategy = "both";         // random, pct or both
   std::uint64_t determinism_every = 10;  // every Nth passing seed runs twice
   std::string out = "fencesim-out";
 };

@@ -2,7 +2,6 @@
 // turned into one line on stderr and the exit code CI reads (see commands.h).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
-
 #include <malloc.h>
 
 #include <CLI/CLI.hpp>

@@ -34,11 +34,16 @@ struct ScenarioTally {
 int worse(int a, int b) {
   auto rank = [](int code) {
     switch (code) {
-      case kExitHarnessError: return 4;
-      case kExitNondeterminism: return 3;
-      case kExitViolation: return 2;
-      case kExitLiveness: return 1;
-      default: return 0;
+      case kExitHarnessError:
+        return 4;
+      case kExitNondeterminism:
+        return 3;
+      case kExitViolation:
+        return 2;
+      case kExitLiveness:
+        return 1;
+      default:
+        return 0;
     }
   };
   return rank(a) >= rank(b) ? a : b;
@@ -87,9 +92,8 @@ int sweep_command(const scenarios::ScenarioRegistry& registry, const SweepArgs& 
         if (run.report.status != properties::RunStatus::kPass) {
           ++tally.failures;
           exit = worse(exit, properties::exit_code(run.report.status));
-          const std::string path =
-              fmt::format("{}/fencesim-replay-{}-{}-{}.json", args.out, name, seed,
-                          reports::strategy_name(strategy));
+          const std::string path = fmt::format("{}/fencesim-replay-{}-{}-{}.json", args.out, name,
+                                               seed, reports::strategy_name(strategy));
           reports::write_replay_file(path, reports::make_replay_file(run.report));
           fmt::print(out, "fencesim replay {}\n", path);
           fmt::print(out, "  {} seed {} {}: {}{}\n", name, seed, reports::strategy_name(strategy),
@@ -103,8 +107,9 @@ int sweep_command(const scenarios::ScenarioRegistry& registry, const SweepArgs& 
           if (again.report.history_hash != run.report.history_hash) {
             ++tally.nondeterministic;
             exit = worse(exit, kExitNondeterminism);
-            fmt::print(out, "nondeterminism: {} seed {} {}: hash {} then {} (see fencesim "
-                            "check-determinism --scenario {} --seeds {}..{})\n",
+            fmt::print(out,
+                       "nondeterminism: {} seed {} {}: hash {} then {} (see fencesim "
+                       "check-determinism --scenario {} --seeds {}..{})\n",
                        name, seed, reports::strategy_name(strategy),
                        reports::hash_hex(run.report.history_hash),
                        reports::hash_hex(again.report.history_hash), name, seed, seed);

@@ -36,38 +36,68 @@ rc::Gen<sim::Fault> gen_fault(const PlanTopology& topology) {
       pause(sim::FaultKind::kCrash, 30'000, instance, at),
       rc::gen::apply(
           [](std::string node, std::int64_t when, std::int64_t duration, std::int64_t step_ms) {
-            return sim::Fault{sim::FaultKind::kMigrate, std::move(node), {}, when, std::nullopt,
-                              duration, step_ms * kMs, 0};
+            return sim::Fault{sim::FaultKind::kMigrate,
+                              std::move(node),
+                              {},
+                              when,
+                              std::nullopt,
+                              duration,
+                              step_ms * kMs,
+                              0};
           },
           instance, at, millis(0, 45'000), rc::gen::inRange<std::int64_t>(-5'000, 5'001)),
       rc::gen::apply(
           [](std::string node, std::int64_t when, std::int64_t ppm) {
-            return sim::Fault{sim::FaultKind::kClockDrift, std::move(node), {}, when,
-                              std::nullopt, 0, ppm, 0};
+            return sim::Fault{
+                sim::FaultKind::kClockDrift, std::move(node), {}, when, std::nullopt, 0, ppm, 0};
           },
           instance, at, rc::gen::inRange<std::int64_t>(-drift, drift + 1)),
       rc::gen::apply(
           [](std::string node, std::int64_t when, std::int64_t duration, std::int64_t extra) {
-            return sim::Fault{sim::FaultKind::kNetworkDelay, std::move(node), {}, when,
-                              std::nullopt, duration, extra, 0};
+            return sim::Fault{sim::FaultKind::kNetworkDelay,
+                              std::move(node),
+                              {},
+                              when,
+                              std::nullopt,
+                              duration,
+                              extra,
+                              0};
           },
           any_node, at, millis(0, 30'000), millis(0, 3'000)),
       rc::gen::apply(
           [](std::string node, std::int64_t when, std::int64_t duration, int percent) {
-            return sim::Fault{sim::FaultKind::kNetworkDrop, std::move(node), {}, when,
-                              std::nullopt, duration, 0, percent / 100.0};
+            return sim::Fault{sim::FaultKind::kNetworkDrop,
+                              std::move(node),
+                              {},
+                              when,
+                              std::nullopt,
+                              duration,
+                              0,
+                              percent / 100.0};
           },
           any_node, at, millis(0, 30'000), rc::gen::inRange(0, 101)),
       rc::gen::apply(
           [](std::string node, std::int64_t when, std::int64_t duration, int percent) {
-            return sim::Fault{sim::FaultKind::kNetworkDuplicate, std::move(node), {}, when,
-                              std::nullopt, duration, 0, percent / 100.0};
+            return sim::Fault{sim::FaultKind::kNetworkDuplicate,
+                              std::move(node),
+                              {},
+                              when,
+                              std::nullopt,
+                              duration,
+                              0,
+                              percent / 100.0};
           },
           store, at, millis(0, 30'000), rc::gen::inRange(0, 101)),
       rc::gen::apply(
           [](std::string node, std::string peer, std::int64_t when, std::int64_t duration) {
-            return sim::Fault{sim::FaultKind::kPartition, std::move(node), std::move(peer), when,
-                              std::nullopt, duration, 0, 0};
+            return sim::Fault{sim::FaultKind::kPartition,
+                              std::move(node),
+                              std::move(peer),
+                              when,
+                              std::nullopt,
+                              duration,
+                              0,
+                              0};
           },
           instance, store, at, millis(0, 60'000)),
       pause(sim::FaultKind::kStoreDown, 20'000, store, at));

@@ -71,11 +71,11 @@ void ExactlyOnce::check(const sim::World& world, std::vector<Violation>& out) co
   }
   for (const auto& [key, sent] : written) {
     if (completed.contains(sent.first) && !effected.contains(key)) {
-      out.push_back(Violation{
-          std::string(name()),
-          fmt::format("tree {} completed but the write {} never took effect",
-                      runtime::to_string(sent.first), key.substr(key.find('\n') + 1)),
-          {sent.second}});
+      out.push_back(
+          Violation{std::string(name()),
+                    fmt::format("tree {} completed but the write {} never took effect",
+                                runtime::to_string(sent.first), key.substr(key.find('\n') + 1)),
+                    {sent.second}});
     }
   }
 }

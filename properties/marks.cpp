@@ -21,13 +21,17 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
     if (e.world == sim::WorldEventKind::kMark) ++marks[e.detail];
     if (e.world == sim::WorldEventKind::kNodeRestarted) {
       ++marks[world.node_kind(e.node) == sim::NodeKind::kInstance ? "instance-restarted"
-                                                                   : "store-restarted"];
+                                                                  : "store-restarted"];
     }
     if (e.world != sim::WorldEventKind::kRuntime) continue;
     const runtime::RuntimeEvent& r = e.runtime;
     switch (r.kind) {
-      case EventKind::kSinkRefused: ++marks["stale-write-refused"]; break;
-      case EventKind::kSinkDeduplicated: ++marks["rerun-deduplicated"]; [[fallthrough]];
+      case EventKind::kSinkRefused:
+        ++marks["stale-write-refused"];
+        break;
+      case EventKind::kSinkDeduplicated:
+        ++marks["rerun-deduplicated"];
+        [[fallthrough]];
       case EventKind::kSinkApplied: {
         const std::string tenant = r.scope_key.substr(0, r.scope_key.find(':'));
         auto& tokens = accepted[{r.holder, tenant}];
@@ -42,17 +46,31 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
         }
         break;
       }
-      case EventKind::kStoreRenewRefused: ++marks["late-renewal-refused"]; break;
-      case EventKind::kWriteSent: writing.insert({r.holder, r.key, r.token}); break;
+      case EventKind::kStoreRenewRefused:
+        ++marks["late-renewal-refused"];
+        break;
+      case EventKind::kWriteSent:
+        writing.insert({r.holder, r.key, r.token});
+        break;
       case EventKind::kWriteAccepted:
-      case EventKind::kWriteRefused: writing.erase({r.holder, r.key, r.token}); break;
-      case EventKind::kStoreCheckpointRefused: ++marks["checkpoint-refused"]; break;
-      case EventKind::kStepStarted: ++running[{r.key, r.token}]; break;
-      case EventKind::kStepEnded: --running[{r.key, r.token}]; break;
+      case EventKind::kWriteRefused:
+        writing.erase({r.holder, r.key, r.token});
+        break;
+      case EventKind::kStoreCheckpointRefused:
+        ++marks["checkpoint-refused"];
+        break;
+      case EventKind::kStepStarted:
+        ++running[{r.key, r.token}];
+        break;
+      case EventKind::kStepEnded:
+        --running[{r.key, r.token}];
+        break;
       case EventKind::kStoreLeaseGranted:
         if (r.token > 1 && running[{r.key, r.token - 1}] > 0) ++marks["takeover-mid-step"];
         break;
-      case EventKind::kRenewSent: renewing.insert({r.holder, r.key}); break;
+      case EventKind::kRenewSent:
+        renewing.insert({r.holder, r.key});
+        break;
       case EventKind::kLeaseRenewed:
       case EventKind::kRenewRefused:
         renewing.erase({r.holder, r.key});
@@ -78,11 +96,14 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
           }
         }
         break;
-      case EventKind::kRemoteWaitEnded: waiting.erase({r.holder, r.key}); break;
+      case EventKind::kRemoteWaitEnded:
+        waiting.erase({r.holder, r.key});
+        break;
       case EventKind::kLeaseReleased:
         if (waiting.contains({r.holder, r.key})) ++marks["lease-yielded"];
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return marks;

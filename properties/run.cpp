@@ -9,20 +9,28 @@ namespace fencesim::properties {
 
 std::string_view to_string(RunStatus status) {
   switch (status) {
-    case RunStatus::kPass: return "pass";
-    case RunStatus::kViolation: return "violation";
-    case RunStatus::kLiveness: return "liveness";
-    case RunStatus::kHarnessError: return "harness-error";
+    case RunStatus::kPass:
+      return "pass";
+    case RunStatus::kViolation:
+      return "violation";
+    case RunStatus::kLiveness:
+      return "liveness";
+    case RunStatus::kHarnessError:
+      return "harness-error";
   }
   return "unknown";
 }
 
 int exit_code(RunStatus status) {
   switch (status) {
-    case RunStatus::kPass: return 0;
-    case RunStatus::kViolation: return 1;
-    case RunStatus::kLiveness: return 3;
-    case RunStatus::kHarnessError: return 5;
+    case RunStatus::kPass:
+      return 0;
+    case RunStatus::kViolation:
+      return 1;
+    case RunStatus::kLiveness:
+      return 3;
+    case RunStatus::kHarnessError:
+      return 5;
   }
   return 5;
 }
@@ -47,8 +55,8 @@ RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunReq
       return std::make_unique<StaleAcceptingSink>(name, observer);
     };
   } else if (!request.sink_double.empty()) {
-    throw UsageError(fmt::format("unknown sink double '{}' (known: accept-stale)",
-                                 request.sink_double));
+    throw UsageError(
+        fmt::format("unknown sink double '{}' (known: accept-stale)", request.sink_double));
   }
   if (scenario->configure) scenario->configure(options);
 

@@ -39,13 +39,13 @@ int exit_code(RunStatus status);
 struct RunReport {
   RunRequest request;
   RunStatus status = RunStatus::kPass;
-  std::string detail;                 // why, for liveness and harness errors
+  std::string detail;  // why, for liveness and harness errors
   std::uint64_t history_hash = 0;
   std::uint64_t events = 0;
   std::int64_t virtual_ns = 0;
   std::uint64_t steps = 0;
-  bool within_assumptions = true;     // drift and delays within the protocol's bounds
-  sim::FaultPlan plan;                // the plan that ran
+  bool within_assumptions = true;  // drift and delays within the protocol's bounds
+  sim::FaultPlan plan;             // the plan that ran
   std::vector<Violation> violations;
   std::map<std::string, std::uint64_t> marks;  // dangerous moments reached, with counts
 };

@@ -16,8 +16,13 @@ class StaleAcceptingSink final : public runtime::Sink {
   runtime::SinkReply write(const runtime::SinkWrite& write) override {
     runtime::Token& high_water = high_water_[write.scope_key];
     high_water = std::max(high_water, write.token);
-    runtime::RuntimeEvent event{runtime::EventKind::kSinkApplied, name_, {}, write.scope_key,
-                                write.token, {}, write.idempotency_key,
+    runtime::RuntimeEvent event{runtime::EventKind::kSinkApplied,
+                                name_,
+                                {},
+                                write.scope_key,
+                                write.token,
+                                {},
+                                write.idempotency_key,
                                 static_cast<std::int64_t>(high_water)};
     if (!applied_.emplace(write.scope_key, write.idempotency_key).second) {
       event.kind = runtime::EventKind::kSinkDeduplicated;

@@ -13,9 +13,15 @@ CommitResult MemoryCheckpointStore::judge(const LeaseKey& key, Token token,
   // An expired lease that nobody took since is still the key's epoch: no other holder can have
   // written, so the commit is safe. A released lease's holder has let go and must not write.
   const bool current = lease && lease->token == token && !lease->released;
-  RuntimeEvent event{current ? EventKind::kStoreCheckpointCommitted
-                             : EventKind::kStoreCheckpointRefused,
-                     name_, key, {}, token, what, {}, static_cast<std::int64_t>(epoch)};
+  RuntimeEvent event{
+      current ? EventKind::kStoreCheckpointCommitted : EventKind::kStoreCheckpointRefused,
+      name_,
+      key,
+      {},
+      token,
+      what,
+      {},
+      static_cast<std::int64_t>(epoch)};
   observer_.on_event(event);
   return CommitResult{current ? CommitStatus::kCommitted : CommitStatus::kRefused, epoch};
 }

@@ -16,7 +16,7 @@ namespace fencesim::runtime {
 struct Checkpoint {
   std::set<std::string> completed_steps;  // step paths whose outcome committed
   bool tree_completed = false;
-  Token last_token = kTokenNone;          // token of the last committed write
+  Token last_token = kTokenNone;  // token of the last committed write
 };
 
 enum class CommitStatus { kCommitted, kRefused };
@@ -29,7 +29,8 @@ class CheckpointStore {
  public:
   virtual ~CheckpointStore() = default;
   // Records that `step_path` of the tree under `key` completed, written by the holder of `token`.
-  virtual CommitResult commit_step(const LeaseKey& key, Token token, const std::string& step_path) = 0;
+  virtual CommitResult commit_step(const LeaseKey& key, Token token,
+                                   const std::string& step_path) = 0;
   // Records that the whole tree completed.
   virtual CommitResult commit_tree(const LeaseKey& key, Token token) = 0;
   virtual Checkpoint load(const LeaseKey& key) = 0;

@@ -53,6 +53,6 @@ class Env : public Clock {
 }  // namespace fencesim::runtime
 
 // Unwinding. A world may end a process while its fibers are blocked (a crash, or the end of a
-// simulation): the blocking call (sleep, yield, a notification wait or a store call) then throws an object that does
-// not derive from std::exception. Runtime code therefore catches std::exception (or its own types),
-// never `...` without rethrowing.
+// simulation): the blocking call (sleep, yield, a notification wait or a store call) then throws an
+// object that does not derive from std::exception. Runtime code therefore catches std::exception
+// (or its own types), never `...` without rethrowing.

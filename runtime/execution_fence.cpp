@@ -24,23 +24,38 @@ HeldLease& ExecutionFence::live() const {
   return *frame.lease;
 }
 
-const std::string& ExecutionFence::scope_key() const { return live().scope_key(); }
-const std::string& ExecutionFence::tenant_id() const { return live().key().tenant_id; }
+const std::string& ExecutionFence::scope_key() const {
+  return live().scope_key();
+}
+const std::string& ExecutionFence::tenant_id() const {
+  return live().key().tenant_id;
+}
 const std::string& ExecutionFence::lease_execution_id() const {
   return live().key().lease_execution_id;
 }
-Token ExecutionFence::token() const { return live().token(); }
-Nanoseconds ExecutionFence::confirmed_until_ns() const { return live().confirmed_until_ns(); }
+Token ExecutionFence::token() const {
+  return live().token();
+}
+Nanoseconds ExecutionFence::confirmed_until_ns() const {
+  return live().confirmed_until_ns();
+}
 
-void ExecutionFence::assert_held() const { live().assert_held(); }
+void ExecutionFence::assert_held() const {
+  live().assert_held();
+}
 
 Nanoseconds ExecutionFence::confirm_now() const {
   HeldLease& lease = live();
   lease.signal().throw_if_aborted();
   lease.assert_held();
-  lease.services().observer.on_event(RuntimeEvent{EventKind::kConfirmSent, lease.holder(),
-                                                  lease.key(), lease.scope_key(), lease.token(),
-                                                  frame_->path, {}, 0});
+  lease.services().observer.on_event(RuntimeEvent{EventKind::kConfirmSent,
+                                                  lease.holder(),
+                                                  lease.key(),
+                                                  lease.scope_key(),
+                                                  lease.token(),
+                                                  frame_->path,
+                                                  {},
+                                                  0});
   lease.renew_once();
   lease.assert_held();
   lease.signal().throw_if_aborted();
@@ -65,7 +80,7 @@ SinkReply ExecutionFence::write(Sink& sink, const std::string& payload) const {
   const std::string key = idempotency_key();
   Observer& observer = lease.services().observer;
   RuntimeEvent event{EventKind::kWriteSent, lease.holder(), lease.key(), lease.scope_key(),
-                     lease.token(), frame_->path, key, 0};
+                     lease.token(),         frame_->path,   key,         0};
   observer.on_event(event);
   const SinkReply reply = sink.write(SinkWrite{lease.scope_key(), lease.token(), key, payload});
   event.value = static_cast<std::int64_t>(reply.high_water);

@@ -15,11 +15,11 @@ enum class FrameKind { kStep, kLevel, kRebuilt };
 
 struct Frame {
   FrameKind kind;
-  LeaseKey tree_key;            // the lease key of the tree (root or AnyInstance child) it belongs to
-  std::string path;             // step path, or the level's path
+  LeaseKey tree_key;  // the lease key of the tree (root or AnyInstance child) it belongs to
+  std::string path;   // step path, or the level's path
   std::shared_ptr<HeldLease> lease;  // set only for a step's frame
-  bool ended = false;           // the step returned: its fence refuses from now on
-  std::shared_ptr<Frame> parent;  // the enclosing level's frame (null at the root level)
+  bool ended = false;                // the step returned: its fence refuses from now on
+  std::shared_ptr<Frame> parent;     // the enclosing level's frame (null at the root level)
 };
 
 }  // namespace fencesim::runtime

@@ -10,18 +10,24 @@ namespace fencesim::runtime {
 
 std::shared_ptr<HeldLease> HeldLease::take(LeaseServices services, const LeaseKey& key) {
   const Nanoseconds sent = services.env.monotonic_ns();
-  services.observer.on_event(RuntimeEvent{EventKind::kTakeSent, services.holder, key,
-                                          make_scope_key(key), kTokenNone, {}, {}, sent});
+  services.observer.on_event(RuntimeEvent{
+      EventKind::kTakeSent, services.holder, key, make_scope_key(key), kTokenNone, {}, {}, sent});
   const TakeResult result = services.leases.take(key, services.holder, services.policy.ttl_ns);
   if (result.status != TakeStatus::kTaken) {
-    services.observer.on_event(RuntimeEvent{EventKind::kTakeRefused, services.holder, key,
-                                            make_scope_key(key), result.lease.token, {},
-                                            result.lease.holder, 0});
+    services.observer.on_event(RuntimeEvent{EventKind::kTakeRefused,
+                                            services.holder,
+                                            key,
+                                            make_scope_key(key),
+                                            result.lease.token,
+                                            {},
+                                            result.lease.holder,
+                                            0});
     return nullptr;
   }
   check(result.lease.token >= 1, "a granted token is at least 1");
   const Nanoseconds confirmed_until = services.policy.confirmed_until_ns(sent);
-  std::shared_ptr<HeldLease> lease(new HeldLease(std::move(services), result.lease, confirmed_until));
+  std::shared_ptr<HeldLease> lease(
+      new HeldLease(std::move(services), result.lease, confirmed_until));
   lease->emit(EventKind::kLeaseTaken, {}, confirmed_until);
   return lease;
 }
@@ -34,8 +40,8 @@ HeldLease::HeldLease(LeaseServices services, Lease lease, Nanoseconds confirmed_
       confirmed_until_ns_(confirmed_until_ns) {}
 
 void HeldLease::emit(EventKind kind, std::string detail, std::int64_t value) {
-  services_.observer.on_event(RuntimeEvent{kind, services_.holder, key_, scope_key_, token_, {},
-                                           std::move(detail), value});
+  services_.observer.on_event(
+      RuntimeEvent{kind, services_.holder, key_, scope_key_, token_, {}, std::move(detail), value});
 }
 
 bool HeldLease::held_now() {

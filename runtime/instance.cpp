@@ -18,7 +18,8 @@ void Instance::poll_loop() {
     poll_once();
     // Jitter keeps instances that started together from polling in lockstep.
     const auto interval = static_cast<std::uint64_t>(services_.options.poll_interval_ns);
-    const std::uint64_t jitter = interval == 0 ? 0 : services_.env.random_u64() % (interval / 4 + 1);
+    const std::uint64_t jitter =
+        interval == 0 ? 0 : services_.env.random_u64() % (interval / 4 + 1);
     services_.env.sleep(static_cast<Nanoseconds>(interval + jitter));
   }
 }
@@ -60,8 +61,8 @@ void Instance::withdraw(const LeaseKey& tree, const StepBody& body) {
   const bool fenced = frame != nullptr;
   if (!fenced) {
     // Rebuilt from the checkpoint: the tree's facts, no held lease, so no fence.
-    frame = std::make_shared<Frame>(Frame{FrameKind::kRebuilt, tree, "<withdrawal>", nullptr,
-                                          false, nullptr});
+    frame = std::make_shared<Frame>(
+        Frame{FrameKind::kRebuilt, tree, "<withdrawal>", nullptr, false, nullptr});
   }
   services_.observer.on_event(RuntimeEvent{EventKind::kWithdrawal, services_.options.holder, tree,
                                            make_scope_key(tree), fenced ? frame->lease->token() : 0,

@@ -5,7 +5,7 @@
 namespace fencesim::runtime {
 
 struct InstanceOptions {
-  HolderId holder;                      // unique per process incarnation
+  HolderId holder;  // unique per process incarnation
   LeasePolicy lease;
   Nanoseconds poll_interval_ns = 1 * kSecond;  // how often the queue and remote children are read
   // The remote-children wait may give the root's lease back (only while no other step of the

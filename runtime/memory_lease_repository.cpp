@@ -8,12 +8,18 @@ namespace fencesim::runtime {
 
 std::string_view to_string(RenewStatus status) {
   switch (status) {
-    case RenewStatus::kRenewed: return "renewed";
-    case RenewStatus::kStale: return "stale";
-    case RenewStatus::kExpired: return "expired";
-    case RenewStatus::kReleased: return "released";
-    case RenewStatus::kNotHolder: return "not-holder";
-    case RenewStatus::kUnknownKey: return "unknown-key";
+    case RenewStatus::kRenewed:
+      return "renewed";
+    case RenewStatus::kStale:
+      return "stale";
+    case RenewStatus::kExpired:
+      return "expired";
+    case RenewStatus::kReleased:
+      return "released";
+    case RenewStatus::kNotHolder:
+      return "not-holder";
+    case RenewStatus::kUnknownKey:
+      return "unknown-key";
   }
   return "unknown";
 }
@@ -31,8 +37,7 @@ TakeResult MemoryLeaseRepository::take(const LeaseKey& key, const HolderId& hold
   }
   const Token previous = it == leases_.end() ? kTokenNone : it->second.token;
   if (previous >= kTokenMax) {
-    throw TokenOverflowError(
-        fmt::format("lease epoch of {} would pass 2^53-1", to_string(key)));
+    throw TokenOverflowError(fmt::format("lease epoch of {} would pass 2^53-1", to_string(key)));
   }
   Lease lease{key, holder, previous + 1, now + ttl_ns, false};
   leases_.insert_or_assign(key, lease);
@@ -58,8 +63,14 @@ RenewResult MemoryLeaseRepository::renew(const LeaseKey& key, const HolderId& ho
     status = RenewStatus::kExpired;
   }
   if (status != RenewStatus::kRenewed) {
-    RuntimeEvent event{EventKind::kStoreRenewRefused, holder, key, {}, token, {},
-                       std::string(to_string(status)), static_cast<std::int64_t>(lease.token)};
+    RuntimeEvent event{EventKind::kStoreRenewRefused,
+                       holder,
+                       key,
+                       {},
+                       token,
+                       {},
+                       std::string(to_string(status)),
+                       static_cast<std::int64_t>(lease.token)};
     observer_.on_event(event);
     return RenewResult{status, lease};
   }
@@ -95,8 +106,8 @@ void MemoryLeaseRepository::restore(const Lease& lease) {
 }
 
 void MemoryLeaseRepository::emit(EventKind kind, const Lease& lease, std::string detail) {
-  RuntimeEvent event{kind, lease.holder, lease.key, {}, lease.token, {}, std::move(detail),
-                     lease.expires_at_ns};
+  RuntimeEvent event{kind,        lease.holder, lease.key,         {},
+                     lease.token, {},           std::move(detail), lease.expires_at_ns};
   observer_.on_event(event);
 }
 

@@ -12,40 +12,40 @@ namespace fencesim::runtime {
 
 enum class EventKind : std::uint8_t {
   // Instance side: what a holder did and believed.
-  kTakeSent,            // holder asked the store for a lease
-  kLeaseTaken,          // token = the new epoch; value = confirmedUntil (holder's monotonic ns)
-  kTakeRefused,         // token = the current holder's epoch
-  kRenewSent,           // token = the held token
-  kLeaseRenewed,        // value = new confirmedUntil (holder's monotonic ns)
-  kRenewRefused,        // detail = why (stale, expired, released)
-  kLeaseLost,           // detail = why (local-expiry, refused, fenced, store); the holder stops
-  kLeaseReleased,       // the holder yielded or finished
-  kStepStarted,         // step = step path
-  kStepEnded,           // detail = outcome code ("ok" or an error code)
-  kWriteSent,           // a fenced write to a sink left the holder; detail = idempotency key
-  kWriteAccepted,       // detail = "applied" or "deduplicated"
-  kWriteRefused,        // value = the sink's high-water token that refused it
-  kUncheckedCallSent,   // a call to a system that cannot check tokens (after confirmNow)
+  kTakeSent,           // holder asked the store for a lease
+  kLeaseTaken,         // token = the new epoch; value = confirmedUntil (holder's monotonic ns)
+  kTakeRefused,        // token = the current holder's epoch
+  kRenewSent,          // token = the held token
+  kLeaseRenewed,       // value = new confirmedUntil (holder's monotonic ns)
+  kRenewRefused,       // detail = why (stale, expired, released)
+  kLeaseLost,          // detail = why (local-expiry, refused, fenced, store); the holder stops
+  kLeaseReleased,      // the holder yielded or finished
+  kStepStarted,        // step = step path
+  kStepEnded,          // detail = outcome code ("ok" or an error code)
+  kWriteSent,          // a fenced write to a sink left the holder; detail = idempotency key
+  kWriteAccepted,      // detail = "applied" or "deduplicated"
+  kWriteRefused,       // value = the sink's high-water token that refused it
+  kUncheckedCallSent,  // a call to a system that cannot check tokens (after confirmNow)
   kCheckpointSent,
   kCheckpointCommitted,
   kCheckpointRefused,
-  kConfirmSent,         // confirmNow() began its strict renewal
-  kErrorClassified,     // detail = the decided code
-  kTreeStarted,         // a holder began a pass over a tree (resuming from its checkpoint)
-  kTreeCompleted,       // a holder committed the tree's completion
-  kTreeAbandoned,       // a holder stopped a pass (lease lost, fenced)
-  kChildPlaced,         // an AnyInstance child was placed on the queue; detail = child scope key
-  kRemoteWaitBegan,     // value = 1 if the root's lease was yielded for the wait, else 0
+  kConfirmSent,      // confirmNow() began its strict renewal
+  kErrorClassified,  // detail = the decided code
+  kTreeStarted,      // a holder began a pass over a tree (resuming from its checkpoint)
+  kTreeCompleted,    // a holder committed the tree's completion
+  kTreeAbandoned,    // a holder stopped a pass (lease lost, fenced)
+  kChildPlaced,      // an AnyInstance child was placed on the queue; detail = child scope key
+  kRemoteWaitBegan,  // value = 1 if the root's lease was yielded for the wait, else 0
   kRemoteWaitEnded,
-  kWithdrawal,          // detail = "fenced" (inside a pass) or "unfenced" (after the tree ended)
+  kWithdrawal,  // detail = "fenced" (inside a pass) or "unfenced" (after the tree ended)
   // Store side: the truth.
-  kStoreLeaseGranted,   // token = new epoch; value = expiry (store's wall ns)
-  kStoreLeaseRenewed,   // value = new expiry (store's wall ns)
+  kStoreLeaseGranted,  // token = new epoch; value = expiry (store's wall ns)
+  kStoreLeaseRenewed,  // value = new expiry (store's wall ns)
   kStoreRenewRefused,
   kStoreLeaseReleased,
-  kSinkApplied,         // scope_key, token, detail = idempotency key
+  kSinkApplied,  // scope_key, token, detail = idempotency key
   kSinkDeduplicated,
-  kSinkRefused,         // value = high-water token
+  kSinkRefused,  // value = high-water token
   kStoreCheckpointCommitted,
   kStoreCheckpointRefused,
 };
@@ -55,11 +55,11 @@ std::string_view to_string(EventKind kind);
 // One flat record: cheap to copy, hash and print. Fields a kind does not use stay empty or zero.
 struct RuntimeEvent {
   EventKind kind;
-  std::string holder;      // the instance (holder id) or the store or sink name
+  std::string holder;  // the instance (holder id) or the store or sink name
   LeaseKey key;
   std::string scope_key;
   Token token = kTokenNone;
-  std::string step;        // step path within the tree
+  std::string step;  // step path within the tree
   std::string detail;
   std::int64_t value = 0;
 };

@@ -14,9 +14,9 @@ namespace fencesim::runtime {
 
 struct Placement {
   LeaseKey key;
-  std::string workflow;             // name in the WorkflowRegistry
-  std::optional<LeaseKey> parent;   // set for AnyInstance children
-  std::uint64_t sequence = 0;       // placement order, assigned by the queue
+  std::string workflow;            // name in the WorkflowRegistry
+  std::optional<LeaseKey> parent;  // set for AnyInstance children
+  std::uint64_t sequence = 0;      // placement order, assigned by the queue
   bool finished = false;
 };
 

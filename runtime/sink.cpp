@@ -4,9 +4,12 @@ namespace fencesim::runtime {
 
 std::string_view to_string(SinkOutcome outcome) {
   switch (outcome) {
-    case SinkOutcome::kApplied: return "applied";
-    case SinkOutcome::kDeduplicated: return "deduplicated";
-    case SinkOutcome::kRefused: return "refused";
+    case SinkOutcome::kApplied:
+      return "applied";
+    case SinkOutcome::kDeduplicated:
+      return "deduplicated";
+    case SinkOutcome::kRefused:
+      return "refused";
   }
   return "unknown";
 }
@@ -17,7 +20,7 @@ MemorySink::MemorySink(std::string name, Observer& observer)
 SinkReply MemorySink::write(const SinkWrite& write) {
   Token& high_water = high_water_[write.scope_key];
   RuntimeEvent event{EventKind::kSinkApplied, name_, {}, write.scope_key, write.token, {},
-                     write.idempotency_key, 0};
+                     write.idempotency_key,   0};
   if (write.token < high_water) {
     event.kind = EventKind::kSinkRefused;
     event.value = static_cast<std::int64_t>(high_water);
@@ -31,7 +34,8 @@ SinkReply MemorySink::write(const SinkWrite& write) {
     observer_.on_event(event);
     return SinkReply{SinkOutcome::kDeduplicated, high_water};
   }
-  effects_.push_back(SinkEffect{write.scope_key, write.token, write.idempotency_key, write.payload});
+  effects_.push_back(
+      SinkEffect{write.scope_key, write.token, write.idempotency_key, write.payload});
   observer_.on_event(event);
   return SinkReply{SinkOutcome::kApplied, high_water};
 }

@@ -53,7 +53,7 @@ class MemorySink final : public Sink {
  private:
   std::string name_;
   Observer& observer_;
-  std::map<std::string, Token> high_water_;  // by scope key
+  std::map<std::string, Token> high_water_;                // by scope key
   std::set<std::pair<std::string, std::string>> applied_;  // (scope key, idempotency key)
   std::vector<SinkEffect> effects_;
 };

@@ -36,13 +36,13 @@ PassOutcome TreeRunner::run() {
     checkpoint_ = services_.checkpoints.load(placement_.key);
     if (!checkpoint_.tree_completed) {
       const Workflow& workflow = services_.workflows.get(placement_.workflow);
-      auto root = std::make_shared<Frame>(Frame{FrameKind::kLevel, placement_.key, "", nullptr,
-                                                false, nullptr});
+      auto root = std::make_shared<Frame>(
+          Frame{FrameKind::kLevel, placement_.key, "", nullptr, false, nullptr});
       run_level(workflow, root);
       lease_->assert_held();
       emit(EventKind::kCheckpointSent, "<tree>");
-      const CommitResult result = services_.checkpoints.commit_tree(placement_.key,
-                                                                    lease_->token());
+      const CommitResult result =
+          services_.checkpoints.commit_tree(placement_.key, lease_->token());
       if (result.status != CommitStatus::kCommitted) {
         emit(EventKind::kCheckpointRefused, "<tree>", {},
              static_cast<std::int64_t>(result.current_epoch));
@@ -91,8 +91,8 @@ void TreeRunner::run_level(const Workflow& workflow, const std::shared_ptr<Frame
 
 std::shared_ptr<Frame> TreeRunner::child_level(const std::shared_ptr<Frame>& level,
                                                const std::string& path) {
-  return std::make_shared<Frame>(Frame{FrameKind::kLevel, placement_.key, path, nullptr, false,
-                                       level});
+  return std::make_shared<Frame>(
+      Frame{FrameKind::kLevel, placement_.key, path, nullptr, false, level});
 }
 
 void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& level) {
@@ -102,8 +102,8 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
   while (yielded_) changed_->wait();
   lease_->assert_held();
   std::shared_ptr<HeldLease> lease = lease_;
-  auto frame = std::make_shared<Frame>(Frame{FrameKind::kStep, placement_.key, path, lease, false,
-                                             level});
+  auto frame =
+      std::make_shared<Frame>(Frame{FrameKind::kStep, placement_.key, path, lease, false, level});
   ++running_steps_;
   running_frames_.push_back(frame);
   emit(EventKind::kStepStarted, path);
@@ -121,9 +121,9 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
   if (!failure && !lease->held_now()) {
     // The lease was lost before the step's outcome could commit: the step did not succeed, even if
     // its writes landed (ADR-0023, Consequences).
-    failure = lease->lost_error() ? lease->lost_error()
-                                  : std::make_exception_ptr(
-                                        ExecutionLeaseLostError(lease->key(), lease->token()));
+    failure = lease->lost_error()
+                  ? lease->lost_error()
+                  : std::make_exception_ptr(ExecutionLeaseLostError(lease->key(), lease->token()));
   }
   if (!failure) {
     try {
@@ -136,9 +136,9 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
     // The checkpoint committed, but the lease expired locally while it was in flight: as with a
     // fenced write that settles after expiry, the step does not report success. Its commit
     // stands, so the next holder skips it.
-    failure = lease->lost_error() ? lease->lost_error()
-                                  : std::make_exception_ptr(
-                                        ExecutionLeaseLostError(lease->key(), lease->token()));
+    failure = lease->lost_error()
+                  ? lease->lost_error()
+                  : std::make_exception_ptr(ExecutionLeaseLostError(lease->key(), lease->token()));
   }
   if (!failure) {
     emit(EventKind::kStepEnded, path, "ok");
@@ -155,8 +155,8 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
 
 void TreeRunner::commit_step(const std::string& path) {
   emit(EventKind::kCheckpointSent, path);
-  const CommitResult result = services_.checkpoints.commit_step(placement_.key, lease_->token(),
-                                                                path);
+  const CommitResult result =
+      services_.checkpoints.commit_step(placement_.key, lease_->token(), path);
   if (result.status == CommitStatus::kCommitted) {
     checkpoint_.completed_steps.insert(path);
     emit(EventKind::kCheckpointCommitted, path);

@@ -24,7 +24,9 @@ struct InstanceServices {
   const WorkflowRegistry& workflows;
   InstanceOptions options;
 
-  LeaseServices lease_services() { return LeaseServices{env, leases, observer, options.lease, options.holder}; }
+  LeaseServices lease_services() {
+    return LeaseServices{env, leases, observer, options.lease, options.holder};
+  }
 };
 
 enum class PassOutcome { kCompleted, kAbandoned };

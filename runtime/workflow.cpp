@@ -8,9 +8,12 @@ namespace fencesim::runtime {
 
 std::string_view to_string(ChildPlacement placement) {
   switch (placement) {
-    case ChildPlacement::kParentInstance: return "ParentInstance";
-    case ChildPlacement::kThisWorkflow: return "ThisWorkflow";
-    case ChildPlacement::kAnyInstance: return "AnyInstance";
+    case ChildPlacement::kParentInstance:
+      return "ParentInstance";
+    case ChildPlacement::kThisWorkflow:
+      return "ThisWorkflow";
+    case ChildPlacement::kAnyInstance:
+      return "AnyInstance";
   }
   return "unknown";
 }

@@ -4,7 +4,9 @@
 
 namespace fencesim::scenarios {
 
-ScenarioBuilder::ScenarioBuilder(std::string name) { scenario_.name = std::move(name); }
+ScenarioBuilder::ScenarioBuilder(std::string name) {
+  scenario_.name = std::move(name);
+}
 
 ScenarioBuilder& ScenarioBuilder::describe(std::string description) {
   scenario_.description = std::move(description);
@@ -78,9 +80,8 @@ Scenario ScenarioBuilder::build() const {
   scenario.configure = [adjustments = adjustments_](sim::WorldOptions& options) {
     for (const auto& adjust : adjustments) adjust(options);
   };
-  scenario.build = [instances = instances_, sinks = sinks_, workflows = workflows_,
-                    trees = trees_, faults = faults_, plans = plans_,
-                    setups = setups_](sim::World& world) {
+  scenario.build = [instances = instances_, sinks = sinks_, workflows = workflows_, trees = trees_,
+                    faults = faults_, plans = plans_, setups = setups_](sim::World& world) {
     world.add_lease_store();
     for (const std::string& sink : sinks) world.add_sink(sink);
     for (const auto& [name, start_ns] : instances) world.add_instance(name, start_ns);

@@ -27,8 +27,9 @@ ScenarioBuilder two_holders(std::string name) {
 
 void register_catalogue_faults(ScenarioRegistry& registry) {
   two_holders("gc-stall-write-before-takeover")
-      .describe("holder 1 stalls right after its write left: the write lands before the "
-                "takeover, and the new holder's re-run is deduplicated by its idempotency key")
+      .describe(
+          "holder 1 stalls right after its write left: the write lands before the "
+          "takeover, and the new holder's re-run is deduplicated by its idempotency key")
       .fault(stall("instance-1")
                  .after(EventKind::kWriteSent, 1, 1 * kMillisecond)
                  .lasting_between(35 * kSecond, 60 * kSecond))
@@ -36,8 +37,9 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
       .add_to(registry);
 
   two_holders("sigstop-checkpoint-in-flight")
-      .describe("holder 1 is stopped past its lease while its checkpoint write is in flight: "
-                "the checkpoint is refused by token after the takeover")
+      .describe(
+          "holder 1 is stopped past its lease while its checkpoint write is in flight: "
+          "the checkpoint is refused by token after the takeover")
       .fault(stop("instance-1")
                  .after(EventKind::kCheckpointSent, 2)
                  .lasting_between(35 * kSecond, 70 * kSecond))
@@ -45,8 +47,9 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
       .add_to(registry);
 
   two_holders("migration-during-renewal")
-      .describe("holder 1 is migrated while its renewal is in flight: paused, its wall clock "
-                "stepped, its messages delayed; the late renewal never extends a lost lease")
+      .describe(
+          "holder 1 is migrated while its renewal is in flight: paused, its wall clock "
+          "stepped, its messages delayed; the late renewal never extends a lost lease")
       .fault(migrate("instance-1")
                  .after(EventKind::kRenewSent)
                  .lasting_between(31 * kSecond, 50 * kSecond)
@@ -56,8 +59,9 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
       .add_to(registry);
 
   two_holders("renewal-races-expiry")
-      .describe("holder 1's renewal is slowed past its confirmedUntil: the local expiry fires "
-                "while the renewal is in flight, and a renewal arriving late extends nothing")
+      .describe(
+          "holder 1's renewal is slowed past its confirmedUntil: the local expiry fires "
+          "while the renewal is in flight, and a renewal arriving late extends nothing")
       .fault(network_delay("instance-1")
                  .after(EventKind::kRenewSent)
                  .lasting(60 * kSecond)
@@ -70,8 +74,9 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
       .add_to(registry);
 
   two_holders("expiry-during-write")
-      .describe("holder 1's fenced write is slowed past its lease: the local expiry fires while "
-                "the write is in flight, and the step ends with lease-lost whatever the outcome")
+      .describe(
+          "holder 1's fenced write is slowed past its lease: the local expiry fires while "
+          "the write is in flight, and the step ends with lease-lost whatever the outcome")
       .fault(network_delay("instance-1")
                  .after(EventKind::kWriteSent)
                  .lasting(90 * kSecond)
@@ -81,9 +86,10 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
       .add_to(registry);
 
   two_holders("clock-drift-at-bound")
-      .describe("every clock drifts at the configured bound, the store's and the holders' in "
-                "opposite directions; a stall forces a takeover; confirmedUntil stays "
-                "conservative")
+      .describe(
+          "every clock drifts at the configured bound, the store's and the holders' in "
+          "opposite directions; a stall forces a takeover; confirmedUntil stays "
+          "conservative")
       .fault(clock_drift("lease-store").at(0).amount(-999))
       .fault(clock_drift("instance-1").at(0).amount(999))
       .fault(clock_drift("instance-2").at(0).amount(999))
@@ -94,8 +100,9 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
       .add_to(registry);
 
   two_holders("instance-crash-restart")
-      .describe("holder 1 crashes mid-step and restarts as a new incarnation; the tree resumes "
-                "from its checkpoint under the next token")
+      .describe(
+          "holder 1 crashes mid-step and restarts as a new incarnation; the tree resumes "
+          "from its checkpoint under the next token")
       .fault(crash("instance-1")
                  .after(EventKind::kStepStarted, 2)
                  .lasting_between(1 * kSecond, 20 * kSecond))
@@ -103,8 +110,9 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
       .add_to(registry);
 
   two_holders("lease-store-restart")
-      .describe("the lease store goes down mid-step and comes back with what it committed; "
-                "holders time out, expire locally, and the tree still completes once")
+      .describe(
+          "the lease store goes down mid-step and comes back with what it committed; "
+          "holders time out, expire locally, and the tree still completes once")
       .fault(crash("lease-store")
                  .after_at("instance-1", EventKind::kStepStarted, 2)
                  .lasting_between(5 * kSecond, 45 * kSecond))

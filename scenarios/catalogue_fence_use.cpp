@@ -35,16 +35,16 @@ void register_catalogue_fence_use(ScenarioRegistry& registry) {
   // A fence kept past its step, an ancestor's fence, and a frame without a held lease.
   auto kept = std::make_shared<std::optional<runtime::ExecutionFence>>();
   ScenarioBuilder("fence-scoping")
-      .describe("a step keeps its fence for a later step, a nested level uses its ancestor's "
-                "fence, a withdrawal after the tree ended asks for one: each refuses")
+      .describe(
+          "a step keeps its fence for a later step, a nested level uses its ancestor's "
+          "fence, a withdrawal after the tree ended asks for one: each refuses")
       .safety_phase(60 * kSecond)
       .sink("payments")
       .instances(2)
       .workflow([kept](sim::World&, sim::Rng&) {
         return runtime::Workflow{
-            "level", {runtime::StepItem{"nested", [](ExecutionContext& ctx) {
-                        ctx.env().sleep(kSecond);
-                      }}}};
+            "level",
+            {runtime::StepItem{"nested", [](ExecutionContext& ctx) { ctx.env().sleep(kSecond); }}}};
       })
       .workflow([kept](sim::World& world, sim::Rng&) {
         return runtime::Workflow{
@@ -77,14 +77,16 @@ void register_catalogue_fence_use(ScenarioRegistry& registry) {
 
   // A withdrawal inside a pass runs with its step's fence.
   ScenarioBuilder("withdrawal-inside-pass")
-      .describe("a withdrawal arrives while a step runs: it runs in that step's frame, with its "
-                "fence, and its write is fenced like the step's")
+      .describe(
+          "a withdrawal arrives while a step runs: it runs in that step's frame, with its "
+          "fence, and its write is fenced like the step's")
       .safety_phase(60 * kSecond)
       .sink("payments")
       .instance("instance-1")
       .workflow([](sim::World& world, sim::Rng&) {
-        return runtime::Workflow{"order", {work_step("long", 20 * kSecond),
-                                           write_step(world, "charge", kSecond, "payments", "x")}};
+        return runtime::Workflow{"order",
+                                 {work_step("long", 20 * kSecond),
+                                  write_step(world, "charge", kSecond, "payments", "x")}};
       })
       .tree("tenant-1", "order-1", "order")
       .setup([](sim::World& world) {
@@ -99,8 +101,9 @@ void register_catalogue_fence_use(ScenarioRegistry& registry) {
 
   // A refusal wrapped in causes and an aggregate, racing an abort with another reason.
   ScenarioBuilder("fenced-in-aggregate")
-      .describe("a stale holder's refusal is wrapped in a step error inside an aggregate while "
-                "its lease's abort fires with another reason: still classified as fenced")
+      .describe(
+          "a stale holder's refusal is wrapped in a step error inside an aggregate while "
+          "its lease's abort fires with another reason: still classified as fenced")
       .safety_phase(120 * kSecond)
       .sink("payments")
       .instance("instance-1")
@@ -108,24 +111,26 @@ void register_catalogue_fence_use(ScenarioRegistry& registry) {
       .workflow([](sim::World& world, sim::Rng&) {
         return runtime::Workflow{
             "order",
-            {runtime::StepItem{"charge", [&world](ExecutionContext& ctx) {
-               ctx.env().sleep(kSecond);
-               std::exception_ptr refusal;
-               try {
-                 ctx.fence().write(world.sink(ctx, "payments"), "charge");
-               } catch (const runtime::ExecutionFencedError&) {
-                 refusal = std::current_exception();
-               }
-               if (!refusal) return;
-               world.mark(ctx, "fenced-error-wrapped");
-               throw runtime::AggregateError(
-                   {std::make_exception_ptr(runtime::StepError("audit failed")),
-                    std::make_exception_ptr(runtime::StepError("charge failed", refusal))});
-             }}}};
+            {runtime::StepItem{
+                "charge", [&world](ExecutionContext& ctx) {
+                  ctx.env().sleep(kSecond);
+                  std::exception_ptr refusal;
+                  try {
+                    ctx.fence().write(world.sink(ctx, "payments"), "charge");
+                  } catch (const runtime::ExecutionFencedError&) {
+                    refusal = std::current_exception();
+                  }
+                  if (!refusal) return;
+                  world.mark(ctx, "fenced-error-wrapped");
+                  throw runtime::AggregateError(
+                      {std::make_exception_ptr(runtime::StepError("audit failed")),
+                       std::make_exception_ptr(runtime::StepError("charge failed", refusal))});
+                }}}};
       })
       .tree("tenant-1", "order-1", "order")
-      .fault(stall("instance-1").after(EventKind::kWriteSent).lasting_between(35 * kSecond,
-                                                                              60 * kSecond))
+      .fault(stall("instance-1")
+                 .after(EventKind::kWriteSent)
+                 .lasting_between(35 * kSecond, 60 * kSecond))
       .marks({"fenced-error-wrapped", "stale-write-refused"})
       .add_to(registry);
 }

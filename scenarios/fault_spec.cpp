@@ -9,7 +9,9 @@ FaultSpec::FaultSpec(sim::FaultKind kind, std::string node) {
   fault_.node = std::move(node);
 }
 
-FaultSpec& FaultSpec::at(std::int64_t time_ns) { return at_between(time_ns, time_ns); }
+FaultSpec& FaultSpec::at(std::int64_t time_ns) {
+  return at_between(time_ns, time_ns);
+}
 
 FaultSpec& FaultSpec::at_between(std::int64_t low_ns, std::int64_t high_ns) {
   fault_.at_ns = low_ns;
@@ -39,7 +41,9 @@ FaultSpec& FaultSpec::lasting_between(std::int64_t low_ns, std::int64_t high_ns)
   return *this;
 }
 
-FaultSpec& FaultSpec::amount(std::int64_t value) { return amount_between(value, value); }
+FaultSpec& FaultSpec::amount(std::int64_t value) {
+  return amount_between(value, value);
+}
 
 FaultSpec& FaultSpec::amount_between(std::int64_t low, std::int64_t high) {
   fault_.amount = low;
@@ -70,12 +74,18 @@ sim::Fault FaultSpec::draw(sim::Rng& rng) const {
   return fault;
 }
 
-FaultSpec stall(std::string node) { return FaultSpec(sim::FaultKind::kStall, std::move(node)); }
-FaultSpec stop(std::string node) { return FaultSpec(sim::FaultKind::kStop, std::move(node)); }
+FaultSpec stall(std::string node) {
+  return FaultSpec(sim::FaultKind::kStall, std::move(node));
+}
+FaultSpec stop(std::string node) {
+  return FaultSpec(sim::FaultKind::kStop, std::move(node));
+}
 FaultSpec migrate(std::string node) {
   return FaultSpec(sim::FaultKind::kMigrate, std::move(node));
 }
-FaultSpec crash(std::string node) { return FaultSpec(sim::FaultKind::kCrash, std::move(node)); }
+FaultSpec crash(std::string node) {
+  return FaultSpec(sim::FaultKind::kCrash, std::move(node));
+}
 FaultSpec clock_drift(std::string node) {
   return FaultSpec(sim::FaultKind::kClockDrift, std::move(node));
 }

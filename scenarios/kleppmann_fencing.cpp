@@ -10,8 +10,9 @@ using runtime::kSecond;
 
 void register_kleppmann_fencing(ScenarioRegistry& registry) {
   ScenarioBuilder("kleppmann-fencing")
-      .describe("holder 1 stalls past its lease with a write in flight; holder 2 takes over and "
-                "writes; the stale write is refused")
+      .describe(
+          "holder 1 stalls past its lease with a write in flight; holder 2 takes over and "
+          "writes; the stale write is refused")
       .safety_phase(90 * kSecond)
       .sink("payments")
       .instance("instance-1")

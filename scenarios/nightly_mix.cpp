@@ -18,14 +18,16 @@ const std::vector<std::string> kInstances{"instance-1", "instance-2", "instance-
 
 void add_workflows(sim::World& world, sim::Rng& rng) {
   auto duration = [&rng] { return rng.between(200, 12'000) * kMillisecond; };
-  world.workflows().add(runtime::Workflow{
-      "branch", {work_step("prepare", duration()),
-                 write_step(world, "record", duration(), "ledger", "branch record")}});
-  world.workflows().add(runtime::Workflow{
-      "remote", {write_step(world, "charge", duration(), "payments", "remote charge"),
-                 work_step("settle", duration())}});
-  world.workflows().add(runtime::Workflow{
-      "level", {write_step(world, "note", duration(), "ledger", "level note")}});
+  world.workflows().add(
+      runtime::Workflow{"branch",
+                        {work_step("prepare", duration()),
+                         write_step(world, "record", duration(), "ledger", "branch record")}});
+  world.workflows().add(
+      runtime::Workflow{"remote",
+                        {write_step(world, "charge", duration(), "payments", "remote charge"),
+                         work_step("settle", duration())}});
+  world.workflows().add(
+      runtime::Workflow{"level", {write_step(world, "note", duration(), "ledger", "level note")}});
   world.workflows().add(runtime::Workflow{
       "order",
       {work_step("reserve", duration()),
@@ -123,7 +125,8 @@ void add_topology_and_trees(sim::World& world) {
 // Swarm testing: the fault mix itself is drawn per seed. Each kind is switched on or off, and
 // the ones on get a weight, so that some seeds are all stalls, others all network trouble: a mix
 // that dilutes every fault equally would rarely push one kind far enough.
-sim::FaultPlan draw_swarm_plan(sim::Rng& rng, std::int64_t safety_ns, std::int64_t drift_bound_ppm) {
+sim::FaultPlan draw_swarm_plan(sim::Rng& rng, std::int64_t safety_ns,
+                               std::int64_t drift_bound_ppm) {
   std::vector<std::uint64_t> weights(kFaultKinds, 0);
   std::uint64_t total = 0;
   for (std::uint64_t& weight : weights) {

@@ -53,14 +53,23 @@ std::string describe(const Fault& fault) {
   if (!fault.peer.empty()) what += " <-> " + fault.peer;
   if (fault.duration_ns) what += fmt::format(" for {} ms", fault.duration_ns / 1'000'000);
   switch (fault.kind) {
-    case FaultKind::kClockDrift: what += fmt::format(" {} ppm", fault.amount); break;
+    case FaultKind::kClockDrift:
+      what += fmt::format(" {} ppm", fault.amount);
+      break;
     case FaultKind::kClockStep:
-    case FaultKind::kMigrate: what += fmt::format(" wall step {} ms", fault.amount / 1'000'000); break;
+    case FaultKind::kMigrate:
+      what += fmt::format(" wall step {} ms", fault.amount / 1'000'000);
+      break;
     case FaultKind::kNetworkDelay:
-    case FaultKind::kStoreSlow: what += fmt::format(" +{} ms", fault.amount / 1'000'000); break;
+    case FaultKind::kStoreSlow:
+      what += fmt::format(" +{} ms", fault.amount / 1'000'000);
+      break;
     case FaultKind::kNetworkDrop:
-    case FaultKind::kNetworkDuplicate: what += fmt::format(" p={:.2f}", fault.probability); break;
-    default: break;
+    case FaultKind::kNetworkDuplicate:
+      what += fmt::format(" p={:.2f}", fault.probability);
+      break;
+    default:
+      break;
   }
   return what + " " + when;
 }

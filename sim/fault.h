@@ -13,18 +13,18 @@
 namespace fencesim::sim {
 
 enum class FaultKind : std::uint8_t {
-  kStall,            // a GC pause inside the process: its fibers stop for duration
-  kStop,             // SIGSTOP from outside; SIGCONT after duration
-  kMigrate,          // paused for duration, then the wall clock steps by amount; messages wait
-  kCrash,            // memory lost; restarted as a new incarnation after duration (0: never)
-  kClockDrift,       // monotonic rate error of amount ppm from then on
-  kClockStep,        // the wall clock steps by amount ns (forward or backward)
-  kNetworkDelay,     // messages from and to the node take amount ns longer, for duration
-  kNetworkDrop,      // messages from and to the node are lost with probability, for duration
-  kNetworkDuplicate, // requests to the node are delivered twice with probability, for duration
-  kPartition,        // no message between node and peer, for duration
-  kStoreSlow,        // the store answers amount ns late, for duration (a store node only)
-  kStoreDown,        // the store answers nothing, for duration (a store node only)
+  kStall,             // a GC pause inside the process: its fibers stop for duration
+  kStop,              // SIGSTOP from outside; SIGCONT after duration
+  kMigrate,           // paused for duration, then the wall clock steps by amount; messages wait
+  kCrash,             // memory lost; restarted as a new incarnation after duration (0: never)
+  kClockDrift,        // monotonic rate error of amount ppm from then on
+  kClockStep,         // the wall clock steps by amount ns (forward or backward)
+  kNetworkDelay,      // messages from and to the node take amount ns longer, for duration
+  kNetworkDrop,       // messages from and to the node are lost with probability, for duration
+  kNetworkDuplicate,  // requests to the node are delivered twice with probability, for duration
+  kPartition,         // no message between node and peer, for duration
+  kStoreSlow,         // the store answers amount ns late, for duration (a store node only)
+  kStoreDown,         // the store answers nothing, for duration (a store node only)
 };
 
 std::string_view to_string(FaultKind kind);
@@ -44,13 +44,13 @@ struct Trigger {
 
 struct Fault {
   FaultKind kind;
-  std::string node;                // the node's name
-  std::string peer;                // kPartition only
-  std::int64_t at_ns = 0;          // when, unless trigger is set
+  std::string node;        // the node's name
+  std::string peer;        // kPartition only
+  std::int64_t at_ns = 0;  // when, unless trigger is set
   std::optional<Trigger> trigger;
   std::int64_t duration_ns = 0;
-  std::int64_t amount = 0;         // ns or ppm, by kind
-  double probability = 0;          // kNetworkDrop, kNetworkDuplicate
+  std::int64_t amount = 0;  // ns or ppm, by kind
+  double probability = 0;   // kNetworkDrop, kNetworkDuplicate
 
   friend bool operator==(const Fault&, const Fault&) = default;
 };

@@ -2,24 +2,34 @@
 
 #include <fmt/format.h>
 
-
 #include "runtime/check.h"
 
 namespace fencesim::sim {
 
 std::string_view to_string(WorldEventKind kind) {
   switch (kind) {
-    case WorldEventKind::kRuntime: return "runtime";
-    case WorldEventKind::kFaultApplied: return "fault-applied";
-    case WorldEventKind::kFaultEnded: return "fault-ended";
-    case WorldEventKind::kNodePaused: return "node-paused";
-    case WorldEventKind::kNodeResumed: return "node-resumed";
-    case WorldEventKind::kNodeCrashed: return "node-crashed";
-    case WorldEventKind::kNodeRestarted: return "node-restarted";
-    case WorldEventKind::kMessageLost: return "message-lost";
-    case WorldEventKind::kPhase: return "phase";
-    case WorldEventKind::kMark: return "mark";
-    case WorldEventKind::kMeasure: return "measure";
+    case WorldEventKind::kRuntime:
+      return "runtime";
+    case WorldEventKind::kFaultApplied:
+      return "fault-applied";
+    case WorldEventKind::kFaultEnded:
+      return "fault-ended";
+    case WorldEventKind::kNodePaused:
+      return "node-paused";
+    case WorldEventKind::kNodeResumed:
+      return "node-resumed";
+    case WorldEventKind::kNodeCrashed:
+      return "node-crashed";
+    case WorldEventKind::kNodeRestarted:
+      return "node-restarted";
+    case WorldEventKind::kMessageLost:
+      return "message-lost";
+    case WorldEventKind::kPhase:
+      return "phase";
+    case WorldEventKind::kMark:
+      return "mark";
+    case WorldEventKind::kMeasure:
+      return "measure";
   }
   return "unknown";
 }
@@ -50,7 +60,9 @@ History::History() : state_(XXH3_createState()) {
   XXH3_64bits_reset(state_);
 }
 
-History::~History() { XXH3_freeState(state_); }
+History::~History() {
+  XXH3_freeState(state_);
+}
 
 void History::record(HistoryEvent event) {
   event.index = count_++;
@@ -79,7 +91,9 @@ void History::record(HistoryEvent event) {
   }
 }
 
-std::uint64_t History::hash() const { return XXH3_64bits_digest(state_); }
+std::uint64_t History::hash() const {
+  return XXH3_64bits_digest(state_);
+}
 
 std::string describe(const HistoryEvent& event, const std::vector<std::string>& node_names) {
   const std::string node =
@@ -90,8 +104,8 @@ std::string describe(const HistoryEvent& event, const std::vector<std::string>& 
                        to_string(event.world), event.detail);
   }
   const runtime::RuntimeEvent& r = event.runtime;
-  std::string text = fmt::format("#{} t={:.6f}s {} {} holder={} key={}", event.index, seconds,
-                                 node, runtime::to_string(r.kind), r.holder, r.scope_key);
+  std::string text = fmt::format("#{} t={:.6f}s {} {} holder={} key={}", event.index, seconds, node,
+                                 runtime::to_string(r.kind), r.holder, r.scope_key);
   if (r.scope_key.empty() && !r.key.tenant_id.empty()) {
     text += fmt::format("({}, {})", r.key.tenant_id, r.key.lease_execution_id);
   }

@@ -4,11 +4,11 @@
 // node, and that node's monotonic clock reading. Each event is folded into a rolling 64-bit hash
 // (XXH3) over a canonical encoding, so the same seed gives the same hash and a mismatch can be
 // located at its first diverging event.
+#include <xxhash.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <xxhash.h>
 
 #include "runtime/observer.h"
 #include "sim/node_id.h"
@@ -16,29 +16,29 @@
 namespace fencesim::sim {
 
 enum class WorldEventKind : std::uint8_t {
-  kRuntime,           // a runtime event: see HistoryEvent::runtime
-  kFaultApplied,      // detail = the fault, in words
+  kRuntime,       // a runtime event: see HistoryEvent::runtime
+  kFaultApplied,  // detail = the fault, in words
   kFaultEnded,
   kNodePaused,
   kNodeResumed,
   kNodeCrashed,
-  kNodeRestarted,     // detail = the new holder id
-  kMessageLost,       // detail = what, why
-  kPhase,             // detail = "safety" / "quiet"
-  kMark,              // detail = a mark a workload reached (a dangerous moment, an outcome)
-  kMeasure,           // detail = "name value": a figure a workload measured
+  kNodeRestarted,  // detail = the new holder id
+  kMessageLost,    // detail = what, why
+  kPhase,          // detail = "safety" / "quiet"
+  kMark,           // detail = a mark a workload reached (a dangerous moment, an outcome)
+  kMeasure,        // detail = "name value": a figure a workload measured
 };
 
 std::string_view to_string(WorldEventKind kind);
 
 struct HistoryEvent {
   std::uint64_t index = 0;
-  std::int64_t time_ns = 0;          // true virtual time
+  std::int64_t time_ns = 0;  // true virtual time
   NodeId node = kWorldNode;
   std::int64_t local_monotonic_ns = 0;  // the node's monotonic clock when it happened
   WorldEventKind world = WorldEventKind::kRuntime;
-  runtime::RuntimeEvent runtime{};   // set when world == kRuntime
-  std::string detail;                // world events' description
+  runtime::RuntimeEvent runtime{};  // set when world == kRuntime
+  std::string detail;               // world events' description
 };
 
 // One line describing an event, for reports and divergence messages.

@@ -59,8 +59,7 @@ std::int64_t Network::latency(NodeId from, NodeId to) {
   return latency;
 }
 
-void Network::send(NodeId from, NodeId to, const std::string& what,
-                   std::function<void()> deliver) {
+void Network::send(NodeId from, NodeId to, const std::string& what, std::function<void()> deliver) {
   ++sent_;
   for (NodeId node : {from, to}) {
     const LinkTrouble* t = trouble(node);
@@ -87,7 +86,8 @@ void Network::arrive(NodeId from, NodeId to, std::string what, std::function<voi
   for (NodeId node : {from, to}) {
     auto it = in_flight_delay_until_.find(node);
     if (it != in_flight_delay_until_.end() && it->second > now) {
-      scheduler_.at(it->second, [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+      scheduler_.at(it->second,
+                    [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
       return;
     }
   }

@@ -18,8 +18,8 @@
 namespace fencesim::sim {
 
 struct NetworkOptions {
-  std::int64_t latency_min_ns = 1'000'000;    // 1 ms
-  std::int64_t latency_max_ns = 20'000'000;   // 20 ms
+  std::int64_t latency_min_ns = 1'000'000;      // 1 ms
+  std::int64_t latency_max_ns = 20'000'000;     // 20 ms
   std::int64_t rpc_timeout_ns = 2'000'000'000;  // 2 s
   // How often a request to a paused store node is looked at again.
   std::int64_t paused_retry_ns = 10'000'000;
@@ -37,8 +37,9 @@ struct LinkTrouble {
 class Network {
  public:
   // `lost` is told about every lost message (for the history).
-  Network(Scheduler& scheduler, Rng rng, NetworkOptions options,
-          std::function<void(NodeId from, NodeId to, const std::string& what, const char* why)> lost);
+  Network(
+      Scheduler& scheduler, Rng rng, NetworkOptions options,
+      std::function<void(NodeId from, NodeId to, const std::string& what, const char* why)> lost);
 
   // From a fiber of `from`: runs `handler` at `to` when the request arrives and returns its reply
   // (or rethrows what it threw). Throws StoreUnavailableError when no reply comes in time.

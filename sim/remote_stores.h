@@ -21,9 +21,8 @@ class RemoteLeaseRepository final : public runtime::ExecutionLeaseRepository {
       : route_(route), target_(target) {}
   runtime::TakeResult take(const runtime::LeaseKey& key, const runtime::HolderId& holder,
                            runtime::Nanoseconds ttl_ns) override {
-    return route_.network.call<runtime::TakeResult>(route_.from, route_.to, "take", [=, this] {
-      return target_.take(key, holder, ttl_ns);
-    });
+    return route_.network.call<runtime::TakeResult>(
+        route_.from, route_.to, "take", [=, this] { return target_.take(key, holder, ttl_ns); });
   }
   runtime::RenewResult renew(const runtime::LeaseKey& key, const runtime::HolderId& holder,
                              runtime::Token token, runtime::Nanoseconds ttl_ns) override {
@@ -34,7 +33,8 @@ class RemoteLeaseRepository final : public runtime::ExecutionLeaseRepository {
   runtime::ReleaseStatus release(const runtime::LeaseKey& key, const runtime::HolderId& holder,
                                  runtime::Token token) override {
     return route_.network.call<runtime::ReleaseStatus>(
-        route_.from, route_.to, "release", [=, this] { return target_.release(key, holder, token); });
+        route_.from, route_.to, "release",
+        [=, this] { return target_.release(key, holder, token); });
   }
   std::optional<runtime::Lease> read(const runtime::LeaseKey& key) override {
     return route_.network.call<std::optional<runtime::Lease>>(
@@ -58,7 +58,8 @@ class RemoteCheckpointStore final : public runtime::CheckpointStore {
   }
   runtime::CommitResult commit_tree(const runtime::LeaseKey& key, runtime::Token token) override {
     return route_.network.call<runtime::CommitResult>(
-        route_.from, route_.to, "checkpoint-tree", [=, this] { return target_.commit_tree(key, token); });
+        route_.from, route_.to, "checkpoint-tree",
+        [=, this] { return target_.commit_tree(key, token); });
   }
   runtime::Checkpoint load(const runtime::LeaseKey& key) override {
     return route_.network.call<runtime::Checkpoint>(route_.from, route_.to, "load",

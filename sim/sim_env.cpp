@@ -37,7 +37,8 @@ class SimNotification final : public runtime::Notification {
 
 void SimEnv::sleep(runtime::Nanoseconds duration) {
   // The node measures the duration on its own (drifting) monotonic clock.
-  const runtime::Nanoseconds local_wake = monotonic_ns() + std::max<runtime::Nanoseconds>(duration, 0);
+  const runtime::Nanoseconds local_wake =
+      monotonic_ns() + std::max<runtime::Nanoseconds>(duration, 0);
   scheduler_.sleep_until(clock_.true_time_when(local_wake));
 }
 

@@ -11,9 +11,12 @@ using runtime::kSecond;
 
 std::string_view to_string(RunOutcome outcome) {
   switch (outcome) {
-    case RunOutcome::kCompleted: return "completed";
-    case RunOutcome::kLiveness: return "liveness";
-    case RunOutcome::kHarnessError: return "harness-error";
+    case RunOutcome::kCompleted:
+      return "completed";
+    case RunOutcome::kLiveness:
+      return "liveness";
+    case RunOutcome::kHarnessError:
+      return "harness-error";
   }
   return "unknown";
 }
@@ -88,8 +91,8 @@ NodeId World::add_lease_store(const std::string& name) {
   store_node_ = add_node(name, NodeKind::kStore);
   leases_ = std::make_unique<runtime::MemoryLeaseRepository>(envs_[store_node_],
                                                              *observers_[store_node_], name);
-  checkpoints_ = std::make_unique<runtime::MemoryCheckpointStore>(*leases_, *observers_[store_node_],
-                                                                  name);
+  checkpoints_ =
+      std::make_unique<runtime::MemoryCheckpointStore>(*leases_, *observers_[store_node_], name);
   return store_node_;
 }
 
@@ -112,9 +115,12 @@ NodeId World::add_instance(const std::string& name, std::int64_t start_ns) {
 void World::start_incarnation(NodeId node) {
   const int number = ++incarnation_count_[node];
   Route to_store{*network_, node, store_node_};
-  auto incarnation = std::make_unique<Incarnation>(Incarnation{
-      RemoteLeaseRepository(to_store, *leases_), RemoteCheckpointStore(to_store, *checkpoints_),
-      RemotePlacementQueue(to_store, queue_), {}, nullptr});
+  auto incarnation =
+      std::make_unique<Incarnation>(Incarnation{RemoteLeaseRepository(to_store, *leases_),
+                                                RemoteCheckpointStore(to_store, *checkpoints_),
+                                                RemotePlacementQueue(to_store, queue_),
+                                                {},
+                                                nullptr});
   for (auto& [name, sink] : sinks_) {
     incarnation->sinks.emplace(
         name, std::make_unique<RemoteSink>(Route{*network_, node, sink.node}, *sink.sink));
@@ -261,8 +267,8 @@ RunSummary World::run() {
       break;
     default:
       summary.outcome = RunOutcome::kLiveness;
-      summary.detail = fmt::format("trees not completed when the run ended ({})",
-                                   sim::to_string(status));
+      summary.detail =
+          fmt::format("trees not completed when the run ended ({})", sim::to_string(status));
       break;
   }
   return summary;

@@ -46,9 +46,9 @@ struct WorldOptions {
 };
 
 enum class RunOutcome {
-  kCompleted,      // every tree completed in the quiet phase
-  kLiveness,       // work not done within the budget (or a deadlock, or the step limit)
-  kHarnessError,   // an exception escaped a simulated fiber or a callback
+  kCompleted,     // every tree completed in the quiet phase
+  kLiveness,      // work not done within the budget (or a deadlock, or the step limit)
+  kHarnessError,  // an exception escaped a simulated fiber or a callback
 };
 std::string_view to_string(RunOutcome outcome);
 

@@ -124,8 +124,8 @@ TEST_F(CliTest, CommandLineParseErrorsExitTwoWithOneLine) {
     EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << args << ": " << result.err;
   }
   expect_usage_error(fencesim("frobnicate"),
-                     "fencesim: unknown command 'frobnicate' (expected list, run, replay or "
-                     "check-determinism; try 'fencesim --help')");
+                     "fencesim: unknown command 'frobnicate' (expected list, run, replay, "
+                     "check-determinism or sweep; try 'fencesim --help')");
 }
 
 TEST_F(CliTest, HelpAndVersionExitZero) {
@@ -296,6 +296,22 @@ TEST_F(CliTest, CheckDeterminismPassesOnFiveSeeds) {
   const Result result = fencesim("check-determinism --scenario kleppmann-fencing --seeds 1..5");
   EXPECT_EQ(result.code, 0) << result.err;
   EXPECT_EQ(result.first_out_line(), "5 seeds deterministic");
+}
+
+TEST_F(CliTest, SweepPassesAndSummarizesEachScenario) {
+  const Result result =
+      fencesim("sweep --scenario kleppmann-fencing --seeds 1..10 --out sweep-out");
+  EXPECT_EQ(result.code, 0) << result.err;
+  EXPECT_NE(result.out.find("kleppmann-fencing: 20 runs, 0 failures, 0 nondeterministic"),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("stale-write-refused=20"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("sweep: 20 passed, 0 failed"), std::string::npos) << result.out;
+}
+
+TEST_F(CliTest, SweepRejectsABadRangeWithOneLine) {
+  expect_usage_error(fencesim("sweep --seeds 5..1"),
+                     "fencesim: --seeds: expected A..B with A <= B, got '5..1'");
 }
 
 TEST_F(CliTest, CheckDeterminismPassesWithPct) {

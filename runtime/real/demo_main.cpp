@@ -53,7 +53,8 @@ class Story final : public rt::Observer {
     using K = rt::EventKind;
     switch (e.kind) {
       case K::kLeaseTaken:
-        return fmt::format("{} takes the lease of {} with token {}", e.holder, e.scope_key, e.token);
+        return fmt::format("{} takes the lease of {} with token {}", e.holder, e.scope_key,
+                           e.token);
       case K::kStepStarted:
         return fmt::format("{} starts step '{}' (token {})", e.holder, e.step, e.token);
       case K::kWriteSent:
@@ -94,7 +95,8 @@ int main() {
   rt::WorkflowRegistry workflows;
   workflows.add(rt::Workflow{
       "order",
-      {rt::StepItem{"reserve", [](rt::ExecutionContext& ctx) { ctx.env().sleep(10 * kMillisecond); }},
+      {rt::StepItem{"reserve",
+                    [](rt::ExecutionContext& ctx) { ctx.env().sleep(10 * kMillisecond); }},
        rt::StepItem{"charge", [&](rt::ExecutionContext& ctx) {
                       ctx.env().sleep(30 * kMillisecond);
                       ctx.fence().write(*link_of.at(&ctx.env()), "charge 42 EUR");
@@ -109,14 +111,16 @@ int main() {
   options.holder = "instance-B";
   rt::Instance b(env_b, leases, checkpoints, queue, workflows, story, options);
 
-  fmt::print("fence demo: lease 300 ms; instance-A will be frozen for 900 ms while its write is "
-             "on its way\n");
+  fmt::print(
+      "fence demo: lease 300 ms; instance-A will be frozen for 900 ms while its write is "
+      "on its way\n");
   queue.place(rt::LeaseKey{"tenant-1", "order-7"}, "order", std::nullopt);
   a.poll_once();  // A takes the tree first.
   a.start();
   bool frozen = false;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (std::chrono::steady_clock::now() < deadline && !(story.stale_refused && story.tree_completed)) {
+  while (std::chrono::steady_clock::now() < deadline &&
+         !(story.stale_refused && story.tree_completed)) {
     if (!frozen && story.write_sent_by_a) {
       fmt::print("{:>9}  instance-A is frozen (SIGSTOP) for 900 ms\n", "");
       env_a.freeze_for(900 * kMillisecond);
@@ -134,10 +138,10 @@ int main() {
 
   const bool ok = story.stale_refused && story.tree_completed && story.effects == 1 &&
                   story.a_step_outcome == "execution.lease-lost.fenced";
-  fmt::print("\n{}: stale write {}, tree {}, effects at the sink: {}, instance-A's step ended with "
-             "'{}'\n",
-             ok ? "OK" : "FAILED", story.stale_refused ? "refused" : "NOT refused",
-             story.tree_completed ? "completed" : "NOT completed", story.effects,
-             story.a_step_outcome);
+  fmt::print(
+      "\n{}: stale write {}, tree {}, effects at the sink: {}, instance-A's step ended with "
+      "'{}'\n",
+      ok ? "OK" : "FAILED", story.stale_refused ? "refused" : "NOT refused",
+      story.tree_completed ? "completed" : "NOT completed", story.effects, story.a_step_outcome);
   return ok ? 0 : 1;
 }

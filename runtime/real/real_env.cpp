@@ -1,15 +1,14 @@
 #include "runtime/real/real_env.h"
 
-#include "runtime/fiber_notification.h"
-
 #include <fmt/format.h>
 
 #include <boost/fiber/all.hpp>
 #include <chrono>
 #include <cstdio>
 
-namespace fencesim::runtime::real {
+#include "runtime/fiber_notification.h"
 
+namespace fencesim::runtime::real {
 
 RealEnv::RealEnv() : random_(std::random_device{}()) {}
 
@@ -60,7 +59,9 @@ std::unique_ptr<Notification> RealEnv::make_notification() {
   return std::make_unique<FiberNotification>();
 }
 
-std::uint64_t RealEnv::random_u64() { return random_(); }
+std::uint64_t RealEnv::random_u64() {
+  return random_();
+}
 
 void RealEnv::freeze_for(Nanoseconds duration) {
   frozen_until_ns_ = std::max(frozen_until_ns_, monotonic_ns() + duration);

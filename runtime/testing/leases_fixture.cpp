@@ -37,8 +37,8 @@ std::exception_ptr LeasesFixture::run_step(const LeaseKey& key, const StepBody& 
                                            const std::string& holder) {
   auto lease = HeldLease::take(LeaseServices{store_env, leases, events, policy, holder}, key);
   check(lease != nullptr, "run_step: the key's lease is free");
-  auto frame = std::make_shared<Frame>(Frame{FrameKind::kStep, key, "unit-step", lease, false,
-                                             nullptr});
+  auto frame =
+      std::make_shared<Frame>(Frame{FrameKind::kStep, key, "unit-step", lease, false, nullptr});
   bool done = false;
   std::exception_ptr failure;
   // The body runs on a fiber so that it may sleep; the test's fiber moves time until it ends.

@@ -9,7 +9,9 @@
 
 namespace fencesim::runtime::testing {
 
-ManualTime::~ManualTime() { shutdown(); }
+ManualTime::~ManualTime() {
+  shutdown();
+}
 
 void ManualTime::block_until(Nanoseconds wake_ns, const bool& stalled) {
   ++progress_;

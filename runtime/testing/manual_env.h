@@ -44,11 +44,10 @@ class ManualTime {
   // Blocks the calling fiber until `wake_ns` has come and `stalled` is false.
   void block_until(Nanoseconds wake_ns, const bool& stalled);
 
-
   Nanoseconds now_ns_ = 0;
   bool shutting_down_ = false;
   int live_fibers_ = 0;
-  std::uint64_t progress_ = 0;  // bumped by every call into an environment
+  std::uint64_t progress_ = 0;       // bumped by every call into an environment
   std::vector<Nanoseconds> timers_;  // wake times of sleeping fibers
   std::vector<std::string> fiber_errors_;
   boost::fibers::mutex mutex_;

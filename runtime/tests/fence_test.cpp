@@ -71,9 +71,8 @@ TEST(Fence, AssertHeldRefusesAfterLocalExpiry) {
 TEST(Fence, LocalExpiryComesBeforeTheStoresExpiry) {
   LeasesFixture fixture;
   Nanoseconds confirmed_until = 0;
-  EXPECT_FALSE(fixture.run_step(kKey, [&](ExecutionContext& ctx) {
-    confirmed_until = ctx.fence().confirmed_until_ns();
-  }));
+  EXPECT_FALSE(fixture.run_step(
+      kKey, [&](ExecutionContext& ctx) { confirmed_until = ctx.fence().confirmed_until_ns(); }));
   const std::optional<Lease> lease = fixture.leases.read(kKey);
   ASSERT_TRUE(lease.has_value());
   // Both clocks start together here: the holder's belief ends a margin before the store's truth.
@@ -161,9 +160,8 @@ TEST(Fence, WriteThatSettlesAfterLocalExpiryStillEndsWithLeaseLost) {
     Env& env_;
     Sink& target_;
   } slow(fixture.store_env, fixture.sink);
-  auto failure = fixture.run_step(kKey, [&](ExecutionContext& ctx) {
-    ctx.fence().write(slow, "slow");
-  });
+  auto failure =
+      fixture.run_step(kKey, [&](ExecutionContext& ctx) { ctx.fence().write(slow, "slow"); });
   EXPECT_EQ(fixture.sink.effects().size(), 1u);  // the write landed: nobody else wrote
   EXPECT_TRUE(threw<ExecutionLeaseLostError>(failure));
 }

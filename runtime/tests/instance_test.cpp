@@ -61,7 +61,7 @@ TEST(Instance, TakeoverResumesFromTheLastCheckpointWithTheNextToken) {
   f.env_of("A");
   f.start_all();
   f.time.advance(3 * kSecond);  // A committed "a" and runs "b"
-  f.env_of("A").stall();       // a GC pause far past the lease
+  f.env_of("A").stall();        // a GC pause far past the lease
   f.add_instance("B").start();
   f.time.advance(60 * kSecond);
   EXPECT_TRUE(f.checkpoints.load(kRoot).tree_completed);
@@ -111,9 +111,9 @@ TEST(Instance, StaleWriteInFlightDuringAPauseIsRefusedAfterTakeover) {
   };
   std::map<const Env*, std::unique_ptr<Link>> links;
   f.workflows.add(Workflow{"w", {StepItem{"charge", [&](ExecutionContext& ctx) {
-                                   ctx.env().sleep(kSecond);
-                                   ctx.fence().write(*links.at(&ctx.env()), "42");
-                                 }}}});
+                                            ctx.env().sleep(kSecond);
+                                            ctx.fence().write(*links.at(&ctx.env()), "42");
+                                          }}}});
   Instance& a = f.add_instance("A");
   Instance& b = f.add_instance("B");
   links[&f.env_of("A")] = std::make_unique<Link>(f.env_of("A"), f.sink);
@@ -139,12 +139,13 @@ TEST(Instance, StaleWriteInFlightDuringAPauseIsRefusedAfterTakeover) {
 TEST(Placement, ParentInstanceAndThisWorkflowRunUnderTheRootsLease) {
   LeasesFixture f;
   std::vector<std::string> scopes;
-  auto record = StepItem{"record", [&](ExecutionContext& ctx) {
-                           scopes.push_back(ctx.fence().scope_key());
-                         }};
+  auto record =
+      StepItem{"record", [&](ExecutionContext& ctx) { scopes.push_back(ctx.fence().scope_key()); }};
   f.workflows.add(Workflow{"child", {record}});
-  f.workflows.add(Workflow{"w", {GroupItem{"g", {{"p", ChildPlacement::kParentInstance, "child"},
-                                                 {"t", ChildPlacement::kThisWorkflow, "child"}}}}});
+  f.workflows.add(Workflow{"w",
+                           {GroupItem{"g",
+                                      {{"p", ChildPlacement::kParentInstance, "child"},
+                                       {"t", ChildPlacement::kThisWorkflow, "child"}}}}});
   f.add_instance("A");
   f.queue.place(kRoot, "w", std::nullopt);
   f.start_all();
@@ -158,12 +159,14 @@ TEST(Placement, AnyInstanceChildFencesWithItsOwnLease) {
   LeasesFixture f;
   std::vector<std::pair<std::string, Token>> fences;
   f.workflows.add(Workflow{"child", {StepItem{"write", [&](ExecutionContext& ctx) {
-                                       fences.emplace_back(ctx.fence().scope_key(),
-                                                           ctx.fence().token());
-                                       ctx.fence().write(f.sink, "child");
-                                     }}}});
-  f.workflows.add(Workflow{"w", {GroupItem{"g", {{"x", ChildPlacement::kAnyInstance, "child"},
-                                                 {"y", ChildPlacement::kAnyInstance, "child"}}}}});
+                                                fences.emplace_back(ctx.fence().scope_key(),
+                                                                    ctx.fence().token());
+                                                ctx.fence().write(f.sink, "child");
+                                              }}}});
+  f.workflows.add(Workflow{"w",
+                           {GroupItem{"g",
+                                      {{"x", ChildPlacement::kAnyInstance, "child"},
+                                       {"y", ChildPlacement::kAnyInstance, "child"}}}}});
   f.add_instance("A");
   f.add_instance("B");
   f.queue.place(kRoot, "w", std::nullopt);
@@ -184,9 +187,11 @@ TEST(RemoteWait, YieldsTheRootsLeaseOnlyWhileNoOtherStepOfTheTreeRuns) {
   LeasesFixture f;
   f.workflows.add(Workflow{"remote", {work("far", 40 * kSecond)}});
   f.workflows.add(Workflow{"sibling", {work("near", 20 * kSecond)}});
-  f.workflows.add(Workflow{"w", {GroupItem{"g", {{"r", ChildPlacement::kAnyInstance, "remote"},
-                                                 {"s", ChildPlacement::kParentInstance, "sibling"}}},
-                                 work("after", kSecond)}});
+  f.workflows.add(Workflow{"w",
+                           {GroupItem{"g",
+                                      {{"r", ChildPlacement::kAnyInstance, "remote"},
+                                       {"s", ChildPlacement::kParentInstance, "sibling"}}},
+                            work("after", kSecond)}});
   f.add_instance("A");
   f.queue.place(kRoot, "w", std::nullopt);
   f.start_all();
@@ -247,14 +252,15 @@ TEST(Frames, AncestorsFenceRefusesWithContextUnavailable) {
   LeasesFixture f;
   std::string outcome;
   f.workflows.add(Workflow{"level", {StepItem{"s", [&](ExecutionContext& ctx) {
-                                       ctx.fence().assert_held();  // the step's own: fine
-                                       try {
-                                         (void)ctx.parent().fence().token();
-                                         outcome = "ancestor's fence worked";
-                                       } catch (const ExecutionContextUnavailableError& e) {
-                                         outcome = std::string(e.code());
-                                       }
-                                     }}}});
+                                                ctx.fence().assert_held();  // the step's own: fine
+                                                try {
+                                                  (void)ctx.parent().fence().token();
+                                                  outcome = "ancestor's fence worked";
+                                                } catch (
+                                                    const ExecutionContextUnavailableError& e) {
+                                                  outcome = std::string(e.code());
+                                                }
+                                              }}}});
   f.workflows.add(Workflow{"w", {GroupItem{"g", {{"t", ChildPlacement::kThisWorkflow, "level"}}}}});
   f.add_instance("A");
   f.queue.place(kRoot, "w", std::nullopt);
@@ -266,13 +272,16 @@ TEST(Frames, AncestorsFenceRefusesWithContextUnavailable) {
 
 TEST(Decision, FencedErrorInsideAnAggregateIsFoundBeforeTheAbortReason) {
   LeasesFixture f;
-  f.workflows.add(Workflow{"w", {StepItem{"s", [&](ExecutionContext& ctx) {
-    ctx.env().sleep(f.policy.ttl_ns);  // the lease expires locally: the signal is aborted
-    auto fenced = std::make_exception_ptr(
-        ExecutionFencedError(ctx.tree_key(), 1, 2, "tenant-1:order-1"));
-    throw AggregateError({std::make_exception_ptr(StepError("unrelated")),
-                          std::make_exception_ptr(StepError("wrapped", fenced))});
-  }}}});
+  f.workflows.add(Workflow{
+      "w", {StepItem{"s", [&](ExecutionContext& ctx) {
+                       ctx.env().sleep(
+                           f.policy.ttl_ns);  // the lease expires locally: the signal is aborted
+                       auto fenced = std::make_exception_ptr(
+                           ExecutionFencedError(ctx.tree_key(), 1, 2, "tenant-1:order-1"));
+                       throw AggregateError(
+                           {std::make_exception_ptr(StepError("unrelated")),
+                            std::make_exception_ptr(StepError("wrapped", fenced))});
+                     }}}});
   f.add_instance("A");
   f.queue.place(kRoot, "w", std::nullopt);
   f.start_all();
@@ -280,8 +289,7 @@ TEST(Decision, FencedErrorInsideAnAggregateIsFoundBeforeTheAbortReason) {
   const RuntimeEvent* ended = f.events.last(EventKind::kStepEnded, "A");
   ASSERT_NE(ended, nullptr);
   EXPECT_EQ(ended->detail, "execution.lease-lost.fenced");
-  EXPECT_EQ(f.events.last(EventKind::kErrorClassified, "A")->detail,
-            "execution.lease-lost.fenced");
+  EXPECT_EQ(f.events.last(EventKind::kErrorClassified, "A")->detail, "execution.lease-lost.fenced");
 }
 
 }  // namespace

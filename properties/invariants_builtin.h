@@ -109,6 +109,16 @@ class NoFalseFencing final : public Invariant {
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
 
+class FencedCheckpoint final : public Invariant {
+ public:
+  std::string_view name() const override { return "fenced-checkpoint"; }
+  std::string_view statement() const override {
+    return "the checkpoint store commits a write only under its key's current epoch: the "
+           "framework fences its own checkpoint writes";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
 class SafeYield final : public Invariant {
  public:
   std::string_view name() const override { return "safe-yield"; }
@@ -168,6 +178,7 @@ void check_classification(const Events& events, std::vector<Violation>& out);
 void check_fence_scoping(const Events& events, std::vector<Violation>& out);
 void check_no_false_fencing(const Events& events, std::vector<Violation>& out);
 void check_safe_yield(const Events& events, std::vector<Violation>& out);
+void check_fenced_checkpoint(const Events& events, std::vector<Violation>& out);
 void check_scope_key_injective(const Events& events, std::vector<Violation>& out);
 
 }  // namespace fencesim::properties

@@ -399,6 +399,25 @@ TEST(FenceScoping, AWriteUnderAnotherTokenOrNoStepIsReported) {
 
 // --- no-false-fencing ---
 
+TEST(FencedCheckpoint, CommitsUnderTheCurrentEpochPass) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 1, "charge");
+  std::vector<Violation> found;
+  check_fenced_checkpoint(s.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(FencedCheckpoint, ACommitUnderAStaleTokenIsReported) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "b", 2, kTtl);
+  const auto stale = s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 2, "charge");
+  std::vector<Violation> found;
+  check_fenced_checkpoint(s.events(), found);
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{stale}));
+}
+
 TEST(NoFalseFencing, RefusalsAfterALaterTakePass) {
   Story s;
   s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);

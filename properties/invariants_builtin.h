@@ -119,6 +119,16 @@ class FencedCheckpoint final : public Invariant {
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
 
+class FenceRefusesOutsideItsStep final : public Invariant {
+ public:
+  std::string_view name() const override { return "fence-refuses-outside-its-step"; }
+  std::string_view statement() const override {
+    return "a fence kept past its step, an ancestor's fence and a frame without a held lease "
+           "refuse with ExecutionContextUnavailableError (as the workload that tried saw it)";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
 class SafeYield final : public Invariant {
  public:
   std::string_view name() const override { return "safe-yield"; }
@@ -179,6 +189,7 @@ void check_fence_scoping(const Events& events, std::vector<Violation>& out);
 void check_no_false_fencing(const Events& events, std::vector<Violation>& out);
 void check_safe_yield(const Events& events, std::vector<Violation>& out);
 void check_fenced_checkpoint(const Events& events, std::vector<Violation>& out);
+void check_fence_refuses_outside_its_step(const Events& events, std::vector<Violation>& out);
 void check_scope_key_injective(const Events& events, std::vector<Violation>& out);
 
 }  // namespace fencesim::properties

@@ -26,4 +26,20 @@ void FencedCheckpoint::check(const sim::World& world, std::vector<Violation>& ou
   check_fenced_checkpoint(world.history().events(), out);
 }
 
+void check_fence_refuses_outside_its_step(const Events& events, std::vector<Violation>& out) {
+  // A workload that uses a fence where it must refuse records this mark when it did not refuse
+  // (scenarios/catalogue_fence_use.cpp): no event of the runtime says so, only the caller sees it.
+  for (const sim::HistoryEvent& e : events) {
+    if (e.world != sim::WorldEventKind::kMark || e.detail != "fence-misuse-not-refused") continue;
+    out.push_back(Violation{"fence-refuses-outside-its-step",
+                            "a fence was usable outside its running step (kept past it, an "
+                            "ancestor's, or a frame without a held lease)",
+                            {e.index}});
+  }
+}
+
+void FenceRefusesOutsideItsStep::check(const sim::World& world, std::vector<Violation>& out) const {
+  check_fence_refuses_outside_its_step(world.history().events(), out);
+}
+
 }  // namespace fencesim::properties

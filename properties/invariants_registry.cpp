@@ -16,6 +16,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<FenceScoping>());
   out.push_back(std::make_unique<NoFalseFencing>());
   out.push_back(std::make_unique<FencedCheckpoint>());
+  out.push_back(std::make_unique<FenceRefusesOutsideItsStep>());
   out.push_back(std::make_unique<SafeYield>());
   out.push_back(std::make_unique<ScopeKeyInjective>());
   // Liveness (every tree completes in the quiet phase) is judged by the run's outcome, and replay

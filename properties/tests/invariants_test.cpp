@@ -418,6 +418,20 @@ TEST(FencedCheckpoint, ACommitUnderAStaleTokenIsReported) {
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{stale}));
 }
 
+TEST(FenceRefusesOutsideItsStep, AFenceMisuseSeenByTheWorkloadIsReported) {
+  std::vector<sim::HistoryEvent> events(2);
+  events[0].index = 0;
+  events[0].world = sim::WorldEventKind::kMark;
+  events[0].detail = "kept-fence-refused";
+  events[1].index = 1;
+  events[1].world = sim::WorldEventKind::kMark;
+  events[1].detail = "fence-misuse-not-refused";
+  std::vector<Violation> found;
+  check_fence_refuses_outside_its_step(events, found);
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{1}));
+}
+
 TEST(NoFalseFencing, RefusalsAfterALaterTakePass) {
   Story s;
   s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);

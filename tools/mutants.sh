@@ -231,7 +231,9 @@ total0=$(now)
 snapshot_tree "$work/tree.tar"
 results="$work/results.tsv"
 printf 'mutant\toutcome\tcaught_by\tseeds\tseconds\tbuild_seconds\tnote\n' >"$results"
-declare -a rows survivors replays
+rows=()
+survivors=()
+replays=()
 worst=0
 for i in "${!m_name[@]}"; do
   run_mutant "${m_name[$i]}" "${m_scenarios[$i]}" "${m_budget[$i]}"

@@ -53,10 +53,14 @@ bool HeldLease::held_now() {
   return true;
 }
 
+std::exception_ptr HeldLease::lost_error() const {
+  check(state_ != LeaseState::kHeld, "lost_error() of a lease that is not held");
+  return lost_error_ ? lost_error_ : std::make_exception_ptr(ExecutionLeaseLostError(key_, token_));
+}
+
 void HeldLease::assert_held() {
   if (held_now()) return;
-  if (lost_error_) std::rethrow_exception(lost_error_);
-  throw ExecutionLeaseLostError(key_, token_);
+  std::rethrow_exception(lost_error());
 }
 
 void HeldLease::lose(std::string reason, std::exception_ptr error) {

@@ -47,8 +47,9 @@ class HeldLease : public std::enable_shared_from_this<HeldLease> {
   // Throws the error that ended the lease (ExecutionLeaseLostError or the fenced error that
   // stopped it) unless held_now().
   void assert_held();
-  // The error that ended the lease (null while held).
-  std::exception_ptr lost_error() const { return lost_error_; }
+  // The error that ended the lease: what stopped it (a refusal, a local expiry), or a plain
+  // ExecutionLeaseLostError for a lease given back. REQUIRES: not held.
+  std::exception_ptr lost_error() const;
 
   // Starts the renewal timer and the local-expiry watchdog (two fibers of the holder's process).
   void start_timers();

@@ -121,9 +121,7 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
   if (!failure && !lease->held_now()) {
     // The lease was lost before the step's outcome could commit: the step did not succeed, even if
     // its writes landed (ADR-0023, Consequences).
-    failure = lease->lost_error()
-                  ? lease->lost_error()
-                  : std::make_exception_ptr(ExecutionLeaseLostError(lease->key(), lease->token()));
+    failure = lease->lost_error();
   }
   if (!failure) {
     try {
@@ -136,9 +134,7 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
     // The checkpoint committed, but the lease expired locally while it was in flight: as with a
     // fenced write that settles after expiry, the step does not report success. Its commit
     // stands, so the next holder skips it.
-    failure = lease->lost_error()
-                  ? lease->lost_error()
-                  : std::make_exception_ptr(ExecutionLeaseLostError(lease->key(), lease->token()));
+    failure = lease->lost_error();
   }
   if (!failure) {
     emit(EventKind::kStepEnded, path, "ok");

@@ -14,27 +14,12 @@
 
 #include "runtime/memory_lease_repository.h"
 #include "runtime/observer.h"
+#include "runtime/testing/stepped_clock.h"
 
 namespace fencesim::runtime {
 namespace {
 
-// The store's clock; the contract suite's ContractClock is not reused here because its header
-// defines the contract's tests (one translation unit per binary may include it).
-class StoreClock final : public Clock {
- public:
-  static constexpr Nanoseconds kStartWallNs = 1'700'000'000 * kSecond;
-  Nanoseconds monotonic_ns() override { return monotonic_ns_; }
-  Nanoseconds wall_ns() override { return wall_ns_; }
-  void advance(Nanoseconds duration) {
-    monotonic_ns_ += duration;
-    wall_ns_ += duration;
-  }
-  void step_wall_clock(Nanoseconds delta) { wall_ns_ += delta; }
-
- private:
-  Nanoseconds monotonic_ns_ = 0;
-  Nanoseconds wall_ns_ = kStartWallNs;
-};
+using StoreClock = testing::SteppedClock;
 
 constexpr int kKeys = 3;
 constexpr int kHolders = 3;

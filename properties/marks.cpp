@@ -1,7 +1,10 @@
 #include "properties/marks.h"
 
+#include <charconv>
 #include <set>
 #include <tuple>
+
+#include "runtime/check.h"
 
 namespace fencesim::properties {
 
@@ -107,6 +110,22 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
     }
   }
   return marks;
+}
+
+std::map<std::string, std::int64_t> sum_figures(const sim::World& world) {
+  std::map<std::string, std::int64_t> figures;
+  for (const sim::HistoryEvent& e : world.history().events()) {
+    if (e.world != sim::WorldEventKind::kMeasure) continue;
+    const std::size_t space = e.detail.rfind(' ');
+    check(space != std::string::npos, "a measure is 'name value'");
+    const std::string value = e.detail.substr(space + 1);
+    std::int64_t number = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+    check(error == std::errc(), "a measure's value is an integer");
+    check(end == value.data() + value.size(), "a measure's value is only an integer");
+    figures[e.detail.substr(0, space)] += number;
+  }
+  return figures;
 }
 
 }  // namespace fencesim::properties

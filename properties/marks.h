@@ -23,4 +23,8 @@ namespace fencesim::properties {
 // Marks a workload records itself (World::mark) are counted by their names.
 std::map<std::string, std::uint64_t> count_marks(const sim::World& world);
 
+// Figures a workload measured (kMeasure events, "name value"), summed per name over the run: for
+// example how long a stale holder's unchecked call overlapped the next holder's.
+std::map<std::string, std::int64_t> sum_figures(const sim::World& world);
+
 }  // namespace fencesim::properties

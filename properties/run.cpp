@@ -75,6 +75,7 @@ RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunReq
   report.events = world.history().size();
   for (const auto& invariant : default_invariants()) invariant->check(world, report.violations);
   report.marks = count_marks(world);
+  report.figures = sum_figures(world);
   if (summary.outcome == sim::RunOutcome::kHarnessError) {
     report.status = RunStatus::kHarnessError;
     report.detail = fmt::format("seed {}: {}", request.seed, summary.detail);

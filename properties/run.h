@@ -47,7 +47,8 @@ struct RunReport {
   bool within_assumptions = true;  // drift and delays within the protocol's bounds
   sim::FaultPlan plan;             // the plan that ran
   std::vector<Violation> violations;
-  std::map<std::string, std::uint64_t> marks;  // dangerous moments reached, with counts
+  std::map<std::string, std::uint64_t> marks;   // dangerous moments reached, with counts
+  std::map<std::string, std::int64_t> figures;  // what workloads measured (sum_figures)
 };
 
 // Throws UsageError for an unknown scenario or sink double.

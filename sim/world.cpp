@@ -187,6 +187,12 @@ void World::mark(runtime::ExecutionContext& context, const std::string& name) {
   record(node_of(context), WorldEventKind::kMark, name);
 }
 
+void World::measure(NodeId node, const std::string& name, std::int64_t value) {
+  check(!name.empty(), "a figure has a name");
+  check(name.find(' ') == std::string::npos, "a figure's name is one word");
+  record(node, WorldEventKind::kMeasure, name + " " + std::to_string(value));
+}
+
 void World::record(NodeId node, WorldEventKind kind, std::string detail) {
   HistoryEvent event;
   event.time_ns = scheduler_->now_ns();

@@ -106,6 +106,9 @@ class World {
   void record(NodeId node, WorldEventKind kind, std::string detail);
   // From a step: records that the workload reached mark `name` on the step's node.
   void mark(runtime::ExecutionContext& context, const std::string& name);
+  // Records a figure the workload measured (summed per name into the run's report); `name` has no
+  // space.
+  void measure(NodeId node, const std::string& name, std::int64_t value);
   // At `at_ns`, instance `instance` makes a withdrawal for `tree` (a client's cancel): inside a
   // pass it runs in the running step's frame, after the tree ended without a fence.
   void withdraw_at(std::int64_t at_ns, const std::string& instance, runtime::LeaseKey tree,

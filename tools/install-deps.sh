@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  g++ cmake ninja-build pkg-config clang-format
+  g++ cmake ninja-build pkg-config clang-format ccache
   libboost-fiber-dev libboost-context-dev libfmt-dev libgtest-dev libgmock-dev librapidcheck-dev
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libxxhash-dev libbenchmark-dev
 )

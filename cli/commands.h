@@ -42,12 +42,27 @@ struct DeterminismArgs {
   std::string strategy = "random";
 };
 
+// `fencesim sweep` (cli/sweep_*.cpp; the output folder is described in docs/reports.md).
 struct SweepArgs {
-  std::vector<std::string> scenarios;  // empty: every registered scenario
-  std::string seeds = "1..100";
+  std::vector<std::string> scenarios;    // with specs empty too: every registered scenario
+  std::vector<std::string> specs;        // TOML scenario specs to register and sweep
+  std::string seeds;                     // "A..B"; exactly one of seeds and budget
+  std::string budget;                    // a duration: "90s", "2m", "1h"
+  std::string jobs;                      // worker processes; "" for one per core
+  std::string shard;                     // "I/N"; "" for the whole sweep
   std::string strategy = "both";         // random, pct or both
-  std::uint64_t determinism_every = 10;  // every Nth passing seed runs twice
+  std::uint64_t determinism_every = 10;  // every Kth seed, when it passes, runs again
   std::string out = "fencesim-out";
+  std::string corpus;  // "" for none: folder to keep the failures' (shrunk) replay files in
+  std::string run_timeout = "60s";     // real time a run (or a failure's shrinking) may take
+  std::string progress_every = "10s";  // progress line period when stdout is not a terminal
+  std::string sink_double;
+};
+
+// `fencesim merge` (cli/merge_command.cpp).
+struct MergeArgs {
+  std::string out;
+  std::vector<std::string> shards;  // the shards' output folders
 };
 
 int list_command(const scenarios::ScenarioRegistry& registry, std::ostream& out);
@@ -57,6 +72,7 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
                    std::ostream& out, std::ostream& err);
 int sweep_command(const scenarios::ScenarioRegistry& registry, const SweepArgs& args,
                   std::ostream& out, std::ostream& err);
+int merge_command(const MergeArgs& args, std::ostream& out, std::ostream& err);
 int determinism_command(const scenarios::ScenarioRegistry& registry, const DeterminismArgs& args,
                         std::ostream& out, std::ostream& err);
 

@@ -12,6 +12,7 @@
 #include "cli/execute.h"
 #include "cli/parse.h"
 #include "reports/replay_file.h"
+#include "reports/run_record.h"
 
 namespace fencesim::cli {
 namespace {
@@ -21,6 +22,7 @@ struct Args {
   ReplayArgs replay;
   DeterminismArgs determinism;
   SweepArgs sweep;
+  MergeArgs merge;
 };
 
 void add_run(CLI::App& app, RunArgs& args) {
@@ -54,13 +56,31 @@ void add_determinism(CLI::App& app, DeterminismArgs& args) {
 
 void add_sweep(CLI::App& app, SweepArgs& args) {
   CLI::App* sweep = app.add_subcommand(
-      "sweep", "Run many seeds of scenarios in this process; keep the failures' replay files");
+      "sweep", "Run many seeds of scenarios in worker processes; shrink and report the failures");
   sweep->add_option("--scenario", args.scenarios, "Scenario name, repeatable (default: all)");
-  sweep->add_option("--seeds", args.seeds, "Seeds A..B (inclusive; default 1..100)");
+  sweep->add_option("--seeds", args.seeds, "Seeds A..B (inclusive); or give --budget");
+  sweep->add_option("--budget", args.budget,
+                    "Run seeds 1, 2, ... until this much real time is spent (90s, 2m, 1h)");
+  sweep->add_option("--jobs", args.jobs, "Worker processes (default: one per core)");
+  sweep->add_option("--shard", args.shard, "I/N: run only the seeds whose index % N == I");
   sweep->add_option("--strategy", args.strategy, "random, pct or both (default both)");
   sweep->add_option("--determinism-every", args.determinism_every,
-                    "Run every Nth passing seed twice and compare hashes (default 10)");
-  sweep->add_option("--out", args.out, "Folder for replay files (default fencesim-out)");
+                    "Run every Kth seed again in another worker, when it passes (default 10)");
+  sweep->add_option("--out", args.out, "Folder for the reports (default fencesim-out)");
+  sweep->add_option("--corpus", args.corpus, "Folder to keep each failure's replay file in");
+  sweep->add_option("--run-timeout", args.run_timeout,
+                    "Real time one run (or a failure's shrinking) may take (default 60s)");
+  sweep->add_option("--progress-every", args.progress_every,
+                    "Progress line period when stdout is not a terminal (default 10s)");
+  sweep->add_option("--sink-double", args.sink_double,
+                    "Replace every sink by a broken test double: accept-stale");
+}
+
+void add_merge(CLI::App& app, MergeArgs& args) {
+  CLI::App* merge =
+      app.add_subcommand("merge", "Merge the output folders of a sweep's shards into one report");
+  merge->add_option("--out", args.out, "Folder for the merged reports")->required();
+  merge->add_option("shards", args.shards, "The shards' output folders")->required();
 }
 
 // CLI11's messages, on one line.
@@ -83,6 +103,7 @@ int dispatch(const CLI::App& app, const Args& args) {
     return replay_command(registry, args.replay, std::cout, std::cerr);
   }
   if (app.got_subcommand("sweep")) return sweep_command(registry, args.sweep, std::cout, std::cerr);
+  if (app.got_subcommand("merge")) return merge_command(args.merge, std::cout, std::cerr);
   return determinism_command(registry, args.determinism, std::cout, std::cerr);
 }
 
@@ -105,6 +126,7 @@ int main_checked(int argc, char** argv) {
   add_replay(app, args.replay);
   add_determinism(app, args.determinism);
   add_sweep(app, args.sweep);
+  add_merge(app, args.merge);
   if (argc > 1 && argv[1][0] != '-' && !is_subcommand(app, argv[1])) {
     return fail(kExitUsage, fmt::format("unknown command '{}' (expected list, run, replay, "
                                         "check-determinism or sweep; try 'fencesim --help')",
@@ -123,6 +145,8 @@ int main_checked(int argc, char** argv) {
   } catch (const properties::UsageError& error) {
     return fail(kExitUsage, error.what());
   } catch (const reports::ReplayFileError& error) {
+    return fail(kExitUsage, error.what());
+  } catch (const reports::SweepFileError& error) {
     return fail(kExitUsage, error.what());
   } catch (const HarnessFailure& error) {
     return fail(kExitHarnessError, error.what());

@@ -1,142 +1,126 @@
-// `fencesim sweep`: many seeds of one or more scenarios in this process, one after another, with
-// a share of seeds run twice for determinism. Prints each failure's replay command as it is found,
-// keeps its replay file in the output folder, and ends with a summary per scenario (seeds,
-// failures, marks reached and the scenario's marks never reached).
+// `fencesim sweep`: many seeds of one or more scenarios in worker processes (cli/sweep_engine.h),
+// with a share of passing seeds re-run in another worker for determinism and every failure
+// shrunk and drawn. Prints each failure's command as it is found, a progress line while it runs,
+// and a summary per scenario at the end; writes the reports of docs/reports.md to --out.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
-#include <map>
-#include <memory>
+#include <iostream>
 #include <ostream>
 
 #include "cli/commands.h"
-#include "cli/execute.h"
 #include "cli/parse.h"
+#include "cli/sweep_engine.h"
+#include "cli/sweep_output.h"
 #include "reports/replay_file.h"
-#include "sim/stack_pool.h"
 
 namespace fencesim::cli {
 
 namespace {
 
-struct ScenarioTally {
-  std::uint64_t runs = 0;
-  std::uint64_t failures = 0;
-  std::uint64_t nondeterministic = 0;
-  double wall_seconds = 0;
-  double virtual_seconds = 0;
-  std::map<std::string, std::uint64_t> marks;
-};
-
-// The worst outcome decides the exit code: harness error, then nondeterminism, then violation,
-// then liveness.
-int worse(int a, int b) {
-  auto rank = [](int code) {
-    switch (code) {
-      case kExitHarnessError:
-        return 4;
-      case kExitNondeterminism:
-        return 3;
-      case kExitViolation:
-        return 2;
-      case kExitLiveness:
-        return 1;
-      default:
-        return 0;
-    }
-  };
-  return rank(a) >= rank(b) ? a : b;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::vector<sim::Strategy> strategies_of(const std::string& name) {
-  if (name == "both") return {sim::Strategy::kRandomWalk, sim::Strategy::kPct};
-  return {parse_strategy("--strategy", name)};
+// The sweep's parent writes to pipes of workers that may have died: a broken pipe is an answer to
+// read (the worker's death), not a reason for the parent to die too.
+class IgnoreBrokenPipes {
+ public:
+  IgnoreBrokenPipes() : previous_(std::signal(SIGPIPE, SIG_IGN)) {}
+  ~IgnoreBrokenPipes() { std::signal(SIGPIPE, previous_); }
+  IgnoreBrokenPipes(const IgnoreBrokenPipes&) = delete;
+  IgnoreBrokenPipes& operator=(const IgnoreBrokenPipes&) = delete;
+
+ private:
+  void (*previous_)(int);
+};
+
+std::string configuration_line(const SweepPlan& plan) {
+  std::string scenarios;
+  for (const reports::SweptScenario& scenario : plan.config.scenarios) {
+    scenarios += (scenarios.empty() ? "" : ",") + scenario.name;
+  }
+  std::string strategies;
+  for (const std::string& strategy : plan.config.strategies) {
+    strategies += (strategies.empty() ? "" : ",") + strategy;
+  }
+  std::string line = fmt::format(
+      "sweep: scenarios={} seeds={} strategies={} shard={}/{} jobs={} determinism-every={}",
+      scenarios, reports::describe_seeds(plan.config), strategies, plan.shard.index,
+      plan.shard.count, plan.jobs, plan.config.determinism_every);
+  if (!plan.config.sink_double.empty()) line += " sink-double=" + plan.config.sink_double;
+  return line + fmt::format(" out={} fencesim={}", plan.out, reports::fencesim_version());
+}
+
+void keep_failures_in_corpus(const SweepPlan& plan, const std::vector<reports::RunRecord>& records,
+                             std::ostream& out, std::ostream& err) {
+  std::uint64_t kept = 0;
+  for (const reports::RunRecord& record : records) {
+    try {
+      if (!keep_in_corpus(plan.corpus, plan.out, record).empty()) ++kept;
+    } catch (const reports::SweepFileError& error) {
+      // The sweep's own reports still matter more than the corpus: say so and go on.
+      fmt::print(err, "fencesim: --corpus: {}\n", error.what());
+    }
+  }
+  fmt::print(out, "corpus: {} new failure{} kept in {}\n", kept, kept == 1 ? "" : "s", plan.corpus);
 }
 
 }  // namespace
 
-int sweep_command(const scenarios::ScenarioRegistry& registry, const SweepArgs& args,
+int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& args,
                   std::ostream& out, std::ostream& err) {
-  std::vector<std::string> names = args.scenarios;
-  if (names.empty()) {
-    for (const scenarios::Scenario* scenario : registry.all()) names.push_back(scenario->name);
-  }
-  for (const std::string& name : names) check_scenario(registry, name);
-  const SeedRange seeds = parse_seed_range("--seeds", args.seeds);
-  const std::vector<sim::Strategy> strategies = strategies_of(args.strategy);
-  if (args.determinism_every == 0) throw UsageError("--determinism-every: must be at least 1");
-  std::error_code created;
-  std::filesystem::create_directories(args.out, created);
-  if (created) {
-    throw UsageError(fmt::format("--out: cannot create '{}': {}", args.out, created.message()));
-  }
+  const Clock::time_point start = Clock::now();
+  scenarios::ScenarioRegistry registry = builtin;
+  const std::vector<std::string> spec_names;  // TODO(lead): --spec, once specs exist
+  const SweepPlan plan = plan_sweep(registry, args, spec_names);
+  WorkerSetup setup{&registry, &plan, crash_hook_from_environment()};
 
-  auto pool = std::make_shared<sim::StackPool>();
-  std::map<std::string, ScenarioTally> tallies;
-  int exit = kExitPass;
-  for (const std::string& name : names) {
-    ScenarioTally& tally = tallies[name];
-    for (sim::Strategy strategy : strategies) {
-      for (std::uint64_t seed = seeds.first;; ++seed) {
-        properties::RunRequest request;
-        request.scenario = name;
-        request.seed = seed;
-        request.strategy = strategy;
-        request.stack_pool = pool;
-        const TimedRun run = execute(registry, request, "");
-        ++tally.runs;
-        tally.wall_seconds += run.wall_seconds;
-        tally.virtual_seconds += static_cast<double>(run.report.virtual_ns) / 1e9;
-        for (const auto& [mark, count] : run.report.marks) tally.marks[mark] += count;
-        if (run.report.status != properties::RunStatus::kPass) {
-          ++tally.failures;
-          exit = worse(exit, properties::exit_code(run.report.status));
-          const std::string path = fmt::format("{}/fencesim-replay-{}-{}-{}.json", args.out, name,
-                                               seed, reports::strategy_name(strategy));
-          reports::write_replay_file(path, reports::make_replay_file(run.report));
-          fmt::print(out, "fencesim replay {}\n", path);
-          fmt::print(out, "  {} seed {} {}: {}{}\n", name, seed, reports::strategy_name(strategy),
-                     properties::to_string(run.report.status),
-                     run.report.violations.empty()
-                         ? " " + run.report.detail
-                         : " " + run.report.violations.front().invariant + ": " +
-                               run.report.violations.front().message);
-        } else if ((seed - seeds.first) % args.determinism_every == 0) {
-          const TimedRun again = execute(registry, request, "");
-          if (again.report.history_hash != run.report.history_hash) {
-            ++tally.nondeterministic;
-            exit = worse(exit, kExitNondeterminism);
-            fmt::print(out,
-                       "nondeterminism: {} seed {} {}: hash {} then {} (see fencesim "
-                       "check-determinism --scenario {} --seeds {}..{})\n",
-                       name, seed, reports::strategy_name(strategy),
-                       reports::hash_hex(run.report.history_hash),
-                       reports::hash_hex(again.report.history_hash), name, seed, seed);
-          }
-        }
-        if (seed == seeds.last) break;
-      }
-    }
-    fmt::print(out, "{}: {} runs, {} failures, {} nondeterministic, {:.0f}x virtual/wall\n", name,
-               tally.runs, tally.failures, tally.nondeterministic,
-               tally.wall_seconds > 0 ? tally.virtual_seconds / tally.wall_seconds : 0.0);
-    std::string reached;
-    for (const auto& [mark, count] : tally.marks) reached += fmt::format(" {}={}", mark, count);
-    fmt::print(out, "  marks:{}\n", reached.empty() ? " none" : reached);
-    for (const std::string& mark : registry.find(name)->marks) {
-      if (!tally.marks.contains(mark)) {
-        fmt::print(out, "  mark never reached: {}\n", mark);
-      }
-    }
+  reports::SweepManifest manifest;
+  manifest.fencesim_version = std::string(reports::fencesim_version());
+  manifest.configuration = plan.config;
+  manifest.shard_count = plan.shard.count;
+  manifest.shard_indices = {plan.shard.index};
+  prepare_output_folder("--out", plan.out, manifest);
+  if (!plan.corpus.empty()) prepare_corpus_folder(plan.corpus);
+  // sweep.json first: it claims the folder for this sweep, and says "not completed" until the end.
+  reports::write_sweep_manifest(plan.out + "/sweep.json", manifest);
+  std::error_code created;
+  std::filesystem::create_directories(plan.out + "/failures", created);
+  if (created) {
+    throw UsageError(
+        fmt::format("--out: cannot create '{}/failures': {}", plan.out, created.message()));
   }
-  std::uint64_t runs = 0, failures = 0;
-  for (const auto& [name, tally] : tallies) {
-    runs += tally.runs;
-    failures += tally.failures + tally.nondeterministic;
+  fmt::print(out, "{}\n", configuration_line(plan));
+  out.flush();
+
+  const bool terminal = &out == &std::cout && isatty(STDOUT_FILENO) == 1;
+  SweepProgress progress(out, terminal, plan, TaskSource(plan).total(), start);
+  SweepResults results;
+  {
+    const IgnoreBrokenPipes ignore;
+    results = run_sweep_tasks(setup, progress, start);
   }
-  fmt::print(out, "sweep: {} passed, {} failed\n", runs - failures, failures);
-  (void)err;
+  progress.finish();
+  if (!plan.corpus.empty()) keep_failures_in_corpus(plan, results.records, out, err);
+  manifest.wall_seconds = seconds_since(start);
+  const int exit = sweep_exit_code(results.records);
+  const nlohmann::ordered_json summary =
+      write_reports(plan.out, manifest, std::move(results.records), std::move(results.times));
+  print_summary_lines(out, summary);
+  if (plan.budgeted()) {
+    const double used = seconds_since(start);
+    fmt::print(out, "budget: {:.1f}s of {:.1f}s used ({:.1f}%){}\n", used, plan.budget_seconds(),
+               100.0 * used / plan.budget_seconds(),
+               results.cut_by_budget == 0
+                   ? std::string()
+                   : fmt::format(", {} runs cut short at the end", results.cut_by_budget));
+  }
+  fmt::print(out, "reports: {0}/summary.json {0}/junit.xml {0}/report.html ({1:.1f}s)\n", plan.out,
+             seconds_since(start));
   return exit;
 }
 

@@ -32,8 +32,8 @@ class PerKeyEpochs final : public Invariant {
  public:
   std::string_view name() const override { return "per-key-epochs"; }
   std::string_view statement() const override {
-    return "takes of a key are granted tokens 1, 2, 3, ... with no gap or reuse; renewals keep the "
-           "token; one holder per (key, token)";
+    return "takes of a key are granted tokens 1, 2, 3, ... with no gap or reuse, one holder per "
+           "(key, token)";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
@@ -43,7 +43,9 @@ class ConditionalRenewal final : public Invariant {
   std::string_view name() const override { return "conditional-renewal"; }
   std::string_view statement() const override {
     return "a late or stale renew never extends or steals another holder's lease: the store renews "
-           "only a live, unreleased lease, and a lost lease never comes back to its holder";
+           "only a live, unreleased lease for its holder at the key's epoch, and a lost lease "
+           "never "
+           "comes back to its holder";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
@@ -139,6 +141,16 @@ class SafeYield final : public Invariant {
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
 
+class StrictConfirm final : public Invariant {
+ public:
+  std::string_view name() const override { return "strict-confirm"; }
+  std::string_view statement() const override {
+    return "confirmNow() is a strict renewal: it returns only while the store holds the step's "
+           "lease at its token, and refuses once the lease is gone";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
 class ScopeKeyInjective final : public Invariant {
  public:
   std::string_view name() const override { return "scope-key-injective"; }
@@ -191,5 +203,6 @@ void check_safe_yield(const Events& events, std::vector<Violation>& out);
 void check_fenced_checkpoint(const Events& events, std::vector<Violation>& out);
 void check_fence_refuses_outside_its_step(const Events& events, std::vector<Violation>& out);
 void check_scope_key_injective(const Events& events, std::vector<Violation>& out);
+void check_strict_confirm(const Events& events, std::vector<Violation>& out);
 
 }  // namespace fencesim::properties

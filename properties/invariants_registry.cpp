@@ -18,6 +18,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<FencedCheckpoint>());
   out.push_back(std::make_unique<FenceRefusesOutsideItsStep>());
   out.push_back(std::make_unique<SafeYield>());
+  out.push_back(std::make_unique<StrictConfirm>());
   out.push_back(std::make_unique<ScopeKeyInjective>());
   // Liveness (every tree completes in the quiet phase) is judged by the run's outcome, and replay
   // (same seed, same history hash) by running twice: neither is a checker over one history.

@@ -15,6 +15,7 @@ using runtime::EventKind;
 namespace {
 
 struct StoreLease {
+  std::string holder;
   runtime::Token token = runtime::kTokenNone;
   runtime::Nanoseconds expires_at_ns = 0;  // the store's wall clock
   bool released = false;
@@ -35,8 +36,17 @@ void judge_store_renewal(const sim::HistoryEvent& e, runtime::Nanoseconds ttl_ns
     return;
   }
   StoreLease& lease = it->second;
-  // A renewal of another token than the key's epoch is per-key-epochs' to report.
-  if (r.token != lease.token) return;
+  // The store's renewal event names the requester: a renewal accepted for another holder or token
+  // than the key's epoch extended a lease that was not the requester's (a stale holder's late
+  // renewal keeping the next holder's lease alive).
+  if (r.token != lease.token || r.holder != lease.holder) {
+    out.push_back(violation(
+        name,
+        fmt::format("the store renewed {} for {} token {} while epoch {} belongs to {}",
+                    runtime::to_string(r.key), r.holder, r.token, lease.token, lease.holder),
+        {lease.last, e.index}));
+    return;
+  }
   const runtime::Nanoseconds store_now_ns = r.value - ttl_ns;
   if (lease.released) {
     out.push_back(violation(name,
@@ -65,11 +75,11 @@ void check_conditional_renewal(const Events& events, runtime::Nanoseconds ttl_ns
     if (r == nullptr) continue;
     switch (r->kind) {
       case EventKind::kStoreLeaseGranted:
-        leases[r->key] = StoreLease{r->token, r->value, false, e.index};
+        leases[r->key] = StoreLease{r->holder, r->token, r->value, false, e.index};
         break;
       case EventKind::kStoreLeaseReleased:
         if (auto it = leases.find(r->key); it != leases.end() && it->second.token == r->token) {
-          it->second = StoreLease{r->token, r->value, true, e.index};
+          it->second = StoreLease{r->holder, r->token, r->value, true, e.index};
         }
         break;
       case EventKind::kStoreLeaseRenewed:

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "runtime/check.h"
+#include "runtime/errors.h"
 
 namespace fencesim::properties {
 
@@ -18,6 +19,13 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
   // Writes in flight per (holder, key, token), to see a local expiry land in the middle of one.
   std::set<std::tuple<std::string, runtime::LeaseKey, runtime::Token>> writing;
   std::set<std::pair<std::string, runtime::LeaseKey>> waiting;  // remote-children waits
+  // Why each held token was first lost at its holder.
+  std::map<std::tuple<std::string, runtime::LeaseKey, runtime::Token>, std::string> lost;
+  // Per key, the store's latest grant (token) and whether it was given back since.
+  std::map<runtime::LeaseKey, std::pair<runtime::Token, bool>> granted;
+  // True time of the store's latest renewal per (requester, key, token).
+  std::map<std::tuple<std::string, runtime::LeaseKey, runtime::Token>, std::int64_t> store_renewed;
+  const runtime::Nanoseconds margin_ns = world.options().lease.drift_margin_ns();
   // Tokens accepted at each sink per tenant, by scope key.
   std::map<std::pair<std::string, std::string>, std::map<std::string, runtime::Token>> accepted;
   for (const sim::HistoryEvent& e : world.history().events()) {
@@ -51,6 +59,27 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
       }
       case EventKind::kStoreRenewRefused:
         ++marks["late-renewal-refused"];
+        if (auto it = granted.find(r.key); r.detail == "stale" && it != granted.end() &&
+                                           it->second.first > r.token && !it->second.second) {
+          ++marks["stale-renewal-refused"];  // the next holder held the key when it landed
+        }
+        break;
+      case EventKind::kStoreLeaseReleased:
+        if (auto it = granted.find(r.key); it != granted.end() && it->second.first == r.token) {
+          it->second.second = true;
+        }
+        break;
+      case EventKind::kStoreLeaseRenewed:
+        store_renewed[{r.holder, r.key, r.token}] = e.time_ns;
+        break;
+      case EventKind::kErrorClassified:
+        // A pass classified fenced although its lease had already expired locally: the abort
+        // signal's reason was a plain lease-lost, so the fenced error was found in the failure.
+        if (r.detail == runtime::ExecutionFencedError::kCode) {
+          auto it = lost.find({r.holder, r.key, r.token});
+          if (it != lost.end() && it->second == "local-expiry")
+            ++marks["fenced-after-local-expiry"];
+        }
         break;
       case EventKind::kWriteSent:
         writing.insert({r.holder, r.key, r.token});
@@ -70,11 +99,19 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
         break;
       case EventKind::kStoreLeaseGranted:
         if (r.token > 1 && running[{r.key, r.token - 1}] > 0) ++marks["takeover-mid-step"];
+        granted[r.key] = {r.token, false};
         break;
       case EventKind::kRenewSent:
         renewing.insert({r.holder, r.key});
         break;
       case EventKind::kLeaseRenewed:
+        // The reply reached the holder later after the store's renewal than the drift margin
+        // covers: confirmedUntil must count from the send, never from this receive.
+        if (auto it = store_renewed.find({r.holder, r.key, r.token});
+            it != store_renewed.end() && e.time_ns - it->second > margin_ns) {
+          ++marks["renewal-reply-late"];
+        }
+        [[fallthrough]];
       case EventKind::kRenewRefused:
         renewing.erase({r.holder, r.key});
         if (r.kind == EventKind::kRenewRefused && r.detail == "expired") {
@@ -82,6 +119,7 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
         }
         break;
       case EventKind::kLeaseLost:
+        lost.try_emplace({r.holder, r.key, r.token}, r.detail);
         if (r.detail == "local-expiry" && renewing.contains({r.holder, r.key})) {
           ++marks["renewal-raced-expiry"];
         }

@@ -18,6 +18,12 @@ namespace fencesim::properties {
 // rerun-deduplicated: a sink deduplicated a write by its idempotency key (a step ran twice).
 // independent-epochs: one sink accepted writes of two scope keys of a tenant at different epochs.
 // late-renewal-refused: the store refused a renewal (stale, expired, released).
+// stale-renewal-refused: the store refused a stale holder's renewal while the next holder held
+//   the key (granted, not given back).
+// renewal-reply-late: a renewal's reply reached its holder more than the drift margin after the
+//   store renewed (confirmedUntil must count from the send).
+// fenced-after-local-expiry: a pass was classified fenced although its lease had expired locally
+//   first (the abort signal's reason was a plain lease-lost).
 // expiry-during-write: a holder's lease expired locally while its fenced write was in flight.
 // instance-restarted, store-restarted: a crashed node came back.
 // Marks a workload records itself (World::mark) are counted by their names.

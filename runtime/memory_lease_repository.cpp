@@ -75,7 +75,11 @@ RenewResult MemoryLeaseRepository::renew(const LeaseKey& key, const HolderId& ho
     return RenewResult{status, lease};
   }
   lease.expires_at_ns = now + ttl_ns;
-  emit(EventKind::kStoreLeaseRenewed, lease);
+  // The event names the requester's holder and token, not the stored lease's: they are the same
+  // for every renewal the contract allows, and a renewal it should have refused then shows as
+  // what it is (another holder's, or a stale token's) instead of the holder renewing its own.
+  observer_.on_event(RuntimeEvent{
+      EventKind::kStoreLeaseRenewed, holder, key, {}, token, {}, {}, lease.expires_at_ns});
   return RenewResult{status, lease};
 }
 

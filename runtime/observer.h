@@ -40,7 +40,7 @@ enum class EventKind : std::uint8_t {
   kWithdrawal,  // detail = "fenced" (inside a pass) or "unfenced" (after the tree ended)
   // Store side: the truth.
   kStoreLeaseGranted,  // token = new epoch; value = expiry (store's wall ns)
-  kStoreLeaseRenewed,  // value = new expiry (store's wall ns)
+  kStoreLeaseRenewed,  // holder, token = the requester's; value = new expiry (store's wall ns)
   kStoreRenewRefused,
   kStoreLeaseReleased,
   kSinkApplied,  // scope_key, token, detail = idempotency key

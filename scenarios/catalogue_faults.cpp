@@ -2,6 +2,7 @@
 // becomes stale, and names the marks a run of it must reach.
 #include "scenarios/builder.h"
 #include "scenarios/order_workflow.h"
+#include "scenarios/workload.h"
 
 namespace fencesim::scenarios {
 
@@ -21,6 +22,13 @@ ScenarioBuilder two_holders(std::string name) {
       .workflow([](sim::World& world, sim::Rng& rng) { return order_workflow(world, rng); })
       .tree("tenant-1", "order-1", "order");
   return builder;
+}
+
+// An order with a step long enough to outlive a lease and several renewals.
+runtime::Workflow long_order(sim::World& world) {
+  return runtime::Workflow{"order",
+                           {work_step("reserve", kSecond), work_step("assemble", 60 * kSecond),
+                            write_step(world, "charge", kSecond, "payments", "charge 42 EUR")}};
 }
 
 }  // namespace
@@ -85,18 +93,53 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
       .marks({"expiry-during-write"})
       .add_to(registry);
 
+  // The dangerous directions: a slow holder clock believes longer, a fast store clock expires
+  // sooner. Only the drift margin keeps confirmedUntil before the store's expiry.
   two_holders("clock-drift-at-bound")
       .describe(
-          "every clock drifts at the configured bound, the store's and the holders' in "
-          "opposite directions; a stall forces a takeover; confirmedUntil stays "
-          "conservative")
-      .fault(clock_drift("lease-store").at(0).amount(-999))
-      .fault(clock_drift("instance-1").at(0).amount(999))
-      .fault(clock_drift("instance-2").at(0).amount(999))
+          "every clock drifts at the configured bound, the holders' slow and the store's fast; "
+          "a stall forces a takeover; confirmedUntil stays conservative")
+      .fault(clock_drift("lease-store").at(0).amount(999))
+      .fault(clock_drift("instance-1").at(0).amount(-999))
+      .fault(clock_drift("instance-2").at(0).amount(-999))
       .fault(stall("instance-1")
                  .after(EventKind::kStepStarted, 2)
                  .lasting_between(25 * kSecond, 40 * kSecond))
       .marks({"takeover-mid-step"})
+      .add_to(registry);
+
+  ScenarioBuilder("late-renewal-while-next-holds")
+      .describe(
+          "holder 1's renewal is slowed past its lease; it lands while holder 2 still runs a "
+          "long step under the next epoch: refused as stale, holder 2's lease untouched")
+      .safety_phase(150 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .instance("instance-2", 5 * kSecond)
+      .workflow([](sim::World& world, sim::Rng&) { return long_order(world); })
+      .tree("tenant-1", "order-1", "order")
+      .fault(network_delay("instance-1")
+                 .after(EventKind::kRenewSent)
+                 .lasting(60 * kSecond)
+                 .amount_between(35 * kSecond, 50 * kSecond))
+      .marks({"stale-renewal-refused", "takeover-mid-step"})
+      .add_to(registry);
+
+  ScenarioBuilder("slow-renewal-reply")
+      .describe(
+          "the lease store answers slowly while it still renews: replies land long after the "
+          "store renewed, and confirmedUntil, counted from the send, stays conservative")
+      .safety_phase(90 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .instance("instance-2", 5 * kSecond)
+      .workflow([](sim::World& world, sim::Rng&) { return long_order(world); })
+      .tree("tenant-1", "order-1", "order")
+      .fault(store_slow("lease-store")
+                 .at_between(0, 10 * kSecond)
+                 .lasting(60 * kSecond)
+                 .amount_between(100 * kMillisecond, 3 * kSecond))
+      .marks({"renewal-reply-late"})
       .add_to(registry);
 
   two_holders("instance-crash-restart")

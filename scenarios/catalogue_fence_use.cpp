@@ -5,6 +5,7 @@
 #include "runtime/errors.h"
 #include "scenarios/builder.h"
 #include "scenarios/order_workflow.h"
+#include "scenarios/swarm_workload.h"
 #include "scenarios/workload.h"
 
 namespace fencesim::scenarios {
@@ -13,23 +14,6 @@ using runtime::ChildPlacement;
 using runtime::EventKind;
 using runtime::ExecutionContext;
 using runtime::kSecond;
-
-namespace {
-
-// Runs `use`; marks `refused_mark` if it refused with ExecutionContextUnavailableError, and
-// `used_mark` if it did not refuse (the fence was usable where it must not be).
-void expect_unavailable(sim::World& world, ExecutionContext& ctx, const std::function<void()>& use,
-                        const std::string& refused_mark) {
-  bool refused = false;
-  try {
-    use();
-  } catch (const runtime::ExecutionContextUnavailableError&) {
-    refused = true;
-  }
-  world.mark(ctx, refused ? refused_mark : "fence-misuse-not-refused");
-}
-
-}  // namespace
 
 void register_catalogue_fence_use(ScenarioRegistry& registry) {
   // A fence kept past its step, an ancestor's fence, and a frame without a held lease.

@@ -3,7 +3,11 @@
 // a quiet phase in which every tree must complete.
 #include <fmt/format.h>
 
+#include <array>
+#include <map>
+
 #include "scenarios/scenario.h"
+#include "scenarios/swarm_workload.h"
 #include "scenarios/workload.h"
 
 namespace fencesim::scenarios {
@@ -16,7 +20,9 @@ namespace {
 
 const std::vector<std::string> kInstances{"instance-1", "instance-2", "instance-3"};
 
-void add_workflows(sim::World& world, sim::Rng& rng) {
+// The swarm's trees are the nightly mix's with steps added (scenarios/swarm_workload.h); the
+// nightly mix draws exactly what it always drew, so its seeds keep their stories.
+void add_workflows(sim::World& world, sim::Rng& rng, bool swarm) {
   auto duration = [&rng] { return rng.between(200, 12'000) * kMillisecond; };
   world.workflows().add(
       runtime::Workflow{"branch",
@@ -26,9 +32,8 @@ void add_workflows(sim::World& world, sim::Rng& rng) {
       runtime::Workflow{"remote",
                         {write_step(world, "charge", duration(), "payments", "remote charge"),
                          work_step("settle", duration())}});
-  world.workflows().add(
-      runtime::Workflow{"level", {write_step(world, "note", duration(), "ledger", "level note")}});
-  world.workflows().add(runtime::Workflow{
+  runtime::Workflow level{"level", {write_step(world, "note", duration(), "ledger", "level note")}};
+  runtime::Workflow order{
       "order",
       {work_step("reserve", duration()),
        write_step(world, "charge", duration(), "payments", "charge"),
@@ -37,8 +42,22 @@ void add_workflows(sim::World& world, sim::Rng& rng) {
                            {"notify", ChildPlacement::kThisWorkflow, "level"},
                            {"invoice", ChildPlacement::kAnyInstance, "remote"},
                            {"refund-check", ChildPlacement::kAnyInstance, "remote"}}},
-       write_step(world, "ship", duration(), "ledger", "ship")}});
+       write_step(world, "ship", duration(), "ledger", "ship")}};
+  if (swarm) {
+    auto kept = std::make_shared<KeptFences>();
+    level.items.push_back(ancestor_fence_step(world));
+    order.items[1] = wrapping_write_step(world, "charge", duration(), "payments");
+    order.items.insert(order.items.begin() + 1, keep_fence_step(kept));
+    order.items.insert(order.items.begin() + 3, notify_step(world));
+    order.items.insert(order.items.begin() + 4, reuse_fence_step(world, kept));
+  }
+  world.workflows().add(std::move(level));
+  world.workflows().add(std::move(order));
 }
+
+// Steps that write, and where: a withdrawal inside a pass writes through such a step's fence.
+const std::map<std::string, std::string> kWriters{
+    {"charge", "payments"}, {"record", "ledger"}, {"note", "ledger"}, {"ship", "ledger"}};
 
 constexpr std::uint64_t kFaultKinds = 10;
 
@@ -101,25 +120,64 @@ sim::Fault draw_fault_of(std::uint64_t kind, sim::Rng& rng, std::int64_t safety_
   return fault;
 }
 
+// The swarm's own kinds, past the nightly mix's: the lease store crashes and restarts with what
+// it committed; and a pause (stall, stop or migration) at a protocol moment of an instance, where
+// the catalogue's stories aim theirs (a write, a checkpoint or a renewal in flight, right after a
+// confirmation, a step or a remote wait beginning).
+constexpr std::uint64_t kSwarmFaultKinds = kFaultKinds + 2;
+
+sim::Fault draw_swarm_fault_of(std::uint64_t kind, sim::Rng& rng, std::int64_t safety_ns,
+                               std::int64_t drift_bound_ppm) {
+  if (kind < kFaultKinds) return draw_fault_of(kind, rng, safety_ns, drift_bound_ppm);
+  sim::Fault fault{};
+  if (kind == kFaultKinds) {
+    fault.kind = sim::FaultKind::kCrash;
+    fault.node = "lease-store";
+    fault.at_ns = rng.between(0, safety_ns - 10 * kSecond);
+    fault.duration_ns = rng.between(5, 45) * kSecond;
+    return fault;
+  }
+  static constexpr std::array kPauses{sim::FaultKind::kStall, sim::FaultKind::kStop,
+                                      sim::FaultKind::kMigrate};
+  static constexpr std::array kMoments{
+      runtime::EventKind::kWriteSent,   runtime::EventKind::kCheckpointSent,
+      runtime::EventKind::kRenewSent,   runtime::EventKind::kConfirmSent,
+      runtime::EventKind::kStepStarted, runtime::EventKind::kRemoteWaitBegan};
+  fault.kind = kPauses[rng.below(kPauses.size())];
+  fault.node = kInstances[rng.below(kInstances.size())];
+  const runtime::EventKind moment = kMoments[rng.below(kMoments.size())];
+  // After a confirmation, the pause lands once its reply is back, before the call leaves.
+  fault.trigger = sim::Trigger{moment,
+                               static_cast<int>(rng.between(1, 4)),
+                               moment == runtime::EventKind::kConfirmSent ? 50 * kMillisecond : 0,
+                               {}};
+  fault.duration_ns = rng.between(20, 70) * kSecond;
+  if (fault.kind == sim::FaultKind::kMigrate) fault.amount = rng.between(-5, 5) * kSecond;
+  return fault;
+}
+
 sim::Fault draw_fault(sim::Rng& rng, std::int64_t safety_ns, std::int64_t drift_bound_ppm) {
   const std::uint64_t kind = rng.below(kFaultKinds);
   return draw_fault_of(kind, rng, safety_ns, drift_bound_ppm);
 }
 
-void add_topology_and_trees(sim::World& world) {
+void add_topology_and_trees(sim::World& world, bool swarm) {
   world.add_lease_store();
   world.add_sink("payments");
   world.add_sink("ledger");
   for (const std::string& name : kInstances) world.add_instance(name);
   sim::Rng workload = world.stream("workload");
-  add_workflows(world, workload);
+  add_workflows(world, workload, swarm);
   // Trees arrive all through the safety phase, so that faults always meet work.
   const auto trees = workload.between(4, 10);
   const std::int64_t last_arrival_ns = world.options().safety_phase_ns - 30 * kSecond;
+  std::vector<runtime::LeaseKey> keys;
   for (std::int64_t i = 1; i <= trees; ++i) {
-    world.submit(runtime::LeaseKey{fmt::format("tenant-{}", i % 2 + 1), fmt::format("order-{}", i)},
-                 "order", workload.between(0, last_arrival_ns));
+    keys.push_back(
+        runtime::LeaseKey{fmt::format("tenant-{}", i % 2 + 1), fmt::format("order-{}", i)});
+    world.submit(keys.back(), "order", workload.between(0, last_arrival_ns));
   }
+  if (swarm) add_withdrawals(world, workload, kInstances, keys, kWriters);
 }
 
 // Swarm testing: the fault mix itself is drawn per seed. Each kind is switched on or off, and
@@ -127,14 +185,14 @@ void add_topology_and_trees(sim::World& world) {
 // that dilutes every fault equally would rarely push one kind far enough.
 sim::FaultPlan draw_swarm_plan(sim::Rng& rng, std::int64_t safety_ns,
                                std::int64_t drift_bound_ppm) {
-  std::vector<std::uint64_t> weights(kFaultKinds, 0);
+  std::vector<std::uint64_t> weights(kSwarmFaultKinds, 0);
   std::uint64_t total = 0;
   for (std::uint64_t& weight : weights) {
     weight = rng.chance(0.5) ? 1 + rng.below(10) : 0;
     total += weight;
   }
   if (total == 0) {
-    weights[rng.below(kFaultKinds)] = 1;
+    weights[rng.below(kSwarmFaultKinds)] = 1;
     total = 1;
   }
   sim::FaultPlan plan;
@@ -143,10 +201,23 @@ sim::FaultPlan draw_swarm_plan(sim::Rng& rng, std::int64_t safety_ns,
     std::uint64_t pick = rng.below(total);
     std::uint64_t kind = 0;
     while (pick >= weights[kind]) pick -= weights[kind++];
-    plan.faults.push_back(draw_fault_of(kind, rng, safety_ns, drift_bound_ppm));
+    plan.faults.push_back(draw_swarm_fault_of(kind, rng, safety_ns, drift_bound_ppm));
   }
   return plan;
 }
+
+// Every mark the catalogue's scenarios name: one sweep of 1,000 swarm seeds must reach each (the
+// catalogue test's 30 seeds hold the swarm only to the nightly mix's marks).
+const std::vector<std::string> kSwarmMarks{
+    // dangers the history shows (properties/marks.h)
+    "stale-write-refused", "takeover-mid-step", "renewal-raced-expiry", "checkpoint-refused",
+    "lease-yielded", "yield-deferred", "rerun-deduplicated", "independent-epochs",
+    "late-renewal-refused", "stale-renewal-refused", "renewal-reply-late",
+    "fenced-after-local-expiry", "expiry-during-write", "instance-restarted", "store-restarted",
+    // moments the workloads record
+    "kept-fence-refused", "ancestor-fence-refused", "unfenced-withdrawal-refused",
+    "fenced-withdrawal-written", "fenced-error-wrapped", "unchecked-call-overlapped",
+    "confirm-refused"};
 
 }  // namespace
 
@@ -157,7 +228,7 @@ void register_nightly_mix(ScenarioRegistry& registry) {
       "faults from the seed, then a quiet phase",
       [](sim::WorldOptions& options) { options.safety_phase_ns = 180 * kSecond; },
       [](sim::World& world) {
-        add_topology_and_trees(world);
+        add_topology_and_trees(world, false);
         sim::Rng faults = world.stream("faults");
         sim::FaultPlan plan;
         const auto count = faults.between(3, 12);
@@ -176,15 +247,12 @@ void register_nightly_mix(ScenarioRegistry& registry) {
       "on or off, with its own weight",
       [](sim::WorldOptions& options) { options.safety_phase_ns = 180 * kSecond; },
       [](sim::World& world) {
-        add_topology_and_trees(world);
+        add_topology_and_trees(world, true);
         sim::Rng faults = world.stream("faults");
         world.set_fault_plan(draw_swarm_plan(faults, world.options().safety_phase_ns,
                                              world.options().lease.drift_bound_ppm));
       },
-      // Reached in 30 seeds (the catalogue test); stale-write-refused and renewal-raced-expiry
-      // come about once in 30 seeds and show in every sweep of a few hundred.
-      {"takeover-mid-step", "checkpoint-refused", "rerun-deduplicated", "lease-yielded",
-       "instance-restarted", "late-renewal-refused"}});
+      kSwarmMarks});
 }
 
 }  // namespace fencesim::scenarios

@@ -30,6 +30,8 @@ ScenarioRegistry builtin_scenarios() {
   register_nightly_mix(registry);
   register_catalogue_faults(registry);
   register_catalogue_fence_use(registry);
+  register_catalogue_children(registry);
+  register_catalogue_unchecked(registry);
   return registry;
 }
 

@@ -20,11 +20,15 @@ struct Scenario {
   std::function<void(sim::World&)> build;
   // Marks (names of dangerous moments) a sweep of this scenario should reach.
   std::vector<std::string> marks;
+  // The TOML text of a scenario registered at run time from a spec (scenarios/spec.h), so that a
+  // replay file can carry it; "" for a scenario written in C++.
+  std::string spec_toml;
 };
 
 class ScenarioRegistry {
  public:
-  // Throws std::invalid_argument if the name is taken.
+  // Throws std::invalid_argument if the name is taken. Scenarios may be added at any time (specs
+  // are registered at run time); pointers from find() and all() stay valid.
   void add(Scenario scenario);
   // Null for an unknown name.
   const Scenario* find(const std::string& name) const;
@@ -43,5 +47,7 @@ void register_kleppmann_fencing(ScenarioRegistry& registry);
 void register_nightly_mix(ScenarioRegistry& registry);
 void register_catalogue_faults(ScenarioRegistry& registry);
 void register_catalogue_fence_use(ScenarioRegistry& registry);
+void register_catalogue_children(ScenarioRegistry& registry);
+void register_catalogue_unchecked(ScenarioRegistry& registry);
 
 }  // namespace fencesim::scenarios

@@ -123,6 +123,26 @@ TEST(ConditionalRenewal, ARenewalAfterReleaseIsReported) {
   expect_one(found, ConditionalRenewal{}.name(), {released, renewed});
 }
 
+TEST(ConditionalRenewal, AStaleHoldersLateRenewalOfTheNextLeaseIsReported) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto taken = s.store(EventKind::kStoreLeaseGranted, "b", 2, 31 * kSecond + kTtl);
+  // The store's renewal event names the requester: "a" with its stale token 1, while "b" holds 2.
+  const auto renewed = s.store(EventKind::kStoreLeaseRenewed, "a", 1, 40 * kSecond + kTtl);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  expect_one(found, ConditionalRenewal{}.name(), {taken, renewed});
+}
+
+TEST(ConditionalRenewal, ARenewalByAnotherHolderAtTheEpochIsReported) {
+  Story s;
+  const auto granted = s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto renewed = s.store(EventKind::kStoreLeaseRenewed, "b", 1, 10 * kSecond + kTtl);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  expect_one(found, ConditionalRenewal{}.name(), {granted, renewed});
+}
+
 TEST(ConditionalRenewal, ALostLeaseNeverComesBackToItsHolder) {
   Story s;
   s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
@@ -593,6 +613,22 @@ TEST(RunFacts, TheKleppmannStoryPassesEveryInvariantOnItsWorld) {
                });
 }
 
+// --- strict-confirm ---
+
+TEST(StrictConfirm, AConfirmThatReturnedWithoutTheLeaseIsReported) {
+  Events events(3);
+  for (std::uint64_t i = 0; i < events.size(); ++i) {
+    events[i].index = i;
+    events[i].world = sim::WorldEventKind::kMark;
+  }
+  events[0].detail = "confirm-refused";
+  events[1].detail = "confirm-returned-without-lease";
+  events[2].detail = "unchecked-call-overlapped";
+  std::vector<Violation> found;
+  check_strict_confirm(events, found);
+  expect_one(found, StrictConfirm{}.name(), {1});
+}
+
 // --- the registry ---
 
 TEST(DefaultInvariants, EveryInvariantHasAUniqueNameAndAStatement) {
@@ -604,7 +640,7 @@ TEST(DefaultInvariants, EveryInvariantHasAUniqueNameAndAStatement) {
   for (std::string_view name :
        {"conditional-renewal", "conservative-belief", "stale-step-never-succeeds", "stopped-holder",
         "classification", "fence-scoping", "no-false-fencing", "safe-yield",
-        "scope-key-injective"}) {
+        "scope-key-injective", "strict-confirm"}) {
     EXPECT_TRUE(names.contains(name)) << name;
   }
 }

@@ -1,0 +1,201 @@
+// `fencesim merge --out DIR SHARD_DIR...`: the output folders of a sweep's shards, made into the
+// reports an unsharded sweep writes. It refuses (exit 2, one line) shards of different fencesim
+// versions or configurations, a shard given twice or missing, and a shard that did not complete;
+// every shard is read and checked before anything is written.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <filesystem>
+#include <map>
+#include <ostream>
+#include <set>
+#include <tuple>
+
+#include "cli/commands.h"
+#include "cli/parse.h"
+#include "cli/sweep_output.h"
+#include "reports/run_record.h"
+#include "reports/sweep_config.h"
+
+namespace fencesim::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Shard {
+  std::string dir;
+  reports::SweepManifest manifest;
+  std::vector<reports::RunRecord> records;
+  std::vector<reports::RunTime> times;
+};
+
+// Which part of two configurations differs, for the one line that refuses them.
+std::string difference(const reports::SweepConfig& a, const reports::SweepConfig& b) {
+  if (a.scenarios != b.scenarios) return "scenarios";
+  if (a.seeds_first != b.seeds_first || a.seeds_last != b.seeds_last) return "seeds";
+  if (a.budget_ms != b.budget_ms) return "budget";
+  if (a.strategies != b.strategies) return "strategies";
+  if (a.determinism_every != b.determinism_every) return "determinism-every";
+  return "sink-double";
+}
+
+Shard read_shard(const std::string& dir) {
+  if (!fs::is_directory(dir)) {
+    throw UsageError(fmt::format("merge: '{}' is not a folder", dir));
+  }
+  Shard shard;
+  shard.dir = dir;
+  try {
+    shard.manifest = reports::read_sweep_manifest(dir + "/sweep.json");
+    if (!shard.manifest.completed) {
+      throw UsageError(fmt::format(
+          "merge: '{}' holds a sweep that did not complete (sweep.json says completed: false)",
+          dir));
+    }
+    shard.records = reports::read_run_records(dir + "/runs.jsonl");
+    shard.times = reports::read_run_times(dir + "/run_times.jsonl");
+  } catch (const reports::SweepFileError& error) {
+    throw UsageError(fmt::format("merge: {}", error.what()));
+  }
+  return shard;
+}
+
+void check_compatible(const Shard& first, const Shard& other) {
+  const reports::SweepManifest& a = first.manifest;
+  const reports::SweepManifest& b = other.manifest;
+  if (a.fencesim_version != b.fencesim_version) {
+    throw UsageError(fmt::format(
+        "merge: '{}' was made by fencesim {} and '{}' by fencesim {}; shards merge only from one "
+        "version",
+        first.dir, a.fencesim_version, other.dir, b.fencesim_version));
+  }
+  if (!(a.configuration == b.configuration)) {
+    throw UsageError(fmt::format("merge: '{}' and '{}' are different sweeps ({} differ)", first.dir,
+                                 other.dir, difference(a.configuration, b.configuration)));
+  }
+  if (a.shard_count != b.shard_count) {
+    throw UsageError(fmt::format("merge: '{}' is one of {} shards and '{}' one of {}", first.dir,
+                                 a.shard_count, other.dir, b.shard_count));
+  }
+}
+
+// Every index from 0 to N-1, each from one folder.
+std::vector<std::uint64_t> check_indices(const std::vector<Shard>& shards) {
+  std::map<std::uint64_t, std::string> owner;
+  const std::uint64_t count = shards.front().manifest.shard_count;
+  for (const Shard& shard : shards) {
+    for (std::uint64_t index : shard.manifest.shard_indices) {
+      if (index >= count) {
+        throw UsageError(
+            fmt::format("merge: '{}' has shard index {} of {}", shard.dir, index, count));
+      }
+      const auto [it, fresh] = owner.emplace(index, shard.dir);
+      if (!fresh) {
+        throw UsageError(fmt::format("merge: shard {}/{} is given twice ('{}' and '{}')", index,
+                                     count, it->second, shard.dir));
+      }
+    }
+  }
+  for (std::uint64_t index = 0; index < count; ++index) {
+    if (!owner.contains(index)) {
+      throw UsageError(fmt::format("merge: shard {}/{} is missing", index, count));
+    }
+  }
+  std::vector<std::uint64_t> indices;
+  for (const auto& [index, dir] : owner) indices.push_back(index);
+  return indices;
+}
+
+// The failure files each record names, as (shard folder, relative path); checked to exist.
+std::vector<std::pair<std::string, std::string>> failure_files(const std::vector<Shard>& shards) {
+  std::vector<std::pair<std::string, std::string>> files;
+  std::set<std::tuple<std::string, std::string, std::uint64_t>> seen;
+  for (const Shard& shard : shards) {
+    for (const reports::RunRecord& record : shard.records) {
+      if (!seen.emplace(record.scenario, record.strategy, record.seed).second) {
+        throw UsageError(fmt::format("merge: {} {} seed {} is in two shards (again in '{}')",
+                                     record.scenario, record.strategy, record.seed, shard.dir));
+      }
+      if (!record.failure) continue;
+      const reports::FailureFiles& f = record.failure.value();
+      for (const std::string* path :
+           {&f.replay, &f.shrunk_replay, &f.timeline, &f.html, &f.perfetto}) {
+        if (path->empty()) continue;
+        if (!path->starts_with("failures/") || path->find("..") != std::string::npos) {
+          throw UsageError(
+              fmt::format("merge: {}/runs.jsonl names '{}', outside failures/", shard.dir, *path));
+        }
+        if (!fs::is_regular_file(shard.dir + "/" + *path)) {
+          throw UsageError(fmt::format("merge: '{}/{}' is named in {}/runs.jsonl but missing",
+                                       shard.dir, *path, shard.dir));
+        }
+        files.emplace_back(shard.dir, *path);
+      }
+    }
+  }
+  return files;
+}
+
+bool same_folder(const std::string& a, const std::string& b) {
+  std::error_code error;
+  return fs::exists(a) && fs::exists(b) && fs::equivalent(a, b, error);
+}
+
+}  // namespace
+
+int merge_command(const MergeArgs& args, std::ostream& out, std::ostream& err) {
+  if (args.shards.empty()) throw UsageError("merge: give the shards' output folders");
+  std::vector<Shard> shards;
+  for (const std::string& dir : args.shards) {
+    if (same_folder(dir, args.out)) {
+      throw UsageError(
+          fmt::format("--out: '{}' is one of the shards; give a new folder", args.out));
+    }
+    shards.push_back(read_shard(dir));
+  }
+  for (const Shard& shard : shards) check_compatible(shards.front(), shard);
+  reports::SweepManifest merged;
+  merged.fencesim_version = shards.front().manifest.fencesim_version;
+  merged.configuration = shards.front().manifest.configuration;
+  merged.shard_count = shards.front().manifest.shard_count;
+  merged.shard_indices = check_indices(shards);
+  const auto files = failure_files(shards);
+  // Shards run side by side: the merged sweep took as long as its longest shard.
+  for (const Shard& shard : shards) {
+    merged.wall_seconds = std::max(merged.wall_seconds, shard.manifest.wall_seconds);
+  }
+  prepare_output_folder("--out", args.out, merged);
+
+  std::error_code created;
+  fs::create_directories(args.out + "/failures", created);
+  if (created) {
+    throw UsageError(
+        fmt::format("--out: cannot create '{}/failures': {}", args.out, created.message()));
+  }
+  for (const auto& [dir, path] : files) {
+    std::error_code copied;
+    fs::copy_file(dir + "/" + path, args.out + "/" + path, fs::copy_options::overwrite_existing,
+                  copied);
+    if (copied) {
+      throw UsageError(
+          fmt::format("--out: cannot write '{}/{}': {}", args.out, path, copied.message()));
+    }
+  }
+  std::vector<reports::RunRecord> records;
+  std::vector<reports::RunTime> times;
+  for (Shard& shard : shards) {
+    records.insert(records.end(), shard.records.begin(), shard.records.end());
+    times.insert(times.end(), shard.times.begin(), shard.times.end());
+  }
+  const int exit = sweep_exit_code(records);
+  const nlohmann::ordered_json summary = write_reports(args.out, merged, records, times);
+  fmt::print(out, "merge: {} shards of {} into {}\n", shards.size(),
+             reports::describe_seeds(merged.configuration), args.out);
+  print_summary_lines(out, summary);
+  fmt::print(out, "reports: {0}/summary.json {0}/junit.xml {0}/report.html\n", args.out);
+  (void)err;
+  return exit;
+}
+
+}  // namespace fencesim::cli

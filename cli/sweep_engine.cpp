@@ -1,0 +1,273 @@
+#include "cli/sweep_engine.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace fencesim::cli {
+
+namespace {
+
+// Each worker is given about this much work at a time: enough to keep it busy between the
+// parent's polls, little enough that the budget's end cuts nothing long.
+constexpr double kBatchSeconds = 0.05;
+constexpr std::size_t kMaxBatch = 32;
+// A guess of a task's length before any has ended.
+constexpr double kFirstGuessSeconds = 0.05;
+
+Clock::time_point after(Clock::time_point from, double seconds) {
+  return from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+double seconds_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+class Engine {
+ public:
+  Engine(const WorkerSetup& setup, SweepProgress& progress, Clock::time_point start)
+      : plan_(*setup.plan),
+        progress_(progress),
+        pool_(setup, setup.plan->jobs, setup.plan->run_timeout_seconds),
+        source_(*setup.plan),
+        task_seconds_(setup.plan->config.scenarios.size(), 0.0),
+        task_count_(setup.plan->config.scenarios.size(), 0) {
+    const double budget = plan_.budget_seconds();
+    const double reserve = report_reserve_seconds(budget);
+    deadline_ = after(start, budget - reserve);
+    // The last moment: kill what still runs, so that the reports are written within the budget.
+    hard_stop_ = after(start, budget - reserve / 2);
+  }
+
+  SweepResults run() {
+    for (;;) {
+      const Clock::time_point now = Clock::now();
+      if (plan_.budgeted() && now >= hard_stop_) {
+        for (PoolEvent& event : pool_.kill_busy("was stopped: the budget ran out")) cut(event);
+        break;
+      }
+      dispatch(now);
+      const bool nothing_left = retries_.empty() && (stopping_ || source_.exhausted());
+      if (!pool_.busy() && nothing_left) break;
+      double timeout = std::min(1.0, progress_.seconds_to_next_tick(now));
+      if (plan_.budgeted()) timeout = std::min(timeout, seconds_between(now, hard_stop_));
+      for (PoolEvent& event : pool_.wait(timeout)) handle(event);
+      progress_.tick(Clock::now());
+    }
+    pool_.close();
+    return std::move(results_);
+  }
+
+ private:
+  struct Retry {
+    TaskMessage message;
+    pid_t exclude = 0;  // a determinism re-run must not run in the worker that ran the original
+  };
+
+  double mean_seconds(std::size_t scenario) const {
+    if (task_count_[scenario] > 0) {
+      return task_seconds_[scenario] / static_cast<double>(task_count_[scenario]);
+    }
+    return all_count_ > 0 ? all_seconds_ / static_cast<double>(all_count_) : kFirstGuessSeconds;
+  }
+
+  // How long the worker needs for what it holds.
+  double held_seconds(std::size_t slot, Clock::time_point now) const {
+    double total = -pool_.current_seconds(slot, now);
+    for (const TaskMessage& message : pool_.held(slot))
+      total += mean_seconds(message.task.scenario);
+    return std::max(0.0, total);
+  }
+
+  std::size_t batch_size() const {
+    if (all_count_ == 0) return 1;
+    const double mean = all_seconds_ / static_cast<double>(all_count_);
+    return std::clamp<std::size_t>(static_cast<std::size_t>(kBatchSeconds / std::max(mean, 1e-6)),
+                                   1, kMaxBatch);
+  }
+
+  bool next_for(std::size_t slot, Clock::time_point now, TaskMessage& message) {
+    const pid_t pid = pool_.pid(slot);
+    const auto retry = std::find_if(retries_.begin(), retries_.end(),
+                                    [&](const Retry& r) { return r.exclude != pid; });
+    if (retry != retries_.end()) {
+      message = retry->message;
+      retries_.erase(retry);
+      return true;
+    }
+    if (stopping_ || source_.exhausted()) return false;
+    if (plan_.budgeted()) {
+      const double needs = held_seconds(slot, now) + mean_seconds(source_.peek().scenario);
+      // Stopping for all workers at once keeps the seeds the same for every scenario.
+      if (after(now, needs) > deadline_) {
+        stopping_ = true;
+        return false;
+      }
+    }
+    message = TaskMessage{false, next_id_++, source_.next()};
+    return true;
+  }
+
+  void dispatch(Clock::time_point now) {
+    const std::size_t batch = batch_size();
+    for (std::size_t slot = 0; slot < pool_.size(); ++slot) {
+      std::vector<TaskMessage> messages;
+      TaskMessage message;
+      while (pool_.held(slot).size() + messages.size() < batch && next_for(slot, now, message)) {
+        messages.push_back(message);
+      }
+      pool_.send(slot, messages);
+    }
+  }
+
+  void handle(PoolEvent& event) {
+    if (event.kind == PoolEvent::Kind::kDied) return died(event);
+    const std::string type = event.message["type"].get<std::string>();
+    const TaskMessage& task = event.tasks.front();
+    if (type == "found") {
+      reports::RunRecord record = reports::run_record_from_json(event.message["record"], "worker");
+      progress_.failure_found(record);
+      found_[task.id] = std::move(record);
+    } else if (type == "done") {
+      done(event, task);
+    } else if (type == "rerun") {
+      reran(event, task);
+    }
+  }
+
+  void done(const PoolEvent& event, const TaskMessage& task) {
+    reports::RunRecord record = reports::run_record_from_json(event.message["record"], "worker");
+    const double task_seconds = event.message["task_seconds"].get<double>();
+    task_seconds_[task.task.scenario] += task_seconds;
+    ++task_count_[task.task.scenario];
+    all_seconds_ += task_seconds;
+    ++all_count_;
+    results_.times.push_back(reports::RunTime{record.scenario, record.strategy, record.seed,
+                                              event.message["wall_seconds"].get<double>()});
+    if (!record.passed() && !found_.contains(task.id)) progress_.failure_found(record);
+    found_.erase(task.id);
+    if (record.passed() && rerun_for_determinism(plan_.config, record.seed)) {
+      const TaskMessage rerun{true, next_id_++, task.task};
+      rerun_exclude_[rerun.id] = plan_.jobs > 1 ? event.pid : 0;
+      retries_.push_back(Retry{rerun, rerun_exclude_[rerun.id]});
+      rerun_of_[rerun.id] = results_.records.size();
+    }
+    finish(std::move(record));
+  }
+
+  void reran(const PoolEvent& event, const TaskMessage& task) {
+    reports::RunRecord& record = results_.records.at(rerun_of_.at(task.id));
+    rerun_of_.erase(task.id);
+    rerun_exclude_.erase(task.id);
+    record.rerun_history_hash = event.message["history_hash"].get<std::string>();
+    if (event.message.contains("error")) {
+      record.detail = "determinism re-run: " + event.message["error"].get<std::string>();
+    }
+    if (record.nondeterministic()) progress_.nondeterminism_found(record);
+  }
+
+  void finish(reports::RunRecord record) {
+    progress_.run_done(record);
+    results_.records.push_back(std::move(record));
+  }
+
+  // A worker died (or was killed for its run timeout) holding tasks: the first is the culprit.
+  void died(PoolEvent& event) {
+    if (event.tasks.empty()) return;
+    const TaskMessage culprit = event.tasks.front();
+    event.tasks.pop_front();
+    // What the worker held after the culprit goes to the others, before anything new.
+    for (auto it = event.tasks.rbegin(); it != event.tasks.rend(); ++it) {
+      retries_.push_front(Retry{*it, it->rerun ? rerun_exclude_[it->id] : 0});
+    }
+    const std::string why = "worker " + event.death;
+    if (culprit.rerun) {
+      reports::RunRecord& record = results_.records.at(rerun_of_.at(culprit.id));
+      rerun_of_.erase(culprit.id);
+      rerun_exclude_.erase(culprit.id);
+      record.rerun_history_hash = "";
+      record.detail = "determinism re-run: " + why;
+      progress_.nondeterminism_found(record);
+      return;
+    }
+    const auto found = found_.find(culprit.id);
+    if (found != found_.end()) {
+      // The failure and its replay file stand; only shrinking or drawing was lost.
+      reports::RunRecord record = std::move(found->second);
+      found_.erase(found);
+      add_note(record, fmt::format("{} while shrinking or drawing this failure", why));
+      return finish(std::move(record));
+    }
+    reports::RunRecord record = dead_record(culprit.task, why + " while running this seed");
+    progress_.failure_found(record);
+    finish(std::move(record));
+  }
+
+  // The budget ran out: tasks still running are dropped, except failures already found.
+  void cut(PoolEvent& event) {
+    for (const TaskMessage& task : event.tasks) {
+      const auto found = found_.find(task.id);
+      if (!task.rerun && found != found_.end()) {
+        reports::RunRecord record = std::move(found->second);
+        found_.erase(found);
+        add_note(record, "shrinking was cut short: the budget ran out");
+        finish(std::move(record));
+      } else if (!task.rerun) {
+        ++results_.cut_by_budget;
+      }
+    }
+  }
+
+  static void add_note(reports::RunRecord& record, const std::string& note) {
+    if (!record.failure) record.failure = reports::FailureFiles{};
+    std::string& text = record.failure->note;
+    text += text.empty() ? note : "; " + note;
+  }
+
+  reports::RunRecord dead_record(const SweepTask& task, const std::string& why) const {
+    reports::RunRecord record;
+    record.scenario = plan_.config.scenarios.at(task.scenario).name;
+    record.strategy = plan_.config.strategies.at(task.strategy);
+    record.seed = task.seed;
+    record.status = std::string(properties::to_string(properties::RunStatus::kHarnessError));
+    record.detail = why;
+    record.failure = reports::FailureFiles{};
+    record.failure->note = "no replay file: the worker died before the run ended";
+    return record;
+  }
+
+  const SweepPlan& plan_;
+  SweepProgress& progress_;
+  WorkerPool pool_;
+  TaskSource source_;
+  Clock::time_point deadline_;
+  Clock::time_point hard_stop_;
+  bool stopping_ = false;
+  std::uint64_t next_id_ = 1;
+  std::deque<Retry> retries_;  // re-runs, and tasks of dead workers: before any new task
+  std::map<std::uint64_t, std::size_t> rerun_of_;      // re-run id -> index of its record
+  std::map<std::uint64_t, pid_t> rerun_exclude_;       // re-run id -> the original's worker
+  std::map<std::uint64_t, reports::RunRecord> found_;  // failures found, still being shrunk
+  std::vector<double> task_seconds_;                   // per scenario
+  std::vector<std::uint64_t> task_count_;
+  double all_seconds_ = 0;
+  std::uint64_t all_count_ = 0;
+  SweepResults results_;
+};
+
+}  // namespace
+
+double report_reserve_seconds(double budget_seconds) {
+  // Writing the reports takes well under a second for thousands of runs; a budget's last percent
+  // also absorbs the runs still held when the last one was handed out.
+  return 0.5 + budget_seconds * 0.01;
+}
+
+SweepResults run_sweep_tasks(const WorkerSetup& setup, SweepProgress& progress,
+                             Clock::time_point start) {
+  return Engine(setup, progress, start).run();
+}
+
+}  // namespace fencesim::cli

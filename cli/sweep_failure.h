@@ -1,0 +1,28 @@
+#pragma once
+// What a sweep's worker does with a failing run: keeps its replay file, shrinks its fault plan,
+// keeps the shrunk replay file, and runs the shrunk plan once more to draw its timeline (JSON and
+// HTML) and its Perfetto trace. Every file goes to <out>/failures/<scenario>-<strategy>-<seed>.*.
+#include <functional>
+#include <string>
+
+#include "properties/run.h"
+#include "reports/run_record.h"
+
+namespace fencesim::cli {
+
+// `text` with any character that does not belong in a file name replaced by '_'.
+std::string file_name_safe(std::string text);
+
+// "<scenario>-<strategy>-<seed>", with any character that does not belong in a file name replaced
+// by '_'.
+std::string failure_base_name(const std::string& scenario, const std::string& strategy,
+                              std::uint64_t seed);
+
+// Writes the failure's files. `found` is called once the original replay file is written (before
+// shrinking, which takes longest), with what is known so far. A file that cannot be made is left
+// out and named in FailureFiles::note; this never throws for it.
+reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
+                                   const properties::RunReport& failure, const std::string& out,
+                                   const std::function<void(const reports::FailureFiles&)>& found);
+
+}  // namespace fencesim::cli

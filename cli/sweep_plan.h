@@ -1,0 +1,81 @@
+#pragma once
+// What a sweep will run: its options checked (every error a UsageError naming the option), and
+// the order its runs are handed out: for each seed of the shard, every scenario, every strategy,
+// so that a budget cut anywhere gives every scenario the same seeds.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/commands.h"
+#include "reports/sweep_config.h"
+#include "sim/scheduler.h"
+
+namespace fencesim::cli {
+
+// "90s", "2m", "1h", "1h30m", "500ms": whole numbers with units ms, s, m, h; more than zero.
+std::uint64_t parse_duration_ms(std::string_view option, std::string_view text);
+
+struct Shard {
+  std::uint64_t index = 0;
+  std::uint64_t count = 1;
+};
+// "I/N" with N >= 1 and 0 <= I < N.
+Shard parse_shard(std::string_view option, std::string_view text);
+
+struct SweepPlan {
+  reports::SweepConfig config;
+  std::vector<sim::Strategy> strategies;  // config.strategies, parsed
+  Shard shard;
+  unsigned jobs = 1;
+  double run_timeout_seconds = 60;
+  double progress_every_seconds = 10;
+  std::string out;
+  std::string corpus;  // "" for none
+  bool budgeted() const { return config.budget_ms.has_value(); }
+  double budget_seconds() const { return static_cast<double>(config.budget_ms.value_or(0)) / 1e3; }
+};
+
+// Checks the arguments against the registry, which already holds the --spec scenarios (named in
+// `spec_scenarios`). With neither --scenario nor --spec, the plan runs every registered scenario.
+SweepPlan plan_sweep(const scenarios::ScenarioRegistry& registry, const SweepArgs& args,
+                     const std::vector<std::string>& spec_scenarios);
+
+// One run to make.
+struct SweepTask {
+  std::size_t scenario = 0;  // index into SweepPlan::config.scenarios
+  std::size_t strategy = 0;  // index into SweepPlan::strategies
+  std::uint64_t seed = 0;
+};
+
+// Hands out a plan's runs in order.
+class TaskSource {
+ public:
+  explicit TaskSource(const SweepPlan& plan);
+  bool exhausted() const { return exhausted_; }
+  // REQUIRES: !exhausted(). The run next() hands out, without handing it out.
+  const SweepTask& peek() const { return current_; }
+  // REQUIRES: !exhausted().
+  SweepTask next();
+  // How many runs the whole plan has; nullopt for a budget.
+  std::optional<std::uint64_t> total() const { return total_; }
+
+ private:
+  std::size_t scenarios_;
+  std::size_t strategies_;
+  std::uint64_t step_;                 // the shard count: seeds of a shard are this far apart
+  std::optional<std::uint64_t> last_;  // the range's last seed; none for a budget
+  SweepTask current_;
+  bool exhausted_ = false;
+  std::optional<std::uint64_t> total_;
+};
+
+// Whether a passing run of `seed` is run again for determinism: every Kth seed counted from the
+// range's first seed (1 for a budget), whatever the shard.
+bool rerun_for_determinism(const reports::SweepConfig& config, std::uint64_t seed);
+
+// The first seed: the range's, or 1 for a budget.
+std::uint64_t first_seed(const reports::SweepConfig& config);
+
+}  // namespace fencesim::cli

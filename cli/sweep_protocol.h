@@ -1,0 +1,43 @@
+#pragma once
+// What the sweep's parent and its worker processes say to each other over pipes, one line a
+// message. Parent to worker: "run ID SCENARIO STRATEGY SEED" or "rerun ID SCENARIO STRATEGY SEED"
+// (indices into the plan). Worker to parent, one JSON object a line, in the order the tasks came:
+//   {"type":"found","id":ID,"record":R}  a failure, its replay file written; shrinking follows
+//   {"type":"done","id":ID,"record":R,"wall_seconds":W,"task_seconds":T}
+//   {"type":"rerun","id":ID,"history_hash":H[,"error":E]}  a determinism re-run (H "" on error)
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "cli/sweep_plan.h"
+
+namespace fencesim::cli {
+
+struct TaskMessage {
+  bool rerun = false;
+  std::uint64_t id = 0;
+  SweepTask task;
+};
+
+std::string encode_task(const TaskMessage& message);
+// nullopt for a malformed line (a bug: the parent wrote it).
+std::optional<TaskMessage> decode_task(std::string_view line);
+
+// Writes all of `line` and a newline, through partial writes and EINTR. False on an error (the
+// other side is gone).
+bool write_line(int fd, std::string_view line);
+
+// Splits what arrives on a pipe into lines.
+class LineBuffer {
+ public:
+  void append(const char* data, std::size_t size) { buffer_.append(data, size); }
+  // The next complete line, without its newline.
+  std::optional<std::string> next();
+
+ private:
+  std::string buffer_;
+  std::size_t start_ = 0;
+};
+
+}  // namespace fencesim::cli

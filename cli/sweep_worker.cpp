@@ -1,0 +1,158 @@
+#include "cli/sweep_worker.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "cli/execute.h"
+#include "cli/parse.h"
+#include "cli/sweep_failure.h"
+#include "cli/sweep_protocol.h"
+#include "sim/stack_pool.h"
+
+namespace fencesim::cli {
+
+using nlohmann::ordered_json;
+
+std::optional<CrashHook> crash_hook_from_environment() {
+  const char* seed = std::getenv("FENCESIM_TEST_CRASH_SEED");
+  if (seed == nullptr) return std::nullopt;
+  CrashHook hook;
+  hook.seed = parse_seed("FENCESIM_TEST_CRASH_SEED", seed);
+  const char* kind = std::getenv("FENCESIM_TEST_CRASH_KIND");
+  hook.kind = kind == nullptr ? "segv" : kind;
+  if (hook.kind != "segv" && hook.kind != "abort" && hook.kind != "hang" && hook.kind != "throw") {
+    throw UsageError(fmt::format(
+        "FENCESIM_TEST_CRASH_KIND: expected segv, abort, hang or throw, got '{}'", hook.kind));
+  }
+  return hook;
+}
+
+namespace {
+
+void misbehave(const CrashHook& hook) {
+  if (hook.kind == "abort") std::abort();
+  if (hook.kind == "throw") throw std::runtime_error("FENCESIM_TEST_CRASH_KIND=throw");
+  if (hook.kind == "hang") {
+    for (;;) pause();
+  }
+  std::raise(SIGSEGV);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+class Worker {
+ public:
+  Worker(const WorkerSetup& setup, int result_fd)
+      : setup_(setup), result_fd_(result_fd), pool_(std::make_shared<sim::StackPool>()) {}
+
+  void serve(const TaskMessage& message) {
+    const auto started = std::chrono::steady_clock::now();
+    const properties::RunRequest request = request_for(message.task);
+    if (message.rerun) {
+      ordered_json answer{{"type", "rerun"}, {"id", message.id}, {"history_hash", ""}};
+      try {
+        answer["history_hash"] =
+            reports::hash_hex(execute(*setup_.registry, request, "").report.history_hash);
+      } catch (const std::exception& error) {
+        answer["error"] = fmt::format("an exception escaped the harness: {}", error.what());
+      }
+      send(answer);
+      return;
+    }
+    reports::RunRecord record;
+    double wall_seconds = 0;
+    try {
+      if (setup_.crash_hook && setup_.crash_hook->seed == request.seed)
+        misbehave(*setup_.crash_hook);
+      const TimedRun run = execute(*setup_.registry, request, "");
+      wall_seconds = run.wall_seconds;
+      record = reports::make_run_record(run.report);
+      if (!record.passed()) record.failure = keep(message.id, run.report, record);
+    } catch (const std::exception& error) {
+      // An exception out of the harness itself: the run has no history to keep.
+      wall_seconds = seconds_since(started);
+      record = harness_error_record(request, error.what());
+    }
+    send(ordered_json{{"type", "done"},
+                      {"id", message.id},
+                      {"record", reports::to_json(record)},
+                      {"wall_seconds", wall_seconds},
+                      {"task_seconds", seconds_since(started)}});
+  }
+
+ private:
+  properties::RunRequest request_for(const SweepTask& task) const {
+    properties::RunRequest request;
+    request.scenario = setup_.plan->config.scenarios.at(task.scenario).name;
+    request.strategy = setup_.plan->strategies.at(task.strategy);
+    request.seed = task.seed;
+    request.sink_double = setup_.plan->config.sink_double;
+    request.stack_pool = pool_;
+    return request;
+  }
+
+  reports::FailureFiles keep(std::uint64_t id, const properties::RunReport& report,
+                             const reports::RunRecord& record) {
+    return keep_failure(
+        *setup_.registry, report, setup_.plan->out, [&](const reports::FailureFiles& files) {
+          reports::RunRecord found = record;
+          found.failure = files;
+          send(ordered_json{{"type", "found"}, {"id", id}, {"record", reports::to_json(found)}});
+        });
+  }
+
+  static reports::RunRecord harness_error_record(const properties::RunRequest& request,
+                                                 const std::string& what) {
+    reports::RunRecord record;
+    record.scenario = request.scenario;
+    record.strategy = std::string(reports::strategy_name(request.strategy));
+    record.seed = request.seed;
+    record.status = std::string(properties::to_string(properties::RunStatus::kHarnessError));
+    record.detail = fmt::format("an exception escaped the harness: {}", what);
+    record.failure = reports::FailureFiles{};
+    record.failure->note = "no replay file: the run ended before its history was complete";
+    return record;
+  }
+
+  void send(const ordered_json& message) {
+    // The parent gone means the sweep is over: nothing is left to tell.
+    if (!write_line(result_fd_, message.dump())) _exit(0);
+  }
+
+  const WorkerSetup& setup_;
+  int result_fd_;
+  std::shared_ptr<sim::StackPool> pool_;
+};
+
+}  // namespace
+
+void run_worker(const WorkerSetup& setup, int task_fd, int result_fd) {
+  Worker worker(setup, result_fd);
+  LineBuffer lines;
+  char buffer[4096];
+  for (;;) {
+    while (std::optional<std::string> line = lines.next()) {
+      const std::optional<TaskMessage> message = decode_task(*line);
+      if (!message) {
+        std::fprintf(stderr, "fencesim: worker: malformed task '%s'\n", line->c_str());
+        _exit(kExitHarnessError);
+      }
+      worker.serve(*message);
+    }
+    const ssize_t n = ::read(task_fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) _exit(0);  // the parent closed the pipe: no more tasks
+    lines.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace fencesim::cli

@@ -1,0 +1,36 @@
+#pragma once
+// A sweep's worker process: reads tasks from the parent, runs each world, keeps failures (replay
+// files, shrinking, timeline) and answers one line a task (cli/sweep_protocol.h). A world that
+// crashes, aborts or hangs takes only this process down; the parent reports the seed and starts
+// another worker.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "cli/sweep_plan.h"
+
+namespace fencesim::cli {
+
+// A test hook, never set in use: FENCESIM_TEST_CRASH_SEED=N makes a worker misbehave when it is
+// handed seed N (not a determinism re-run) in the way FENCESIM_TEST_CRASH_KIND says: "segv"
+// (default: raise SIGSEGV), "abort", "hang" (sleep until killed) or "throw" (an exception out of
+// the harness). It lets tests prove that the sweep survives each.
+struct CrashHook {
+  std::uint64_t seed = 0;
+  std::string kind;
+};
+// Reads the hook from the environment; nullopt when FENCESIM_TEST_CRASH_SEED is not set.
+// Throws UsageError for a malformed value.
+std::optional<CrashHook> crash_hook_from_environment();
+
+struct WorkerSetup {
+  const scenarios::ScenarioRegistry* registry = nullptr;
+  const SweepPlan* plan = nullptr;
+  std::optional<CrashHook> crash_hook;
+};
+
+// Serves tasks from `task_fd` until it closes, answering on `result_fd`, then ends the process
+// with _exit (a forked child must not run the parent's exit handlers or flush its buffers).
+[[noreturn]] void run_worker(const WorkerSetup& setup, int task_fd, int result_fd);
+
+}  // namespace fencesim::cli

@@ -1,0 +1,156 @@
+#include "reports/junit.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <vector>
+
+namespace fencesim::reports {
+
+using nlohmann::ordered_json;
+
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\t':
+      case '\n':
+      case '\r':
+        out += c;
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\xEF\xBF\xBD";  // U+FFFD: XML 1.0 has no way to carry these characters
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// A CI's test view is for reading: a sweep where every seed fails lists the first few.
+constexpr std::size_t kFailuresListed = 20;
+
+std::string number(const ordered_json& value) {
+  if (value.is_number_float()) return fmt::format("{:.3f}", value.get<double>());
+  return value.dump();
+}
+
+// One failure, as a few lines a person reads in a CI's test view: the command first.
+std::string failure_text(const ordered_json& failure) {
+  std::string text = failure["replay_command"].get<std::string>() + "\n";
+  text +=
+      fmt::format("  {} seed {}: {} {}: {}\n", failure["strategy"].get<std::string>(),
+                  failure["seed"].get<std::uint64_t>(), failure["status"].get<std::string>(),
+                  failure["invariant"].get<std::string>(), failure["message"].get<std::string>());
+  if (failure["shrunk_replay_file"].is_string()) {
+    text += fmt::format("  shrunk to {} of {} faults: fencesim replay {}\n",
+                        number(failure["shrunk_faults"]), number(failure["original_faults"]),
+                        failure["shrunk_replay_file"].get<std::string>());
+  }
+  if (failure["html"].is_string()) {
+    text += fmt::format("  timeline: {}\n", failure["html"].get<std::string>());
+  }
+  return text;
+}
+
+std::string counts_text(const ordered_json& scenario) {
+  std::string text =
+      fmt::format("{} runs, {} failures, {} nondeterministic, {} determinism re-runs\n",
+                  number(scenario["runs"]), number(scenario["failures"]),
+                  number(scenario["nondeterministic"]), number(scenario["determinism_reruns"]));
+  std::string marks;
+  for (const auto& [name, count] : scenario["marks"].items()) {
+    marks += fmt::format(" {}={}", name, number(count));
+  }
+  text += fmt::format("marks:{}\n", marks.empty() ? " none" : marks);
+  for (const auto& mark : scenario["marks_never_reached"]) {
+    text += fmt::format("mark never reached: {}\n", mark.get<std::string>());
+  }
+  for (const auto& [name, figure] : scenario["figures"].items()) {
+    text += fmt::format("figure {}: total {} max {} over {} runs\n", name, number(figure["total"]),
+                        number(figure["max"]), number(figure["runs_measured"]));
+  }
+  return text;
+}
+
+std::string property(std::string_view name, const std::string& value) {
+  return fmt::format("    <property name=\"{}\" value=\"{}\"/>\n", xml_escape(name),
+                     xml_escape(value));
+}
+
+}  // namespace
+
+std::string junit_xml(const ordered_json& summary) {
+  std::map<std::string, std::vector<const ordered_json*>> failures;
+  for (const ordered_json& failure : summary["failures"]) {
+    failures[failure["scenario"].get<std::string>()].push_back(&failure);
+  }
+  const ordered_json& totals = summary["totals"];
+  std::uint64_t failing_cases = 0;
+  for (const ordered_json& scenario : summary["scenarios"]) {
+    if (failures.contains(scenario["name"].get<std::string>())) ++failing_cases;
+  }
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  xml += fmt::format(
+      "<testsuites name=\"fencesim\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{}\">\n",
+      summary["scenarios"].size(), failing_cases, number(totals["wall_seconds"]));
+  xml += fmt::format(
+      "  <testsuite name=\"fencesim sweep\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
+      "skipped=\"0\" time=\"{}\">\n",
+      summary["scenarios"].size(), failing_cases, number(totals["wall_seconds"]));
+  xml += "  <properties>\n";
+  xml += property("fencesim_version", summary["fencesim_version"].get<std::string>());
+  for (const char* key : {"runs", "passed", "failed", "nondeterministic", "harness_errors"}) {
+    xml += property(key, number(totals[key]));
+  }
+  xml += property("shards", number(summary["shards"]["count"]));
+  xml += "  </properties>\n";
+  for (const ordered_json& scenario : summary["scenarios"]) {
+    const std::string name = scenario["name"].get<std::string>();
+    xml += fmt::format("    <testcase classname=\"fencesim\" name=\"{}\" time=\"{}\">\n",
+                       xml_escape(name), number(scenario["wall_seconds"]));
+    if (const auto found = failures.find(name); found != failures.end()) {
+      const ordered_json& first = *found->second.front();
+      const std::string message = fmt::format(
+          "{} of {} runs failed; first: {}: {}", found->second.size(), number(scenario["runs"]),
+          first["invariant"].get<std::string>(), first["message"].get<std::string>());
+      std::string text;
+      for (std::size_t i = 0; i < found->second.size() && i < kFailuresListed; ++i) {
+        text += failure_text(*found->second[i]);
+      }
+      if (found->second.size() > kFailuresListed) {
+        text += fmt::format("... and {} more (summary.json lists every failure)\n",
+                            found->second.size() - kFailuresListed);
+      }
+      xml += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
+                         xml_escape(message), xml_escape(first["status"].get<std::string>()),
+                         xml_escape(text));
+    }
+    xml += fmt::format("      <system-out>{}</system-out>\n", xml_escape(counts_text(scenario)));
+    xml += "    </testcase>\n";
+  }
+  xml += "  </testsuite>\n</testsuites>\n";
+  return xml;
+}
+
+}  // namespace fencesim::reports

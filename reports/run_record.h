@@ -1,0 +1,101 @@
+#pragma once
+// One run of a sweep, as a line of runs.jsonl: everything the reports need about the run, and
+// nothing that depends on the machine or on timing (wall time travels apart, in RunTime), so that
+// the records of a sharded sweep, merged, equal those of the same sweep run in one piece.
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "properties/run.h"
+#include "reports/replay_file.h"
+
+namespace fencesim::reports {
+
+// A sweep's files that cannot be used (runs.jsonl, run_times.jsonl, sweep.json); what() is one
+// line naming the file (and line) and what is wrong.
+class SweepFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What a failure left in failures/: paths relative to the sweep's output folder; "" when the file
+// could not be made (the reason is in `note`).
+struct FailureFiles {
+  std::string replay;         // the failing run, as it ran
+  std::string shrunk_replay;  // the same failure with the smallest fault plan shrinking found
+  std::string timeline;       // the shrunk run's timeline data (JSON)
+  std::string html;           // the shrunk run's timeline, rendered
+  std::string perfetto;       // the shrunk run as a Chrome trace-event file
+  std::uint64_t original_faults = 0;
+  std::uint64_t shrunk_faults = 0;
+  std::uint64_t shrink_runs = 0;
+  std::vector<std::string> shrink_removed;  // the faults shrinking removed, described
+  std::string note;                         // why something is missing; "" when nothing is
+  friend bool operator==(const FailureFiles&, const FailureFiles&) = default;
+};
+
+struct RunRecord {
+  std::string scenario;
+  std::string strategy;  // "random" or "pct"
+  std::uint64_t seed = 0;
+  // "pass", "violation", "liveness" or "harness-error" (properties::to_string(RunStatus)).
+  std::string status;
+  std::string detail;        // why, for liveness and harness errors (a worker's death included)
+  std::string history_hash;  // 16 hex digits; "" when the worker died before the run ended
+  std::uint64_t events = 0;
+  std::int64_t virtual_ns = 0;
+  std::uint64_t steps = 0;
+  bool within_assumptions = true;
+  std::map<std::string, std::uint64_t> marks;
+  std::map<std::string, std::int64_t> figures;
+  std::uint64_t violations = 0;
+  std::optional<RecordedViolation> first_violation;
+  // The history hash of the determinism re-run (in another worker), when this run had one.
+  std::optional<std::string> rerun_history_hash;
+  std::optional<FailureFiles> failure;  // set for every run whose status is not "pass"
+
+  bool passed() const { return status == "pass"; }
+  bool nondeterministic() const {
+    return rerun_history_hash.has_value() && *rerun_history_hash != history_hash;
+  }
+  friend bool operator==(const RunRecord&, const RunRecord&) = default;
+};
+
+// The wall time of one run in its worker (the run itself, not shrinking or reports).
+struct RunTime {
+  std::string scenario;
+  std::string strategy;
+  std::uint64_t seed = 0;
+  double wall_seconds = 0;
+};
+
+// The record of a finished run (no re-run, no failure files yet).
+RunRecord make_run_record(const properties::RunReport& report);
+
+// Sorts by (scenario, strategy, seed): the order of every file a sweep writes.
+void sort_records(std::vector<RunRecord>& records);
+void sort_times(std::vector<RunTime>& times);
+
+nlohmann::ordered_json to_json(const RunRecord& record);
+nlohmann::ordered_json to_json(const RunTime& time);
+// Checks every field; `source` names the file and line in the SweepFileError it throws.
+RunRecord run_record_from_json(const nlohmann::json& json, std::string_view source);
+RunTime run_time_from_json(const nlohmann::json& json, std::string_view source);
+
+// runs.jsonl and run_times.jsonl: one compact JSON object a line. Writing throws SweepFileError
+// when the file cannot be written; reading when it is missing or a line is not a valid record.
+void write_run_records(const std::string& path, const std::vector<RunRecord>& records);
+std::vector<RunRecord> read_run_records(const std::string& path);
+void write_run_times(const std::string& path, const std::vector<RunTime>& times);
+std::vector<RunTime> read_run_times(const std::string& path);
+
+// Writes `text` to `path` through a temporary file in the same folder and a rename, so that a
+// reader (or a crash) never sees half a file. Throws SweepFileError.
+void write_file_atomically(const std::string& path, std::string_view text);
+
+}  // namespace fencesim::reports

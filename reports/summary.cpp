@@ -1,0 +1,199 @@
+#include "reports/summary.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace fencesim::reports {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+// A path or a command word that needs no quoting in a POSIX shell.
+bool shell_plain(const std::string& text) {
+  return !text.empty() && text.find_first_not_of(
+                              "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW"
+                              "XYZ0123456789-_./+=:,@%") == std::string::npos;
+}
+
+std::string shell_quote(const std::string& text) {
+  if (shell_plain(text)) return text;
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+struct FigureTally {
+  std::uint64_t runs_measured = 0;
+  std::int64_t total = 0;
+  std::int64_t max = 0;
+};
+
+struct ScenarioTally {
+  std::uint64_t runs = 0;
+  std::uint64_t failures = 0;
+  std::uint64_t nondeterministic = 0;
+  std::uint64_t determinism_reruns = 0;
+  double virtual_seconds = 0;
+  double wall_seconds = 0;
+  std::map<std::string, std::uint64_t> marks;
+  std::map<std::string, FigureTally> figures;
+};
+
+void add(ScenarioTally& tally, const RunRecord& record) {
+  ++tally.runs;
+  if (!record.passed()) ++tally.failures;
+  if (record.nondeterministic()) ++tally.nondeterministic;
+  if (record.rerun_history_hash) ++tally.determinism_reruns;
+  tally.virtual_seconds += static_cast<double>(record.virtual_ns) / 1e9;
+  for (const auto& [name, count] : record.marks) tally.marks[name] += count;
+  for (const auto& [name, value] : record.figures) {
+    FigureTally& figure = tally.figures[name];
+    figure.max = figure.runs_measured == 0 ? value : std::max(figure.max, value);
+    ++figure.runs_measured;
+    figure.total += value;
+  }
+}
+
+double ratio(double numerator, double denominator) {
+  return denominator > 0 ? numerator / denominator : 0.0;
+}
+
+ordered_json scenario_json(const SweptScenario& scenario, const ScenarioTally& tally) {
+  ordered_json marks = ordered_json::object();
+  for (const auto& [name, count] : tally.marks) marks[name] = count;
+  ordered_json never = ordered_json::array();
+  for (const std::string& mark : scenario.marks) {
+    if (!tally.marks.contains(mark)) never.push_back(mark);
+  }
+  ordered_json figures = ordered_json::object();
+  for (const auto& [name, figure] : tally.figures) {
+    figures[name] = ordered_json{
+        {"runs_measured", figure.runs_measured}, {"total", figure.total}, {"max", figure.max}};
+  }
+  return ordered_json{
+      {"name", scenario.name},
+      {"description", scenario.description},
+      {"runs", tally.runs},
+      {"failures", tally.failures},
+      {"nondeterministic", tally.nondeterministic},
+      {"determinism_reruns", tally.determinism_reruns},
+      {"marks", marks},
+      {"marks_never_reached", never},
+      {"figures", figures},
+      {"wall_seconds", tally.wall_seconds},
+      {"seeds_per_second", ratio(static_cast<double>(tally.runs), tally.wall_seconds)},
+      {"virtual_per_wall", ratio(tally.virtual_seconds, tally.wall_seconds)}};
+}
+
+// What the failure is, in two fields: the invariant (or the kind of failure) and why.
+std::pair<std::string, std::string> what_failed(const RunRecord& record) {
+  if (record.first_violation) {
+    return {record.first_violation->invariant, record.first_violation->message};
+  }
+  if (record.status == "liveness") return {"liveness", record.detail};
+  if (record.status == "harness-error") return {"harness", record.detail};
+  return {"replay", fmt::format("history hash {} on the first run, {} on the re-run in another "
+                                "worker",
+                                record.history_hash, record.rerun_history_hash.value_or(""))};
+}
+
+ordered_json failure_json(const RunRecord& record, const SweepConfig& config) {
+  const auto [invariant, message] = what_failed(record);
+  const auto path = [](const std::string& p) {
+    return p.empty() ? ordered_json() : ordered_json(p);
+  };
+  const FailureFiles files = record.failure.value_or(FailureFiles{});
+  const bool shrunk = !files.shrunk_replay.empty();
+  return ordered_json{
+      {"scenario", record.scenario},
+      {"strategy", record.strategy},
+      {"seed", record.seed},
+      {"status", record.passed() ? std::string("nondeterministic") : record.status},
+      {"invariant", invariant},
+      {"message", message},
+      {"replay_command", failure_command(record, config)},
+      {"replay_file", path(files.replay)},
+      {"shrunk_replay_file", path(files.shrunk_replay)},
+      {"shrunk_faults", shrunk ? ordered_json(files.shrunk_faults) : ordered_json()},
+      {"original_faults", record.failure ? ordered_json(files.original_faults) : ordered_json()},
+      {"html", path(files.html)},
+      {"timeline_file", path(files.timeline)},
+      {"perfetto_file", path(files.perfetto)},
+      {"note", files.note}};
+}
+
+}  // namespace
+
+std::string failure_command(const RunRecord& record, const SweepConfig& config) {
+  if (record.passed()) {
+    return fmt::format("fencesim check-determinism --scenario {} --seeds {}..{} --strategy {}",
+                       shell_quote(record.scenario), record.seed, record.seed, record.strategy);
+  }
+  if (record.failure && !record.failure->replay.empty()) {
+    return "fencesim replay " + shell_quote(record.failure->replay);
+  }
+  std::string command = fmt::format("fencesim run --scenario {} --seed {} --strategy {}",
+                                    shell_quote(record.scenario), record.seed, record.strategy);
+  if (!config.sink_double.empty()) command += " --sink-double " + shell_quote(config.sink_double);
+  return command;
+}
+
+ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunRecord>& records,
+                           const std::vector<RunTime>& times) {
+  const SweepConfig& config = manifest.configuration;
+  std::map<std::string, ScenarioTally> tallies;
+  for (const SweptScenario& scenario : config.scenarios) tallies[scenario.name];
+  std::uint64_t passed = 0, failed = 0, nondeterministic = 0, harness_errors = 0;
+  double virtual_seconds = 0;
+  ordered_json failures = ordered_json::array();
+  for (const RunRecord& record : records) {
+    add(tallies[record.scenario], record);
+    virtual_seconds += static_cast<double>(record.virtual_ns) / 1e9;
+    if (record.nondeterministic()) ++nondeterministic;
+    if (!record.passed()) ++failed;
+    if (record.status == "harness-error") ++harness_errors;
+    if (record.passed() && !record.nondeterministic()) ++passed;
+    if (!record.passed() || record.nondeterministic()) {
+      failures.push_back(failure_json(record, config));
+    }
+  }
+  for (const RunTime& time : times) tallies[time.scenario].wall_seconds += time.wall_seconds;
+
+  // Scenarios by name, so that the order does not depend on how --scenario was spelled.
+  std::vector<SweptScenario> scenarios = config.scenarios;
+  std::sort(scenarios.begin(), scenarios.end(),
+            [](const SweptScenario& a, const SweptScenario& b) { return a.name < b.name; });
+  ordered_json per_scenario = ordered_json::array();
+  for (const SweptScenario& scenario : scenarios) {
+    per_scenario.push_back(scenario_json(scenario, tallies[scenario.name]));
+  }
+  const double runs = static_cast<double>(records.size());
+  ordered_json budget;
+  if (config.budget_ms) {
+    budget = ordered_json{{"requested_seconds", static_cast<double>(*config.budget_ms) / 1000.0},
+                          {"used_seconds", manifest.wall_seconds}};
+  }
+  return ordered_json{
+      {"format", kSummaryFormat},
+      {"version", kSummaryVersion},
+      {"fencesim_version", manifest.fencesim_version},
+      {"configuration", to_json(config)},
+      {"shards",
+       ordered_json{{"count", manifest.shard_count}, {"indices", manifest.shard_indices}}},
+      {"totals", ordered_json{{"runs", records.size()},
+                              {"passed", passed},
+                              {"failed", failed},
+                              {"nondeterministic", nondeterministic},
+                              {"harness_errors", harness_errors},
+                              {"wall_seconds", manifest.wall_seconds},
+                              {"virtual_seconds", virtual_seconds},
+                              {"seeds_per_second", ratio(runs, manifest.wall_seconds)}}},
+      {"budget", budget},
+      {"scenarios", per_scenario},
+      {"failures", failures}};
+}
+
+}  // namespace fencesim::reports

@@ -1,0 +1,132 @@
+#include "reports/sweep_config.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "reports/json_reader.h"
+#include "reports/run_record.h"
+
+namespace fencesim::reports {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+std::string describe_seeds(const SweepConfig& config) {
+  if (config.budget_ms) {
+    const std::uint64_t ms = *config.budget_ms;
+    if (ms % 1000 == 0) return fmt::format("budget {}s", ms / 1000);
+    return fmt::format("budget {}ms", ms);
+  }
+  return fmt::format("{}..{}", config.seeds_first.value_or(0), config.seeds_last.value_or(0));
+}
+
+ordered_json to_json(const SweepConfig& config) {
+  ordered_json scenarios = ordered_json::array();
+  for (const SweptScenario& scenario : config.scenarios) {
+    scenarios.push_back(ordered_json{
+        {"name", scenario.name}, {"description", scenario.description}, {"marks", scenario.marks}});
+  }
+  ordered_json seeds;
+  if (config.seeds_first && config.seeds_last) {
+    seeds = ordered_json{{"first", *config.seeds_first}, {"last", *config.seeds_last}};
+  }
+  return ordered_json{{"scenarios", scenarios},
+                      {"seeds", seeds},
+                      {"budget_ms", config.budget_ms ? ordered_json(*config.budget_ms) : nullptr},
+                      {"strategies", config.strategies},
+                      {"determinism_every", config.determinism_every},
+                      {"sink_double", config.sink_double}};
+}
+
+ordered_json to_json(const SweepManifest& manifest) {
+  return ordered_json{{"format", kSweepFormat},
+                      {"version", kSweepVersion},
+                      {"fencesim_version", manifest.fencesim_version},
+                      {"configuration", to_json(manifest.configuration)},
+                      {"shards", ordered_json{{"count", manifest.shard_count},
+                                              {"indices", manifest.shard_indices}}},
+                      {"completed", manifest.completed},
+                      {"wall_seconds", manifest.wall_seconds}};
+}
+
+namespace {
+
+std::vector<std::string> strings(const JsonReader& reader, const json& object,
+                                 std::string_view key) {
+  std::vector<std::string> out;
+  for (const json& item : reader.array(object, key)) {
+    if (!item.is_string()) reader.fail(fmt::format("field '{}' must hold strings", key));
+    out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
+SweepConfig config_from_json(const JsonReader& reader, const json& object) {
+  SweepConfig config;
+  for (const json& scenario : reader.array(object, "scenarios")) {
+    reader.expect_object(scenario, "each of 'scenarios'");
+    config.scenarios.push_back(SweptScenario{reader.string(scenario, "name"),
+                                             reader.string(scenario, "description"),
+                                             strings(reader, scenario, "marks")});
+  }
+  if (!reader.is_null(object, "seeds")) {
+    const json& seeds = reader.object(object, "seeds");
+    config.seeds_first = reader.unsigned_integer(seeds, "first");
+    config.seeds_last = reader.unsigned_integer(seeds, "last");
+  }
+  if (!reader.is_null(object, "budget_ms")) {
+    config.budget_ms = reader.unsigned_integer(object, "budget_ms");
+  }
+  if (config.budget_ms.has_value() == config.seeds_first.has_value()) {
+    reader.fail("exactly one of 'seeds' and 'budget_ms' must be set");
+  }
+  config.strategies = strings(reader, object, "strategies");
+  config.determinism_every = reader.unsigned_integer(object, "determinism_every");
+  config.sink_double = reader.string(object, "sink_double");
+  return config;
+}
+
+}  // namespace
+
+SweepManifest sweep_manifest_from_json(const json& object, std::string_view source) {
+  const JsonReader reader(source);
+  reader.expect_object(object, "sweep.json");
+  const std::string format = reader.string(object, "format");
+  if (format != kSweepFormat) {
+    reader.fail(fmt::format("format is '{}', expected '{}'", format, kSweepFormat));
+  }
+  const std::uint64_t version = reader.unsigned_integer(object, "version");
+  if (version != kSweepVersion) {
+    reader.fail(fmt::format("version {} is not supported (expected {})", version, kSweepVersion));
+  }
+  SweepManifest manifest;
+  manifest.fencesim_version = reader.string(object, "fencesim_version");
+  manifest.configuration = config_from_json(reader, reader.object(object, "configuration"));
+  const json& shards = reader.object(object, "shards");
+  manifest.shard_count = reader.unsigned_integer(shards, "count");
+  for (const json& index : reader.array(shards, "indices")) {
+    if (!index.is_number_unsigned()) reader.fail("field 'indices' must hold shard indices");
+    manifest.shard_indices.push_back(index.get<std::uint64_t>());
+  }
+  manifest.completed = reader.boolean(object, "completed");
+  manifest.wall_seconds = reader.number(object, "wall_seconds");
+  return manifest;
+}
+
+void write_sweep_manifest(const std::string& path, const SweepManifest& manifest) {
+  write_file_atomically(path, to_json(manifest).dump(2) + "\n");
+}
+
+SweepManifest read_sweep_manifest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SweepFileError(fmt::format("cannot read '{}'", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  const json parsed = json::parse(text.str(), nullptr, false);
+  if (parsed.is_discarded()) throw SweepFileError(fmt::format("{}: not JSON", path));
+  return sweep_manifest_from_json(parsed, path);
+}
+
+}  // namespace fencesim::reports

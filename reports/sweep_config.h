@@ -1,0 +1,60 @@
+#pragma once
+// sweep.json: what a sweep (or a merge of shards) ran, so that `fencesim merge` can refuse to mix
+// results that do not belong together, and so that a folder of results says how it was made.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fencesim::reports {
+
+// A scenario as the sweep saw it: specs are not registered when a merge reads the results, so the
+// description and the marks the reports need travel with the results.
+struct SweptScenario {
+  std::string name;
+  std::string description;
+  std::vector<std::string> marks;  // the marks a sweep of it should reach
+  friend bool operator==(const SweptScenario&, const SweptScenario&) = default;
+};
+
+// Everything that decides which runs a sweep makes and what they do. Two shards merge only if
+// these are equal. (Jobs, timeouts and the output folder are left out: they change how fast, not
+// what.)
+struct SweepConfig {
+  std::vector<SweptScenario> scenarios;  // in the order runs are handed out
+  std::optional<std::uint64_t> seeds_first;
+  std::optional<std::uint64_t> seeds_last;  // inclusive; both set for --seeds, neither for --budget
+  std::optional<std::uint64_t> budget_ms;   // set for --budget
+  std::vector<std::string> strategies;      // "random", "pct"
+  std::uint64_t determinism_every = 10;
+  std::string sink_double;
+  friend bool operator==(const SweepConfig&, const SweepConfig&) = default;
+};
+
+inline constexpr std::string_view kSweepFormat = "fencesim-sweep";
+inline constexpr int kSweepVersion = 1;
+
+struct SweepManifest {
+  std::string fencesim_version;
+  SweepConfig configuration;
+  std::uint64_t shard_count = 1;
+  std::vector<std::uint64_t> shard_indices;  // one for a sweep; every index for a merge
+  bool completed = false;                    // false while the sweep runs (or if it died)
+  double wall_seconds = 0;                   // the sweep's real time, start to reports written
+};
+
+// "1..100", or "budget 2m" (for messages and the progress line).
+std::string describe_seeds(const SweepConfig& config);
+
+nlohmann::ordered_json to_json(const SweepConfig& config);
+nlohmann::ordered_json to_json(const SweepManifest& manifest);
+// Throws SweepFileError naming `source` and the field.
+SweepManifest sweep_manifest_from_json(const nlohmann::json& json, std::string_view source);
+
+void write_sweep_manifest(const std::string& path, const SweepManifest& manifest);
+// Throws SweepFileError: missing, not JSON, another format or version, a field missing or wrong.
+SweepManifest read_sweep_manifest(const std::string& path);
+
+}  // namespace fencesim::reports

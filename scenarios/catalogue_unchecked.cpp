@@ -1,0 +1,48 @@
+// The catalogue's story about a call to a system that cannot check tokens: confirmNow() right
+// before it, and a pause between the confirm and the call. The ADR never claims exactly-once
+// there; the run measures how often and how long a stale holder's call overlapped the next holder.
+#include "scenarios/builder.h"
+#include "scenarios/unchecked_system.h"
+#include "scenarios/workload.h"
+
+namespace fencesim::scenarios {
+
+using runtime::EventKind;
+using runtime::ExecutionContext;
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+void register_catalogue_unchecked(ScenarioRegistry& registry) {
+  ScenarioBuilder("confirm-then-unchecked-call")
+      .describe(
+          "a step confirms its lease, is stopped before its call to a system that cannot check "
+          "tokens, and calls it after the takeover: measured (overlap), never refused")
+      .safety_phase(120 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .instance("instance-2", 5 * kSecond)
+      .workflow([](sim::World& world, sim::Rng&) {
+        auto mailer = std::make_shared<UncheckedSystem>(world);
+        return runtime::Workflow{
+            "order",
+            {work_step("reserve", kSecond),
+             runtime::StepItem{"notify",
+                               [mailer](ExecutionContext& ctx) {
+                                 for (int call = 0; call < 2; ++call) {  // customer, warehouse
+                                   if (!mailer->confirm(ctx)) return;
+                                   ctx.env().sleep(100 * kMillisecond);  // builds the request
+                                   mailer->call(ctx, 2 * kSecond);
+                                 }
+                               }},
+             write_step(world, "charge", kSecond, "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      // Stopped right after its first confirmation came back, before the call leaves.
+      .fault(stop("instance-1")
+                 .after(EventKind::kConfirmSent, 1, 50 * kMillisecond)
+                 .lasting_between(10 * kSecond, 60 * kSecond))
+      .marks({"unchecked-call-overlapped", "confirm-refused", "takeover-mid-step"})
+      .add_to(registry);
+}
+
+}  // namespace fencesim::scenarios

@@ -1,0 +1,212 @@
+#include "scenarios/spec_values.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdlib>
+#include <limits>
+
+namespace fencesim::scenarios::spec {
+
+namespace {
+
+struct Unit {
+  std::string_view name;
+  std::int64_t ns;
+};
+constexpr std::array<Unit, 6> kUnits{{{"ns", 1},
+                                      {"us", 1'000},
+                                      {"ms", 1'000'000},
+                                      {"s", 1'000'000'000},
+                                      {"m", 60'000'000'000},
+                                      {"h", 3'600'000'000'000}}};
+
+std::string type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::table:
+      return "a table";
+    default:
+      return "a date or time";
+  }
+}
+
+}  // namespace
+
+std::string parse_duration(std::string_view text, std::int64_t& out) {
+  const std::string shown(text);
+  std::string_view rest = text;
+  const bool negative = rest.starts_with('-');
+  if (negative) rest.remove_prefix(1);
+  const std::size_t number_end = rest.find_first_not_of("0123456789.");
+  const std::string_view number = rest.substr(0, number_end);
+  const std::string_view unit_name =
+      number_end == std::string_view::npos ? std::string_view{} : rest.substr(number_end);
+  const std::size_t dot = number.find('.');
+  const std::string_view whole = number.substr(0, dot);
+  const std::string_view fraction =
+      dot == std::string_view::npos ? std::string_view{} : number.substr(dot + 1);
+  const bool well_formed = !whole.empty() && fraction.find('.') == std::string_view::npos &&
+                           (dot == std::string_view::npos || !fraction.empty());
+  if (!well_formed) {
+    return fmt::format("'{}' is not a duration (a number and a unit: 250ms, 1.5s, 2m)", shown);
+  }
+  if (unit_name.empty()) {
+    if (whole.find_first_not_of('0') == std::string_view::npos && fraction.empty()) {
+      out = 0;
+      return {};
+    }
+    return fmt::format("'{}' needs a unit (ns, us, ms, s, m, h)", shown);
+  }
+  const Unit* unit = nullptr;
+  for (const Unit& candidate : kUnits) {
+    if (candidate.name == unit_name) unit = &candidate;
+  }
+  if (unit == nullptr) {
+    return fmt::format("'{}': unknown unit '{}' (known: ns, us, ms, s, m, h)", shown, unit_name);
+  }
+  // Exact integer arithmetic: 1.5s is 1'500'000'000 ns, not a float's approximation of it.
+  std::int64_t value = 0;
+  bool overflow = false;
+  for (char digit : whole) {
+    overflow = overflow || __builtin_mul_overflow(value, 10, &value) ||
+               __builtin_add_overflow(value, digit - '0', &value);
+  }
+  overflow = overflow || __builtin_mul_overflow(value, unit->ns, &value);
+  std::int64_t scale = unit->ns;
+  for (char digit : fraction) {
+    if (scale % 10 != 0) {
+      return fmt::format("'{}' is finer than a nanosecond", shown);
+    }
+    scale /= 10;
+    overflow = overflow || __builtin_add_overflow(value, (digit - '0') * scale, &value);
+  }
+  if (overflow) return fmt::format("'{}' is too long (more than 292 years)", shown);
+  out = negative ? -value : value;
+  return {};
+}
+
+std::string format_duration(std::int64_t ns) {
+  constexpr std::int64_t kMs = 1'000'000;
+  constexpr std::int64_t kSec = 1'000'000'000;
+  if (ns % kSec == 0) return fmt::format("{}s", ns / kSec);
+  if (std::llabs(ns) >= kSec) {
+    std::string text = fmt::format("{:.3f}", static_cast<double>(ns) / 1e9);
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+    return text + "s";
+  }
+  if (ns % kMs == 0) return fmt::format("{}ms", ns / kMs);
+  return fmt::format("{}ns", ns);
+}
+
+void SpecReader::fail(std::uint32_t line, std::string_view key, std::string_view what) const {
+  throw SpecError(fmt::format("{}:{}: {}: {}", source_, line, key, what));
+}
+
+void SpecReader::fail(const toml::node& at, std::string_view key, std::string_view what) const {
+  fail(at.source().begin.line, key, what);
+}
+
+void SpecReader::only_keys(const toml::table& table, std::string_view prefix,
+                           std::initializer_list<std::string_view> known) const {
+  for (const auto& [key, value] : table) {
+    bool found = false;
+    for (std::string_view name : known) found = found || key.str() == name;
+    if (found) continue;
+    std::string list;
+    for (std::string_view name : known) list += (list.empty() ? "" : ", ") + std::string(name);
+    fail(key.source().begin.line, fmt::format("{}{}", prefix, key.str()),
+         fmt::format("unknown key (known: {})", list));
+  }
+}
+
+std::string SpecReader::string(const toml::node& node, std::string_view key) const {
+  if (const auto* value = node.as_string()) return value->get();
+  fail(node, key, fmt::format("must be a string, not {}", type_name(node)));
+}
+
+std::int64_t SpecReader::integer(const toml::node& node, std::string_view key, std::int64_t min,
+                                 std::int64_t max) const {
+  const auto* value = node.as_integer();
+  if (value == nullptr) fail(node, key, fmt::format("must be an integer, not {}", type_name(node)));
+  const std::int64_t out = value->get();
+  if (out < min || out > max) fail(node, key, fmt::format("{} is not within {}..{}", out, min, max));
+  return out;
+}
+
+double SpecReader::number(const toml::node& node, std::string_view key, double min,
+                          double max) const {
+  double out = 0;
+  if (const auto* real = node.as_floating_point()) {
+    out = real->get();
+  } else if (const auto* whole = node.as_integer()) {
+    out = static_cast<double>(whole->get());
+  } else {
+    fail(node, key, fmt::format("must be a number, not {}", type_name(node)));
+  }
+  if (!(out >= min && out <= max)) {
+    fail(node, key, fmt::format("{} is not within {}..{}", out, min, max));
+  }
+  return out;
+}
+
+std::int64_t SpecReader::duration(const toml::node& node, std::string_view key,
+                                  std::int64_t min) const {
+  const auto* text = node.as_string();
+  if (text == nullptr) {
+    fail(node, key,
+         fmt::format("must be a duration string such as \"5s\", not {}", type_name(node)));
+  }
+  std::int64_t out = 0;
+  if (const std::string error = parse_duration(text->get(), out); !error.empty()) {
+    fail(node, key, error);
+  }
+  if (out < min) {
+    fail(node, key, fmt::format("'{}' is less than {}", text->get(), format_duration(min)));
+  }
+  return out;
+}
+
+std::pair<const toml::node*, const toml::node*> SpecReader::ends(const toml::node& node,
+                                                                 std::string_view key) const {
+  const auto* array = node.as_array();
+  if (array == nullptr) return {&node, &node};
+  if (array->size() != 2) fail(node, key, "a range must be [low, high]");
+  return {array->get(0), array->get(1)};
+}
+
+Range SpecReader::duration_range(const toml::node& node, std::string_view key,
+                                 std::int64_t min) const {
+  const auto [low, high] = ends(node, key);
+  const Range range{duration(*low, key, min), duration(*high, key, min)};
+  if (range.low > range.high) fail(node, key, "a range must be [low, high] with low <= high");
+  return range;
+}
+
+Range SpecReader::integer_range(const toml::node& node, std::string_view key, std::int64_t min,
+                                std::int64_t max) const {
+  const auto [low, high] = ends(node, key);
+  const Range range{integer(*low, key, min, max), integer(*high, key, min, max)};
+  if (range.low > range.high) fail(node, key, "a range must be [low, high] with low <= high");
+  return range;
+}
+
+ProbabilityRange SpecReader::probability_range(const toml::node& node,
+                                               std::string_view key) const {
+  const auto [low, high] = ends(node, key);
+  const ProbabilityRange range{number(*low, key, 0, 1), number(*high, key, 0, 1)};
+  if (range.low > range.high) fail(node, key, "a range must be [low, high] with low <= high");
+  return range;
+}
+
+}  // namespace fencesim::scenarios::spec

@@ -1,0 +1,63 @@
+#pragma once
+// Typed values out of a spec's TOML, each error one line naming the file, the line and the key
+// ("specs/x.toml:7: [[fault]].lasting: '31' needs a unit (ns, us, ms, s, m, h)").
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <toml++/toml.h>
+
+#include "scenarios/spec.h"
+
+namespace fencesim::scenarios::spec {
+
+// Both ends inclusive; low == high for a single value.
+struct Range {
+  std::int64_t low = 0;
+  std::int64_t high = 0;
+};
+
+struct ProbabilityRange {
+  double low = 0;
+  double high = 0;
+};
+
+// "250ms", "1.5s", "-2s", "0": a signed count of nanoseconds. Units: ns, us, ms, s, m, h. Returns
+// a message on error ("" for none), so that the caller can name the key and line.
+std::string parse_duration(std::string_view text, std::int64_t& out);
+
+// "45s", "31.25s", "120ms": the inverse of parse_duration for messages.
+std::string format_duration(std::int64_t ns);
+
+class SpecReader {
+ public:
+  explicit SpecReader(std::string source) : source_(std::move(source)) {}
+  const std::string& source() const { return source_; }
+
+  [[noreturn]] void fail(std::uint32_t line, std::string_view key, std::string_view what) const;
+  [[noreturn]] void fail(const toml::node& at, std::string_view key, std::string_view what) const;
+
+  // Every key of `table` must be one of `known` ("unknown key 'x' (known: a, b)"); `prefix` is
+  // the table's path in messages ("options.", "[[fault]].", or "" at the top).
+  void only_keys(const toml::table& table, std::string_view prefix,
+                 std::initializer_list<std::string_view> known) const;
+
+  std::string string(const toml::node& node, std::string_view key) const;
+  std::int64_t integer(const toml::node& node, std::string_view key, std::int64_t min,
+                       std::int64_t max) const;
+  double number(const toml::node& node, std::string_view key, double min, double max) const;
+  std::int64_t duration(const toml::node& node, std::string_view key, std::int64_t min) const;
+  // A value or [low, high] with low <= high.
+  Range duration_range(const toml::node& node, std::string_view key, std::int64_t min) const;
+  Range integer_range(const toml::node& node, std::string_view key, std::int64_t min,
+                      std::int64_t max) const;
+  ProbabilityRange probability_range(const toml::node& node, std::string_view key) const;
+
+ private:
+  // The two ends of a [low, high] array (or the value itself, twice).
+  std::pair<const toml::node*, const toml::node*> ends(const toml::node& node,
+                                                       std::string_view key) const;
+  std::string source_;
+};
+
+}  // namespace fencesim::scenarios::spec

@@ -1,0 +1,111 @@
+#include "scenarios/swarm_workload.h"
+
+#include "runtime/errors.h"
+#include "scenarios/unchecked_system.h"
+
+namespace fencesim::scenarios {
+
+using runtime::ExecutionContext;
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+void expect_unavailable(sim::World& world, ExecutionContext& ctx, const std::function<void()>& use,
+                        const std::string& refused_mark) {
+  bool refused = false;
+  try {
+    use();
+  } catch (const runtime::ExecutionContextUnavailableError&) {
+    refused = true;
+  }
+  world.mark(ctx, refused ? refused_mark : "fence-misuse-not-refused");
+}
+
+runtime::StepItem keep_fence_step(std::shared_ptr<KeptFences> kept) {
+  return runtime::StepItem{"keep-fence", [kept](ExecutionContext& ctx) {
+                             const runtime::ExecutionFence fence = ctx.fence();
+                             kept->insert_or_assign({fence.scope_key(), fence.token()}, fence);
+                           }};
+}
+
+runtime::StepItem reuse_fence_step(sim::World& world, std::shared_ptr<KeptFences> kept) {
+  return runtime::StepItem{"reuse-fence", [&world, kept](ExecutionContext& ctx) {
+                             // Only this pass's own kept fence: another pass's keep step may
+                             // still be running, and its fence is then rightly usable.
+                             auto it = kept->find({ctx.fence().scope_key(), ctx.fence().token()});
+                             if (it == kept->end()) return;  // kept before a yield or a takeover
+                             const runtime::ExecutionFence fence = it->second;
+                             expect_unavailable(
+                                 world, ctx, [&] { (void)fence.token(); }, "kept-fence-refused");
+                           }};
+}
+
+runtime::StepItem ancestor_fence_step(sim::World& world) {
+  return runtime::StepItem{"ancestor-fence", [&world](ExecutionContext& ctx) {
+                             expect_unavailable(
+                                 world, ctx, [&] { (void)ctx.parent().fence().token(); },
+                                 "ancestor-fence-refused");
+                           }};
+}
+
+runtime::StepItem notify_step(sim::World& world) {
+  auto mailer = std::make_shared<UncheckedSystem>(world);
+  return runtime::StepItem{"notify", [mailer](ExecutionContext& ctx) {
+                             for (int call = 0; call < 2; ++call) {
+                               if (!mailer->confirm(ctx)) return;
+                               ctx.env().sleep(100 * kMillisecond);  // builds the request
+                               mailer->call(ctx, kSecond);
+                             }
+                           }};
+}
+
+runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
+                                      runtime::Nanoseconds duration, std::string sink) {
+  return runtime::StepItem{
+      std::move(name), [&world, duration, sink = std::move(sink)](ExecutionContext& ctx) {
+        ctx.env().sleep(duration);
+        std::exception_ptr refusal;
+        try {
+          ctx.fence().write(world.sink(ctx, sink), "charge");
+        } catch (const runtime::ExecutionFencedError&) {
+          refusal = std::current_exception();
+        }
+        if (!refusal) return;
+        world.mark(ctx, "fenced-error-wrapped");
+        throw runtime::AggregateError(
+            {std::make_exception_ptr(runtime::StepError("audit failed")),
+             std::make_exception_ptr(runtime::StepError("charge failed", refusal))});
+      }};
+}
+
+void add_withdrawals(sim::World& world, sim::Rng& rng, const std::vector<std::string>& instances,
+                     const std::vector<runtime::LeaseKey>& trees,
+                     const std::map<std::string, std::string>& writers) {
+  const std::int64_t count = rng.between(1, 4);
+  for (std::int64_t i = 0; i < count; ++i) {
+    const std::int64_t at_ns = rng.between(0, world.options().safety_phase_ns);
+    const std::string& instance = instances[rng.below(instances.size())];
+    const runtime::LeaseKey& tree = trees[rng.below(trees.size())];
+    world.withdraw_at(at_ns, instance, tree, [&world, writers](ExecutionContext& ctx) {
+      std::string key;
+      try {
+        key = ctx.fence().idempotency_key();
+      } catch (const runtime::ExecutionContextUnavailableError&) {
+      }
+      if (key.empty()) {
+        world.mark(ctx, "unfenced-withdrawal-refused");
+        return;
+      }
+      auto writer = writers.find(key.substr(key.rfind('/') + 1));
+      if (writer == writers.end()) return;
+      bool written = false;
+      try {  // a stale or ended step's fence refuses; nothing may escape a withdrawal
+        ctx.fence().write(world.sink(ctx, writer->second), "withdrawal");
+        written = true;
+      } catch (const std::exception&) {
+      }
+      if (written) world.mark(ctx, "fenced-withdrawal-written");
+    });
+  }
+}
+
+}  // namespace fencesim::scenarios

@@ -1,0 +1,46 @@
+#pragma once
+// The swarm's additions to the nightly mix's trees, so that one swarm of seeds can reach every
+// mark the catalogue names: a step that confirms its lease and calls a system that cannot check
+// tokens, a fence kept for a later step and an ancestor's fence (both must refuse), a charge whose
+// refusal is wrapped in an aggregate, and withdrawals at drawn times, inside passes and after.
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "runtime/execution_fence.h"
+#include "runtime/workflow.h"
+#include "sim/world.h"
+
+namespace fencesim::scenarios {
+
+// Fences kept by a step for a later step of the same pass, by (scope key, token).
+using KeptFences = std::map<std::pair<std::string, runtime::Token>, runtime::ExecutionFence>;
+
+// "keep-fence": stores its own fence. "reuse-fence": uses the fence its pass kept, which must
+// refuse (marks kept-fence-refused).
+runtime::StepItem keep_fence_step(std::shared_ptr<KeptFences> kept);
+runtime::StepItem reuse_fence_step(sim::World& world, std::shared_ptr<KeptFences> kept);
+// A step of a nested level that reaches for its ancestor's fence, which must refuse.
+runtime::StepItem ancestor_fence_step(sim::World& world);
+// Confirms and calls a system that cannot check tokens, twice (see UncheckedSystem).
+runtime::StepItem notify_step(sim::World& world);
+// Works for `duration`, then writes to `sink`; a refusal is wrapped in a step error inside an
+// aggregate with another failure (marks fenced-error-wrapped).
+runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
+                                      runtime::Nanoseconds duration, std::string sink);
+
+// Between 1 and 4 withdrawals at drawn times, by drawn instances, for drawn trees among `trees`.
+// Inside a pass a withdrawal writes through the running step's fence when that step itself writes
+// to a sink of `writers` (step name -> sink: the same idempotency key, so one effect); after the
+// tree ended (or on an instance not running it) its fence must refuse.
+void add_withdrawals(sim::World& world, sim::Rng& rng, const std::vector<std::string>& instances,
+                     const std::vector<runtime::LeaseKey>& trees,
+                     const std::map<std::string, std::string>& writers);
+
+// Runs `use`; marks `refused_mark` if it refused with ExecutionContextUnavailableError, and
+// fence-misuse-not-refused (an invariant's violation) if it did not.
+void expect_unavailable(sim::World& world, runtime::ExecutionContext& ctx,
+                        const std::function<void()>& use, const std::string& refused_mark);
+
+}  // namespace fencesim::scenarios

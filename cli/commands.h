@@ -21,7 +21,8 @@ enum ExitCode : int {
 };
 
 struct RunArgs {
-  std::string scenario;
+  std::string scenario;  // exactly one of scenario and spec
+  std::string spec;      // a TOML spec file (docs/specs.md), registered before the run
   std::string seed;
   std::string strategy = "random";
   bool json = false;
@@ -59,6 +60,19 @@ struct SweepArgs {
   std::string sink_double;
 };
 
+// `fencesim shrink FILE` (cli/shrink_command.cpp).
+struct ShrinkArgs {
+  std::string file;
+  std::string out;               // "" for FILE with .shrunk.json
+  std::string max_runs = "500";  // worlds the shrinking may run
+};
+
+// `fencesim corpus run DIR` (cli/corpus_command.cpp).
+struct CorpusArgs {
+  std::string dir;
+  bool json = false;
+};
+
 // `fencesim merge` (cli/merge_command.cpp).
 struct MergeArgs {
   std::string out;
@@ -66,13 +80,18 @@ struct MergeArgs {
 };
 
 int list_command(const scenarios::ScenarioRegistry& registry, std::ostream& out);
-int run_command(const scenarios::ScenarioRegistry& registry, const RunArgs& args, std::ostream& out,
+// Registers args.spec in `registry` when given.
+int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std::ostream& out,
                 std::ostream& err);
 int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs& args,
                    std::ostream& out, std::ostream& err);
 int sweep_command(const scenarios::ScenarioRegistry& registry, const SweepArgs& args,
                   std::ostream& out, std::ostream& err);
 int merge_command(const MergeArgs& args, std::ostream& out, std::ostream& err);
+int shrink_command(const scenarios::ScenarioRegistry& registry, const ShrinkArgs& args,
+                   std::ostream& out, std::ostream& err);
+int corpus_command(const scenarios::ScenarioRegistry& registry, const CorpusArgs& args,
+                   std::ostream& out, std::ostream& err);
 int determinism_command(const scenarios::ScenarioRegistry& registry, const DeterminismArgs& args,
                         std::ostream& out, std::ostream& err);
 

@@ -13,6 +13,7 @@
 #include "cli/parse.h"
 #include "reports/replay_file.h"
 #include "reports/run_record.h"
+#include "scenarios/spec.h"
 
 namespace fencesim::cli {
 namespace {
@@ -23,11 +24,14 @@ struct Args {
   DeterminismArgs determinism;
   SweepArgs sweep;
   MergeArgs merge;
+  ShrinkArgs shrink;
+  CorpusArgs corpus;
 };
 
 void add_run(CLI::App& app, RunArgs& args) {
   CLI::App* run = app.add_subcommand("run", "Run one world of a scenario and check it");
-  run->add_option("--scenario", args.scenario, "Scenario name (see 'fencesim list')")->required();
+  run->add_option("--scenario", args.scenario, "Scenario name (see 'fencesim list')");
+  run->add_option("--spec", args.spec, "A TOML scenario spec to run instead (docs/specs.md)");
   run->add_option("--seed", args.seed, "Seed, an unsigned 64-bit integer")->required();
   run->add_option("--strategy", args.strategy, "Scheduling strategy: random or pct");
   run->add_flag("--json", args.json, "Print one JSON object instead of the summary");
@@ -58,6 +62,7 @@ void add_sweep(CLI::App& app, SweepArgs& args) {
   CLI::App* sweep = app.add_subcommand(
       "sweep", "Run many seeds of scenarios in worker processes; shrink and report the failures");
   sweep->add_option("--scenario", args.scenarios, "Scenario name, repeatable (default: all)");
+  sweep->add_option("--spec", args.specs, "TOML scenario spec to register and sweep, repeatable");
   sweep->add_option("--seeds", args.seeds, "Seeds A..B (inclusive); or give --budget");
   sweep->add_option("--budget", args.budget,
                     "Run seeds 1, 2, ... until this much real time is spent (90s, 2m, 1h)");
@@ -83,6 +88,24 @@ void add_merge(CLI::App& app, MergeArgs& args) {
   merge->add_option("shards", args.shards, "The shards' output folders")->required();
 }
 
+void add_shrink(CLI::App& app, ShrinkArgs& args) {
+  CLI::App* shrink = app.add_subcommand(
+      "shrink", "Shrink a replay file's failure to a minimal fault plan that fails the same way");
+  shrink->add_option("file", args.file, "Replay file of a failing run")->required();
+  shrink->add_option("--out", args.out, "Shrunk replay file (default FILE with .shrunk.json)");
+  shrink->add_option("--max-runs", args.max_runs, "Worlds the shrinking may run (default 500)");
+}
+
+void add_corpus(CLI::App& app, CorpusArgs& args) {
+  CLI::App* corpus =
+      app.add_subcommand("corpus", "Work with a folder of failing-seed replay files");
+  corpus->require_subcommand(1);
+  CLI::App* run = corpus->add_subcommand(
+      "run", "Replay every *.json replay file in DIR; say which still fail and which are fixed");
+  run->add_option("dir", args.dir, "Corpus folder")->required();
+  run->add_flag("--json", args.json, "Print one JSON object instead of the lines");
+}
+
 // CLI11's messages, on one line.
 std::string one_line(std::string text) {
   std::replace(text.begin(), text.end(), '\n', ' ');
@@ -96,7 +119,8 @@ bool is_subcommand(CLI::App& app, const std::string& name) {
 }
 
 int dispatch(const CLI::App& app, const Args& args) {
-  const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+  // Not const: `run --spec` registers its spec.
+  scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
   if (app.got_subcommand("list")) return list_command(registry, std::cout);
   if (app.got_subcommand("run")) return run_command(registry, args.run, std::cout, std::cerr);
   if (app.got_subcommand("replay")) {
@@ -104,6 +128,12 @@ int dispatch(const CLI::App& app, const Args& args) {
   }
   if (app.got_subcommand("sweep")) return sweep_command(registry, args.sweep, std::cout, std::cerr);
   if (app.got_subcommand("merge")) return merge_command(args.merge, std::cout, std::cerr);
+  if (app.got_subcommand("shrink")) {
+    return shrink_command(registry, args.shrink, std::cout, std::cerr);
+  }
+  if (app.got_subcommand("corpus")) {
+    return corpus_command(registry, args.corpus, std::cout, std::cerr);
+  }
   return determinism_command(registry, args.determinism, std::cout, std::cerr);
 }
 
@@ -127,6 +157,8 @@ int main_checked(int argc, char** argv) {
   add_determinism(app, args.determinism);
   add_sweep(app, args.sweep);
   add_merge(app, args.merge);
+  add_shrink(app, args.shrink);
+  add_corpus(app, args.corpus);
   if (argc > 1 && argv[1][0] != '-' && !is_subcommand(app, argv[1])) {
     return fail(kExitUsage, fmt::format("unknown command '{}' (expected list, run, replay, "
                                         "check-determinism or sweep; try 'fencesim --help')",
@@ -145,6 +177,8 @@ int main_checked(int argc, char** argv) {
   } catch (const properties::UsageError& error) {
     return fail(kExitUsage, error.what());
   } catch (const reports::ReplayFileError& error) {
+    return fail(kExitUsage, error.what());
+  } catch (const scenarios::SpecError& error) {
     return fail(kExitUsage, error.what());
   } catch (const reports::SweepFileError& error) {
     return fail(kExitUsage, error.what());

@@ -49,8 +49,11 @@ std::string verdict(const reports::ReplayFile& file, const properties::RunReport
 int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs& args,
                    std::ostream& out, std::ostream& err) {
   const reports::ReplayFile file = reports::read_replay_file(args.file);
+  // A spec's run carries its spec: registered here, the file replays without the spec file.
+  const scenarios::ScenarioRegistry replay_registry =
+      reports::registry_for(registry, file, args.file);
   const properties::RunRequest request = request_from(file);
-  const TimedRun run = execute(registry, request, args.trace);
+  const TimedRun run = execute(replay_registry, request, args.trace);
   const std::string line = verdict(file, run.report, args.file);
   const bool matches = line.starts_with("replay matches");
   if (args.json) {

@@ -8,6 +8,7 @@
 #include "cli/output.h"
 #include "cli/parse.h"
 #include "reports/replay_file.h"
+#include "scenarios/spec.h"
 
 namespace fencesim::cli {
 
@@ -22,14 +23,14 @@ namespace {
 
 // Writes the replay file and returns its path, or "" (with the reason on `err`) if it could not be
 // written: the run's outcome still stands.
-std::string save_replay(const RunArgs& args, const properties::RunReport& report,
-                        std::ostream& err) {
+std::string save_replay(const scenarios::ScenarioRegistry& registry, const RunArgs& args,
+                        const properties::RunReport& report, std::ostream& err) {
   const std::string path =
       args.replay_out.empty()
           ? fmt::format("fencesim-replay-{}-{}.json", report.request.scenario, report.request.seed)
           : args.replay_out;
   try {
-    reports::write_replay_file(path, reports::make_replay_file(report));
+    reports::write_replay_file(path, reports::make_replay_file(report, registry));
   } catch (const reports::ReplayFileError& error) {
     fmt::print(err, "fencesim: {}\n", error.what());
     return {};
@@ -39,11 +40,16 @@ std::string save_replay(const RunArgs& args, const properties::RunReport& report
 
 }  // namespace
 
-int run_command(const scenarios::ScenarioRegistry& registry, const RunArgs& args, std::ostream& out,
+int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std::ostream& out,
                 std::ostream& err) {
-  check_scenario(registry, args.scenario);
+  if (args.scenario.empty() == args.spec.empty()) {
+    throw UsageError("run: give exactly one of --scenario NAME and --spec FILE");
+  }
+  const std::string scenario =
+      args.spec.empty() ? args.scenario : scenarios::register_spec_file(registry, args.spec);
+  check_scenario(registry, scenario);
   properties::RunRequest request;
-  request.scenario = args.scenario;
+  request.scenario = scenario;
   request.seed = parse_seed("--seed", args.seed);
   request.strategy = parse_strategy("--strategy", args.strategy);
   request.sink_double = args.sink_double;
@@ -51,7 +57,7 @@ int run_command(const scenarios::ScenarioRegistry& registry, const RunArgs& args
   const TimedRun run = execute(registry, request, args.trace);
   std::string replay_file;
   if (run.report.status != properties::RunStatus::kPass) {
-    replay_file = save_replay(args, run.report, err);
+    replay_file = save_replay(registry, args, run.report, err);
     // The replay command comes first, before anything else on the stream a person reads.
     if (!replay_file.empty()) {
       fmt::print(args.json ? err : out, "{}\n", replay_command(replay_file));

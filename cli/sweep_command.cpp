@@ -16,6 +16,7 @@
 #include "cli/sweep_engine.h"
 #include "cli/sweep_output.h"
 #include "reports/replay_file.h"
+#include "scenarios/spec.h"
 
 namespace fencesim::cli {
 
@@ -69,13 +70,27 @@ void keep_failures_in_corpus(const SweepPlan& plan, const std::vector<reports::R
   fmt::print(out, "corpus: {} new failure{} kept in {}\n", kept, kept == 1 ? "" : "s", plan.corpus);
 }
 
+// Registers each --spec into the sweep's registry (the workers inherit it when they are forked).
+std::vector<std::string> register_specs(scenarios::ScenarioRegistry& registry,
+                                        const std::vector<std::string>& specs) {
+  std::vector<std::string> names;
+  for (const std::string& spec : specs) {
+    try {
+      names.push_back(scenarios::register_spec_file(registry, spec));
+    } catch (const scenarios::SpecError& error) {
+      throw UsageError(fmt::format("--spec: {}", error.what()));
+    }
+  }
+  return names;
+}
+
 }  // namespace
 
 int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& args,
                   std::ostream& out, std::ostream& err) {
   const Clock::time_point start = Clock::now();
   scenarios::ScenarioRegistry registry = builtin;
-  const std::vector<std::string> spec_names;  // TODO(lead): --spec, once specs exist
+  const std::vector<std::string> spec_names = register_specs(registry, args.specs);
   const SweepPlan plan = plan_sweep(registry, args, spec_names);
   WorkerSetup setup{&registry, &plan, crash_hook_from_environment()};
 

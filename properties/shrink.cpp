@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "runtime/check.h"
+#include "scenarios/spec_durations.h"
 #include "sim/stack_pool.h"
 
 namespace fencesim::properties {
@@ -18,19 +19,8 @@ namespace fencesim::properties {
 namespace {
 
 constexpr std::int64_t kMs = 1'000'000;
-constexpr std::int64_t kSec = 1'000'000'000;
 
-// "45s", "31.25s", "120ms", "17ns": short, and exact enough to tell two values apart.
-std::string format_ns(std::int64_t ns) {
-  if (ns % kSec == 0) return fmt::format("{}s", ns / kSec);
-  if (std::llabs(ns) >= kSec) {
-    std::string text = fmt::format("{:.3f}", static_cast<double>(ns) / 1e9);
-    while (text.back() == '0') text.pop_back();
-    return text + "s";
-  }
-  if (ns % kMs == 0) return fmt::format("{}ms", ns / kMs);
-  return fmt::format("{}ns", ns);
-}
+using scenarios::spec::format_duration;
 
 // One number of a fault that can move toward a simpler value. Values are searched on a grid of
 // `unit` above `lower` (whole milliseconds for times, whole percents for probabilities), so that a
@@ -75,17 +65,17 @@ std::vector<Field> fields_of(const sim::Fault& fault) {
               [](std::int64_t v) { return fmt::format("#{}", v); }});
     fields.push_back(
         Field{"trigger delay", 0, kMs, [](const sim::Fault& f) { return f.trigger->delay_ns; },
-              [](sim::Fault& f, std::int64_t v) { f.trigger->delay_ns = v; }, format_ns});
+              [](sim::Fault& f, std::int64_t v) { f.trigger->delay_ns = v; }, format_duration});
   } else {
     fields.push_back(Field{"time", 0, kMs, [](const sim::Fault& f) { return f.at_ns; },
-                           [](sim::Fault& f, std::int64_t v) { f.at_ns = v; }, format_ns});
+                           [](sim::Fault& f, std::int64_t v) { f.at_ns = v; }, format_duration});
   }
   if (has_duration(fault.kind)) {
     // A crash of duration 0 never restarts: that is not a simpler crash, so it stops at 1 ms.
     const std::int64_t lower = fault.kind == sim::FaultKind::kCrash ? kMs : 0;
-    fields.push_back(Field{"duration", lower, kMs,
-                           [](const sim::Fault& f) { return f.duration_ns; },
-                           [](sim::Fault& f, std::int64_t v) { f.duration_ns = v; }, format_ns});
+    fields.push_back(
+        Field{"duration", lower, kMs, [](const sim::Fault& f) { return f.duration_ns; },
+              [](sim::Fault& f, std::int64_t v) { f.duration_ns = v; }, format_duration});
   }
   if (has_amount(fault.kind)) {
     // The magnitude shrinks toward 0; the sign stays.
@@ -95,7 +85,8 @@ std::vector<Field> fields_of(const sim::Fault& fault) {
                            [](const sim::Fault& f) { return std::llabs(f.amount); },
                            [sign](sim::Fault& f, std::int64_t v) { f.amount = sign * v; },
                            [sign, ppm](std::int64_t v) {
-                             return ppm ? fmt::format("{} ppm", sign * v) : format_ns(sign * v);
+                             return ppm ? fmt::format("{} ppm", sign * v)
+                                        : format_duration(sign * v);
                            }});
   }
   if (has_probability(fault.kind)) {

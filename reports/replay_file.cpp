@@ -8,6 +8,8 @@
 #include <limits>
 #include <sstream>
 
+#include "scenarios/spec.h"
+
 namespace fencesim::reports {
 
 using nlohmann::json;
@@ -28,12 +30,7 @@ std::optional<sim::Strategy> strategy_from_name(std::string_view name) {
 }
 
 std::optional<runtime::EventKind> event_kind_from_string(std::string_view name) {
-  constexpr auto kLast = static_cast<int>(runtime::EventKind::kStoreCheckpointRefused);
-  for (int value = 0; value <= kLast; ++value) {
-    const auto kind = static_cast<runtime::EventKind>(value);
-    if (runtime::to_string(kind) == name) return kind;
-  }
-  return std::nullopt;
+  return scenarios::event_kind_from_name(name);
 }
 
 std::string hash_hex(std::uint64_t hash) {
@@ -56,6 +53,51 @@ ReplayFile make_replay_file(const properties::RunReport& report) {
   return file;
 }
 
+ReplayFile make_replay_file(const properties::RunReport& report,
+                            const scenarios::ScenarioRegistry& registry) {
+  ReplayFile file = make_replay_file(report);
+  if (const scenarios::Scenario* scenario = registry.find(report.request.scenario)) {
+    file.spec = scenario->spec_toml;
+  }
+  return file;
+}
+
+properties::RunRequest run_request(const ReplayFile& file) {
+  properties::RunRequest request;
+  request.scenario = file.scenario;
+  request.seed = file.seed;
+  request.strategy = strategy_from_name(file.strategy).value_or(sim::Strategy::kRandomWalk);
+  request.sink_double = file.sink_double;
+  request.plan_override = file.plan;
+  return request;
+}
+
+bool fails_as_recorded(const ReplayFile& file, const properties::RunReport& report) {
+  if (report.status == properties::RunStatus::kPass) return false;
+  if (properties::to_string(report.status) != file.expected_status) return false;
+  if (report.status != properties::RunStatus::kViolation || file.violations.empty()) return true;
+  return !report.violations.empty() &&
+         report.violations.front().invariant == file.violations.front().invariant;
+}
+
+scenarios::ScenarioRegistry registry_for(const scenarios::ScenarioRegistry& registry,
+                                         const ReplayFile& file, const std::string& path) {
+  scenarios::ScenarioRegistry out = registry;
+  if (file.spec.empty()) return out;
+  try {
+    const std::string name =
+        scenarios::register_spec_text(out, file.spec, fmt::format("{} (field 'spec')", path));
+    if (name != file.scenario) {
+      throw ReplayFileError(
+          fmt::format("replay file '{}': field 'spec' registers scenario '{}', not '{}'", path,
+                      name, file.scenario));
+    }
+  } catch (const scenarios::SpecError& error) {
+    throw ReplayFileError(fmt::format("replay file '{}': {}", path, error.what()));
+  }
+  return out;
+}
+
 ordered_json fault_to_json(const sim::Fault& fault) {
   ordered_json out = ordered_json::object();
   out["kind"] = std::string(to_string(fault.kind));
@@ -66,6 +108,7 @@ ordered_json fault_to_json(const sim::Fault& fault) {
     out["trigger"] = ordered_json{{"event", std::string(runtime::to_string(fault.trigger->event))},
                                   {"occurrence", fault.trigger->occurrence},
                                   {"delay_ns", fault.trigger->delay_ns}};
+    if (!fault.trigger->at_node.empty()) out["trigger"]["at_node"] = fault.trigger->at_node;
   }
   out["duration_ns"] = fault.duration_ns;
   out["amount"] = fault.amount;
@@ -85,17 +128,20 @@ ordered_json to_json(const ReplayFile& file) {
     violations.push_back(
         ordered_json{{"invariant", violation.invariant}, {"message", violation.message}});
   }
-  return ordered_json{{"format", file.format},
-                      {"version", file.version},
-                      {"fencesim_version", file.fencesim_version},
-                      {"scenario", file.scenario},
-                      {"seed", file.seed},
-                      {"strategy", file.strategy},
-                      {"sink_double", file.sink_double},
-                      {"fault_plan", fault_plan_to_json(file.plan)},
-                      {"expected_status", file.expected_status},
-                      {"expected_history_hash", file.expected_history_hash},
-                      {"violations", violations}};
+  ordered_json out{{"format", file.format},
+                   {"version", file.version},
+                   {"fencesim_version", file.fencesim_version},
+                   {"scenario", file.scenario},
+                   {"seed", file.seed},
+                   {"strategy", file.strategy},
+                   {"sink_double", file.sink_double},
+                   {"fault_plan", fault_plan_to_json(file.plan)},
+                   {"expected_status", file.expected_status},
+                   {"expected_history_hash", file.expected_history_hash},
+                   {"violations", violations}};
+  // Only for a spec's run: a built-in scenario's file stays as it always was.
+  if (!file.spec.empty()) out["spec"] = file.spec;
+  return out;
 }
 
 namespace {
@@ -175,6 +221,7 @@ sim::Trigger read_trigger(const FieldReader& reader, const json& object, const s
   }
   trigger.occurrence = static_cast<int>(occurrence);
   trigger.delay_ns = reader.int64(object, path + ".delay_ns", 0, 0);
+  trigger.at_node = reader.string(object, path + ".at_node", false);
   return trigger;
 }
 
@@ -284,6 +331,7 @@ ReplayFile replay_file_from_json(const json& document, std::string_view source) 
                                                   reader.string(violations[i], path + ".message")});
     }
   }
+  file.spec = reader.string(document, "spec", false);
   return file;
 }
 

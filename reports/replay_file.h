@@ -3,6 +3,8 @@
 // fencesim version: the scenario, the seed, the strategy, the sink double, and the fault plan that
 // ran (so a replay does not depend on how the scenario draws its plan), with the outcome it had.
 // `fencesim run` writes one on a failure; `fencesim replay FILE` reads it and checks the outcome.
+// A run of a spec (scenarios/spec.h) carries the spec's TOML text in `spec`, so that the file
+// replays without the spec file; files without the field (all version 1) still read.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -43,6 +45,7 @@ struct ReplayFile {
   std::string expected_status;        // as properties::to_string(RunStatus)
   std::string expected_history_hash;  // 16 lower-case hex digits
   std::vector<RecordedViolation> violations;
+  std::string spec;  // the TOML text of the spec that registered `scenario`; "" for a built-in
   friend bool operator==(const ReplayFile&, const ReplayFile&) = default;
 };
 
@@ -59,6 +62,23 @@ std::string hash_hex(std::uint64_t hash);
 
 // The replay file for a finished run, stamped with this binary's version.
 ReplayFile make_replay_file(const properties::RunReport& report);
+// The same, with the spec text when the run's scenario was registered from a spec: use this one
+// wherever a spec's run may fail, or its replay file will not replay without the spec file.
+ReplayFile make_replay_file(const properties::RunReport& report,
+                            const scenarios::ScenarioRegistry& registry);
+
+// The request that runs the file's world again: its scenario, seed, strategy, sink double, and
+// its plan as the plan override.
+properties::RunRequest run_request(const ReplayFile& file);
+
+// Whether `report` fails the way the file recorded: a failing status equal to the recorded one
+// and, for a violation, the same first violated invariant (the message may differ).
+bool fails_as_recorded(const ReplayFile& file, const properties::RunReport& report);
+
+// The registry a replay file runs against: `registry` itself, or a copy with the file's spec
+// registered. Throws ReplayFileError naming `path` when the spec does not register.
+scenarios::ScenarioRegistry registry_for(const scenarios::ScenarioRegistry& registry,
+                                         const ReplayFile& file, const std::string& path);
 
 nlohmann::ordered_json fault_to_json(const sim::Fault& fault);
 nlohmann::ordered_json fault_plan_to_json(const sim::FaultPlan& plan);

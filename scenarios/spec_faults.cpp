@@ -78,8 +78,8 @@ NodePick read_pick(const SpecReader& reader, const toml::node& node, std::string
   pick.text = reader.string(node, key(name));
   pick.line = node.source().begin.line;
   pick.name = pick.text;
-  for (const auto& [prefix, mode] : {std::pair{"any-", NodePick::Mode::kAny},
-                                     std::pair{"every-", NodePick::Mode::kEvery}}) {
+  for (const auto& [prefix, mode] :
+       {std::pair{"any-", NodePick::Mode::kAny}, std::pair{"every-", NodePick::Mode::kEvery}}) {
     if (!pick.text.starts_with(prefix)) continue;
     const std::string group = pick.text.substr(std::string_view(prefix).size());
     bool known = false;
@@ -166,7 +166,8 @@ void read_measures(const SpecReader& reader, const toml::table& table, const Kin
   };
   const auto required = [&](std::string_view name, bool needed) {
     if (needed && table.get(name) == nullptr) {
-      reader.fail(generator.line, key(name), fmt::format("missing (a '{}' fault needs it)", kind_name));
+      reader.fail(generator.line, key(name),
+                  fmt::format("missing (a '{}' fault needs it)", kind_name));
     }
   };
   if (!rules.lasting) unused("lasting");
@@ -273,9 +274,9 @@ void check_fault(const SpecReader& reader, const FaultGenerator& generator,
     }
   }
   if (!generator.after_node.empty() && !world.find_node(generator.after_node)) {
-    reader.fail(generator.after_node_line, key("after_node"),
-                fmt::format("unknown node '{}' (nodes: {})", generator.after_node,
-                            node_list(world)));
+    reader.fail(
+        generator.after_node_line, key("after_node"),
+        fmt::format("unknown node '{}' (nodes: {})", generator.after_node, node_list(world)));
   }
   const std::int64_t safety_ns = world.options().safety_phase_ns;
   if (generator.at && generator.at->high >= safety_ns) {

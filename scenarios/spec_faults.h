@@ -17,8 +17,8 @@ namespace fencesim::scenarios::spec {
 struct NodePick {
   enum class Mode { kNamed, kAny, kEvery };
   Mode mode = Mode::kNamed;
-  std::string name;   // kNamed: the node; otherwise the group
-  std::string text;   // as written, for messages
+  std::string name;  // kNamed: the node; otherwise the group
+  std::string text;  // as written, for messages
   std::uint32_t line = 0;
 };
 
@@ -26,8 +26,8 @@ struct FaultGenerator {
   std::uint32_t line = 0;  // of the [[fault]] header
   sim::FaultKind kind = sim::FaultKind::kStall;
   NodePick node;
-  std::optional<NodePick> peer;         // partition only
-  std::optional<Range> at;              // when, unless `after` is set
+  std::optional<NodePick> peer;  // partition only
+  std::optional<Range> at;       // when, unless `after` is set
   std::uint32_t at_line = 0;
   std::optional<runtime::EventKind> after;  // a protocol trigger
   Range occurrence{1, 1};
@@ -46,7 +46,8 @@ FaultGenerator read_fault(const SpecReader& reader, const toml::table& table);
 
 // Checks the generator against a world built by the workload: its nodes exist and have the right
 // kind, and its times fall inside the safety phase.
-void check_fault(const SpecReader& reader, const FaultGenerator& generator, const sim::World& world);
+void check_fault(const SpecReader& reader, const FaultGenerator& generator,
+                 const sim::World& world);
 
 // Appends what the generator draws from `rng` to `plan`. The number of draws depends only on the
 // spec (and the count drawn), so an edit to one generator's values keeps the others' draws.

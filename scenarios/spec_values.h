@@ -1,13 +1,15 @@
 #pragma once
 // Typed values out of a spec's TOML, each error one line naming the file, the line and the key
 // ("specs/x.toml:7: [[fault]].lasting: '31' needs a unit (ns, us, ms, s, m, h)").
+#include <toml++/toml.h>
+
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
-#include <toml++/toml.h>
 
 #include "scenarios/spec.h"
+#include "scenarios/spec_durations.h"
 
 namespace fencesim::scenarios::spec {
 
@@ -21,13 +23,6 @@ struct ProbabilityRange {
   double low = 0;
   double high = 0;
 };
-
-// "250ms", "1.5s", "-2s", "0": a signed count of nanoseconds. Units: ns, us, ms, s, m, h. Returns
-// a message on error ("" for none), so that the caller can name the key and line.
-std::string parse_duration(std::string_view text, std::int64_t& out);
-
-// "45s", "31.25s", "120ms": the inverse of parse_duration for messages.
-std::string format_duration(std::int64_t ns);
 
 class SpecReader {
  public:

@@ -1,0 +1,125 @@
+// The page skeleton shared by the run and sweep reports, and the two entry points. Everything a
+// page shows is built by its script from the embedded JSON with textContent, never by pasting
+// data into markup, so no scenario name or message can inject markup.
+#include "reports/html_page.h"
+
+#include "reports/timeline.h"
+
+namespace fencesim::reports {
+namespace html {
+
+std::string escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string script_json(const nlohmann::ordered_json& json) {
+  const std::string text = json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size() + text.size() / 16);
+  for (const char c : text) {
+    if (c == '<') {
+      out += "\\u003c";
+    } else if (c == '>') {
+      out += "\\u003e";
+    } else if (c == '&') {
+      out += "\\u0026";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string render_page(const Page& page) {
+  std::string out;
+  out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  // The page loads nothing: the policy refuses any fetch, so a report is self-contained by
+  // construction, not only by care.
+  out +=
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n";
+  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  out += "<title>" + escape(page.title) + "</title>\n<style>\n";
+  out += page_style();
+  out += "\n</style>\n</head>\n<body data-page=\"" + escape(page.kind) + "\">\n";
+  // First, so that an error anywhere in the page's script (even a syntax error) is recorded where
+  // a person sees it and a headless browser test can read it.
+  out +=
+      "<script>window.onerror = function (message, source, line) {"
+      " document.body.dataset.error = String(message) + ' (line ' + line + ')';"
+      " var box = document.getElementById('fs-error');"
+      " if (box) { box.textContent = 'This report failed to draw: ' + message; box.hidden = false; "
+      "}"
+      " };</script>\n";
+  out += "<div id=\"fs-error\" class=\"fs-error\" hidden></div>\n";
+  out += "<noscript>This report draws its timeline with JavaScript.</noscript>\n";
+  out += "<main id=\"app\"></main>\n";
+  for (const auto& [id, json] : page.data) {
+    out += "<script type=\"application/json\" id=\"" + escape(id) + "\">" + json + "</script>\n";
+  }
+  out += "<script>\n";
+  out += common_script();
+  out += timeline_layout_script();
+  out += timeline_draw_script();
+  out += timeline_items_script();
+  out += run_page_script();  // the sweep page draws failures with the run page's code
+  if (page.kind == "sweep") out += sweep_page_script();
+  out += "\n</script>\n</body>\n</html>\n";
+  return out;
+}
+
+namespace {
+
+std::string text_of(const nlohmann::ordered_json& json, const char* key) {
+  if (!json.is_object() || !json.contains(key)) return "-";
+  const nlohmann::ordered_json& value = json[key];
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+}  // namespace
+}  // namespace html
+
+std::string render_run_html(const nlohmann::ordered_json& timeline) {
+  html::Page page;
+  page.title = "fencesim " + html::text_of(timeline, "scenario") + " seed " +
+               html::text_of(timeline, "seed_text") + ": " + html::text_of(timeline, "status");
+  page.kind = "run";
+  page.data.emplace_back("fs-timeline", html::script_json(timeline));
+  return html::render_page(page);
+}
+
+std::string render_sweep_html(const nlohmann::ordered_json& summary,
+                              const std::vector<nlohmann::ordered_json>& failure_timelines) {
+  html::Page page;
+  page.title = "fencesim sweep report";
+  page.kind = "sweep";
+  page.data.emplace_back("fs-summary", html::script_json(summary));
+  page.data.emplace_back("fs-timelines",
+                         html::script_json(nlohmann::ordered_json(failure_timelines)));
+  return html::render_page(page);
+}
+
+}  // namespace fencesim::reports

@@ -1,0 +1,141 @@
+// The world's side of a timeline: faults as spans, the phases, the marks a workload reached, and
+// the violations pinned to their events.
+#include <algorithm>
+#include <map>
+
+#include "reports/timeline_parts.h"
+
+namespace fencesim::reports::timeline {
+
+using sim::WorldEventKind;
+
+Frame make_frame(const sim::World& world, const properties::RunReport& report) {
+  Frame frame{world, properties::run_facts(world), report.virtual_ns, report.virtual_ns};
+  const std::vector<sim::HistoryEvent>& events = world.history().events();
+  if (!events.empty()) frame.end_ns = std::max(frame.end_ns, events.back().time_ns);
+  frame.quiet_ns = frame.end_ns;
+  for (const sim::HistoryEvent& e : events) {
+    if (e.world == WorldEventKind::kPhase && e.detail == "quiet") frame.quiet_ns = e.time_ns;
+  }
+  return frame;
+}
+
+namespace {
+
+// The plan's fault that an applied event describes (the world records describe(fault)).
+const sim::Fault* planned_fault(const sim::FaultPlan& plan, const std::string& node,
+                                const std::string& detail) {
+  for (const sim::Fault& fault : plan.faults) {
+    if (fault.node == node && sim::describe(fault) == detail) return &fault;
+  }
+  return nullptr;
+}
+
+bool pauses(sim::FaultKind kind) {
+  return kind == sim::FaultKind::kStall || kind == sim::FaultKind::kStop ||
+         kind == sim::FaultKind::kMigrate;
+}
+
+// When a fault that ends by itself ends: its duration, cut short by the healing of the quiet phase;
+// a drift lasts to the end of the run (healing does not reset clocks); a step is an instant.
+std::int64_t own_end(const Frame& frame, const sim::Fault& fault, std::int64_t start_ns) {
+  if (fault.kind == sim::FaultKind::kClockStep) return start_ns;
+  if (fault.kind == sim::FaultKind::kClockDrift) return frame.end_ns;
+  return std::min(start_ns + fault.duration_ns, std::max(frame.quiet_ns, start_ns));
+}
+
+Json new_fault(const sim::HistoryEvent& e, const sim::Fault* fault) {
+  const std::string kind =
+      fault ? std::string(sim::to_string(fault->kind)) : e.detail.substr(0, e.detail.find(' '));
+  return Json{{"node", e.node},
+              {"kind", kind},
+              {"peer", fault ? fault->peer : std::string()},
+              {"description", e.detail},
+              {"start_ns", e.time_ns},
+              {"event", e.index}};
+}
+
+}  // namespace
+
+Json fault_spans(const Frame& frame, const sim::FaultPlan& plan) {
+  Json spans = Json::array();
+  // Node -> the fault span waiting for its node to resume (pauses) or restart (crashes).
+  std::map<sim::NodeId, std::size_t> paused;
+  std::map<sim::NodeId, std::size_t> crashed;
+  const auto finish = [&](std::map<sim::NodeId, std::size_t>& waiting, const sim::HistoryEvent& e) {
+    auto it = waiting.find(e.node);
+    if (it == waiting.end()) return;
+    spans[it->second]["end_ns"] = e.time_ns;
+    spans[it->second]["end_event"] = e.index;
+    waiting.erase(it);
+  };
+  const std::vector<std::string>& names = frame.world.node_names();
+  for (const sim::HistoryEvent& e : frame.world.history().events()) {
+    if (e.world == WorldEventKind::kNodeResumed) finish(paused, e);
+    if (e.world == WorldEventKind::kNodeRestarted) finish(crashed, e);
+    if (e.world != WorldEventKind::kFaultApplied) continue;
+    const sim::Fault* fault = planned_fault(plan, names.at(e.node), e.detail);
+    Json span = new_fault(e, fault);
+    if (fault && pauses(fault->kind)) {
+      paused[e.node] = spans.size();
+    } else if (fault && fault->kind == sim::FaultKind::kCrash) {
+      crashed[e.node] = spans.size();
+    } else {
+      span["end_ns"] = fault ? own_end(frame, *fault, e.time_ns) : e.time_ns;
+      span["end_event"] = nullptr;
+    }
+    spans.push_back(std::move(span));
+  }
+  // Never resumed or restarted: the span lasts to the end of the run.
+  for (const auto* waiting : {&paused, &crashed}) {
+    for (const auto& [node, index] : *waiting) {
+      spans[index]["end_ns"] = frame.end_ns;
+      spans[index]["end_event"] = nullptr;
+    }
+  }
+  return spans;
+}
+
+Json phase_spans(const Frame& frame) {
+  Json phases = Json::array();
+  for (const sim::HistoryEvent& e : frame.world.history().events()) {
+    if (e.world != WorldEventKind::kPhase) continue;
+    if (!phases.empty()) phases.back()["end_ns"] = e.time_ns;
+    phases.push_back(Json{{"name", e.detail}, {"start_ns", e.time_ns}, {"event", e.index}});
+  }
+  if (!phases.empty()) phases.back()["end_ns"] = frame.end_ns;
+  return phases;
+}
+
+Json mark_events(const Frame& frame) {
+  Json marks = Json::array();
+  for (const sim::HistoryEvent& e : frame.world.history().events()) {
+    if (e.world != WorldEventKind::kMark) continue;
+    marks.push_back(
+        Json{{"node", e.node}, {"name", e.detail}, {"t", e.time_ns}, {"event", e.index}});
+  }
+  return marks;
+}
+
+Json violation_marks(const Frame& frame, const std::vector<properties::Violation>& violations) {
+  const std::vector<sim::HistoryEvent>& events = frame.world.history().events();
+  Json out = Json::array();
+  for (const properties::Violation& violation : violations) {
+    Json refs = Json::array();
+    std::optional<std::int64_t> at_ns;
+    for (const std::uint64_t index : violation.events) {
+      if (index >= events.size()) continue;  // a checker's bad index is shown, not trusted
+      const sim::HistoryEvent& e = events[index];
+      refs.push_back(Json{{"event", index}, {"t", e.time_ns}, {"node", e.node}});
+      at_ns = std::max(at_ns.value_or(e.time_ns), e.time_ns);
+    }
+    out.push_back(Json{{"invariant", violation.invariant},
+                       {"message", violation.message},
+                       {"events", violation.events},
+                       {"refs", std::move(refs)},
+                       {"at_ns", at_ns ? Json(*at_ns) : Json()}});
+  }
+  return out;
+}
+
+}  // namespace fencesim::reports::timeline

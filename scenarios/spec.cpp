@@ -1,0 +1,168 @@
+#include "scenarios/spec.h"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "scenarios/spec_faults.h"
+#include "scenarios/spec_options.h"
+#include "scenarios/spec_values.h"
+
+namespace fencesim::scenarios {
+
+std::optional<runtime::EventKind> event_kind_from_name(std::string_view name) {
+  constexpr auto kLast = static_cast<int>(runtime::EventKind::kStoreCheckpointRefused);
+  for (int value = 0; value <= kLast; ++value) {
+    const auto kind = static_cast<runtime::EventKind>(value);
+    if (runtime::to_string(kind) == name) return kind;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+using spec::SpecReader;
+
+// A name goes into file names (replay files) and command lines: keep it plain.
+bool plain_name(const std::string& name) {
+  return !name.empty() &&
+         name.find_first_not_of(
+             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+             std::string::npos;
+}
+
+toml::table parse(const std::string& text, const std::string& source) {
+  try {
+    return toml::parse(text, source);
+  } catch (const toml::parse_error& error) {
+    std::string what(error.description());
+    for (char& c : what) c = c == '\n' ? ' ' : c;
+    throw SpecError(fmt::format("{}:{}: {}", source, error.source().begin.line, what));
+  }
+}
+
+std::vector<std::string> read_marks(const SpecReader& reader, const toml::node& node) {
+  const auto* array = node.as_array();
+  if (array == nullptr) reader.fail(node, "marks", "must be an array of mark names");
+  std::vector<std::string> marks;
+  for (const toml::node& element : *array) {
+    marks.push_back(reader.string(element, "marks"));
+    if (marks.back().empty()) reader.fail(element, "marks", "a mark name is not empty");
+  }
+  return marks;
+}
+
+std::vector<spec::FaultGenerator> read_faults(const SpecReader& reader, const toml::node& node) {
+  const auto* array = node.as_array();
+  if (array == nullptr || !array->is_array_of_tables()) {
+    reader.fail(node, "fault", "must be an array of tables: write each fault as [[fault]]");
+  }
+  std::vector<spec::FaultGenerator> faults;
+  for (const toml::node& element : *array)
+    faults.push_back(spec::read_fault(reader, *element.as_table()));
+  return faults;
+}
+
+// Builds the workload's world once without running it: the nodes a spec's faults name must exist,
+// and its options must make sense together.
+void check_against_workload(const SpecReader& reader, const Scenario& scenario,
+                            const spec::Options& options,
+                            const std::vector<spec::FaultGenerator>& faults) {
+  sim::WorldOptions world_options;
+  if (scenario.configure) scenario.configure(world_options);
+  spec::check_options(reader, options, world_options);
+  sim::World world(world_options);
+  scenario.build(world);
+  for (const spec::FaultGenerator& fault : faults) spec::check_fault(reader, fault, world);
+}
+
+}  // namespace
+
+std::string register_spec_text(ScenarioRegistry& registry, const std::string& text,
+                               const std::string& source) {
+  const SpecReader reader(source);
+  const toml::table document = parse(text, source);
+  reader.only_keys(
+      document, "",
+      {"name", "description", "workload", "workload_faults", "marks", "options", "fault"});
+  const toml::node* name_node = document.get("name");
+  if (name_node == nullptr)
+    reader.fail(1, "name", "missing (the scenario name the spec registers)");
+  const std::string name = reader.string(*name_node, "name");
+  if (!plain_name(name)) {
+    reader.fail(*name_node, "name",
+                fmt::format("'{}' may hold only letters, digits, '.', '_' and '-'", name));
+  }
+  if (const Scenario* taken = registry.find(name)) {
+    if (taken->spec_toml == text) return name;  // the same spec twice: nothing to do
+    reader.fail(*name_node, "name",
+                fmt::format("a scenario named '{}' is already registered", name));
+  }
+  const toml::node* workload_node = document.get("workload");
+  if (workload_node == nullptr) {
+    reader.fail(1, "workload", "missing (the registered scenario the spec runs)");
+  }
+  const std::string workload = reader.string(*workload_node, "workload");
+  const Scenario* base = registry.find(workload);
+  if (base == nullptr) {
+    reader.fail(*workload_node, "workload",
+                fmt::format("unknown scenario '{}' (try 'fencesim list')", workload));
+  }
+  bool keep_workload_faults = true;
+  if (const toml::node* node = document.get("workload_faults")) {
+    const std::string mode = reader.string(*node, "workload_faults");
+    if (mode != "keep" && mode != "drop") {
+      reader.fail(*node, "workload_faults", fmt::format("'{}' is not keep or drop", mode));
+    }
+    keep_workload_faults = mode == "keep";
+  }
+  spec::Options options;
+  if (const toml::node* node = document.get("options")) options = spec::read_options(reader, *node);
+  std::vector<spec::FaultGenerator> faults;
+  if (const toml::node* node = document.get("fault")) faults = read_faults(reader, *node);
+
+  Scenario scenario;
+  scenario.name = name;
+  scenario.description = fmt::format("spec {} over {}", source, workload);
+  if (const toml::node* node = document.get("description")) {
+    scenario.description = reader.string(*node, "description");
+  }
+  scenario.marks = base->marks;
+  if (const toml::node* node = document.get("marks")) scenario.marks = read_marks(reader, *node);
+  scenario.spec_toml = text;
+  scenario.configure = [configure = base->configure, options](sim::WorldOptions& world_options) {
+    if (configure) configure(world_options);
+    spec::apply_options(options, world_options);
+  };
+  scenario.build = [build = base->build, keep_workload_faults, faults](sim::World& world) {
+    build(world);
+    sim::FaultPlan plan = keep_workload_faults ? world.fault_plan() : sim::FaultPlan{};
+    // Its own stream: the workload's draws ("workload", "faults") stay what they were.
+    sim::Rng rng = world.stream("spec-faults");
+    for (const spec::FaultGenerator& fault : faults) spec::draw_faults(fault, world, rng, plan);
+    world.set_fault_plan(std::move(plan));
+  };
+  check_against_workload(reader, scenario, options, faults);
+  registry.add(std::move(scenario));
+  return name;
+}
+
+std::string register_spec_file(ScenarioRegistry& registry, const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) {
+    throw SpecError(
+        fmt::format("spec file '{}' {}", path,
+                    std::filesystem::exists(path, error) ? "is not a file" : "not found"));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) throw SpecError(fmt::format("spec file '{}' cannot be read", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw SpecError(fmt::format("spec file '{}' cannot be read", path));
+  return register_spec_text(registry, text.str(), path);
+}
+
+}  // namespace fencesim::scenarios

@@ -29,12 +29,16 @@ struct RunArgs {
   std::string trace;       // "" for none
   std::string replay_out;  // "" for fencesim-replay-<scenario>-<seed>.json
   std::string sink_double;
+  std::string html;      // "" for none: the run's timeline page
+  std::string perfetto;  // "" for none: the run as a Chrome trace-event file
 };
 
 struct ReplayArgs {
   std::string file;
   bool json = false;
   std::string trace;
+  std::string html;      // "" for none
+  std::string perfetto;  // "" for none
 };
 
 struct DeterminismArgs {

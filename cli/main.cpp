@@ -41,6 +41,9 @@ void add_run(CLI::App& app, RunArgs& args) {
                   ".json)");
   run->add_option("--sink-double", args.sink_double,
                   "Replace every sink by a broken test double: accept-stale");
+  run->add_option("--html", args.html, "Write the run's timeline as a self-contained HTML page");
+  run->add_option("--perfetto", args.perfetto,
+                  "Write the run as a Chrome trace-event file (ui.perfetto.dev)");
 }
 
 void add_replay(CLI::App& app, ReplayArgs& args) {
@@ -48,6 +51,9 @@ void add_replay(CLI::App& app, ReplayArgs& args) {
   replay->add_option("file", args.file, "Replay file written by 'fencesim run'")->required();
   replay->add_flag("--json", args.json, "Print one JSON object instead of the summary");
   replay->add_option("--trace", args.trace, "Write every history event, one a line, to FILE");
+  replay->add_option("--html", args.html, "Write the run's timeline as a self-contained HTML page");
+  replay->add_option("--perfetto", args.perfetto,
+                     "Write the run as a Chrome trace-event file (ui.perfetto.dev)");
 }
 
 void add_determinism(CLI::App& app, DeterminismArgs& args) {

@@ -9,6 +9,7 @@
 #include "cli/output.h"
 #include "cli/parse.h"
 #include "reports/replay_file.h"
+#include "reports/timeline_files.h"
 
 namespace fencesim::cli {
 
@@ -53,9 +54,23 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
   const scenarios::ScenarioRegistry replay_registry =
       reports::registry_for(registry, file, args.file);
   const properties::RunRequest request = request_from(file);
-  const TimedRun run = execute(replay_registry, request, args.trace);
+  reports::RunPictures pictures(args.html, args.perfetto);
+  try {
+    pictures.check_paths();
+  } catch (const reports::ReportFileError& error) {
+    throw UsageError(error.what());
+  }
+  const TimedRun run = execute(replay_registry, request, args.trace,
+                               [&](const sim::World& world, const properties::RunReport& report) {
+                                 pictures.capture(world, report);
+                               });
   const std::string line = verdict(file, run.report, args.file);
   const bool matches = line.starts_with("replay matches");
+  try {
+    pictures.write(replay_command(args.file));
+  } catch (const reports::ReportFileError& error) {
+    throw UsageError(error.what());
+  }
   if (args.json) {
     nlohmann::ordered_json json = run_json(run, args.file);
     json["replay"] = {{"file", args.file},

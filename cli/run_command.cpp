@@ -8,6 +8,7 @@
 #include "cli/output.h"
 #include "cli/parse.h"
 #include "reports/replay_file.h"
+#include "reports/timeline_files.h"
 #include "scenarios/spec.h"
 
 namespace fencesim::cli {
@@ -38,6 +39,37 @@ std::string save_replay(const scenarios::ScenarioRegistry& registry, const RunAr
   return path;
 }
 
+// `word` as one word for a POSIX shell: as is when plain, else single-quoted.
+std::string shell_word(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789-_./+=:,@%") == std::string::npos) {
+    return word;
+  }
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// How to run this world again when no replay file was written (a passing run).
+std::string rerun_command(const RunArgs& args, const properties::RunRequest& request) {
+  std::string command = "fencesim run";
+  command += args.spec.empty() ? " --scenario " + shell_word(request.scenario)
+                               : " --spec " + shell_word(args.spec);
+  command += fmt::format(" --seed {} --strategy {}", request.seed,
+                         reports::strategy_name(request.strategy));
+  if (!request.sink_double.empty()) command += " --sink-double " + shell_word(request.sink_double);
+  return command;
+}
+
+// Writes the --html and --perfetto files; a file that cannot be written is a usage error (exit 2).
+void write_pictures(const reports::RunPictures& pictures, const std::string& replay_command) {
+  try {
+    pictures.write(replay_command);
+  } catch (const reports::ReportFileError& error) {
+    throw UsageError(error.what());
+  }
+}
+
 }  // namespace
 
 int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std::ostream& out,
@@ -54,7 +86,16 @@ int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std:
   request.strategy = parse_strategy("--strategy", args.strategy);
   request.sink_double = args.sink_double;
 
-  const TimedRun run = execute(registry, request, args.trace);
+  reports::RunPictures pictures(args.html, args.perfetto);
+  try {
+    pictures.check_paths();
+  } catch (const reports::ReportFileError& error) {
+    throw UsageError(error.what());
+  }
+  const TimedRun run = execute(registry, request, args.trace,
+                               [&](const sim::World& world, const properties::RunReport& report) {
+                                 pictures.capture(world, report);
+                               });
   std::string replay_file;
   if (run.report.status != properties::RunStatus::kPass) {
     replay_file = save_replay(registry, args, run.report, err);
@@ -63,6 +104,8 @@ int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std:
       fmt::print(args.json ? err : out, "{}\n", replay_command(replay_file));
     }
   }
+  write_pictures(pictures,
+                 replay_file.empty() ? rerun_command(args, request) : replay_command(replay_file));
   if (args.json) {
     out << run_json(run, replay_file).dump() << '\n';
   } else {

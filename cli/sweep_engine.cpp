@@ -49,7 +49,10 @@ class Engine {
         break;
       }
       dispatch(now);
-      const bool nothing_left = retries_.empty() && (stopping_ || source_.exhausted());
+      const bool seed_begun = !source_.exhausted() &&
+                              (source_.peek().scenario != 0 || source_.peek().strategy != 0);
+      const bool nothing_left =
+          retries_.empty() && (source_.exhausted() || (stopping_ && !seed_begun));
       if (!pool_.busy() && nothing_left) break;
       double timeout = std::min(1.0, progress_.seconds_to_next_tick(now));
       if (plan_.budgeted()) timeout = std::min(timeout, seconds_between(now, hard_stop_));
@@ -97,13 +100,16 @@ class Engine {
       retries_.erase(retry);
       return true;
     }
-    if (stopping_ || source_.exhausted()) return false;
-    if (plan_.budgeted()) {
+    if (source_.exhausted()) return false;
+    // A seed begun is finished (every scenario, every strategy), so that a budget gives every
+    // scenario the same seeds; the runs of one seed are short next to the budget's reserve.
+    const bool seed_begun = source_.peek().scenario != 0 || source_.peek().strategy != 0;
+    if (stopping_ && !seed_begun) return false;
+    if (plan_.budgeted() && !stopping_) {
       const double needs = held_seconds(slot, now) + mean_seconds(source_.peek().scenario);
-      // Stopping for all workers at once keeps the seeds the same for every scenario.
       if (after(now, needs) > deadline_) {
         stopping_ = true;
-        return false;
+        if (!seed_begun) return false;
       }
     }
     message = TaskMessage{false, next_id_++, source_.next()};

@@ -91,7 +91,7 @@ reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
   files.original_faults = failure.plan.faults.size();
   files.replay =
       try_write(files, out, "failures/" + base + ".replay.json", [&](const std::string& path) {
-        reports::write_replay_file(path, reports::make_replay_file(failure));
+        reports::write_replay_file(path, reports::make_replay_file(failure, registry));
       });
   found(files);
   try {
@@ -102,7 +102,7 @@ reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
     files.shrink_removed = shrunk.removed;
     files.shrunk_replay = try_write(
         files, out, "failures/" + base + ".shrunk.replay.json", [&](const std::string& path) {
-          reports::write_replay_file(path, reports::make_replay_file(shrunk.report));
+          reports::write_replay_file(path, reports::make_replay_file(shrunk.report, registry));
         });
     draw_shrunk_run(registry, shrunk, out, base, files);
   } catch (const std::exception& error) {

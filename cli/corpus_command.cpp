@@ -124,8 +124,10 @@ Verdict judge(const scenarios::ScenarioRegistry& registry, const fs::path& path)
                                    unfired.size(), file.plan.faults.size(), unfired.front());
     } else {
       verdict.verdict = "fixed";
-      verdict.detail =
-          fmt::format("passes with all {} faults fired as before", file.plan.faults.size());
+      const std::size_t faults = file.plan.faults.size();
+      verdict.detail = faults == 0 ? std::string("passes (its plan has no fault)")
+                                   : fmt::format("passes, and all {} fault{} fired as before",
+                                                 faults, faults == 1 ? "" : "s");
     }
   } catch (const reports::ReplayFileError& error) {
     verdict.verdict = "unreadable";

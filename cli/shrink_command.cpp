@@ -80,8 +80,8 @@ int shrink_command(const scenarios::ScenarioRegistry& registry, const ShrinkArgs
   fmt::print(out, "{}\n", configuration_line(request));
   if (reports::hash_hex(first.report.history_hash) != file.expected_history_hash) {
     fmt::print(out,
-               "note: the failure reproduces, but its history differs from the one recorded "
-               "(another fencesim build?)\n");
+               "note: the failure reproduces, but its history hash differs from the one "
+               "recorded (the file was edited, or written by another build)\n");
   }
   for (const std::string& line : shrunk.removed) fmt::print(out, "  {}\n", line);
   fmt::print(out, "faults: {} -> {} ({} runs)\n", file.plan.faults.size(),

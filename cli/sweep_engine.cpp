@@ -49,8 +49,8 @@ class Engine {
         break;
       }
       dispatch(now);
-      const bool seed_begun = !source_.exhausted() &&
-                              (source_.peek().scenario != 0 || source_.peek().strategy != 0);
+      const bool seed_begun =
+          !source_.exhausted() && (source_.peek().scenario != 0 || source_.peek().strategy != 0);
       const bool nothing_left =
           retries_.empty() && (source_.exhausted() || (stopping_ && !seed_begun));
       if (!pool_.busy() && nothing_left) break;

@@ -70,7 +70,9 @@ FS.table = function (headers, rows, attrs) {
   return FS.el("table", attrs || {}, [FS.el("thead", {}, head), FS.el("tbody", {}, body)]);
 };
 // Key-value rows of an object, for a configuration or a header.
-FS.metaTable = (pairs) => FS.table(["", ""], pairs.map(([k, v]) => [k, v]), { class: "meta" });
+FS.metaTable = (pairs) => FS.el("table", { class: "meta" }, FS.el("tbody", {}, pairs.map(([k, v]) =>
+  FS.el("tr", {}, [FS.el("td", {}, FS.dash(k)), FS.el("td", FS.isNum(v) ? { class: "num" } : {},
+    v instanceof Node ? v : FS.dash(v))]))));
 FS.badge = (status) => FS.el("span", { class: "badge " + FS.str(status) }, FS.dash(status));
 // A command in a box, with a button that copies it (when the browser allows it on this page).
 FS.command = function (text) {

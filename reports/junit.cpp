@@ -94,7 +94,7 @@ std::string counts_text(const ordered_json& scenario) {
 }
 
 std::string property(std::string_view name, const std::string& value) {
-  return fmt::format("    <property name=\"{}\" value=\"{}\"/>\n", xml_escape(name),
+  return fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", xml_escape(name),
                      xml_escape(value));
 }
 
@@ -118,13 +118,13 @@ std::string junit_xml(const ordered_json& summary) {
       "  <testsuite name=\"fencesim sweep\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
       "skipped=\"0\" time=\"{}\">\n",
       summary["scenarios"].size(), failing_cases, number(totals["wall_seconds"]));
-  xml += "  <properties>\n";
+  xml += "    <properties>\n";
   xml += property("fencesim_version", summary["fencesim_version"].get<std::string>());
   for (const char* key : {"runs", "passed", "failed", "nondeterministic", "harness_errors"}) {
     xml += property(key, number(totals[key]));
   }
   xml += property("shards", number(summary["shards"]["count"]));
-  xml += "  </properties>\n";
+  xml += "    </properties>\n";
   for (const ordered_json& scenario : summary["scenarios"]) {
     const std::string name = scenario["name"].get<std::string>();
     xml += fmt::format("    <testcase classname=\"fencesim\" name=\"{}\" time=\"{}\">\n",

@@ -139,6 +139,8 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
                  .at_between(0, 10 * kSecond)
                  .lasting(60 * kSecond)
                  .amount_between(100 * kMillisecond, 3 * kSecond))
+      // Slow, not unreachable: the holder waits for the reply.
+      .options([](sim::WorldOptions& o) { o.network.rpc_timeout_ns = 10 * kSecond; })
       .marks({"renewal-reply-late"})
       .add_to(registry);
 

@@ -17,7 +17,7 @@ void register_catalogue_unchecked(ScenarioRegistry& registry) {
       .describe(
           "a step confirms its lease, is stopped before its call to a system that cannot check "
           "tokens, and calls it after the takeover: measured (overlap), never refused")
-      .safety_phase(120 * kSecond)
+      .safety_phase(150 * kSecond)
       .sink("payments")
       .instance("instance-1")
       .instance("instance-2", 5 * kSecond)
@@ -34,6 +34,8 @@ void register_catalogue_unchecked(ScenarioRegistry& registry) {
                                    mailer->call(ctx, 2 * kSecond);
                                  }
                                }},
+             // The next holder is still at work when the stale holder wakes and calls.
+             work_step("pack", 60 * kSecond),
              write_step(world, "charge", kSecond, "payments", "charge")}};
       })
       .tree("tenant-1", "order-1", "order")

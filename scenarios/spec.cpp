@@ -68,14 +68,15 @@ std::vector<spec::FaultGenerator> read_faults(const SpecReader& reader, const to
 
 // Builds the workload's world once without running it: the nodes a spec's faults name must exist,
 // and its options must make sense together.
-void check_against_workload(const SpecReader& reader, const Scenario& scenario,
+void check_against_workload(const SpecReader& reader, const Scenario& workload,
                             const spec::Options& options,
                             const std::vector<spec::FaultGenerator>& faults) {
   sim::WorldOptions world_options;
-  if (scenario.configure) scenario.configure(world_options);
+  if (workload.configure) workload.configure(world_options);
+  spec::apply_options(options, world_options);
   spec::check_options(reader, options, world_options);
   sim::World world(world_options);
-  scenario.build(world);
+  workload.build(world);  // the workload's alone: the spec's faults are drawn once they check
   for (const spec::FaultGenerator& fault : faults) spec::check_fault(reader, fault, world);
 }
 
@@ -145,7 +146,7 @@ std::string register_spec_text(ScenarioRegistry& registry, const std::string& te
     for (const spec::FaultGenerator& fault : faults) spec::draw_faults(fault, world, rng, plan);
     world.set_fault_plan(std::move(plan));
   };
-  check_against_workload(reader, scenario, options, faults);
+  check_against_workload(reader, *base, options, faults);
   registry.add(std::move(scenario));
   return name;
 }

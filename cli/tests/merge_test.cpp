@@ -1,0 +1,135 @@
+// `fencesim merge`: two shards merged give the same seeds, failures, history hashes and counts as
+// the same sweep unsharded; and the merges it must refuse (one line, exit 2, nothing written).
+#include "cli/tests/sweep_fixture.h"
+
+namespace fencesim::cli::testing {
+namespace {
+
+using nlohmann::json;
+
+// Two scenarios, one of which fails on every seed with the broken sink: passes, failures (shrunk,
+// with files to copy) and determinism re-runs (seeds 1 and 11) in one small sweep.
+const std::string kSweep =
+    "sweep --scenario kleppmann-fencing --scenario lease-store-restart --seeds 1..12 "
+    "--sink-double accept-stale";
+
+// The summary without the fields that depend on the machine and on timing, and without `shards`,
+// which says how the results were made.
+json without_wall_time(json summary) {
+  summary.erase("shards");
+  summary["totals"].erase("wall_seconds");
+  summary["totals"].erase("seeds_per_second");
+  for (json& scenario : summary["scenarios"]) {
+    scenario.erase("wall_seconds");
+    scenario.erase("seeds_per_second");
+    scenario.erase("virtual_per_wall");
+  }
+  return summary;
+}
+
+class MergeTest : public BinaryTest {
+ protected:
+  void make_shards() {
+    const Result first = fencesim(kSweep + " --jobs 2 --shard 0/2 --out s0");
+    ASSERT_EQ(first.code, 1) << first.out << first.err;
+    const Result second = fencesim(kSweep + " --jobs 1 --shard 1/2 --out s1");
+    ASSERT_EQ(second.code, 1) << second.out << second.err;
+  }
+
+  // Edits a shard's sweep.json.
+  void edit_manifest(const std::string& folder, const std::function<void(json&)>& edit) {
+    json manifest = read_json(path(folder + "/sweep.json"));
+    edit(manifest);
+    write(folder + "/sweep.json", manifest.dump(2));
+  }
+};
+
+TEST_F(MergeTest, TwoShardsMergeToTheUnshardedSweep) {
+  make_shards();
+  const Result whole = fencesim(kSweep + " --jobs 2 --out whole");
+  ASSERT_EQ(whole.code, 1) << whole.err;
+  const Result merge = fencesim("merge --out merged s0 s1");
+  ASSERT_EQ(merge.code, 1) << merge.out << merge.err;
+  EXPECT_NE(merge.out.find("merge: 2 shards of 1..12 into merged"), std::string::npos) << merge.out;
+
+  // Every run: the same seeds, statuses, history hashes, marks, failures and re-runs.
+  const std::vector<json> merged_runs = runs(path("merged"));
+  EXPECT_EQ(merged_runs.size(), 48u);
+  EXPECT_EQ(read_text(path("merged/runs.jsonl")), read_text(path("whole/runs.jsonl")));
+  std::uint64_t failures = 0, reruns = 0;
+  for (const json& run : merged_runs) {
+    failures += run["status"] != "pass";
+    reruns += !run["rerun_history_hash"].is_null();
+  }
+  EXPECT_EQ(failures, 24u);  // kleppmann-fencing, every seed
+  EXPECT_EQ(reruns, 4u);     // lease-store-restart passes; seeds 1 and 11, both strategies
+  // The counts and failures of the summary.
+  const json merged = read_json(path("merged/summary.json"));
+  EXPECT_EQ(without_wall_time(merged), without_wall_time(read_json(path("whole/summary.json"))));
+  EXPECT_EQ(merged["shards"]["indices"], json::array({0, 1}));
+  EXPECT_EQ(merged["totals"]["failed"], 24);
+  // The failures' files came along, and the merged folder's commands work from inside it.
+  for (const json& failure : merged["failures"]) {
+    EXPECT_TRUE(fs::exists(path("merged") / failure["replay_file"].get<std::string>()));
+    EXPECT_TRUE(fs::exists(path("merged") / failure["shrunk_replay_file"].get<std::string>()));
+  }
+  EXPECT_EQ(read_text(path("merged/junit.xml")).find("<testcase"),
+            read_text(path("whole/junit.xml")).find("<testcase"));
+  EXPECT_EQ(read_json(path("merged/sweep.json"))["completed"], true);
+}
+
+TEST_F(MergeTest, MixedVersionsAreRefused) {
+  make_shards();
+  edit_manifest("s1", [](json& m) { m["fencesim_version"] = "0.0.9"; });
+  const std::string version = read_json(path("s0/sweep.json"))["fencesim_version"];
+  expect_usage_error(fencesim("merge --out merged s0 s1"),
+                     "merge: 's0' was made by fencesim " + version +
+                         " and 's1' by fencesim 0.0.9; shards merge only from one version");
+  EXPECT_FALSE(fs::exists(path("merged")));
+}
+
+TEST_F(MergeTest, DifferentConfigurationsAreRefused) {
+  make_shards();
+  edit_manifest("s1", [](json& m) { m["configuration"]["determinism_every"] = 5; });
+  expect_usage_error(fencesim("merge --out merged s0 s1"),
+                     "merge: 's0' and 's1' are different sweeps (determinism-every differ)");
+  EXPECT_FALSE(fs::exists(path("merged")));
+}
+
+TEST_F(MergeTest, DuplicateAndMissingShardsAreRefused) {
+  make_shards();
+  expect_usage_error(fencesim("merge --out merged s0 s0"),
+                     "merge: shard 0/2 is given twice ('s0' and 's0')");
+  expect_usage_error(fencesim("merge --out merged s1"), "merge: shard 0/2 is missing");
+  EXPECT_FALSE(fs::exists(path("merged")));
+}
+
+TEST_F(MergeTest, AnUnfinishedOrCorruptShardIsRefused) {
+  make_shards();
+  edit_manifest("s1", [](json& m) { m["completed"] = false; });
+  expect_usage_error(fencesim("merge --out merged s0 s1"),
+                     "merge: 's1' holds a sweep that did not complete (sweep.json says "
+                     "completed: false)");
+  edit_manifest("s1", [](json& m) { m["completed"] = true; });
+  std::string lines = read_text(path("s0/runs.jsonl"));
+  lines.insert(lines.find('\n') + 1, "{\"scenario\": 7}\n");
+  write("s0/runs.jsonl", lines);
+  expect_usage_error(fencesim("merge --out merged s0 s1"),
+                     "merge: s0/runs.jsonl line 2: field 'scenario' must be a string");
+  expect_usage_error(fencesim("merge --out merged nowhere s1"), "merge: 'nowhere' is not a folder");
+  EXPECT_FALSE(fs::exists(path("merged")));
+}
+
+TEST_F(MergeTest, AnOutputFolderHoldingOtherFilesIsRefusedAndKept) {
+  make_shards();
+  write("merged/notes.txt", "keep me");
+  expect_usage_error(fencesim("merge --out merged s0 s1"),
+                     "--out: 'merged' is not empty and holds no fencesim results; give an empty "
+                     "or new folder");
+  EXPECT_EQ(read_text(path("merged/notes.txt")), "keep me");
+  expect_usage_error(fencesim("merge --out s0 s0 s1"),
+                     "--out: 's0' is one of the shards; give a new folder");
+}
+
+}  // namespace
+}  // namespace fencesim::cli::testing

@@ -1,0 +1,296 @@
+// `fencesim sweep` end to end: the output folder and its reports, failures shrunk and replayable,
+// seeds that crash, abort, throw or hang in a worker, sharding, the budget's seed order, and every
+// kind of bad input (one line, exit 2, nothing already written lost).
+#include <set>
+#include <tuple>
+
+#include "cli/tests/sweep_fixture.h"
+
+namespace fencesim::cli::testing {
+namespace {
+
+using nlohmann::json;
+
+class SweepTest : public BinaryTest {};
+
+// (scenario, strategy, seed) of every run in a folder's runs.jsonl, in file order.
+std::vector<std::tuple<std::string, std::string, std::uint64_t>> run_keys(const fs::path& folder) {
+  std::vector<std::tuple<std::string, std::string, std::uint64_t>> keys;
+  for (const json& run : runs(folder)) {
+    keys.emplace_back(run["scenario"], run["strategy"], run["seed"].get<std::uint64_t>());
+  }
+  return keys;
+}
+
+TEST_F(SweepTest, PassingSweepWritesEveryReportSorted) {
+  const Result result =
+      fencesim("sweep --scenario kleppmann-fencing --seeds 1..6 --jobs 2 --out out");
+  ASSERT_EQ(result.code, 0) << result.out << result.err;
+  EXPECT_EQ(
+      result.out.substr(0, result.out.find('\n')).rfind("sweep: scenarios=kleppmann-fencing", 0),
+      0u)
+      << result.out;
+  EXPECT_NE(result.out.find("kleppmann-fencing: 12 runs, 0 failures, 0 nondeterministic"),
+            std::string::npos)
+      << result.out;
+
+  const auto keys = run_keys(path("out"));
+  ASSERT_EQ(keys.size(), 12u);
+  EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
+  EXPECT_EQ(std::get<1>(keys.front()), "pct");
+  EXPECT_EQ(read_lines(path("out/run_times.jsonl")).size(), 12u);
+
+  const json summary = read_json(path("out/summary.json"));
+  EXPECT_EQ(summary["format"], "fencesim-sweep-summary");
+  EXPECT_EQ(summary["version"], 1);
+  EXPECT_EQ(summary["totals"]["runs"], 12);
+  EXPECT_EQ(summary["totals"]["passed"], 12);
+  EXPECT_EQ(summary["totals"]["failed"], 0);
+  EXPECT_TRUE(summary["budget"].is_null());
+  ASSERT_EQ(summary["scenarios"].size(), 1u);
+  const json& scenario = summary["scenarios"][0];
+  EXPECT_EQ(scenario["name"], "kleppmann-fencing");
+  // Seed 1 of 1..6 is the one seed in ten re-run, under both strategies.
+  EXPECT_EQ(scenario["determinism_reruns"], 2);
+  EXPECT_EQ(scenario["marks"]["stale-write-refused"], 12);
+  EXPECT_TRUE(summary["failures"].empty());
+
+  const std::string junit = read_text(path("out/junit.xml"));
+  EXPECT_NE(junit.find("<testcase classname=\"fencesim\" name=\"kleppmann-fencing\""),
+            std::string::npos);
+  EXPECT_EQ(junit.find("<failure"), std::string::npos);
+  EXPECT_NE(read_text(path("out/report.html")).find("<html"), std::string::npos);
+  const json sweep = read_json(path("out/sweep.json"));
+  EXPECT_EQ(sweep["format"], "fencesim-sweep");
+  EXPECT_EQ(sweep["completed"], true);
+  EXPECT_EQ(sweep["configuration"]["seeds"]["last"], 6);
+}
+
+TEST_F(SweepTest, FailuresAreShrunkDrawnAndReplayable) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy random --jobs 2 "
+      "--sink-double accept-stale --out out --corpus corpus");
+  ASSERT_EQ(result.code, 1) << result.out << result.err;
+  // Each failure's command comes first on its line, as it is found.
+  EXPECT_NE(
+      result.out.find("\nfencesim replay out/failures/kleppmann-fencing-random-1.replay.json\n"
+                      "  kleppmann-fencing random seed 1: violation sink-monotonicity"),
+      std::string::npos)
+      << result.out;
+  for (const char* suffix :
+       {".replay.json", ".shrunk.replay.json", ".timeline.json", ".html", ".perfetto.json"}) {
+    EXPECT_TRUE(fs::exists(path(std::string("out/failures/kleppmann-fencing-random-2") + suffix)))
+        << suffix;
+  }
+  const json summary = read_json(path("out/summary.json"));
+  ASSERT_EQ(summary["failures"].size(), 2u);
+  const json& failure = summary["failures"][0];
+  EXPECT_EQ(failure["seed"], 1);
+  EXPECT_EQ(failure["invariant"], "sink-monotonicity");
+  EXPECT_EQ(failure["replay_command"],
+            "fencesim replay failures/kleppmann-fencing-random-1.replay.json");
+  EXPECT_EQ(failure["shrunk_replay_file"],
+            "failures/kleppmann-fencing-random-1.shrunk.replay.json");
+  EXPECT_LE(failure["shrunk_faults"].get<int>(), failure["original_faults"].get<int>());
+
+  const std::string junit = read_text(path("out/junit.xml"));
+  EXPECT_NE(junit.find("<failure message=\"2 of 2 runs failed; first: sink-monotonicity: sink "
+                       "&apos;payments&apos;"),
+            std::string::npos)
+      << junit;
+  EXPECT_NE(junit.find("fencesim replay failures/kleppmann-fencing-random-1.replay.json"),
+            std::string::npos);
+
+  // Both replay files replay, from inside the folder, as recorded.
+  const Result replay =
+      fencesim("replay out/failures/kleppmann-fencing-random-1.shrunk.replay.json");
+  EXPECT_EQ(replay.code, 1) << replay.err;
+  EXPECT_NE(replay.out.find("replay matches"), std::string::npos) << replay.out;
+  EXPECT_TRUE(fs::exists(path("corpus/kleppmann-fencing-random-1-sink-monotonicity.replay.json")));
+
+  // Finding the same failures again adds nothing to the corpus.
+  const Result again = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy random --jobs 1 "
+      "--sink-double accept-stale --out out2 --corpus corpus");
+  EXPECT_EQ(again.code, 1);
+  EXPECT_NE(again.out.find("corpus: 0 new failures kept in corpus"), std::string::npos)
+      << again.out;
+  EXPECT_EQ(std::distance(fs::directory_iterator(path("corpus")), fs::directory_iterator()), 2);
+}
+
+// A worker that dies (or is killed) on one seed: the seed is reported as a harness error with its
+// scenario, strategy and seed, and every other seed still runs.
+void expect_crash_reported(const Result& result, const fs::path& out, const std::string& how) {
+  EXPECT_EQ(result.code, 5) << result.out << result.err;
+  EXPECT_NE(result.out.find("fencesim run --scenario kleppmann-fencing --seed 3 --strategy random\n"
+                            "  kleppmann-fencing random seed 3: harness-error: " +
+                            how),
+            std::string::npos)
+      << result.out;
+  const std::vector<json> all = runs(out);
+  ASSERT_EQ(all.size(), 5u);
+  for (const json& run : all) {
+    EXPECT_EQ(run["status"], run["seed"] == 3 ? "harness-error" : "pass") << run.dump();
+  }
+  const json summary = read_json(out / "summary.json");
+  EXPECT_EQ(summary["totals"]["harness_errors"], 1);
+  ASSERT_EQ(summary["failures"].size(), 1u);
+  EXPECT_EQ(summary["failures"][0]["replay_command"],
+            "fencesim run --scenario kleppmann-fencing --seed 3 --strategy random");
+}
+
+TEST_F(SweepTest, ASeedThatCrashesItsWorkerIsReportedAndTheSweepGoesOn) {
+  const std::string args =
+      "sweep --scenario kleppmann-fencing --seeds 1..5 --strategy random --jobs 2 --out out";
+  expect_crash_reported(fencesim(args, "FENCESIM_TEST_CRASH_SEED=3 "), path("out"),
+                        "worker killed by signal 11");
+}
+
+TEST_F(SweepTest, ASeedThatAbortsIsReportedWithOneWorker) {
+  const std::string args =
+      "sweep --scenario kleppmann-fencing --seeds 1..5 --strategy random --jobs 1 --out out";
+  expect_crash_reported(
+      fencesim(args, "FENCESIM_TEST_CRASH_SEED=3 FENCESIM_TEST_CRASH_KIND=abort "), path("out"),
+      "worker killed by signal 6");
+}
+
+TEST_F(SweepTest, ASeedThatThrowsOutOfTheHarnessIsReported) {
+  const std::string args =
+      "sweep --scenario kleppmann-fencing --seeds 1..5 --strategy random --jobs 2 --out out";
+  expect_crash_reported(
+      fencesim(args, "FENCESIM_TEST_CRASH_SEED=3 FENCESIM_TEST_CRASH_KIND=throw "), path("out"),
+      "an exception escaped the harness");
+}
+
+TEST_F(SweepTest, ASeedThatHangsIsKilledAtTheRunTimeout) {
+  const std::string args =
+      "sweep --scenario kleppmann-fencing --seeds 1..5 --strategy random --jobs 2 --out out "
+      "--run-timeout 1s";
+  expect_crash_reported(fencesim(args, "FENCESIM_TEST_CRASH_SEED=3 FENCESIM_TEST_CRASH_KIND=hang "),
+                        path("out"), "worker exceeded --run-timeout (1s) and was killed");
+}
+
+TEST_F(SweepTest, AShardTakesEveryNthSeedOfTheRange) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 11..20 --strategy pct --shard 1/3 --jobs 2 "
+      "--out out");
+  ASSERT_EQ(result.code, 0) << result.err;
+  std::set<std::uint64_t> seeds;
+  for (const json& run : runs(path("out"))) seeds.insert(run["seed"].get<std::uint64_t>());
+  EXPECT_EQ(seeds, (std::set<std::uint64_t>{12, 15, 18}));
+  EXPECT_EQ(read_json(path("out/sweep.json"))["shards"]["indices"], json::array({1}));
+}
+
+TEST_F(SweepTest, ABudgetGivesEveryScenarioAndStrategyTheSameSeeds) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --scenario expiry-during-write --budget 2s --jobs 2 "
+      "--out out");
+  ASSERT_EQ(result.code, 0) << result.err;
+  EXPECT_NE(result.out.find("budget: "), std::string::npos) << result.out;
+  std::map<std::pair<std::string, std::string>, std::set<std::uint64_t>> seeds;
+  for (const json& run : runs(path("out"))) {
+    seeds[{run["scenario"], run["strategy"]}].insert(run["seed"].get<std::uint64_t>());
+  }
+  ASSERT_EQ(seeds.size(), 4u);
+  const std::set<std::uint64_t>& first = seeds.begin()->second;
+  EXPECT_FALSE(first.empty());
+  EXPECT_EQ(*first.begin(), 1u);
+  EXPECT_EQ(*first.rbegin(), first.size());  // 1..n, no gaps
+  for (const auto& [key, set] : seeds) EXPECT_EQ(set, first) << key.first << " " << key.second;
+  const json summary = read_json(path("out/summary.json"));
+  EXPECT_EQ(summary["budget"]["requested_seconds"], 2.0);
+  EXPECT_EQ(summary["configuration"]["budget_ms"], 2000);
+}
+
+TEST_F(SweepTest, ARerunOfTheSameSweepReplacesItsReportsAndKeepsOtherFiles) {
+  const std::string args = "sweep --scenario kleppmann-fencing --seeds 1..2 --out out";
+  ASSERT_EQ(fencesim(args).code, 0);
+  write("out/notes.txt", "mine");
+  const Result again = fencesim(args);
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(read_text(path("out/notes.txt")), "mine");
+  EXPECT_EQ(runs(path("out")).size(), 4u);
+}
+
+TEST_F(SweepTest, BadRangesAndShardsAreOneLineErrors) {
+  expect_usage_error(fencesim("sweep --seeds 5..1"),
+                     "--seeds: expected A..B with A <= B, got '5..1'");
+  expect_usage_error(fencesim("sweep --seeds 1..x"),
+                     "--seeds: expected A..B with A <= B, got '1..x'");
+  expect_usage_error(fencesim("sweep --seeds 1..99999999999999999999"),
+                     "--seeds: '99999999999999999999' is out of range (0..18446744073709551615)");
+  expect_usage_error(fencesim("sweep --seeds 1..4 --shard 2/2"),
+                     "--shard: I must be less than N (shards are numbered from 0), got '2/2'");
+  expect_usage_error(fencesim("sweep --seeds 1..4 --shard 0/0"),
+                     "--shard: N must be at least 1, got '0/0'");
+  expect_usage_error(fencesim("sweep --seeds 1..4 --shard 1"),
+                     "--shard: expected I/N with 0 <= I < N, got '1'");
+  expect_usage_error(fencesim("sweep --seeds 1..4 --shard -1/2"),
+                     "--shard: expected I/N with 0 <= I < N, got '-1/2'");
+  EXPECT_FALSE(fs::exists(path("fencesim-out")));
+}
+
+TEST_F(SweepTest, BadBudgetsAreOneLineErrors) {
+  expect_usage_error(fencesim("sweep --budget 0s"), "--budget: '0s' must be longer than zero");
+  expect_usage_error(fencesim("sweep --budget 90"),
+                     "--budget: expected a duration such as 90s, 2m, 1h30m or 500ms, got '90'");
+  expect_usage_error(fencesim("sweep --budget 2x"),
+                     "--budget: expected a duration such as 90s, 2m, 1h30m or 500ms, got '2x'");
+  expect_usage_error(fencesim("sweep --budget 200h"), "--budget: '200h' is longer than a week");
+  expect_usage_error(fencesim("sweep --budget 1m --seeds 1..3"),
+                     "--seeds and --budget: give one of them, not both");
+  expect_usage_error(fencesim("sweep"),
+                     "give the seeds to run: --seeds A..B or --budget DURATION (e.g. 2m)");
+  expect_usage_error(fencesim("sweep --seeds 1..2 --run-timeout 5"),
+                     "--run-timeout: expected a duration such as 90s, 2m, 1h30m or 500ms, got '5'");
+  expect_usage_error(fencesim("sweep --seeds 1..2 --jobs 0"), "--jobs: expected 1..512, got '0'");
+  expect_usage_error(fencesim("sweep --seeds 1..2 --strategy both2"),
+                     "--strategy: unknown strategy 'both2' (expected random, pct or both)");
+  expect_usage_error(fencesim("sweep --seeds 1..2 --scenario kleppmann-fencing --scenario "
+                              "kleppmann-fencing"),
+                     "--scenario: 'kleppmann-fencing' is given twice");
+  EXPECT_FALSE(fs::exists(path("fencesim-out")));
+}
+
+TEST_F(SweepTest, AnOutputFolderThatIsAFileIsRefused) {
+  write("taken", "keep me");
+  expect_usage_error(fencesim("sweep --seeds 1..2 --out taken"),
+                     "--out: 'taken' is a file, not a folder");
+  EXPECT_EQ(read_text(path("taken")), "keep me");
+}
+
+TEST_F(SweepTest, AnOutputFolderThatCannotBeWrittenIsRefused) {
+  // Root writes anywhere permissions allow nothing; sysfs refuses even root.
+  std::string folder = "locked";
+  if (geteuid() == 0) {
+    folder = "/sys/kernel";
+    if (!fs::is_directory(folder)) GTEST_SKIP() << "running as root without /sys";
+  } else {
+    fs::create_directories(path(folder));
+    fs::permissions(path(folder), fs::perms::owner_read | fs::perms::owner_exec);
+  }
+  const Result result = fencesim("sweep --seeds 1..2 --out " + folder);
+  EXPECT_EQ(result.code, 2);
+  EXPECT_EQ(result.err.rfind("fencesim: --out: cannot write in '" + folder + "': ", 0), 0u)
+      << result.err;
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1);
+}
+
+TEST_F(SweepTest, AFolderOfOtherFilesOrAnotherSweepIsRefusedAndKept) {
+  write("mine/notes.txt", "keep me");
+  expect_usage_error(fencesim("sweep --seeds 1..2 --out mine"),
+                     "--out: 'mine' is not empty and holds no fencesim results; give an empty or "
+                     "new folder");
+  EXPECT_EQ(read_text(path("mine/notes.txt")), "keep me");
+  EXPECT_EQ(std::distance(fs::directory_iterator(path("mine")), fs::directory_iterator()), 1);
+
+  ASSERT_EQ(fencesim("sweep --scenario kleppmann-fencing --seeds 1..2 --out old").code, 0);
+  const std::string before = read_text(path("old/runs.jsonl"));
+  expect_usage_error(fencesim("sweep --scenario kleppmann-fencing --seeds 1..3 --out old"),
+                     "--out: 'old' holds the results of another sweep (other version, "
+                     "configuration or shard); give an empty or new folder");
+  EXPECT_EQ(read_text(path("old/runs.jsonl")), before);
+}
+
+}  // namespace
+}  // namespace fencesim::cli::testing

@@ -1,0 +1,194 @@
+// The HTML reports in a real headless browser (Debian's chromium): each page must load without a
+// script error and draw its timeline. A page records what it drew in <body data-rendered="N"> and
+// any error in data-error (window.onerror and the page's own catch); the dumped DOM shows both.
+// Without chromium the tests are skipped, unless FENCESIM_REQUIRE_BROWSER=1 (CI): then they fail.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <regex>
+
+#include "reports/tests/sweep_sample.h"
+#include "reports/tests/timeline_fixture.h"
+
+namespace fencesim::reports {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<fs::path> find_chromium() {
+  if (const char* chosen = std::getenv("FENCESIM_CHROMIUM"); chosen && *chosen) {
+    return fs::path(chosen);
+  }
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
+    std::size_t from = 0;
+    while (from <= dirs.size()) {
+      const std::size_t to = std::min(dirs.find(':', from), dirs.size());
+      const fs::path candidate = fs::path(dirs.substr(from, to - from)) / name;
+      if (access(candidate.c_str(), X_OK) == 0) return candidate;
+      from = to + 1;
+    }
+  }
+  return std::nullopt;
+}
+
+struct Loaded {
+  int exit_code = -1;
+  std::string dom;
+  std::optional<long> rendered;
+  std::optional<std::string> error;
+  double seconds = 0;
+};
+
+std::optional<std::string> body_attribute(const std::string& dom, const std::string& name) {
+  const std::regex body("<body[^>]*>");
+  std::smatch match;
+  if (!std::regex_search(dom, match, body)) return std::nullopt;
+  const std::string tag = match.str();
+  const std::regex attribute(" " + name + "=\"([^\"]*)\"");
+  if (!std::regex_search(tag, match, attribute)) return std::nullopt;
+  return match.str(1);
+}
+
+class BrowserTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::optional<fs::path> chromium = find_chromium();
+    const char* require = std::getenv("FENCESIM_REQUIRE_BROWSER");
+    if (!chromium) {
+      if (require && std::string(require) == "1") {
+        FAIL() << "chromium not found on PATH (nor FENCESIM_CHROMIUM), and "
+                  "FENCESIM_REQUIRE_BROWSER=1 requires it: install Debian's chromium "
+                  "(tools/install-deps.sh)";
+      }
+      GTEST_SKIP() << "chromium not found: the browser tests are skipped (set "
+                      "FENCESIM_REQUIRE_BROWSER=1 to make this a failure)";
+    }
+    chromium_ = *chromium;
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("fencesim-browser-" + std::to_string(getpid()) + "-" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "home");
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  // Writes `page` to NAME and loads it in headless chromium, returning the DOM after its scripts
+  // ran. Chromium runs as root in containers only without its sandbox, and wants a writable HOME
+  // and profile; the virtual time budget lets the page's timers run without waiting for them.
+  Loaded load(const std::string& name, const std::string& page) const {
+    const fs::path file = dir_ / name;
+    std::ofstream(file, std::ios::binary) << page;
+    const std::string command =
+        "HOME='" + (dir_ / "home").string() + "' timeout 120 '" + chromium_.string() +
+        "' --headless --no-sandbox --disable-gpu --no-first-run "
+        "--disable-background-networking --disable-extensions "
+        "--user-data-dir='" +
+        (dir_ / "profile").string() + "' --virtual-time-budget=5000 --dump-dom 'file://" +
+        file.string() + "' 2>'" + (dir_ / "stderr.txt").string() + "'";
+    Loaded loaded;
+    const auto started = std::chrono::steady_clock::now();
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) return loaded;
+    char buffer[65536];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) loaded.dom.append(buffer, n);
+    const int status = pclose(pipe);
+    loaded.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    loaded.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (const auto rendered = body_attribute(loaded.dom, "data-rendered")) {
+      loaded.rendered = std::stol(*rendered);
+    }
+    loaded.error = body_attribute(loaded.dom, "data-error");
+    // A figure for the report, not an assertion: how big the page is and how long it took.
+    std::cout << "[ browser  ] " << name << ": " << page.size() << " bytes, loaded and drawn in "
+              << loaded.seconds << " s (wall, chromium start included)\n";
+    return loaded;
+  }
+
+  void expect_drawn(const Loaded& loaded) const {
+    EXPECT_EQ(loaded.exit_code, 0) << "chromium failed; see its stderr";
+    EXPECT_FALSE(loaded.error.has_value()) << "script error: " << loaded.error.value_or("");
+    ASSERT_TRUE(loaded.rendered.has_value()) << "the page never finished drawing";
+    EXPECT_GT(*loaded.rendered, 0);
+  }
+
+  fs::path chromium_;
+  fs::path dir_;
+};
+
+TEST_F(BrowserTest, RunPageOfAFailureDrawsItsTimeline) {
+  const Loaded loaded = load("run.html", render_run_html(testing::failing_kleppmann().timeline));
+  expect_drawn(loaded);
+  // The timeline's SVG was built, with the violation and the replay command on the page.
+  EXPECT_NE(loaded.dom.find("<svg"), std::string::npos);
+  EXPECT_NE(loaded.dom.find("sink-monotonicity"), std::string::npos);
+  EXPECT_NE(loaded.dom.find("fencesim replay fencesim-replay-kleppmann-fencing-1.json"),
+            std::string::npos);
+}
+
+TEST_F(BrowserTest, RunPageOfALongPassingRunDraws) {
+  const testing::Captured run = testing::run_and_capture("nightly-mix", 1);
+  const Loaded loaded = load("nightly-mix.html", render_run_html(run.timeline));
+  expect_drawn(loaded);
+  EXPECT_NE(loaded.dom.find("No invariant was violated."), std::string::npos);
+  const Loaded small =
+      load("kleppmann.html", render_run_html(testing::passing_kleppmann().timeline));
+  expect_drawn(small);
+}
+
+TEST_F(BrowserTest, SweepPageDrawsFailureTimelines) {
+  const Loaded loaded =
+      load("sweep.html", render_sweep_html(testing::sweep_summary_sample(true),
+                                           {testing::failing_kleppmann().timeline}));
+  expect_drawn(loaded);
+  EXPECT_NE(loaded.dom.find("<svg"), std::string::npos);
+  EXPECT_NE(loaded.dom.find("takeover-mid-step (never reached)"), std::string::npos);
+  EXPECT_NE(loaded.dom.find("fencesim replay failures/kleppmann-fencing-random-1.json"),
+            std::string::npos);
+}
+
+TEST_F(BrowserTest, SweepPageWithoutFailuresSaysSo) {
+  const Loaded loaded =
+      load("green.html", render_sweep_html(testing::sweep_summary_sample(false), {}));
+  expect_drawn(loaded);
+  EXPECT_NE(loaded.dom.find("No failures"), std::string::npos);
+}
+
+TEST_F(BrowserTest, SweepPageSurvivesMissingFields) {
+  const nlohmann::ordered_json sparse{{"format", "fencesim-sweep-summary"},
+                                      {"scenarios", nlohmann::ordered_json::array({{{"name", 3}}})},
+                                      {"failures", nlohmann::ordered_json::array({{{"seed", 1}}})}};
+  const Loaded loaded =
+      load("sparse.html", render_sweep_html(sparse, {nlohmann::ordered_json::object()}));
+  expect_drawn(loaded);
+}
+
+// The check above can fail: a page whose script throws is reported as an error, not as drawn.
+TEST_F(BrowserTest, AScriptErrorIsCaught) {
+  std::string page = render_run_html(testing::passing_kleppmann().timeline);
+  const std::string start = "FS.start(() => FS.renderRun(";
+  const auto at = page.find(start);
+  ASSERT_NE(at, std::string::npos);
+  page.replace(at, start.size(), "FS.start(() => FS.noSuchFunction(");
+  const Loaded loaded = load("broken.html", page);
+  EXPECT_EQ(loaded.exit_code, 0);
+  ASSERT_TRUE(loaded.error.has_value());
+  EXPECT_NE(loaded.error->find("noSuchFunction"), std::string::npos) << *loaded.error;
+  EXPECT_FALSE(loaded.rendered.has_value());
+}
+
+}  // namespace
+}  // namespace fencesim::reports

@@ -1,0 +1,104 @@
+// The Perfetto / Chrome trace of a real run: valid trace-event JSON, one process per node, spans
+// that nest on every track, times in microseconds that keep nanoseconds, deterministic.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "reports/tests/timeline_fixture.h"
+
+namespace fencesim::reports {
+namespace {
+
+using nlohmann::ordered_json;
+
+TEST(PerfettoTest, EveryEventIsWellFormed) {
+  const testing::Captured& run = testing::failing_kleppmann();
+  // Round-trips through text, as a viewer reads it.
+  const ordered_json trace = ordered_json::parse(run.trace.dump());
+  EXPECT_EQ(trace["displayTimeUnit"], "ms");
+  ASSERT_TRUE(trace["traceEvents"].is_array());
+  ASSERT_FALSE(trace["traceEvents"].empty());
+  std::set<std::string> phases;
+  bool fractional = false;
+  for (const ordered_json& event : trace["traceEvents"]) {
+    ASSERT_TRUE(event.contains("ph")) << event.dump();
+    ASSERT_TRUE(event["ts"].is_number()) << event.dump();
+    ASSERT_TRUE(event["pid"].is_number_integer()) << event.dump();
+    ASSERT_TRUE(event["tid"].is_number_integer()) << event.dump();
+    ASSERT_TRUE(event["name"].is_string()) << event.dump();
+    const std::string ph = event["ph"];
+    phases.insert(ph);
+    if (ph == "X") {
+      EXPECT_GE(event["dur"].get<double>(), 0.0) << event.dump();
+    }
+    if (ph == "i") {
+      EXPECT_TRUE(event["s"] == "t" || event["s"] == "g") << event.dump();
+    }
+    const double ts = event["ts"].get<double>();
+    if (ts != static_cast<double>(static_cast<std::int64_t>(ts))) fractional = true;
+  }
+  EXPECT_EQ(phases, (std::set<std::string>{"M", "X", "i", "C"}));
+  EXPECT_TRUE(fractional) << "nanoseconds survive as fractional microseconds";
+}
+
+TEST(PerfettoTest, OneProcessPerNodeNamedAfterIt) {
+  const testing::Captured& run = testing::failing_kleppmann();
+  std::map<int, std::string> processes;
+  for (const ordered_json& event : run.trace["traceEvents"]) {
+    if (event["ph"] == "M" && event["name"] == "process_name") {
+      EXPECT_TRUE(processes.emplace(event["pid"].get<int>(), event["args"]["name"]).second);
+    }
+  }
+  ASSERT_EQ(processes.size(), run.node_names.size());
+  for (std::size_t node = 0; node < run.node_names.size(); ++node) {
+    EXPECT_EQ(processes.at(static_cast<int>(node) + 1), run.node_names[node]);
+  }
+}
+
+TEST(PerfettoTest, SpansNestOnEveryTrack) {
+  // Perfetto draws a track's complete events as a stack: two that overlap without nesting would
+  // be drawn wrong. The trace packs overlapping spans onto separate tracks, so none overlap.
+  for (const testing::Captured* run :
+       {&testing::failing_kleppmann(), &testing::passing_kleppmann()}) {
+    std::map<std::pair<int, int>, double> free_at;
+    std::size_t spans = 0;
+    for (const ordered_json& event : run->trace["traceEvents"]) {
+      if (event["ph"] != "X") continue;
+      ++spans;
+      const auto track = std::make_pair(event["pid"].get<int>(), event["tid"].get<int>());
+      const double start = event["ts"].get<double>();
+      auto [it, fresh] = free_at.emplace(track, start);
+      EXPECT_GE(start, it->second) << event.dump();
+      it->second = start + event["dur"].get<double>();
+    }
+    EXPECT_GE(spans, 5u);  // leases, steps, the stall, the epochs
+  }
+}
+
+TEST(PerfettoTest, TheViolationAndTheEpochsAreInTheTrace) {
+  const testing::Captured& run = testing::failing_kleppmann();
+  std::vector<std::int64_t> epochs;
+  bool violation = false;
+  for (const ordered_json& event : run.trace["traceEvents"]) {
+    if (event["ph"] == "C") epochs.push_back(event["args"]["epoch"].get<std::int64_t>());
+    if (event["cat"] == "violation") {
+      violation = true;
+      EXPECT_EQ(event["name"], "VIOLATION sink-monotonicity");
+      EXPECT_EQ(event["ts"].get<double>(),
+                run.timeline["violations"][0]["at_ns"].get<double>() / 1000.0);
+    }
+  }
+  EXPECT_TRUE(violation);
+  EXPECT_EQ(epochs, (std::vector<std::int64_t>{1, 2}));
+  EXPECT_EQ(run.trace["otherData"]["status"], "violation");
+}
+
+TEST(PerfettoTest, SameRunGivesTheSameTrace) {
+  const testing::Captured a = testing::run_and_capture("nightly-mix", 2);
+  const testing::Captured b = testing::run_and_capture("nightly-mix", 2);
+  EXPECT_EQ(a.trace.dump(), b.trace.dump());
+}
+
+}  // namespace
+}  // namespace fencesim::reports

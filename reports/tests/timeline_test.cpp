@@ -1,0 +1,148 @@
+// timeline_json on real runs of kleppmann-fencing seed 1: what each holder believed against what
+// the store and the sink recorded, the fault as a span, and the violation pinned to the stale
+// write a broken sink accepted.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "reports/replay_file.h"
+#include "reports/tests/timeline_fixture.h"
+
+namespace fencesim::reports {
+namespace {
+
+using testing::Captured;
+using testing::where;
+
+std::uint32_t node_id(const Captured& run, const std::string& name) {
+  const auto it = std::find(run.node_names.begin(), run.node_names.end(), name);
+  EXPECT_NE(it, run.node_names.end()) << name;
+  return static_cast<std::uint32_t>(it - run.node_names.begin());
+}
+
+TEST(TimelineTest, HeaderSaysWhatRanAndHowToReplayIt) {
+  const Captured& run = testing::failing_kleppmann();
+  const auto& t = run.timeline;
+  EXPECT_EQ(t["format"], "fencesim-timeline");
+  EXPECT_EQ(t["version"], 1);
+  EXPECT_EQ(t["scenario"], "kleppmann-fencing");
+  EXPECT_EQ(t["seed_text"], "1");
+  EXPECT_EQ(t["strategy"], "random");
+  EXPECT_EQ(t["sink_double"], "accept-stale");
+  EXPECT_EQ(t["status"], "violation");
+  EXPECT_EQ(t["history_hash"], hash_hex(run.report.history_hash));
+  EXPECT_EQ(t["replay_command"], "fencesim replay fencesim-replay-kleppmann-fencing-1.json");
+  ASSERT_EQ(t["plan"].size(), run.report.plan.faults.size());
+  EXPECT_EQ(t["plan"][0]["description"], sim::describe(run.report.plan.faults[0]));
+  EXPECT_TRUE(t["shrunk_plan"].is_null());
+  // Every event is in the table (the history is short), in order.
+  ASSERT_EQ(t["events"].size(), run.report.events);
+  for (std::size_t i = 0; i < t["events"].size(); ++i) EXPECT_EQ(t["events"][i]["i"], i);
+  EXPECT_EQ(t["events_omitted"], 0);
+}
+
+TEST(TimelineTest, BeliefsPerHolderAgainstEpochsAtTheStore) {
+  const Captured& run = testing::passing_kleppmann();
+  const auto& t = run.timeline;
+  const auto first = where(t["beliefs"], "node", node_id(run, "instance-1"));
+  const auto second = where(t["beliefs"], "node", node_id(run, "instance-2"));
+  ASSERT_EQ(first.size(), 1u);
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(first[0]["token"], 1);
+  EXPECT_EQ(second[0]["token"], 2);
+  // Holder 1 stalled past its lease: it held the lease object past its confirmedUntil, until it
+  // noticed the loss on waking; its confirmed part ends at confirmedUntil.
+  EXPECT_EQ(first[0]["end_kind"], "lost");
+  EXPECT_LT(first[0]["confirmed_until_ns"].get<std::int64_t>(),
+            first[0]["ended_ns"].get<std::int64_t>());
+  ASSERT_EQ(first[0]["confirmed"].size(), 1u);
+  EXPECT_EQ(first[0]["confirmed"][0][1], first[0]["confirmed_until_ns"]);
+  EXPECT_EQ(run.timeline["events"][first[0]["event"].get<std::size_t>()]["kind"], "lease-taken");
+  EXPECT_EQ(second[0]["end_kind"], "released");
+
+  // The truth: epochs 1 and 2 of the key at the lease store, the second granted after the first
+  // ended, and held by instance-2.
+  const auto epochs = where(t["epochs"], "node", node_id(run, "lease-store"));
+  ASSERT_EQ(epochs.size(), 2u);
+  EXPECT_EQ(epochs[0]["token"], 1);
+  EXPECT_EQ(epochs[1]["token"], 2);
+  EXPECT_EQ(epochs[1]["holder"], "instance-2");
+  EXPECT_LE(epochs[0]["ended_ns"].get<std::int64_t>(), epochs[1]["granted_ns"].get<std::int64_t>());
+  // The holder's belief of token 1 never outlasts the store's lease (conservative belief).
+  EXPECT_LE(first[0]["confirmed_until_ns"].get<std::int64_t>(),
+            epochs[0]["valid_until_ns"].get<std::int64_t>());
+}
+
+TEST(TimelineTest, SinkWritesFaultsAndMarksAreDrawnWhereTheyHappened) {
+  const Captured& run = testing::passing_kleppmann();
+  const auto& t = run.timeline;
+  const auto writes = where(t["writes"], "node", node_id(run, "payments"));
+  ASSERT_EQ(writes.size(), 2u);
+  EXPECT_EQ(writes[0]["token"], 2);
+  EXPECT_EQ(writes[0]["outcome"], "applied");
+  EXPECT_EQ(writes[1]["token"], 1);
+  EXPECT_EQ(writes[1]["outcome"], "refused");
+  EXPECT_EQ(writes[1]["high_water"], 2);
+  // Holder 1's write left before its stall and got the refusal as its reply.
+  const auto attempts = where(t["attempts"], "node", node_id(run, "instance-1"));
+  ASSERT_EQ(attempts.size(), 1u);
+  EXPECT_EQ(attempts[0]["reply"], "refused");
+  ASSERT_EQ(t["faults"].size(), 1u);
+  const auto& stall = t["faults"][0];
+  EXPECT_EQ(stall["kind"], "stall");
+  EXPECT_EQ(stall["node"], node_id(run, "instance-1"));
+  EXPECT_GT(stall["end_ns"].get<std::int64_t>(), stall["start_ns"].get<std::int64_t>());
+  EXPECT_EQ(t["events"][stall["end_event"].get<std::size_t>()]["kind"], "node-resumed");
+  ASSERT_EQ(t["phases"].size(), 2u);
+  EXPECT_EQ(t["phases"][1]["name"], "quiet");
+  // Marks counted over the history (most are read from it, not recorded as mark events).
+  EXPECT_EQ(t["marks_count"]["stale-write-refused"], 1);
+  EXPECT_TRUE(t["marks"].is_array());
+  EXPECT_TRUE(t["violations"].empty());
+}
+
+TEST(TimelineTest, ViolationPointsAtTheStaleWriteTheSinkAccepted) {
+  const Captured& run = testing::failing_kleppmann();
+  const auto& t = run.timeline;
+  ASSERT_FALSE(t["violations"].empty());
+  const auto& violation = t["violations"][0];
+  EXPECT_EQ(violation["invariant"], "sink-monotonicity");
+  ASSERT_FALSE(violation["refs"].empty());
+  // The last event it points at is the sink accepting token 1 after token 2, drawn at its time.
+  const auto& last = violation["refs"].back();
+  const auto accepted = where(t["writes"], "event", last["event"]);
+  ASSERT_EQ(accepted.size(), 1u);
+  EXPECT_EQ(accepted[0]["token"], 1);
+  EXPECT_NE(accepted[0]["outcome"], "refused");
+  EXPECT_EQ(accepted[0]["high_water"], 2);
+  EXPECT_EQ(violation["at_ns"], accepted[0]["t"]);
+  EXPECT_EQ(last["node"], node_id(run, "payments"));
+}
+
+TEST(TimelineTest, ShrinkContextIsCarried) {
+  TimelineContext context;
+  context.replay_command = "fencesim replay shrunk.json";
+  context.shrunk_plan = sim::FaultPlan{};
+  context.shrink_removed = {"removed fault 1: stall instance-1"};
+  const Captured run = testing::run_and_capture("kleppmann-fencing", 1, "accept-stale", context);
+  EXPECT_TRUE(run.timeline["shrunk_plan"].is_array());
+  EXPECT_TRUE(run.timeline["shrunk_plan"].empty());
+  EXPECT_EQ(run.timeline["shrink_removed"][0], "removed fault 1: stall instance-1");
+  EXPECT_EQ(run.timeline["replay_command"], "fencesim replay shrunk.json");
+}
+
+TEST(TimelineTest, SameRunGivesTheSameJson) {
+  const Captured again = testing::run_and_capture("kleppmann-fencing", 1, "accept-stale",
+                                                  TimelineContext{"fencesim replay "
+                                                                  "fencesim-replay-kleppmann-"
+                                                                  "fencing-1.json"});
+  EXPECT_EQ(again.timeline.dump(), testing::failing_kleppmann().timeline.dump());
+  const Captured mix_a = testing::run_and_capture("nightly-mix", 3);
+  const Captured mix_b = testing::run_and_capture("nightly-mix", 3);
+  EXPECT_EQ(mix_a.timeline.dump(), mix_b.timeline.dump());
+  EXPECT_FALSE(mix_a.timeline["beliefs"].empty());
+  EXPECT_FALSE(mix_a.timeline["epochs"].empty());
+}
+
+}  // namespace
+}  // namespace fencesim::reports

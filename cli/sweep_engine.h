@@ -19,8 +19,8 @@ struct SweepResults {
   std::uint64_t cut_by_budget = 0;  // runs handed out but not finished when the budget ran out
 };
 
-// Seconds kept at the end of a budget for writing the reports.
-double report_reserve_seconds(double budget_seconds);
+// Seconds kept at the end of a budget for writing the reports of `runs` runs.
+double report_reserve_seconds(double budget_seconds, std::uint64_t runs);
 
 // Runs every task of `setup.plan` (or as many as the budget holds, counted from `start`).
 SweepResults run_sweep_tasks(const WorkerSetup& setup, SweepProgress& progress,

@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds, runs the real-time fence demo, then sweeps every
-# scenario over seeds 1..1000 with both scheduling strategies (failures' replay files go to
-# fencesim-out/). Exit code: the sweep's (0 pass, 1 violation, 3 liveness, 4 nondeterminism,
-# 5 harness error).
+# scenario with both scheduling strategies on all cores (one worker process per core) for a
+# 2-minute budget (FENCESIM_BUDGET=10m for longer; FENCESIM_SEEDS=1..500 for a fixed range
+# instead). Reports go to a new folder fencesim-out/<UTC time>/ (docs/reports.md); each failure is
+# printed as found, with the command that replays it. Exit code: the sweep's (0 pass, 1 violation,
+# 3 liveness, 4 nondeterminism, 5 harness error).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 cmake --preset default >/dev/null
 cmake --build --preset default
 ./build/default/runtime/fence_demo
-./build/default/cli/fencesim sweep --seeds "${FENCESIM_SEEDS:-1..1000}" --out fencesim-out
+
+out="fencesim-out/$(date -u +%Y%m%dT%H%M%SZ)"
+if [[ -n "${FENCESIM_SEEDS:-}" ]]; then
+  seeds=(--seeds "$FENCESIM_SEEDS")
+else
+  seeds=(--budget "${FENCESIM_BUDGET:-2m}")
+fi
+./build/default/cli/fencesim sweep "${seeds[@]}" --out "$out" --corpus fencesim-out/corpus

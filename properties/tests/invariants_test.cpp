@@ -639,8 +639,8 @@ TEST(DefaultInvariants, EveryInvariantHasAUniqueNameAndAStatement) {
   }
   for (std::string_view name :
        {"conditional-renewal", "conservative-belief", "stale-step-never-succeeds", "stopped-holder",
-        "classification", "fence-scoping", "no-false-fencing", "safe-yield",
-        "scope-key-injective", "strict-confirm"}) {
+        "classification", "fence-scoping", "no-false-fencing", "safe-yield", "scope-key-injective",
+        "strict-confirm"}) {
     EXPECT_TRUE(names.contains(name)) << name;
   }
 }

@@ -1,0 +1,87 @@
+// `fencesim corpus run DIR`: a corpus of a still-failing file (a stale-accepting sink), a fixed one
+// (the same failure with the sink double taken out: the bug fixed), one whose trigger is no longer
+// reached, one that fails differently and a corrupt one. Each is classified, the corrupt one does
+// not stop the others, and the exit code says that something still fails.
+#include "cli/tests/command_fixture.h"
+
+namespace fencesim::cli::testing {
+namespace {
+
+using nlohmann::json;
+
+class CorpusCliTest : public CommandTest {
+ protected:
+  json failure() {
+    const CommandResult run = fencesim(
+        "run --scenario kleppmann-fencing --seed 1 --sink-double accept-stale --replay-out "
+        "failure.json");
+    EXPECT_EQ(run.code, 1) << run.err;
+    return read_json("failure.json");
+  }
+};
+
+TEST_F(CorpusCliTest, ClassifiesEachFileAndGoesOnPastACorruptOne) {
+  json file = failure();
+  write_json("corpus/a-still-failing.json", file);
+  json fixed = file;
+  fixed["sink_double"] = "";  // the build under test refuses stale tokens again
+  write_json("corpus/b-fixed.json", fixed);
+  json unreached = fixed;
+  unreached["fault_plan"][0]["trigger"]["occurrence"] = 50;  // there is no 50th write
+  write_json("corpus/c-unreached.json", unreached);
+  json other = file;
+  other["violations"][0]["invariant"] = "exactly-once";
+  write_json("corpus/d-other.json", other);
+  write("corpus/e-corrupt.json", "{\"format\": \"fencesim-replay\", ");
+  write("corpus/notes.txt", "not a replay file, not read");
+
+  const CommandResult corpus = fencesim("corpus run corpus");
+  EXPECT_EQ(corpus.code, 1) << corpus.out << corpus.err;
+  EXPECT_EQ(corpus.err, "");
+  const std::string expected =
+      "still-failing              a-still-failing.json  violation of sink-monotonicity\n"
+      "fixed                      b-fixed.json  passes, and all 1 fault fired as before\n"
+      "no-longer-reaches-trigger  c-unreached.json  passes, but 1 of 1 faults never fired "
+      "(first: stall instance-1 for 41782 ms after write-sent #50 at instance-1)\n"
+      "fails-differently          d-other.json  now violation of sink-monotonicity; recorded "
+      "violation of exactly-once\n"
+      "unreadable                 e-corrupt.json  replay file 'corpus/e-corrupt.json' is not "
+      "JSON\n"
+      "corpus corpus: 5 files: 1 still-failing, 1 fails-differently, 1 "
+      "no-longer-reaches-trigger, 1 fixed, 1 unreadable\n";
+  EXPECT_EQ(corpus.out, expected);
+
+  const CommandResult as_json = fencesim("corpus run corpus --json");
+  EXPECT_EQ(as_json.code, 1);
+  const json report = json::parse(as_json.out);
+  ASSERT_EQ(report["files"].size(), 5u);
+  EXPECT_EQ(report["files"][1]["verdict"], "fixed");
+  EXPECT_EQ(report["files"][1]["faults_applied"], 1);
+  EXPECT_EQ(report["files"][2]["faults_applied"], 0);
+  EXPECT_EQ(report["tally"]["unreadable"], 1);
+}
+
+TEST_F(CorpusCliTest, ExitCodes) {
+  json file = failure();
+  json fixed = file;
+  fixed["sink_double"] = "";
+  write_json("all-fixed/one.json", fixed);
+  const CommandResult all_fixed = fencesim("corpus run all-fixed");
+  EXPECT_EQ(all_fixed.code, 0) << all_fixed.out;
+  EXPECT_NE(all_fixed.out.find("1 files: 0 still-failing, 0 fails-differently, 0 "
+                               "no-longer-reaches-trigger, 1 fixed, 0 unreadable"),
+            std::string::npos)
+      << all_fixed.out;
+
+  write_json("fixed-and-corrupt/one.json", fixed);
+  write("fixed-and-corrupt/two.json", "[]");
+  EXPECT_EQ(fencesim("corpus run fixed-and-corrupt").code, 2);
+
+  expect_usage_error(fencesim("corpus run missing"), "fencesim: corpus: 'missing' is not a folder");
+  write("empty/readme.txt", "");
+  expect_usage_error(fencesim("corpus run empty"),
+                     "fencesim: corpus: no replay file (*.json) in 'empty'");
+}
+
+}  // namespace
+}  // namespace fencesim::cli::testing

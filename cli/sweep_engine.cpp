@@ -6,6 +6,8 @@
 #include <limits>
 #include <map>
 
+#include "runtime/check.h"
+
 namespace fencesim::cli {
 
 namespace {
@@ -172,6 +174,9 @@ class Engine {
 
   void reran(const PoolEvent& event, const TaskMessage& task) {
     reports::RunRecord& record = results_.records.at(rerun_of_.at(task.id));
+    const pid_t original = rerun_exclude_.at(task.id);
+    check(original == 0 || event.pid != original,
+          "a determinism re-run runs in another worker than the original");
     rerun_of_.erase(task.id);
     rerun_exclude_.erase(task.id);
     record.rerun_history_hash = event.message["history_hash"].get<std::string>();

@@ -103,6 +103,11 @@ FS.renderRun = function (host, data, options) {
   let table = null;
   const timeline = FS.drawTimeline(timelineHost, data, { onSelect: (refs) => table && table.focus(refs) });
   FS.noteRendered(timeline.count);
+  // A link to "page.html#violation" opens the page zoomed in on the first violation.
+  if (!options.heading && window.location.hash === "#violation") {
+    const first = violations.find((v) => FS.isNum(FS.obj(v).at_ns));
+    if (first) timeline.toViolation(first);
+  }
   for (const v of violations) {
     list.appendChild(FS.el("div", { class: "violation-item", title: "show it on the timeline",
       onclick: () => { if (FS.isNum(v.at_ns)) timeline.toViolation(v); if (table) table.focus(v.events); } },

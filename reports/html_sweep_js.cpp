@@ -40,8 +40,12 @@ FS.sweepFailures = function (host, failures) {
   host.appendChild(FS.table(["scenario", "strategy", "seed", "status", "invariant", "message",
     "replay", "faults (shrunk / original)", "files"], failures.map((f) => {
     f = FS.obj(f);
+    // The failure's own page is a link when its path is relative (beside this report).
+    const link = (path) => (typeof path === "string" && !path.includes(":")
+      ? FS.el("a", { href: path }, path) : FS.dash(path));
     const files = ["replay_file", "shrunk_replay_file", "html", "perfetto_file"].filter((k) => f[k])
-      .map((k) => FS.el("div", { class: "mono" }, k.replace("_file", "") + ": " + f[k]));
+      .map((k) => FS.el("div", { class: "mono" }, [k.replace("_file", "") + ": ",
+        k === "html" ? link(f[k]) : FS.dash(f[k])]));
     return [f.scenario, f.strategy, f.seed, FS.badge(f.status), f.invariant, f.message,
       FS.el("code", {}, FS.dash(f.replay_command)), FS.dash(f.shrunk_faults) + " / " +
       FS.dash(f.original_faults), files.length ? FS.el("div", {}, files) : "-"];

@@ -32,9 +32,10 @@ std::string JsonReader::string(const json& object, std::string_view key) const {
 
 std::uint64_t JsonReader::unsigned_integer(const json& object, std::string_view key) const {
   const json& value = field(object, key);
-  if (!value.is_number_unsigned()) {
-    fail(fmt::format("field '{}' must be an unsigned integer", key));
-  }
+  // A number parsed from text is unsigned when it is not negative; one built in code may be signed.
+  const bool non_negative =
+      value.is_number_unsigned() || (value.is_number_integer() && value.get<std::int64_t>() >= 0);
+  if (!non_negative) fail(fmt::format("field '{}' must be an unsigned integer", key));
   return value.get<std::uint64_t>();
 }
 

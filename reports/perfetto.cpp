@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 #include <vector>
 
 #include "reports/replay_file.h"
@@ -37,7 +39,8 @@ class Tracks {
     auto& threads = threads_[node];
     auto it = threads.find(name);
     if (it != threads.end()) return it->second;
-    const int tid = static_cast<int>(threads.size()) + 1;
+    // Unique across processes too (pid * 1000 + n): some importers key threads by tid alone.
+    const int tid = pid(node) * 1000 + static_cast<int>(threads.size()) + 1;
     threads.emplace(name, tid);
     order_.push_back({node, tid, name});
     return tid;
@@ -58,13 +61,13 @@ class Tracks {
     const std::vector<std::string>& names = world.node_names();
     for (std::size_t i = 0; i < names.size(); ++i) {
       const auto node = static_cast<sim::NodeId>(i);
-      out.push_back(meta("process_name", node, 0, Json{{"name", names[i]}}));
-      out.push_back(meta("process_sort_index", node, 0, Json{{"sort_index", i}}));
+      out.push_back(meta("process_name", node, pid(node) * 1000, Json{{"name", names[i]}}));
+      out.push_back(meta("process_sort_index", node, pid(node) * 1000, Json{{"sort_index", i}}));
     }
     for (const Thread& thread : order_) {
       out.push_back(meta("thread_name", thread.node, thread.tid, Json{{"name", thread.name}}));
-      out.push_back(
-          meta("thread_sort_index", thread.node, thread.tid, Json{{"sort_index", thread.tid}}));
+      out.push_back(meta("thread_sort_index", thread.node, thread.tid,
+                         Json{{"sort_index", thread.tid % 1000}}));
     }
   }
 
@@ -138,6 +141,24 @@ sim::NodeId node_of(const Json& item) {
   return item["node"].get<sim::NodeId>();
 }
 
+// The parts of each held lease its holder had confirmed (until the confirmedUntil it computed),
+// on tracks of their own beside the held spans, in start order as packing needs.
+void add_confirmed(TraceBuilder& trace, const Json& beliefs) {
+  std::vector<std::tuple<sim::NodeId, std::int64_t, std::int64_t, std::string>> parts;
+  for (const Json& b : beliefs) {
+    const std::string lease =
+        fmt::format("{} t{}", b["key"].get<std::string>(), b["token"].get<runtime::Token>());
+    for (const Json& part : b["confirmed"]) {
+      parts.emplace_back(node_of(b), ns_of(part[0]), ns_of(part[1]), lease);
+    }
+  }
+  std::sort(parts.begin(), parts.end());
+  for (const auto& [node, start, end, lease] : parts) {
+    const int tid = trace.tracks().packed(node, "leases confirmed (belief)", start, end);
+    trace.span(node, tid, "confirmed " + lease, "belief", start, end, Json::object());
+  }
+}
+
 void add_beliefs(TraceBuilder& trace, const Json& beliefs) {
   for (const Json& b : beliefs) {
     const sim::NodeId node = node_of(b);
@@ -160,6 +181,7 @@ void add_beliefs(TraceBuilder& trace, const Json& beliefs) {
                     ns_of(renewal["t"]), renewal);
     }
   }
+  add_confirmed(trace, beliefs);
 }
 
 void add_steps(TraceBuilder& trace, const Json& steps) {

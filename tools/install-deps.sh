@@ -7,6 +7,8 @@ packages=(
   g++ cmake ninja-build pkg-config clang-format ccache
   libboost-fiber-dev libboost-context-dev libfmt-dev libgtest-dev libgmock-dev librapidcheck-dev
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libxxhash-dev libbenchmark-dev
+  # The HTML reports' test opens them in a real headless browser (reports/tests/browser_test.cpp).
+  chromium
 )
 
 missing=()

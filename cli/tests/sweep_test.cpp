@@ -118,6 +118,23 @@ TEST_F(SweepTest, FailuresAreShrunkDrawnAndReplayable) {
   EXPECT_EQ(std::distance(fs::directory_iterator(path("corpus")), fs::directory_iterator()), 2);
 }
 
+TEST_F(SweepTest, ASpecIsSweptAndItsFailuresReplay) {
+  write("klepp.toml", "name = \"klepp-spec\"\nworkload = \"kleppmann-fencing\"\n");
+  const Result result = fencesim(
+      "sweep --spec klepp.toml --seeds 1..2 --strategy random --sink-double accept-stale "
+      "--out out");
+  ASSERT_EQ(result.code, 1) << result.out << result.err;
+  EXPECT_EQ(read_json(path("out/summary.json"))["scenarios"][0]["name"], "klepp-spec");
+  // The workers were forked with the spec registered; the replay file carries the spec.
+  const Result replay = fencesim("replay out/failures/klepp-spec-random-1.shrunk.replay.json");
+  EXPECT_EQ(replay.code, 1) << replay.err;
+  EXPECT_NE(replay.out.find("replay matches"), std::string::npos) << replay.out;
+  const Result missing = fencesim("sweep --spec nope.toml --seeds 1..2 --out out2");
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_EQ(missing.err.rfind("fencesim: --spec: ", 0), 0u) << missing.err;
+  EXPECT_FALSE(fs::exists(path("out2")));
+}
+
 // A worker that dies (or is killed) on one seed: the seed is reported as a harness error with its
 // scenario, strategy and seed, and every other seed still runs.
 void expect_crash_reported(const Result& result, const fs::path& out, const std::string& how) {

@@ -25,7 +25,8 @@ namespace fs = std::filesystem;
 
 std::optional<fs::path> find_chromium() {
   if (const char* chosen = std::getenv("FENCESIM_CHROMIUM"); chosen && *chosen) {
-    return fs::path(chosen);
+    if (access(chosen, X_OK) == 0) return fs::path(chosen);
+    return std::nullopt;
   }
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "/usr/bin:/bin";
@@ -87,7 +88,8 @@ class BrowserTest : public ::testing::Test {
   // Writes `page` to NAME and loads it in headless chromium, returning the DOM after its scripts
   // ran. Chromium runs as root in containers only without its sandbox, and wants a writable HOME
   // and profile; the virtual time budget lets the page's timers run without waiting for them.
-  Loaded load(const std::string& name, const std::string& page) const {
+  Loaded load(const std::string& name, const std::string& page,
+              const std::string& fragment = "") const {
     const fs::path file = dir_ / name;
     std::ofstream(file, std::ios::binary) << page;
     const std::string command =
@@ -96,7 +98,7 @@ class BrowserTest : public ::testing::Test {
         "--disable-background-networking --disable-extensions "
         "--user-data-dir='" +
         (dir_ / "profile").string() + "' --virtual-time-budget=5000 --dump-dom 'file://" +
-        file.string() + "' 2>'" + (dir_ / "stderr.txt").string() + "'";
+        file.string() + fragment + "' 2>'" + (dir_ / "stderr.txt").string() + "'";
     Loaded loaded;
     const auto started = std::chrono::steady_clock::now();
     FILE* pipe = popen(command.c_str(), "r");
@@ -138,6 +140,12 @@ TEST_F(BrowserTest, RunPageOfAFailureDrawsItsTimeline) {
   EXPECT_NE(loaded.dom.find("sink-monotonicity"), std::string::npos);
   EXPECT_NE(loaded.dom.find("fencesim replay fencesim-replay-kleppmann-fencing-1.json"),
             std::string::npos);
+  // Opened zoomed in on the violation (#violation): the zoomed drawing works too.
+  const Loaded zoomed =
+      load("zoomed.html", render_run_html(testing::failing_kleppmann().timeline), "#violation");
+  expect_drawn(zoomed);
+  EXPECT_EQ(zoomed.dom.find("showing 0.000000 s to"), std::string::npos);
+  EXPECT_NE(loaded.dom.find("showing 0.000000 s to"), std::string::npos);
 }
 
 TEST_F(BrowserTest, RunPageOfALongPassingRunDraws) {

@@ -1,0 +1,123 @@
+// The order a sweep hands out its runs (seed, then scenario, then strategy), what a shard takes,
+// which seeds are re-run for determinism, and the durations and shards the options accept.
+#include "cli/sweep_plan.h"
+
+#include <gtest/gtest.h>
+
+#include "cli/parse.h"
+#include "cli/sweep_protocol.h"
+
+namespace fencesim::cli {
+namespace {
+
+SweepPlan plan(std::optional<std::uint64_t> first, std::optional<std::uint64_t> last,
+               Shard shard = {}) {
+  SweepPlan p;
+  p.config.scenarios = {{"a", "", {}}, {"b", "", {}}};
+  p.config.strategies = {"random", "pct"};
+  p.strategies = {sim::Strategy::kRandomWalk, sim::Strategy::kPct};
+  p.config.seeds_first = first;
+  p.config.seeds_last = last;
+  if (!first) p.config.budget_ms = 1000;
+  p.shard = shard;
+  return p;
+}
+
+std::vector<std::tuple<std::size_t, std::size_t, std::uint64_t>> drain(TaskSource& source,
+                                                                       std::size_t at_most) {
+  std::vector<std::tuple<std::size_t, std::size_t, std::uint64_t>> tasks;
+  while (!source.exhausted() && tasks.size() < at_most) {
+    const SweepTask task = source.next();
+    tasks.emplace_back(task.scenario, task.strategy, task.seed);
+  }
+  return tasks;
+}
+
+TEST(TaskSource, EachSeedRunsEveryScenarioAndStrategyBeforeTheNext) {
+  const SweepPlan p = plan(5, 6);
+  TaskSource source(p);
+  EXPECT_EQ(source.total(), 8u);
+  using T = std::tuple<std::size_t, std::size_t, std::uint64_t>;
+  EXPECT_EQ(
+      drain(source, 100),
+      (std::vector<T>{
+          {0, 0, 5}, {0, 1, 5}, {1, 0, 5}, {1, 1, 5}, {0, 0, 6}, {0, 1, 6}, {1, 0, 6}, {1, 1, 6}}));
+  EXPECT_TRUE(source.exhausted());
+}
+
+TEST(TaskSource, AShardTakesTheSeedsWhoseIndexMatches) {
+  const SweepPlan p = plan(10, 19, Shard{2, 3});  // indices 2, 5, 8: seeds 12, 15, 18
+  TaskSource source(p);
+  EXPECT_EQ(source.total(), 12u);
+  std::vector<std::uint64_t> seeds;
+  for (const auto& [scenario, strategy, seed] : drain(source, 100)) {
+    if (scenario == 0 && strategy == 0) seeds.push_back(seed);
+  }
+  EXPECT_EQ(seeds, (std::vector<std::uint64_t>{12, 15, 18}));
+}
+
+TEST(TaskSource, AShardPastTheRangeHasNothingAndTheLastSeedDoesNotOverflow) {
+  TaskSource empty(plan(1, 2, Shard{2, 3}));
+  EXPECT_TRUE(empty.exhausted());
+  EXPECT_EQ(empty.total(), 0u);
+  const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  TaskSource top(plan(max - 1, max));
+  EXPECT_EQ(drain(top, 100).size(), 8u);
+  EXPECT_TRUE(top.exhausted());
+}
+
+TEST(TaskSource, ABudgetStartsAtSeedOneAndNeverEnds) {
+  TaskSource source(plan(std::nullopt, std::nullopt, Shard{1, 4}));
+  EXPECT_FALSE(source.total().has_value());
+  const auto tasks = drain(source, 12);
+  EXPECT_EQ(std::get<2>(tasks.front()), 2u);
+  EXPECT_EQ(std::get<2>(tasks.back()), 10u);
+  EXPECT_FALSE(source.exhausted());
+}
+
+TEST(Determinism, EveryKthSeedFromTheFirstWhateverTheShard) {
+  SweepPlan p = plan(3, 100);
+  p.config.determinism_every = 10;
+  EXPECT_TRUE(rerun_for_determinism(p.config, 3));
+  EXPECT_FALSE(rerun_for_determinism(p.config, 4));
+  EXPECT_TRUE(rerun_for_determinism(p.config, 13));
+  const SweepPlan budget = plan(std::nullopt, std::nullopt);
+  EXPECT_TRUE(rerun_for_determinism(budget.config, 1));
+  EXPECT_TRUE(rerun_for_determinism(budget.config, 11));
+}
+
+TEST(Options, DurationsAndShards) {
+  EXPECT_EQ(parse_duration_ms("--budget", "90s"), 90'000u);
+  EXPECT_EQ(parse_duration_ms("--budget", "1h30m"), 5'400'000u);
+  EXPECT_EQ(parse_duration_ms("--budget", "500ms"), 500u);
+  EXPECT_THROW(parse_duration_ms("--budget", "1.5h"), UsageError);
+  EXPECT_THROW(parse_duration_ms("--budget", "m"), UsageError);
+  EXPECT_THROW(parse_duration_ms("--budget", "99999999999999999999h"), UsageError);
+  EXPECT_EQ(parse_shard("--shard", "3/4").index, 3u);
+  EXPECT_EQ(parse_shard("--shard", "3/4").count, 4u);
+  EXPECT_THROW(parse_shard("--shard", "4/4"), UsageError);
+  EXPECT_THROW(parse_shard("--shard", "0/0"), UsageError);
+  EXPECT_THROW(parse_shard("--shard", "1/2/3"), UsageError);
+}
+
+TEST(Protocol, TasksRoundTripAndMalformedLinesAreRefused) {
+  const TaskMessage message{true, 42, SweepTask{3, 1, 18446744073709551615ULL}};
+  const auto back = decode_task(encode_task(message));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_TRUE(back->rerun);
+  EXPECT_EQ(back->id, 42u);
+  EXPECT_EQ(back->task.scenario, 3u);
+  EXPECT_EQ(back->task.seed, 18446744073709551615ULL);
+  EXPECT_FALSE(decode_task("run 1 2 3").has_value());
+  EXPECT_FALSE(decode_task("walk 1 2 3 4").has_value());
+  EXPECT_FALSE(decode_task("run 1 2 3 4 5").has_value());
+  LineBuffer lines;
+  lines.append("ab\ncd", 5);
+  EXPECT_EQ(lines.next(), "ab");
+  EXPECT_FALSE(lines.next().has_value());
+  lines.append("\n", 1);
+  EXPECT_EQ(lines.next(), "cd");
+}
+
+}  // namespace
+}  // namespace fencesim::cli

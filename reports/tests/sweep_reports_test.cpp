@@ -1,0 +1,191 @@
+// The sweep's report files as pure functions of run records: runs.jsonl lines round-trip and name
+// the field that is wrong, the summary's counts and failures, JUnit XML and its escaping, and
+// sweep.json.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "reports/junit.h"
+#include "reports/run_record.h"
+#include "reports/summary.h"
+#include "reports/sweep_config.h"
+
+namespace fencesim::reports {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+RunRecord passing(const std::string& scenario, const std::string& strategy, std::uint64_t seed) {
+  RunRecord record;
+  record.scenario = scenario;
+  record.strategy = strategy;
+  record.seed = seed;
+  record.status = "pass";
+  record.history_hash = "00000000000000aa";
+  record.events = 10;
+  record.virtual_ns = 2'000'000'000;
+  record.steps = 5;
+  record.marks = {{"stale-write-refused", 1}};
+  return record;
+}
+
+RunRecord violating(std::uint64_t seed) {
+  RunRecord record = passing("kleppmann-fencing", "random", seed);
+  record.status = "violation";
+  record.violations = 2;
+  record.first_violation = RecordedViolation{"sink-monotonicity", "token 1 after <2> & 'so'"};
+  FailureFiles files;
+  files.replay = "failures/kleppmann-fencing-random-" + std::to_string(seed) + ".replay.json";
+  files.shrunk_replay =
+      "failures/kleppmann-fencing-random-" + std::to_string(seed) + ".shrunk.replay.json";
+  files.original_faults = 3;
+  files.shrunk_faults = 1;
+  files.shrink_runs = 17;
+  files.shrink_removed = {"removed fault 2"};
+  record.failure = files;
+  return record;
+}
+
+SweepManifest manifest() {
+  SweepManifest m;
+  m.fencesim_version = "0.1.0";
+  m.configuration.scenarios = {
+      SweptScenario{"kleppmann-fencing", "the story", {"stale-write-refused", "takeover-mid-step"}},
+      SweptScenario{"nightly-mix", "the mix", {}}};
+  m.configuration.seeds_first = 1;
+  m.configuration.seeds_last = 4;
+  m.configuration.strategies = {"random"};
+  m.configuration.sink_double = "accept-stale";
+  m.shard_indices = {0};
+  m.completed = true;
+  m.wall_seconds = 2.0;
+  return m;
+}
+
+TEST(RunRecord, RoundTripsThroughItsJsonLine) {
+  RunRecord record = violating(3);
+  record.figures = {{"unfenced-overlap-ns", -5}};
+  record.rerun_history_hash = "00000000000000ab";
+  const json line = json::parse(to_json(record).dump());
+  EXPECT_EQ(run_record_from_json(line, "runs.jsonl line 1"), record);
+  EXPECT_EQ(run_record_from_json(json::parse(to_json(passing("a", "pct", 1)).dump()), "x"),
+            passing("a", "pct", 1));
+}
+
+TEST(RunRecord, AWrongFieldIsNamedWithItsLine) {
+  json line = json::parse(to_json(passing("a", "pct", 1)).dump());
+  line["seed"] = "one";
+  try {
+    run_record_from_json(line, "runs.jsonl line 7");
+    FAIL() << "accepted a seed that is a string";
+  } catch (const SweepFileError& error) {
+    EXPECT_STREQ(error.what(), "runs.jsonl line 7: field 'seed' must be an unsigned integer");
+  }
+  line = json::parse(to_json(passing("a", "pct", 1)).dump());
+  line["status"] = "fine";
+  EXPECT_THROW(run_record_from_json(line, "x"), SweepFileError);
+  line.erase("status");
+  EXPECT_THROW(run_record_from_json(line, "x"), SweepFileError);
+}
+
+TEST(Summary, CountsEachKindOfOutcome) {
+  RunRecord nondeterministic = passing("nightly-mix", "random", 1);
+  nondeterministic.rerun_history_hash = "00000000000000ff";
+  RunRecord same = passing("nightly-mix", "random", 2);
+  same.rerun_history_hash = same.history_hash;
+  RunRecord dead = passing("nightly-mix", "random", 3);
+  dead.status = "harness-error";
+  dead.detail = "worker killed by signal 11 (Segmentation fault) while running this seed";
+  dead.history_hash = "";
+  dead.marks.clear();
+  dead.failure = FailureFiles{};
+  std::vector<RunRecord> records = {violating(2), passing("kleppmann-fencing", "random", 1),
+                                    nondeterministic, same, dead};
+  sort_records(records);
+  const ordered_json summary = sweep_summary(manifest(), records, {});
+  const ordered_json& totals = summary["totals"];
+  EXPECT_EQ(totals["runs"], 5);
+  EXPECT_EQ(totals["passed"], 2);
+  EXPECT_EQ(totals["failed"], 2);
+  EXPECT_EQ(totals["nondeterministic"], 1);
+  EXPECT_EQ(totals["harness_errors"], 1);
+  EXPECT_EQ(totals["virtual_seconds"], 10.0);
+  EXPECT_EQ(totals["seeds_per_second"], 2.5);
+
+  const ordered_json& klepp = summary["scenarios"][0];
+  EXPECT_EQ(klepp["name"], "kleppmann-fencing");
+  EXPECT_EQ(klepp["marks"]["stale-write-refused"], 2);
+  EXPECT_EQ(klepp["marks_never_reached"], ordered_json::array({"takeover-mid-step"}));
+  EXPECT_EQ(summary["scenarios"][1]["determinism_reruns"], 2);
+
+  const ordered_json& failures = summary["failures"];
+  ASSERT_EQ(failures.size(), 3u);
+  EXPECT_EQ(failures[0]["invariant"], "sink-monotonicity");
+  EXPECT_EQ(failures[0]["replay_command"],
+            "fencesim replay failures/kleppmann-fencing-random-2.replay.json");
+  EXPECT_EQ(failures[0]["shrunk_faults"], 1);
+  EXPECT_EQ(failures[1]["status"], "nondeterministic");
+  EXPECT_EQ(failures[1]["replay_command"],
+            "fencesim check-determinism --scenario nightly-mix --seeds 1..1 --strategy random");
+  EXPECT_EQ(failures[2]["invariant"], "harness");
+  EXPECT_EQ(failures[2]["replay_command"],
+            "fencesim run --scenario nightly-mix --seed 3 --strategy random --sink-double "
+            "accept-stale");
+  EXPECT_TRUE(failures[2]["replay_file"].is_null());
+}
+
+TEST(Summary, DoesNotDependOnTheOrderRunsEnded) {
+  std::vector<RunRecord> forward = {passing("nightly-mix", "pct", 1), violating(1), violating(2),
+                                    passing("kleppmann-fencing", "pct", 4)};
+  std::vector<RunRecord> backward(forward.rbegin(), forward.rend());
+  sort_records(forward);
+  sort_records(backward);
+  EXPECT_EQ(sweep_summary(manifest(), forward, {}), sweep_summary(manifest(), backward, {}));
+}
+
+TEST(Junit, OneTestcasePerScenarioWithEscapedFailures) {
+  std::vector<RunRecord> records = {violating(1), passing("nightly-mix", "random", 1)};
+  const std::string xml = junit_xml(sweep_summary(manifest(), records, {}));
+  EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", 0), 0u);
+  std::size_t testcases = 0;
+  for (std::size_t at = xml.find("<testcase "); at != std::string::npos;
+       at = xml.find("<testcase ", at + 1)) {
+    ++testcases;
+  }
+  EXPECT_EQ(testcases, 2u);
+  EXPECT_NE(xml.find("<testcase classname=\"fencesim\" name=\"nightly-mix\""), std::string::npos);
+  EXPECT_NE(xml.find("<failure message=\"1 of 1 runs failed; first: sink-monotonicity: token 1 "
+                     "after &lt;2&gt; &amp; &apos;so&apos;\" type=\"violation\">fencesim replay "
+                     "failures/kleppmann-fencing-random-1.replay.json\n"),
+            std::string::npos)
+      << xml;
+  EXPECT_EQ(std::count(xml.begin(), xml.end(), '<'), std::count(xml.begin(), xml.end(), '>'));
+}
+
+TEST(Junit, EscapesMarkupAndCharactersXmlCannotCarry) {
+  EXPECT_EQ(xml_escape("a<b>&\"'\tz"), "a&lt;b&gt;&amp;&quot;&apos;\tz");
+  EXPECT_EQ(xml_escape(std::string("x\x01y", 3)), "x\xEF\xBF\xBDy");
+}
+
+TEST(SweepManifest, RoundTripsAndRefusesAnotherVersion) {
+  SweepManifest m = manifest();
+  m.configuration.seeds_first.reset();
+  m.configuration.seeds_last.reset();
+  m.configuration.budget_ms = 120000;
+  const SweepManifest back = sweep_manifest_from_json(json::parse(to_json(m).dump()), "sweep.json");
+  EXPECT_EQ(back.configuration, m.configuration);
+  EXPECT_EQ(back.shard_indices, m.shard_indices);
+  EXPECT_EQ(describe_seeds(back.configuration), "budget 120s");
+  json other = json::parse(to_json(m).dump());
+  other["version"] = 2;
+  try {
+    sweep_manifest_from_json(other, "s/sweep.json");
+    FAIL() << "accepted version 2";
+  } catch (const SweepFileError& error) {
+    EXPECT_STREQ(error.what(), "s/sweep.json: version 2 is not supported (expected 1)");
+  }
+}
+
+}  // namespace
+}  // namespace fencesim::reports

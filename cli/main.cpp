@@ -2,11 +2,14 @@
 // turned into one line on stderr and the exit code CI reads (see commands.h).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 #include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/execute.h"
@@ -166,9 +169,16 @@ int main_checked(int argc, char** argv) {
   add_shrink(app, args.shrink);
   add_corpus(app, args.corpus);
   if (argc > 1 && argv[1][0] != '-' && !is_subcommand(app, argv[1])) {
-    return fail(kExitUsage, fmt::format("unknown command '{}' (expected list, run, replay, "
-                                        "check-determinism or sweep; try 'fencesim --help')",
-                                        argv[1]));
+    // The list is the registered subcommands, so it cannot fall behind them.
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      names.push_back(sub->get_name());
+    }
+    const std::string last = names.back();
+    names.pop_back();
+    return fail(kExitUsage,
+                fmt::format("unknown command '{}' (expected {} or {}; try 'fencesim --help')",
+                            argv[1], fmt::join(names, ", "), last));
   }
   try {
     app.parse(argc, argv);

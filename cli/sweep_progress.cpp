@@ -90,10 +90,6 @@ void SweepProgress::nondeterminism_found(const reports::RunRecord& record) {
                   record.detail.empty() ? "" : " (" + record.detail + ")"));
 }
 
-void SweepProgress::note(const std::string& line) {
-  print(line);
-}
-
 std::string SweepProgress::status_line(Clock::time_point now) const {
   const double elapsed = seconds_between(start_, now);
   const double rate = elapsed > 0 ? static_cast<double>(runs_) / elapsed : 0.0;

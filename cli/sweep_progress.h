@@ -30,7 +30,6 @@ class SweepProgress {
   // Prints the command that shows the failure again, then what failed.
   void failure_found(const reports::RunRecord& record);
   void nondeterminism_found(const reports::RunRecord& record);
-  void note(const std::string& line);
   // Prints the progress line when it is due.
   void tick(Clock::time_point now);
   // Ends the terminal's progress line, so that what follows starts on a fresh line.

@@ -2,6 +2,7 @@
 // the violations pinned to their events.
 #include <algorithm>
 #include <map>
+#include <vector>
 
 #include "reports/timeline_parts.h"
 
@@ -59,14 +60,19 @@ Json new_fault(const sim::HistoryEvent& e, const sim::Fault* fault) {
 
 Json fault_spans(const Frame& frame, const sim::FaultPlan& plan) {
   Json spans = Json::array();
-  // Node -> the fault span waiting for its node to resume (pauses) or restart (crashes).
-  std::map<sim::NodeId, std::size_t> paused;
-  std::map<sim::NodeId, std::size_t> crashed;
-  const auto finish = [&](std::map<sim::NodeId, std::size_t>& waiting, const sim::HistoryEvent& e) {
+  // Node -> the fault spans waiting for their node to resume (pauses) or restart (crashes). A node
+  // can take a second pause while the first still holds it (a stall during a SIGSTOP): one resume
+  // ends both, so every waiting span is kept, not only the latest.
+  using Waiting = std::map<sim::NodeId, std::vector<std::size_t>>;
+  Waiting paused;
+  Waiting crashed;
+  const auto finish = [&](Waiting& waiting, const sim::HistoryEvent& e) {
     auto it = waiting.find(e.node);
     if (it == waiting.end()) return;
-    spans[it->second]["end_ns"] = e.time_ns;
-    spans[it->second]["end_event"] = e.index;
+    for (std::size_t index : it->second) {
+      spans[index]["end_ns"] = e.time_ns;
+      spans[index]["end_event"] = e.index;
+    }
     waiting.erase(it);
   };
   const std::vector<std::string>& names = frame.world.node_names();
@@ -77,9 +83,9 @@ Json fault_spans(const Frame& frame, const sim::FaultPlan& plan) {
     const sim::Fault* fault = planned_fault(plan, names.at(e.node), e.detail);
     Json span = new_fault(e, fault);
     if (fault && pauses(fault->kind)) {
-      paused[e.node] = spans.size();
+      paused[e.node].push_back(spans.size());
     } else if (fault && fault->kind == sim::FaultKind::kCrash) {
-      crashed[e.node] = spans.size();
+      crashed[e.node].push_back(spans.size());
     } else {
       span["end_ns"] = fault ? own_end(frame, *fault, e.time_ns) : e.time_ns;
       span["end_event"] = nullptr;
@@ -88,9 +94,11 @@ Json fault_spans(const Frame& frame, const sim::FaultPlan& plan) {
   }
   // Never resumed or restarted: the span lasts to the end of the run.
   for (const auto* waiting : {&paused, &crashed}) {
-    for (const auto& [node, index] : *waiting) {
-      spans[index]["end_ns"] = frame.end_ns;
-      spans[index]["end_event"] = nullptr;
+    for (const auto& [node, indices] : *waiting) {
+      for (std::size_t index : indices) {
+        spans[index]["end_ns"] = frame.end_ns;
+        spans[index]["end_event"] = nullptr;
+      }
     }
   }
   return spans;

@@ -42,6 +42,21 @@ TEST(PerfettoTest, EveryEventIsWellFormed) {
   EXPECT_TRUE(fractional) << "nanoseconds survive as fractional microseconds";
 }
 
+// nightly-mix seed 8 (pct) stalls a node that a SIGSTOP already holds: one resume ends both
+// faults. The first version kept only the latest waiting fault, left the other without an end, and
+// the trace aborted on it (found by the sweep).
+TEST(PerfettoTest, ASecondPauseOfAPausedNodeEndsWithItsResume) {
+  const testing::Captured run =
+      testing::run_and_capture("nightly-mix", 8, "accept-stale", {}, sim::Strategy::kPct);
+  ASSERT_FALSE(run.timeline["faults"].empty());
+  for (const ordered_json& fault : run.timeline["faults"]) {
+    ASSERT_TRUE(fault.contains("end_ns")) << fault.dump();
+    EXPECT_GE(fault["end_ns"].get<std::int64_t>(), fault["start_ns"].get<std::int64_t>())
+        << fault.dump();
+  }
+  EXPECT_FALSE(run.trace["traceEvents"].empty());
+}
+
 TEST(PerfettoTest, OneProcessPerNodeNamedAfterIt) {
   const testing::Captured& run = testing::failing_kleppmann();
   std::map<int, std::string> processes;

@@ -20,12 +20,14 @@ struct Captured {
 
 inline Captured run_and_capture(const std::string& scenario, std::uint64_t seed,
                                 const std::string& sink_double = "",
-                                const TimelineContext& context = {}) {
+                                const TimelineContext& context = {},
+                                sim::Strategy strategy = sim::Strategy::kRandomWalk) {
   static const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
   properties::RunRequest request;
   request.scenario = scenario;
   request.seed = seed;
   request.sink_double = sink_double;
+  request.strategy = strategy;
   Captured captured;
   captured.report = properties::run_scenario(
       registry, request, [&](const sim::World& world, const properties::RunReport& report) {

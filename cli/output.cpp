@@ -60,6 +60,11 @@ void print_summary(std::ostream& out, const TimedRun& run) {
     fmt::print(out, "  {}: {}\n", violation.invariant, violation.message);
   }
   fmt::print(out, "marks: {}\n", marks_text(report.marks));
+  if (!report.figures.empty()) {
+    std::string figures;
+    for (const auto& [name, value] : report.figures) figures += fmt::format(" {}={}", name, value);
+    fmt::print(out, "figures:{}\n", figures);
+  }
 }
 
 json run_json(const TimedRun& run, const std::string& replay_file) {
@@ -72,6 +77,8 @@ json run_json(const TimedRun& run, const std::string& replay_file) {
   }
   json marks = json::object();
   for (const auto& [name, count] : report.marks) marks[name] = count;
+  json figures = json::object();
+  for (const auto& [name, value] : report.figures) figures[name] = value;
   return json{{"fencesim_version", std::string(reports::fencesim_version())},
               {"scenario", report.request.scenario},
               {"seed", report.request.seed},
@@ -86,6 +93,7 @@ json run_json(const TimedRun& run, const std::string& replay_file) {
               {"steps", report.steps},
               {"violations", violations},
               {"marks", marks},
+              {"figures", figures},
               {"within_assumptions", report.within_assumptions},
               {"fault_plan", reports::fault_plan_to_json(report.plan)},
               {"replay_file", replay_file.empty() ? json(nullptr) : json(replay_file)}};

@@ -132,7 +132,7 @@ fi
 run_mutant() {
   local name="$1" scenarios_csv="$2" budget="$3"
   local dir="$work/$name" patch="$root/mutants/$name.patch"
-  r_caught_by="" r_seeds="" r_seconds="" r_build="" r_outcome="" r_replay="" r_note=""
+  r_caught_by="" r_seeds="" r_seconds="" r_build="" r_outcome="" r_replay="" r_note="" r_shrunk=""
   echo "== $name: copy, patch, build" >&2
   [[ -f "$patch" ]] || { r_outcome=broken; r_caught_by="NO PATCH FILE"; return; }
   # The patch is applied to a fresh staging copy, which is then synced into the build's source
@@ -187,8 +187,10 @@ run_mutant() {
       fi
       runs=$((runs + 1))
       rc=0
+      rm -f "$dir/catch.replay.json"
       out=$(cd "$dir" && timeout "$run_timeout" "$binary" run --scenario "$scenario" \
-        --seed "$seed" --json 2>"$dir/last-run.stderr") || rc=$?
+        --seed "$seed" --json --replay-out "$dir/catch.replay.json" 2>"$dir/last-run.stderr") ||
+        rc=$?
       case $rc in
         0) [[ $seed -eq 1 ]] && live+=("$scenario"); continue ;;
         2|64)
@@ -210,6 +212,14 @@ run_mutant() {
       esac
       r_caught_by="$r_caught_by @ $scenario"
       r_outcome=caught
+      # The shrunk plan's size: how small the story that catches this mutant can be.
+      r_shrunk="-"
+      if [[ -f "$dir/catch.replay.json" ]]; then
+        local shrunk_line
+        shrunk_line=$(timeout "$run_timeout" "$binary" shrink "$dir/catch.replay.json" \
+          --out "$dir/catch.shrunk.json" --max-runs 200 2>/dev/null | grep -m1 '^faults: ') || true
+        [[ -n "$shrunk_line" ]] && r_shrunk=$(sed 's/^faults: \([0-9]* -> [0-9]*\).*/\1/' <<<"$shrunk_line")
+      fi
       r_replay="(cd $dir && $binary run --scenario $scenario --seed $seed)"
       echo "== $name: caught by $r_caught_by, seed $seed, ${r_seconds}s ($runs runs)" >&2
       return
@@ -230,16 +240,16 @@ mkdir -p "$work"
 total0=$(now)
 snapshot_tree "$work/tree.tar"
 results="$work/results.tsv"
-printf 'mutant\toutcome\tcaught_by\tseeds\tseconds\tbuild_seconds\tnote\n' >"$results"
+printf 'mutant\toutcome\tcaught_by\tseeds\tseconds\tshrunk_faults\tbuild_seconds\tnote\n' >"$results"
 rows=()
 survivors=()
 replays=()
 worst=0
 for i in "${!m_name[@]}"; do
   run_mutant "${m_name[$i]}" "${m_scenarios[$i]}" "${m_budget[$i]}"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${m_name[$i]}" "$r_outcome" "$r_caught_by" "$r_seeds" \
-    "$r_seconds" "$r_build" "$r_note" >>"$results"
-  rows+=("| ${m_name[$i]} | $r_caught_by | ${r_seeds:--} | ${r_seconds:--} | ${r_build:--} |")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${m_name[$i]}" "$r_outcome" "$r_caught_by" \
+    "$r_seeds" "$r_seconds" "${r_shrunk:--}" "$r_build" "$r_note" >>"$results"
+  rows+=("| ${m_name[$i]} | $r_caught_by | ${r_seeds:--} | ${r_seconds:--} | ${r_shrunk:--} | ${r_build:--} |")
   case $r_outcome in
     caught) replays+=("${m_name[$i]}: $r_replay") ;;
     survived)
@@ -251,8 +261,8 @@ done
 total=$(elapsed "$total0" "$(now)")
 
 echo
-echo "| mutant | caught by | seeds | seconds | build s |"
-echo "|---|---|---|---|---|"
+echo "| mutant | caught by | seeds | seconds | shrunk plan (faults) | build s |"
+echo "|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
 echo "total: ${total}s for ${#m_name[@]} mutants (results: $results)"

@@ -194,6 +194,17 @@ TEST_F(CliTest, RunPrintsTheConfigurationFirstThenTheSummary) {
   EXPECT_NE(result.out.find("\nhistory hash: "), std::string::npos) << result.out;
 }
 
+// Scenario 13's figures (how often a stale holder's unchecked call overlapped the next holder)
+// reach the run's JSON, not only the sweep's summary.
+TEST_F(CliTest, RunJsonCarriesTheFiguresAWorkloadMeasured) {
+  const Result result = fencesim("run --scenario confirm-then-unchecked-call --seed 1 --json");
+  ASSERT_EQ(result.code, 0) << result.err;
+  const json report = json::parse(result.out);
+  ASSERT_TRUE(report["figures"].is_object());
+  ASSERT_TRUE(report["figures"].contains("unchecked-calls")) << report["figures"].dump();
+  EXPECT_GT(report["figures"]["unchecked-calls"].get<std::int64_t>(), 0);
+}
+
 TEST_F(CliTest, RunJsonPassesWithEveryField) {
   const Result result = fencesim("run --scenario kleppmann-fencing --seed 1 --json");
   ASSERT_EQ(result.code, 0) << result.err;
@@ -201,7 +212,7 @@ TEST_F(CliTest, RunJsonPassesWithEveryField) {
   const json report = json::parse(result.out);
   for (const char* field :
        {"scenario", "seed", "strategy", "status", "history_hash", "events", "virtual_seconds",
-        "wall_seconds", "violations", "marks", "within_assumptions", "fault_plan"}) {
+        "wall_seconds", "violations", "marks", "figures", "within_assumptions", "fault_plan"}) {
     EXPECT_TRUE(report.contains(field)) << field;
   }
   EXPECT_EQ(report["status"], "pass");

@@ -61,6 +61,7 @@ struct SweepArgs {
   std::string corpus;  // "" for none: folder to keep the failures' (shrunk) replay files in
   std::string run_timeout = "60s";     // real time a run (or a failure's shrinking) may take
   std::string progress_every = "10s";  // progress line period when stdout is not a terminal
+  std::uint64_t draw_limit = 5;  // failures shrunk and drawn per (scenario, invariant or status)
   std::string sink_double;
 };
 

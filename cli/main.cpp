@@ -86,6 +86,8 @@ void add_sweep(CLI::App& app, SweepArgs& args) {
                     "Real time one run (or a failure's shrinking) may take (default 60s)");
   sweep->add_option("--progress-every", args.progress_every,
                     "Progress line period when stdout is not a terminal (default 10s)");
+  sweep->add_option("--draw-limit", args.draw_limit,
+                    "Failures shrunk and drawn per scenario and invariant (default 5)");
   sweep->add_option("--sink-double", args.sink_double,
                     "Replace every sink by a broken test double: accept-stale");
 }

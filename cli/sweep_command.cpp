@@ -1,7 +1,8 @@
 // `fencesim sweep`: many seeds of one or more scenarios in worker processes (cli/sweep_engine.h),
-// with a share of passing seeds re-run in another worker for determinism and every failure
-// shrunk and drawn. Prints each failure's command as it is found, a progress line while it runs,
-// and a summary per scenario at the end; writes the reports of docs/reports.md to --out.
+// with a share of passing seeds re-run in another worker for determinism, and the first failures
+// of each kind (--draw-limit) shrunk and drawn. Prints each failure's command as it is found, a
+// progress line while it runs, and a summary per scenario at the end; writes the reports of
+// docs/reports.md to --out.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <unistd.h>

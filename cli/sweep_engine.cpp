@@ -72,7 +72,7 @@ class Engine {
   // The reports take longer the more runs there are: the deadlines move earlier as runs end.
   void update_deadlines() {
     const double budget = plan_.budget_seconds();
-    const double reserve = report_reserve_seconds(budget, results_.records.size());
+    const double reserve = report_reserve_seconds(budget, results_.records.size(), results_.drawn);
     deadline_ = after(start_, budget - reserve);
     // The last moment: kill what still runs, so that the reports are written within the budget.
     hard_stop_ = after(start_, budget - reserve / 2);
@@ -144,6 +144,8 @@ class Engine {
     if (type == "found") {
       reports::RunRecord record = reports::run_record_from_json(event.message["record"], "worker");
       progress_.failure_found(record);
+      const bool draw = may_draw(task.id, record);
+      pool_.tell(event.pid, encode_draw(task.id, draw));
       found_[task.id] = std::move(record);
     } else if (type == "done") {
       done(event, task);
@@ -163,6 +165,10 @@ class Engine {
                                               event.message["wall_seconds"].get<double>()});
     if (!record.passed() && !found_.contains(task.id)) progress_.failure_found(record);
     found_.erase(task.id);
+    if (const auto note = not_drawn_.find(task.id); note != not_drawn_.end()) {
+      add_note(record, note->second);
+      not_drawn_.erase(note);
+    }
     if (record.passed() && rerun_for_determinism(plan_.config, record.seed)) {
       const TaskMessage rerun{true, next_id_++, task.task};
       rerun_exclude_[rerun.id] = plan_.jobs > 1 ? event.pid : 0;
@@ -238,6 +244,30 @@ class Engine {
     }
   }
 
+  // Whether the failure `id` is shrunk and drawn: only the first plan_.draw_limit of its kind are.
+  // Counted here, in the one parent, so that the limit is exact whatever the number of workers.
+  // A failure not drawn is noted in `record` (and, when it is done, in the worker's record).
+  bool may_draw(std::uint64_t id, reports::RunRecord& record) {
+    const std::string kind = failure_kind(record);
+    std::uint64_t& drawn = drawn_[kind];
+    if (drawn < plan_.draw_limit) {
+      ++drawn;
+      ++results_.drawn;
+      return true;
+    }
+    const std::string note =
+        fmt::format("not shrunk or drawn: {} failures of {} already were", drawn, kind);
+    add_note(record, note);
+    not_drawn_[id] = note;
+    return false;
+  }
+
+  // "<scenario>/<first violated invariant>", or "<scenario>/<status>" without a violation.
+  static std::string failure_kind(const reports::RunRecord& record) {
+    return record.scenario + "/" +
+           (record.first_violation ? record.first_violation->invariant : record.status);
+  }
+
   static void add_note(reports::RunRecord& record, const std::string& note) {
     if (!record.failure) record.failure = reports::FailureFiles{};
     std::string& text = record.failure->note;
@@ -269,6 +299,8 @@ class Engine {
   std::map<std::uint64_t, std::size_t> rerun_of_;      // re-run id -> index of its record
   std::map<std::uint64_t, pid_t> rerun_exclude_;       // re-run id -> the original's worker
   std::map<std::uint64_t, reports::RunRecord> found_;  // failures found, still being shrunk
+  std::map<std::string, std::uint64_t> drawn_;         // failure kind -> failures drawn
+  std::map<std::uint64_t, std::string> not_drawn_;     // failure id -> why it is not drawn
   std::vector<double> task_seconds_;                   // per scenario
   std::vector<std::uint64_t> task_count_;
   double all_seconds_ = 0;
@@ -278,12 +310,18 @@ class Engine {
 
 }  // namespace
 
-double report_reserve_seconds(double budget_seconds, std::uint64_t runs) {
+double report_reserve_seconds(double budget_seconds, std::uint64_t runs, std::uint64_t drawn) {
   // Measured on 2 loaded cores: writing the reports of 52,840 runs took 1.9 s (36 us a run); the
   // budget's last half percent absorbs the runs still held when the last one was handed out.
   constexpr double kBaseSeconds = 0.5;
   constexpr double kSecondsPerRun = 60e-6;
-  return kBaseSeconds + kSecondsPerRun * static_cast<double>(runs) + budget_seconds * 0.005;
+  // report.html embeds the timelines of the first 25 drawn failures (cli/sweep_output.cpp), each
+  // read back and parsed: up to a few MB each.
+  constexpr double kSecondsPerTimeline = 0.05;
+  constexpr std::uint64_t kTimelinesInReport = 25;
+  return kBaseSeconds + kSecondsPerRun * static_cast<double>(runs) +
+         kSecondsPerTimeline * static_cast<double>(std::min(drawn, kTimelinesInReport)) +
+         budget_seconds * 0.005;
 }
 
 SweepResults run_sweep_tasks(const WorkerSetup& setup, SweepProgress& progress,

@@ -17,10 +17,12 @@ struct SweepResults {
   std::vector<reports::RunRecord> records;  // in the order they ended
   std::vector<reports::RunTime> times;
   std::uint64_t cut_by_budget = 0;  // runs handed out but not finished when the budget ran out
+  std::uint64_t drawn = 0;          // failures chosen to be shrunk and drawn (--draw-limit)
 };
 
-// Seconds kept at the end of a budget for writing the reports of `runs` runs.
-double report_reserve_seconds(double budget_seconds, std::uint64_t runs);
+// Seconds kept at the end of a budget for writing the reports of `runs` runs, `drawn` of them
+// failures shrunk and drawn.
+double report_reserve_seconds(double budget_seconds, std::uint64_t runs, std::uint64_t drawn);
 
 // Runs every task of `setup.plan` (or as many as the budget holds, counted from `start`).
 SweepResults run_sweep_tasks(const WorkerSetup& setup, SweepProgress& progress,

@@ -83,7 +83,7 @@ std::string failure_base_name(const std::string& scenario, const std::string& st
 
 reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
                                    const properties::RunReport& failure, const std::string& out,
-                                   const std::function<void(const reports::FailureFiles&)>& found) {
+                                   const std::function<bool(const reports::FailureFiles&)>& found) {
   const std::string base = failure_base_name(
       failure.request.scenario, std::string(reports::strategy_name(failure.request.strategy)),
       failure.request.seed);
@@ -93,7 +93,7 @@ reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
       try_write(files, out, "failures/" + base + ".replay.json", [&](const std::string& path) {
         reports::write_replay_file(path, reports::make_replay_file(failure, registry));
       });
-  found(files);
+  if (!found(files)) return files;
   try {
     const properties::ShrinkResult shrunk =
         properties::shrink_failure(registry, failure, kShrinkRuns);

@@ -19,10 +19,11 @@ std::string failure_base_name(const std::string& scenario, const std::string& st
                               std::uint64_t seed);
 
 // Writes the failure's files. `found` is called once the original replay file is written (before
-// shrinking, which takes longest), with what is known so far. A file that cannot be made is left
-// out and named in FailureFiles::note; this never throws for it.
+// shrinking, which takes longest), with what is known so far; it answers whether to shrink and
+// draw the failure as well (a sweep does so for only the first few of a kind). A file that cannot
+// be made is left out and named in FailureFiles::note; this never throws for it.
 reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
                                    const properties::RunReport& failure, const std::string& out,
-                                   const std::function<void(const reports::FailureFiles&)>& found);
+                                   const std::function<bool(const reports::FailureFiles&)>& found);
 
 }  // namespace fencesim::cli

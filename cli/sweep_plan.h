@@ -31,6 +31,9 @@ struct SweepPlan {
   unsigned jobs = 1;
   double run_timeout_seconds = 60;
   double progress_every_seconds = 10;
+  // The first this many failures of each (scenario, first invariant or status) are shrunk and
+  // drawn; the others keep their replay file only.
+  std::uint64_t draw_limit = 5;
   std::string out;
   std::string corpus;  // "" for none
   bool budgeted() const { return config.budget_ms.has_value(); }

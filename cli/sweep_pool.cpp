@@ -122,6 +122,12 @@ void WorkerPool::send(std::size_t slot, const std::vector<TaskMessage>& batch) {
   (void)write_line(worker.task_fd, text);
 }
 
+void WorkerPool::tell(pid_t pid, std::string_view line) {
+  for (Worker& worker : workers_) {
+    if (worker.pid == pid) (void)write_line(worker.task_fd, line);
+  }
+}
+
 PoolEvent WorkerPool::bury(std::size_t slot, const std::string& reason) {
   Worker& worker = workers_[slot];
   int status = 0;

@@ -51,6 +51,9 @@ class WorkerPool {
   // the next wait().
   void send(std::size_t slot, const std::vector<TaskMessage>& batch);
 
+  // Writes one line to the worker `pid`, if it still runs (a dead one is reported by wait()).
+  void tell(pid_t pid, std::string_view line);
+
   // Waits at most `timeout_seconds` for answers and deaths. A worker whose current task ran past
   // the run timeout is killed and reported dead. Every dead worker is replaced at once.
   std::vector<PoolEvent> wait(double timeout_seconds);

@@ -49,6 +49,22 @@ std::optional<TaskMessage> decode_task(std::string_view line) {
   return message;
 }
 
+std::string encode_draw(std::uint64_t id, bool draw) {
+  return fmt::format("draw {} {}", id, draw ? 1 : 0);
+}
+
+std::optional<DrawMessage> decode_draw(std::string_view line) {
+  if (!line.starts_with("draw ")) return std::nullopt;
+  line.remove_prefix(5);
+  DrawMessage message;
+  std::uint64_t draw = 0;
+  if (!take_number(line, message.id) || !take_number(line, draw) || !line.empty() || draw > 1) {
+    return std::nullopt;
+  }
+  message.draw = draw == 1;
+  return message;
+}
+
 bool write_line(int fd, std::string_view line) {
   std::string text(line);
   text += '\n';

@@ -5,6 +5,9 @@
 //   {"type":"found","id":ID,"record":R}  a failure, its replay file written; shrinking follows
 //   {"type":"done","id":ID,"record":R,"wall_seconds":W,"task_seconds":T}
 //   {"type":"rerun","id":ID,"history_hash":H[,"error":E]}  a determinism re-run (H "" on error)
+// After "found" the worker waits for the parent's "draw ID 1" (shrink and draw the failure) or
+// "draw ID 0" (keep the replay file only): the parent counts the failures of every kind, so that
+// the limit holds exactly whatever the number of workers.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +26,15 @@ struct TaskMessage {
 std::string encode_task(const TaskMessage& message);
 // nullopt for a malformed line (a bug: the parent wrote it).
 std::optional<TaskMessage> decode_task(std::string_view line);
+
+// "draw ID 1" or "draw ID 0".
+std::string encode_draw(std::uint64_t id, bool draw);
+struct DrawMessage {
+  std::uint64_t id = 0;
+  bool draw = false;
+};
+// nullopt when the line is not a draw answer.
+std::optional<DrawMessage> decode_draw(std::string_view line);
 
 // Writes all of `line` and a newline, through partial writes and EINTR. False on an error (the
 // other side is gone).

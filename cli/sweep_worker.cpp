@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <memory>
 
 #include "cli/execute.h"
@@ -51,8 +52,27 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 class Worker {
  public:
-  Worker(const WorkerSetup& setup, int result_fd)
-      : setup_(setup), result_fd_(result_fd), pool_(std::make_shared<sim::StackPool>()) {}
+  Worker(const WorkerSetup& setup, int task_fd, int result_fd)
+      : setup_(setup),
+        task_fd_(task_fd),
+        result_fd_(result_fd),
+        pool_(std::make_shared<sim::StackPool>()) {}
+
+  // Serves tasks until the parent closes the pipe.
+  [[noreturn]] void serve_all() {
+    for (;;) {
+      if (!pending_.empty()) {
+        const TaskMessage message = pending_.front();
+        pending_.pop_front();
+        serve(message);
+        continue;
+      }
+      const std::string line = next_line();
+      const std::optional<TaskMessage> message = decode_task(line);
+      if (!message) malformed(line);
+      serve(*message);
+    }
+  }
 
   void serve(const TaskMessage& message) {
     const auto started = std::chrono::steady_clock::now();
@@ -107,7 +127,39 @@ class Worker {
           reports::RunRecord found = record;
           found.failure = files;
           send(ordered_json{{"type", "found"}, {"id", id}, {"record", reports::to_json(found)}});
+          return await_draw(id);
         });
+  }
+
+  // The parent's answer to "found": whether to shrink and draw. Tasks sent before it are kept.
+  bool await_draw(std::uint64_t id) {
+    for (;;) {
+      const std::string line = next_line();
+      if (const std::optional<DrawMessage> answer = decode_draw(line)) {
+        if (answer->id != id) malformed(line);
+        return answer->draw;
+      }
+      const std::optional<TaskMessage> message = decode_task(line);
+      if (!message) malformed(line);
+      pending_.push_back(*message);
+    }
+  }
+
+  // The next line from the parent; the parent gone means there is nothing more to do.
+  std::string next_line() {
+    char buffer[4096];
+    for (;;) {
+      if (std::optional<std::string> line = lines_.next()) return *line;
+      const ssize_t n = ::read(task_fd_, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) _exit(0);  // the parent closed the pipe: no more tasks
+      lines_.append(buffer, static_cast<std::size_t>(n));
+    }
+  }
+
+  [[noreturn]] static void malformed(const std::string& line) {
+    std::fprintf(stderr, "fencesim: worker: malformed message '%s'\n", line.c_str());
+    _exit(kExitHarnessError);
   }
 
   static reports::RunRecord harness_error_record(const properties::RunRequest& request,
@@ -129,30 +181,17 @@ class Worker {
   }
 
   const WorkerSetup& setup_;
+  int task_fd_;
   int result_fd_;
   std::shared_ptr<sim::StackPool> pool_;
+  LineBuffer lines_;
+  std::deque<TaskMessage> pending_;  // tasks that came while waiting for a draw answer
 };
 
 }  // namespace
 
 void run_worker(const WorkerSetup& setup, int task_fd, int result_fd) {
-  Worker worker(setup, result_fd);
-  LineBuffer lines;
-  char buffer[4096];
-  for (;;) {
-    while (std::optional<std::string> line = lines.next()) {
-      const std::optional<TaskMessage> message = decode_task(*line);
-      if (!message) {
-        std::fprintf(stderr, "fencesim: worker: malformed task '%s'\n", line->c_str());
-        _exit(kExitHarnessError);
-      }
-      worker.serve(*message);
-    }
-    const ssize_t n = ::read(task_fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) _exit(0);  // the parent closed the pipe: no more tasks
-    lines.append(buffer, static_cast<std::size_t>(n));
-  }
+  Worker(setup, task_fd, result_fd).serve_all();
 }
 
 }  // namespace fencesim::cli

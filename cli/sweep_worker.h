@@ -1,6 +1,7 @@
 #pragma once
-// A sweep's worker process: reads tasks from the parent, runs each world, keeps failures (replay
-// files, shrinking, timeline) and answers one line a task (cli/sweep_protocol.h). A world that
+// A sweep's worker process: reads tasks from the parent, runs each world, keeps each failure's
+// replay file, shrinks and draws it when the parent says so (the parent counts failures per kind
+// against --draw-limit), and answers one line a task (cli/sweep_protocol.h). A world that
 // crashes, aborts or hangs takes only this process down; the parent reports the seed and starts
 // another worker.
 #include <cstdint>

@@ -1,6 +1,7 @@
 // `fencesim sweep` end to end: the output folder and its reports, failures shrunk and replayable,
 // seeds that crash, abort, throw or hang in a worker, sharding, the budget's seed order, and every
 // kind of bad input (one line, exit 2, nothing already written lost).
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -64,6 +65,54 @@ TEST_F(SweepTest, PassingSweepWritesEveryReportSorted) {
   EXPECT_EQ(sweep["format"], "fencesim-sweep");
   EXPECT_EQ(sweep["completed"], true);
   EXPECT_EQ(sweep["configuration"]["seeds"]["last"], 6);
+}
+
+// A sweep where every seed fails: each failure keeps its replay file and its lines in the
+// reports, but only the first --draw-limit of each scenario and invariant are shrunk and drawn.
+TEST_F(SweepTest, OnlyTheFirstFailuresOfAKindAreShrunkAndDrawn) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..7 --strategy random --jobs 2 "
+      "--sink-double accept-stale --draw-limit 3 --out out");
+  ASSERT_EQ(result.code, 1) << result.out << result.err;
+  const json summary = read_json(path("out/summary.json"));
+  ASSERT_EQ(summary["failures"].size(), 7u);
+  EXPECT_EQ(runs(path("out")).size(), 7u);
+  std::map<std::string, std::uint64_t> drawn, not_drawn;
+  for (const json& failure : summary["failures"]) {
+    const std::string kind = "kleppmann-fencing/" + failure["invariant"].get<std::string>();
+    EXPECT_TRUE(fs::exists(path("out") / failure["replay_file"].get<std::string>()));
+    const std::string base =
+        "out/failures/kleppmann-fencing-random-" + std::to_string(failure["seed"].get<int>());
+    if (failure["shrunk_replay_file"].is_string()) {
+      ++drawn[kind];
+      for (const char* suffix :
+           {".shrunk.replay.json", ".timeline.json", ".html", ".perfetto.json"})
+        EXPECT_TRUE(fs::exists(path(base + suffix))) << base << suffix;
+    } else {
+      ++not_drawn[kind];
+      EXPECT_EQ(failure["note"], "not shrunk or drawn: 3 failures of " + kind + " already were");
+      EXPECT_TRUE(failure["html"].is_null());
+      for (const char* suffix :
+           {".shrunk.replay.json", ".timeline.json", ".html", ".perfetto.json"})
+        EXPECT_FALSE(fs::exists(path(base + suffix))) << base << suffix;
+    }
+  }
+  for (const auto& [kind, count] : drawn) {
+    EXPECT_EQ(count, std::min<std::uint64_t>(3, count + not_drawn[kind])) << kind;
+  }
+  std::uint64_t total_drawn = 0, total_not_drawn = 0;
+  for (const auto& [kind, count] : drawn) total_drawn += count;
+  for (const auto& [kind, count] : not_drawn) total_not_drawn += count;
+  EXPECT_EQ(total_drawn + total_not_drawn, 7u);
+  EXPECT_GT(total_not_drawn, 0u);  // there are more failures of a kind than the limit
+  // JUnit names every failure's replay command, drawn or not.
+  const std::string junit = read_text(path("out/junit.xml"));
+  for (int seed = 1; seed <= 7; ++seed) {
+    EXPECT_NE(junit.find("fencesim replay failures/kleppmann-fencing-random-" +
+                         std::to_string(seed) + ".replay.json"),
+              std::string::npos)
+        << seed;
+  }
 }
 
 TEST_F(SweepTest, FailuresAreShrunkDrawnAndReplayable) {

@@ -3,36 +3,14 @@
 // data into markup, so no scenario name or message can inject markup.
 #include "reports/html_page.h"
 
+#include "reports/markup_escape.h"
 #include "reports/timeline.h"
 
 namespace fencesim::reports {
 namespace html {
 
 std::string escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return xml_escape(text);
 }
 
 std::string script_json(const nlohmann::ordered_json& json) {

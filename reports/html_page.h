@@ -7,7 +7,7 @@
 
 namespace fencesim::reports::html {
 
-// `text` with &, <, >, " and ' escaped, for element content and attribute values.
+// `text` escaped for element content and attribute values (reports/markup_escape.h).
 std::string escape(std::string_view text);
 
 // `json` serialised for a <script type="application/json"> element: '<', '>' and '&' (which JSON

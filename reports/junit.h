@@ -7,11 +7,9 @@
 #include <string>
 #include <string_view>
 
-namespace fencesim::reports {
+#include "reports/markup_escape.h"
 
-// Escapes text for XML 1.0 content and attribute values: the five markup characters, and the
-// control characters XML 1.0 cannot carry at all (replaced by U+FFFD).
-std::string xml_escape(std::string_view text);
+namespace fencesim::reports {
 
 // `summary` as made by sweep_summary.
 std::string junit_xml(const nlohmann::ordered_json& summary);

@@ -85,7 +85,8 @@ TEST(HtmlTest, SweepPageIsSelfContainedAndCarriesSummaryAndTimelines) {
 }
 
 TEST(HtmlTest, EscapeAndScriptJson) {
-  EXPECT_EQ(html::escape("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
+  EXPECT_EQ(html::escape("<a href='x'>&\"</a>"),
+            "&lt;a href=&apos;x&apos;&gt;&amp;&quot;&lt;/a&gt;");
   const ordered_json value{{"s", "</script>&<!--"}};
   const std::string text = html::script_json(value);
   EXPECT_EQ(text.find('<'), std::string::npos);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "runtime/scope_key.h"
+
 namespace fencesim::runtime {
 
 HeldLease& ExecutionFence::live() const {
@@ -69,15 +71,17 @@ ExecutionFencedError ExecutionFence::fenced(Token observed_token) const {
   return error;
 }
 
-std::string ExecutionFence::idempotency_key() const {
+std::string ExecutionFence::idempotency_key(std::string_view effect) const {
   HeldLease& lease = live();
-  return lease.scope_key() + "/" + frame_->path;
+  return make_scope_key({lease.key().tenant_id, lease.key().lease_execution_id, frame_->path,
+                         effect});
 }
 
-SinkReply ExecutionFence::write(Sink& sink, const std::string& payload) const {
+SinkReply ExecutionFence::write(Sink& sink, std::string_view effect,
+                                const std::string& payload) const {
   HeldLease& lease = live();
   lease.assert_held();
-  const std::string key = idempotency_key();
+  const std::string key = idempotency_key(effect);
   Observer& observer = lease.services().observer;
   RuntimeEvent event{EventKind::kWriteSent, lease.holder(), lease.key(), lease.scope_key(),
                      lease.token(),         frame_->path,   key,         0};

@@ -8,10 +8,12 @@
 // - confirm_now(): a strict renewal round trip before a call that cannot check tokens; also runs
 //   the cancel checks before and after.
 // - fenced(observed): the error for a refusal by a system that saw `observed`; it stops the holder.
-// - write(sink, payload): a write that carries the token and the step's idempotency key.
+// - write(sink, effect, payload): a write of one intended effect of the step; it carries the token
+//   and that effect's idempotency key.
 // Every member throws ExecutionContextUnavailableError when its frame is not a running step's.
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "runtime/errors.h"
 #include "runtime/frame.h"
@@ -33,13 +35,17 @@ class ExecutionFence {
   Nanoseconds confirm_now() const;
   ExecutionFencedError fenced(Token observed_token) const;
 
-  // The idempotency key of this step: the same for every attempt of the step, so a re-run by the
-  // next holder deduplicates at the sink.
-  std::string idempotency_key() const;
-  // Sends a fenced write. A refusal throws the fenced error (and stops the holder). A write that
-  // lands while the lease expired locally still ends the call with ExecutionLeaseLostError: the
-  // step cannot know that its write was not overtaken.
-  SinkReply write(Sink& sink, const std::string& payload) const;
+  // The idempotency key of one intended effect of this step, named by the step (`effect`): the
+  // same for every attempt of the step, so a re-run by the next holder deduplicates at the sink,
+  // and different for each effect the step means, so a step's second write (or a withdrawal's
+  // write in the step's frame) is never taken for a retry of its first and lost. The parts (the
+  // lease key, the step path, the effect) are encoded and joined like a scope key's, so no two
+  // effects share a key whatever their names hold.
+  std::string idempotency_key(std::string_view effect) const;
+  // Sends a fenced write of `effect`. A refusal throws the fenced error (and stops the holder). A
+  // write that lands while the lease expired locally still ends the call with
+  // ExecutionLeaseLostError: the step cannot know that its write was not overtaken.
+  SinkReply write(Sink& sink, std::string_view effect, const std::string& payload) const;
 
  private:
   HeldLease& live() const;

@@ -51,18 +51,19 @@ void Instance::poll_once() {
   }
 }
 
-void Instance::withdraw(const LeaseKey& tree, const StepBody& body) {
+void Instance::withdraw(const LeaseKey& tree, const std::string& step_path,
+                        const StepBody& body) {
   std::shared_ptr<Frame> frame;
   AbortSignal signal;
   if (auto it = runners_.find(tree); it != runners_.end()) {
-    frame = it->second->running_step_frame();
+    frame = it->second->running_step_frame(step_path);
     if (frame) signal = frame->lease->signal();
   }
   const bool fenced = frame != nullptr;
   if (!fenced) {
     // Rebuilt from the checkpoint: the tree's facts, no held lease, so no fence.
     frame = std::make_shared<Frame>(
-        Frame{FrameKind::kRebuilt, tree, "<withdrawal>", nullptr, false, nullptr});
+        Frame{FrameKind::kRebuilt, tree, step_path, nullptr, false, nullptr});
   }
   services_.observer.on_event(RuntimeEvent{EventKind::kWithdrawal, services_.options.holder, tree,
                                            make_scope_key(tree), fenced ? frame->lease->token() : 0,

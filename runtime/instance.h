@@ -23,10 +23,10 @@ class Instance {
   void stop() { stopping_ = true; }
   // One poll: takes and starts every placed, unfinished tree whose lease is free.
   void poll_once();
-  // A withdrawal for `tree`: inside a pass it runs in its running step's frame (with that step's
-  // fence); otherwise (after the tree ended) in a frame rebuilt from the checkpoint, without a
-  // fence.
-  void withdraw(const LeaseKey& tree, const StepBody& body);
+  // A withdrawal for the step `step_path` of `tree` (a path as join_path builds it): while that
+  // step runs here it runs in the step's own frame (with its fence); otherwise (after the tree
+  // ended) in a frame rebuilt from the checkpoint, without a fence.
+  void withdraw(const LeaseKey& tree, const std::string& step_path, const StepBody& body);
 
   const HolderId& holder() const { return services_.options.holder; }
   std::size_t running_trees() const { return runners_.size(); }

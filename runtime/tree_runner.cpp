@@ -315,8 +315,11 @@ bool TreeRunner::retake_after_yield() {
   return true;
 }
 
-std::shared_ptr<Frame> TreeRunner::running_step_frame() const {
-  return running_frames_.empty() ? nullptr : running_frames_.back();
+std::shared_ptr<Frame> TreeRunner::running_step_frame(const std::string& path) const {
+  for (const std::shared_ptr<Frame>& frame : running_frames_) {
+    if (frame->path == path) return frame;
+  }
+  return nullptr;
 }
 
 }  // namespace fencesim::runtime

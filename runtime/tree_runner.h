@@ -37,8 +37,9 @@ class TreeRunner {
 
   // Runs the pass. Never throws a std::exception: a failure ends the pass, classified.
   PassOutcome run();
-  // The most recently started step that is still running (for a withdrawal inside the pass).
-  std::shared_ptr<Frame> running_step_frame() const;
+  // The frame of the step `path` while it runs in this pass (for a withdrawal inside the pass),
+  // else null.
+  std::shared_ptr<Frame> running_step_frame(const std::string& path) const;
   const LeaseKey& key() const { return placement_.key; }
 
  private:

@@ -48,7 +48,7 @@ void register_catalogue_fence_use(ScenarioRegistry& registry) {
       .tree("tenant-1", "order-1", "order")
       .setup([](sim::World& world) {
         for (const char* instance : {"instance-1", "instance-2"}) {
-          world.withdraw_at(50 * kSecond, instance, runtime::LeaseKey{"tenant-1", "order-1"},
+          world.withdraw_at(50 * kSecond, instance, runtime::LeaseKey{"tenant-1", "order-1"}, "keep",
                             [&world](ExecutionContext& ctx) {
                               expect_unavailable(
                                   world, ctx, [&] { (void)ctx.fence().token(); },
@@ -74,9 +74,9 @@ void register_catalogue_fence_use(ScenarioRegistry& registry) {
       })
       .tree("tenant-1", "order-1", "order")
       .setup([](sim::World& world) {
-        world.withdraw_at(5 * kSecond, "instance-1", runtime::LeaseKey{"tenant-1", "order-1"},
+        world.withdraw_at(5 * kSecond, "instance-1", runtime::LeaseKey{"tenant-1", "order-1"}, "long",
                           [&world](ExecutionContext& ctx) {
-                            ctx.fence().write(world.sink(ctx, "payments"), "withdrawal");
+                            write_effect(world, ctx, "payments", "withdrawal", "withdrawal");
                             world.mark(ctx, "fenced-withdrawal-written");
                           });
       })
@@ -100,7 +100,7 @@ void register_catalogue_fence_use(ScenarioRegistry& registry) {
                   ctx.env().sleep(kSecond);
                   std::exception_ptr refusal;
                   try {
-                    ctx.fence().write(world.sink(ctx, "payments"), "charge");
+                    write_effect(world, ctx, "payments", "charge", "charge");
                   } catch (const runtime::ExecutionFencedError&) {
                     refusal = std::current_exception();
                   }

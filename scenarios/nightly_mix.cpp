@@ -55,9 +55,15 @@ void add_workflows(sim::World& world, sim::Rng& rng, bool swarm) {
   world.workflows().add(std::move(order));
 }
 
-// Steps that write, and where: a withdrawal inside a pass writes through such a step's fence.
-const std::map<std::string, std::string> kWriters{
-    {"charge", "payments"}, {"record", "ledger"}, {"note", "ledger"}, {"ship", "ledger"}};
+// Steps that write (by path in an order tree), and where: a withdrawal inside a pass writes
+// through such a step's fence.
+std::map<std::string, std::string> order_writers() {
+  using runtime::join_path;
+  return {{"charge", "payments"},
+          {join_path(join_path("children", "audit"), "record"), "ledger"},
+          {join_path(join_path("children", "notify"), "note"), "ledger"},
+          {"ship", "ledger"}};
+}
 
 constexpr std::uint64_t kFaultKinds = 10;
 
@@ -177,7 +183,7 @@ void add_topology_and_trees(sim::World& world, bool swarm) {
         runtime::LeaseKey{fmt::format("tenant-{}", i % 2 + 1), fmt::format("order-{}", i)});
     world.submit(keys.back(), "order", workload.between(0, last_arrival_ns));
   }
-  if (swarm) add_withdrawals(world, workload, kInstances, keys, kWriters);
+  if (swarm) add_withdrawals(world, workload, kInstances, keys, order_writers());
 }
 
 // Swarm testing: the fault mix itself is drawn per seed. Each kind is switched on or off, and

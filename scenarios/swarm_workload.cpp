@@ -1,7 +1,10 @@
 #include "scenarios/swarm_workload.h"
 
+#include <iterator>
+
 #include "runtime/errors.h"
 #include "scenarios/unchecked_system.h"
+#include "scenarios/workload.h"
 
 namespace fencesim::scenarios {
 
@@ -65,7 +68,7 @@ runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
         ctx.env().sleep(duration);
         std::exception_ptr refusal;
         try {
-          ctx.fence().write(world.sink(ctx, sink), "charge");
+          write_effect(world, ctx, sink, "charge", "charge");
         } catch (const runtime::ExecutionFencedError&) {
           refusal = std::current_exception();
         }
@@ -85,21 +88,23 @@ void add_withdrawals(sim::World& world, sim::Rng& rng, const std::vector<std::st
     const std::int64_t at_ns = rng.between(0, world.options().safety_phase_ns);
     const std::string& instance = instances[rng.below(instances.size())];
     const runtime::LeaseKey& tree = trees[rng.below(trees.size())];
-    world.withdraw_at(at_ns, instance, tree, [&world, writers](ExecutionContext& ctx) {
-      std::string key;
+    auto writer = writers.begin();
+    std::advance(writer, static_cast<std::ptrdiff_t>(rng.below(writers.size())));
+    world.withdraw_at(at_ns, instance, tree, writer->first,
+                      [&world, sink = writer->second](ExecutionContext& ctx) {
+      bool fenced = true;
       try {
-        key = ctx.fence().idempotency_key();
+        (void)ctx.fence().token();
       } catch (const runtime::ExecutionContextUnavailableError&) {
+        fenced = false;
       }
-      if (key.empty()) {
+      if (!fenced) {
         world.mark(ctx, "unfenced-withdrawal-refused");
         return;
       }
-      auto writer = writers.find(key.substr(key.rfind('/') + 1));
-      if (writer == writers.end()) return;
       bool written = false;
       try {  // a stale or ended step's fence refuses; nothing may escape a withdrawal
-        ctx.fence().write(world.sink(ctx, writer->second), "withdrawal");
+        write_effect(world, ctx, sink, "withdrawal", "withdrawal");
         written = true;
       } catch (const std::exception&) {
       }

@@ -30,9 +30,9 @@ runtime::StepItem notify_step(sim::World& world);
 runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
                                       runtime::Nanoseconds duration, std::string sink);
 
-// Between 1 and 4 withdrawals at drawn times, by drawn instances, for drawn trees among `trees`.
-// Inside a pass a withdrawal writes through the running step's fence when that step itself writes
-// to a sink of `writers` (step name -> sink: the same idempotency key, so one effect); after the
+// Between 1 and 4 withdrawals at drawn times, by drawn instances, for drawn trees among `trees`,
+// each for a drawn step of `writers` (step path -> the sink that step writes to). Inside a pass a
+// withdrawal writes through its step's fence, as an effect of its own ("withdrawal"); after the
 // tree ended (or on an instance not running it) its fence must refuse.
 void add_withdrawals(sim::World& world, sim::Rng& rng, const std::vector<std::string>& instances,
                      const std::vector<runtime::LeaseKey>& trees,

@@ -11,9 +11,15 @@ namespace fencesim::scenarios {
 
 // A step that works for `duration` of its node's time.
 runtime::StepItem work_step(std::string name, runtime::Nanoseconds duration);
-// A step that works for `duration`, then writes `payload` to `sink` with its token and its
-// idempotency key.
+// A step that works for `duration`, then writes `payload` to `sink` as its effect `name`, with its
+// token and that effect's idempotency key.
 runtime::StepItem write_step(sim::World& world, std::string name, runtime::Nanoseconds duration,
                              std::string sink, std::string payload);
+
+// From a step: records the intent (World::intend), then writes `effect` through the step's fence.
+// Every workload write goes through here, so the oracles know every effect a workload meant.
+runtime::SinkReply write_effect(sim::World& world, runtime::ExecutionContext& ctx,
+                                const std::string& sink, std::string_view effect,
+                                const std::string& payload);
 
 }  // namespace fencesim::scenarios

@@ -30,6 +30,8 @@ std::string_view to_string(WorldEventKind kind) {
       return "mark";
     case WorldEventKind::kMeasure:
       return "measure";
+    case WorldEventKind::kIntent:
+      return "intent";
   }
   return "unknown";
 }
@@ -71,7 +73,7 @@ void History::record(HistoryEvent event) {
   encode.integer(event.node);
   encode.integer(static_cast<std::uint64_t>(event.local_monotonic_ns));
   encode.integer(static_cast<std::uint64_t>(event.world));
-  if (event.world == WorldEventKind::kRuntime) {
+  if (event.world == WorldEventKind::kRuntime || event.world == WorldEventKind::kIntent) {
     const runtime::RuntimeEvent& r = event.runtime;
     encode.integer(static_cast<std::uint64_t>(r.kind));
     encode.text(r.holder);
@@ -99,6 +101,12 @@ std::string describe(const HistoryEvent& event, const std::vector<std::string>& 
   const std::string node =
       event.node < node_names.size() ? node_names[event.node] : fmt::format("node-{}", event.node);
   const double seconds = static_cast<double>(event.time_ns) / 1e9;
+  if (event.world == WorldEventKind::kIntent) {
+    const runtime::RuntimeEvent& r = event.runtime;
+    return fmt::format("#{} t={:.6f}s {} intent sink={} tree=({}, {}) step={} effect={} token={}: {}",
+                       event.index, seconds, node, r.holder, r.key.tenant_id,
+                       r.key.lease_execution_id, r.step, r.detail, r.token, event.detail);
+  }
   if (event.world != WorldEventKind::kRuntime) {
     return fmt::format("#{} t={:.6f}s {} {}: {}", event.index, seconds, node,
                        to_string(event.world), event.detail);

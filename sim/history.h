@@ -27,6 +27,11 @@ enum class WorldEventKind : std::uint8_t {
   kPhase,          // detail = "safety" / "quiet"
   kMark,           // detail = a mark a workload reached (a dangerous moment, an outcome)
   kMeasure,        // detail = "name value": a figure a workload measured
+  // A workload's own record of an effect it means to have, made before its write leaves the step,
+  // so that oracles judge effects by what the workload intended, never by the runtime's
+  // idempotency key: runtime.key = the tree, runtime.step = the step path, runtime.holder = the
+  // sink, runtime.detail = the effect's name, runtime.token = the fence's token; detail = payload.
+  kIntent,
 };
 
 std::string_view to_string(WorldEventKind kind);

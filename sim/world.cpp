@@ -167,12 +167,13 @@ bool World::within_assumptions() const {
 }
 
 void World::withdraw_at(std::int64_t at_ns, const std::string& instance, runtime::LeaseKey tree,
-                        runtime::StepBody body) {
+                        std::string step_path, runtime::StepBody body) {
   const NodeId node = node_named(instance);
-  scheduler_->at(at_ns, [this, node, tree = std::move(tree), body = std::move(body)] {
-    scheduler_->spawn(node, "withdrawal", [this, node, tree, body] {
+  scheduler_->at(at_ns, [this, node, tree = std::move(tree), step_path = std::move(step_path),
+                         body = std::move(body)] {
+    scheduler_->spawn(node, "withdrawal", [this, node, tree, step_path, body] {
       auto it = incarnations_.find(node);
-      if (it != incarnations_.end()) it->second->instance->withdraw(tree, body);
+      if (it != incarnations_.end()) it->second->instance->withdraw(tree, step_path, body);
     });
   });
 }
@@ -185,6 +186,22 @@ NodeId World::node_of(runtime::ExecutionContext& context) const {
 
 void World::mark(runtime::ExecutionContext& context, const std::string& name) {
   record(node_of(context), WorldEventKind::kMark, name);
+}
+
+void World::intend(runtime::ExecutionContext& context, const std::string& sink,
+                   std::string_view effect, const std::string& payload, runtime::Token token) {
+  HistoryEvent event;
+  event.time_ns = scheduler_->now_ns();
+  event.node = node_of(context);
+  event.local_monotonic_ns = clocks_[event.node].monotonic_at(event.time_ns);
+  event.world = WorldEventKind::kIntent;
+  event.runtime.holder = sink;
+  event.runtime.key = context.tree_key();
+  event.runtime.step = context.path();
+  event.runtime.detail = std::string(effect);
+  event.runtime.token = token;
+  event.detail = payload;
+  history_.record(std::move(event));
 }
 
 void World::measure(NodeId node, const std::string& name, std::int64_t value) {

@@ -106,13 +106,18 @@ class World {
   void record(NodeId node, WorldEventKind kind, std::string detail);
   // From a step: records that the workload reached mark `name` on the step's node.
   void mark(runtime::ExecutionContext& context, const std::string& name);
+  // From a step (or a withdrawal in a step's frame): records that the workload means to have
+  // `effect` at `sink` with `payload`, written under `token` (kTokenNone if the frame has no
+  // fence). Recorded before the write leaves, so an effect lost on the way is still intended.
+  void intend(runtime::ExecutionContext& context, const std::string& sink, std::string_view effect,
+              const std::string& payload, runtime::Token token);
   // Records a figure the workload measured (summed per name into the run's report); `name` has no
   // space.
   void measure(NodeId node, const std::string& name, std::int64_t value);
   // At `at_ns`, instance `instance` makes a withdrawal for `tree` (a client's cancel): inside a
   // pass it runs in the running step's frame, after the tree ended without a fence.
   void withdraw_at(std::int64_t at_ns, const std::string& instance, runtime::LeaseKey tree,
-                   runtime::StepBody body);
+                   std::string step_path, runtime::StepBody body);
   // The node a step runs on.
   NodeId node_of(runtime::ExecutionContext& context) const;
 

@@ -99,7 +99,7 @@ int main() {
                     [](rt::ExecutionContext& ctx) { ctx.env().sleep(10 * kMillisecond); }},
        rt::StepItem{"charge", [&](rt::ExecutionContext& ctx) {
                       ctx.env().sleep(30 * kMillisecond);
-                      ctx.fence().write(*link_of.at(&ctx.env()), "charge 42 EUR");
+                      ctx.fence().write(*link_of.at(&ctx.env()), "charge", "charge 42 EUR");
                     }}}});
 
   rt::InstanceOptions options;

@@ -53,7 +53,7 @@ TEST(Fence, KeptPastItsStepRefuses) {
   ASSERT_TRUE(kept.has_value());
   EXPECT_THROW((void)kept->token(), ExecutionContextUnavailableError);
   EXPECT_THROW(kept->assert_held(), ExecutionContextUnavailableError);
-  EXPECT_THROW(kept->write(fixture.sink, "late"), ExecutionContextUnavailableError);
+  EXPECT_THROW(kept->write(fixture.sink, "charge", "late"), ExecutionContextUnavailableError);
   EXPECT_EQ(fixture.events.count(EventKind::kWriteSent), 0u);
 }
 
@@ -125,13 +125,13 @@ TEST(Fence, SinkRefusesAStaleTokenAndTheHolderIsStopped) {
     ++writes_attempted;
     std::exception_ptr first;
     try {
-      ctx.fence().write(fixture.sink, "stale");
+      ctx.fence().write(fixture.sink, "charge", "stale");
     } catch (const ExecutionFencedError&) {
       first = std::current_exception();
     }
     EXPECT_TRUE(first);
     ++writes_attempted;
-    ctx.fence().write(fixture.sink, "again");  // a stopped holder sends nothing more
+    ctx.fence().write(fixture.sink, "charge", "again");  // a stopped holder sends nothing more
   });
   EXPECT_EQ(writes_attempted, 2);
   ASSERT_TRUE(threw<ExecutionFencedError>(failure));
@@ -161,7 +161,7 @@ TEST(Fence, WriteThatSettlesAfterLocalExpiryStillEndsWithLeaseLost) {
     Sink& target_;
   } slow(fixture.store_env, fixture.sink);
   auto failure =
-      fixture.run_step(kKey, [&](ExecutionContext& ctx) { ctx.fence().write(slow, "slow"); });
+      fixture.run_step(kKey, [&](ExecutionContext& ctx) { ctx.fence().write(slow, "charge", "slow"); });
   EXPECT_EQ(fixture.sink.effects().size(), 1u);  // the write landed: nobody else wrote
   EXPECT_TRUE(threw<ExecutionLeaseLostError>(failure));
 }
@@ -170,17 +170,42 @@ TEST(Fence, IdempotencyKeyIsPerStepNotPerAttempt) {
   LeasesFixture fixture;
   std::string first, second;
   EXPECT_FALSE(fixture.run_step(kKey, [&](ExecutionContext& ctx) {
-    first = ctx.fence().idempotency_key();
-    ctx.fence().write(fixture.sink, "x");
+    first = ctx.fence().idempotency_key("charge");
+    ctx.fence().write(fixture.sink, "charge", "x");
   }));
   fixture.store_env.step_wall_clock(fixture.policy.ttl_ns);  // the store lets the lease go
   EXPECT_FALSE(fixture.run_step(kKey, [&](ExecutionContext& ctx) {
-    second = ctx.fence().idempotency_key();
+    second = ctx.fence().idempotency_key("charge");
     EXPECT_EQ(ctx.fence().token(), 2u);
-    EXPECT_EQ(ctx.fence().write(fixture.sink, "x").outcome, SinkOutcome::kDeduplicated);
+    EXPECT_EQ(ctx.fence().write(fixture.sink, "charge", "x").outcome, SinkOutcome::kDeduplicated);
   }));
   EXPECT_EQ(first, second);
   EXPECT_EQ(fixture.sink.effects().size(), 1u);
+}
+
+// One key per intended effect: a step's second distinct write is its own effect, not a retry of
+// the first (the old key, scope key + step path, deduplicated it and lost it).
+TEST(Fence, EachIntendedEffectOfAStepHasItsOwnKey) {
+  LeasesFixture fixture;
+  EXPECT_FALSE(fixture.run_step(kKey, [&](ExecutionContext& ctx) {
+    EXPECT_NE(ctx.fence().idempotency_key("charge"), ctx.fence().idempotency_key("receipt"));
+    EXPECT_EQ(ctx.fence().write(fixture.sink, "charge", "42 EUR").outcome, SinkOutcome::kApplied);
+    EXPECT_EQ(ctx.fence().write(fixture.sink, "receipt", "mail").outcome, SinkOutcome::kApplied);
+  }));
+  EXPECT_EQ(fixture.sink.effects().size(), 2u);
+}
+
+// The key's parts are encoded: an effect name holding the separator cannot pose as another step's
+// effect.
+TEST(Fence, IdempotencyKeyPartsCannotCollide) {
+  LeasesFixture fixture;
+  std::string odd, plain;
+  EXPECT_FALSE(fixture.run_step(kKey, [&](ExecutionContext& ctx) {
+    odd = ctx.fence().idempotency_key("a:b");
+    plain = ctx.fence().idempotency_key("a");
+  }));
+  EXPECT_NE(odd, plain);
+  EXPECT_EQ(odd.find("a:b"), std::string::npos);
 }
 
 TEST(Sink, HighWaterMarkIsKeyedByScopeKey) {

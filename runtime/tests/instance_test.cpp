@@ -112,7 +112,7 @@ TEST(Instance, StaleWriteInFlightDuringAPauseIsRefusedAfterTakeover) {
   std::map<const Env*, std::unique_ptr<Link>> links;
   f.workflows.add(Workflow{"w", {StepItem{"charge", [&](ExecutionContext& ctx) {
                                             ctx.env().sleep(kSecond);
-                                            ctx.fence().write(*links.at(&ctx.env()), "42");
+                                            ctx.fence().write(*links.at(&ctx.env()), "charge", "42");
                                           }}}});
   Instance& a = f.add_instance("A");
   Instance& b = f.add_instance("B");
@@ -161,7 +161,7 @@ TEST(Placement, AnyInstanceChildFencesWithItsOwnLease) {
   f.workflows.add(Workflow{"child", {StepItem{"write", [&](ExecutionContext& ctx) {
                                                 fences.emplace_back(ctx.fence().scope_key(),
                                                                     ctx.fence().token());
-                                                ctx.fence().write(f.sink, "child");
+                                                ctx.fence().write(f.sink, "child", "child");
                                               }}}});
   f.workflows.add(Workflow{"w",
                            {GroupItem{"g",
@@ -223,7 +223,7 @@ TEST(Withdrawal, AfterTheTreeEndedRunsWithoutAFence) {
   f.time.advance(5 * kSecond);
   ASSERT_TRUE(f.checkpoints.load(kRoot).tree_completed);
   bool refused = false;
-  a.withdraw(kRoot, [&](ExecutionContext& ctx) {
+  a.withdraw(kRoot, "a", [&](ExecutionContext& ctx) {
     EXPECT_EQ(ctx.tree_key(), kRoot);
     try {
       (void)ctx.fence().token();
@@ -243,8 +243,31 @@ TEST(Withdrawal, InsideAPassHasItsStepsFence) {
   f.start_all();
   f.time.advance(2 * kSecond);
   Token token = 0;
-  a.withdraw(kRoot, [&](ExecutionContext& ctx) { token = ctx.fence().token(); });
+  a.withdraw(kRoot, "a", [&](ExecutionContext& ctx) {
+    token = ctx.fence().token();
+    EXPECT_EQ(ctx.path(), "a");
+  });
   EXPECT_EQ(token, 1u);
+  EXPECT_EQ(f.events.last(EventKind::kWithdrawal)->detail, "fenced");
+}
+
+// Two steps run at once (two ParentInstance branches): a withdrawal for one gets that step's
+// frame, not the one started last.
+TEST(Withdrawal, InsideAPassGetsItsOwnStepsFrame) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"slow", {work("s", 10 * kSecond)}});
+  f.workflows.add(Workflow{"fast", {work("f", 10 * kSecond)}});
+  f.workflows.add(Workflow{"w", {GroupItem{"g", {{"one", ChildPlacement::kParentInstance, "slow"},
+                                                 {"two", ChildPlacement::kParentInstance, "fast"}}}}});
+  Instance& a = f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(2 * kSecond);
+  std::string first, second;
+  a.withdraw(kRoot, join_path(join_path("g", "one"), "s"), [&](ExecutionContext& ctx) { first = ctx.path(); });
+  a.withdraw(kRoot, join_path(join_path("g", "two"), "f"), [&](ExecutionContext& ctx) { second = ctx.path(); });
+  EXPECT_EQ(first, join_path(join_path("g", "one"), "s"));
+  EXPECT_EQ(second, join_path(join_path("g", "two"), "f"));
   EXPECT_EQ(f.events.last(EventKind::kWithdrawal)->detail, "fenced");
 }
 

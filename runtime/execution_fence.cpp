@@ -39,7 +39,9 @@ Token ExecutionFence::token() const {
   return live().token();
 }
 Nanoseconds ExecutionFence::confirmed_until_ns() const {
-  return live().confirmed_until_ns();
+  HeldLease& lease = live();
+  (void)lease.held_now();  // a belief that ran out expires the lease here, ending the belief
+  return lease.confirmed_until_ns();
 }
 
 void ExecutionFence::assert_held() const {
@@ -58,14 +60,32 @@ Nanoseconds ExecutionFence::confirm_now() const {
                                                   frame_->path,
                                                   {},
                                                   0});
-  lease.renew_once();
+  // Strict: only a renewal the store granted, sent after the confirm began, lets the call go on.
+  // A renewal not granted (refused, store unreachable, dropped, timed out) throws lease-lost even
+  // while the old belief has not run out: the caller is about to make a call that cannot check
+  // tokens, and an old belief is exactly what a stale holder has.
+  if (!lease.renew_once()) {
+    lease.assert_held();
+    throw ExecutionLeaseLostError(
+        lease.key(), lease.token(),
+        std::make_exception_ptr(StoreUnavailableError(
+            "confirmNow: the strict renewal was not granted (the lease store was not reached)")));
+  }
   lease.assert_held();
   lease.signal().throw_if_aborted();
   return lease.confirmed_until_ns();
 }
 
 ExecutionFencedError ExecutionFence::fenced(Token observed_token) const {
-  HeldLease& lease = live();
+  return fenced_error(live(), observed_token);
+}
+
+ExecutionFencedError ExecutionFence::fenced_error(HeldLease& lease, Token observed_token) {
+  // The holder is stopped before anything else can fail: a refusal is a hand-over whatever token
+  // the refusing system reports. A system that reports a token not later than ours (a high-water
+  // mark kept under the wrong key, a sink that confuses tokens) still refused our write, and our
+  // write must not be retried under this token: the error is the fenced one, carrying what the
+  // system reported (ExecutionFencedError accepts it, see errors.h).
   ExecutionFencedError error(lease.key(), lease.token(), observed_token, lease.scope_key());
   lease.lose("fenced", std::make_exception_ptr(error));
   return error;
@@ -79,6 +99,10 @@ std::string ExecutionFence::idempotency_key(std::string_view effect) const {
 
 SinkReply ExecutionFence::write(Sink& sink, std::string_view effect,
                                 const std::string& payload) const {
+  // The lease is captured when the call starts: a refusal that arrives after the step ended (the
+  // call was made from another fiber, a withdrawal or a spawned one, and suspended) still stops
+  // the holder of this token and throws the fenced error, never ExecutionContextUnavailableError.
+  const std::shared_ptr<HeldLease> held = frame_->lease;
   HeldLease& lease = live();
   lease.assert_held();
   const std::string key = idempotency_key(effect);
@@ -91,7 +115,7 @@ SinkReply ExecutionFence::write(Sink& sink, std::string_view effect,
   if (reply.outcome == SinkOutcome::kRefused) {
     event.kind = EventKind::kWriteRefused;
     observer.on_event(event);
-    throw fenced(reply.high_water);
+    throw fenced_error(*held, reply.high_water);
   }
   event.kind = EventKind::kWriteAccepted;
   event.detail = std::string(to_string(reply.outcome));

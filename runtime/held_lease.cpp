@@ -66,10 +66,17 @@ void HeldLease::assert_held() {
 void HeldLease::lose(std::string reason, std::exception_ptr error) {
   if (state_ != LeaseState::kHeld) return;
   state_ = LeaseState::kLost;
+  end_belief();
   lost_reason_ = std::move(reason);
   lost_error_ = error;
   abort_.abort(std::move(error));
   emit(EventKind::kLeaseLost, lost_reason_);
+}
+
+void HeldLease::end_belief() {
+  // A lease no longer held is believed until now at the latest: confirmedUntil never reports a
+  // future moment for a lease that was lost or given back.
+  confirmed_until_ns_ = std::min(confirmed_until_ns_, services_.env.monotonic_ns());
 }
 
 bool HeldLease::renew_once() {
@@ -101,6 +108,7 @@ bool HeldLease::renew_once() {
 void HeldLease::release() {
   if (state_ != LeaseState::kHeld) return;
   state_ = LeaseState::kReleased;
+  end_belief();
   abort_.abort(std::make_exception_ptr(ExecutionLeaseLostError(key_, token_)));
   emit(EventKind::kLeaseReleased);
   try {

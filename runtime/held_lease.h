@@ -35,6 +35,8 @@ class HeldLease : public std::enable_shared_from_this<HeldLease> {
   const std::string& scope_key() const { return scope_key_; }
   Token token() const { return token_; }
   const HolderId& holder() const { return services_.holder; }
+  // The end of the belief on the holder's monotonic clock; once the lease is no longer held, it
+  // is no later than the moment it ended.
   Nanoseconds confirmed_until_ns() const { return confirmed_until_ns_; }
   LeaseState state() const { return state_; }
   const std::string& lost_reason() const { return lost_reason_; }
@@ -64,6 +66,7 @@ class HeldLease : public std::enable_shared_from_this<HeldLease> {
  private:
   HeldLease(LeaseServices services, Lease lease, Nanoseconds confirmed_until_ns);
   void emit(EventKind kind, std::string detail = {}, std::int64_t value = 0);
+  void end_belief();
   void renew_loop();
   void expiry_loop();
 

@@ -9,7 +9,10 @@
 namespace fencesim::runtime {
 
 std::string join_path(const std::string& level, const std::string& name) {
-  return level.empty() ? name : level + "/" + name;
+  // Each name is encoded (encodeURIComponent keeps '/', ':' and '%' out of it), so a name holding
+  // '/' cannot pose as two levels and no two different name lists give the same path.
+  const std::string part = encode_uri_component(name);
+  return level.empty() ? part : level + "/" + part;
 }
 
 TreeRunner::TreeRunner(InstanceServices& services, Placement placement,
@@ -179,10 +182,9 @@ void TreeRunner::run_group(const GroupItem& group, const std::shared_ptr<Frame>&
         branches.push_back(&child);
         break;
       case ChildPlacement::kAnyInstance: {
-        // The child's lease key extends the parent's execution id with the child's path, so a
+        // The child's lease key is made of the parent's execution id and the child's path, so a
         // re-run of the parent places the same child (placing is idempotent).
-        LeaseKey child_key{placement_.key.tenant_id,
-                           placement_.key.lease_execution_id + "/" + path};
+        LeaseKey child_key = child_lease_key(placement_.key, path);
         services_.queue.place(child_key, child.workflow, placement_.key);
         emit(EventKind::kChildPlaced, path, make_scope_key(child_key));
         remote.push_back(std::move(child_key));

@@ -1,0 +1,200 @@
+// Deviations from ADR-0023 found by review (issue 9 section 1), one test each: every test here
+// fails on the runtime's old behaviour, kept as a mutant in mutants/.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "runtime/errors.h"
+#include "runtime/execution_context.h"
+#include "runtime/testing/leases_fixture.h"
+
+namespace fencesim::runtime {
+namespace {
+
+using testing::LeasesFixture;
+
+const LeaseKey kKey{"tenant-1", "run-9"};
+
+template <typename Error>
+bool threw(const std::exception_ptr& failure) {
+  if (!failure) return false;
+  try {
+    std::rethrow_exception(failure);
+  } catch (const Error&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+// A lease store whose renewals can be made unreachable (a partition, a dropped request, an RPC
+// timeout): the call throws StoreUnavailableError and its outcome is unknown.
+class RenewalsDown final : public ExecutionLeaseRepository {
+ public:
+  explicit RenewalsDown(ExecutionLeaseRepository& target) : target_(target) {}
+  TakeResult take(const LeaseKey& key, const HolderId& holder, Nanoseconds ttl_ns) override {
+    return target_.take(key, holder, ttl_ns);
+  }
+  RenewResult renew(const LeaseKey& key, const HolderId& holder, Token token,
+                    Nanoseconds ttl_ns) override {
+    if (down) throw StoreUnavailableError("renew: no reply");
+    return target_.renew(key, holder, token, ttl_ns);
+  }
+  ReleaseStatus release(const LeaseKey& key, const HolderId& holder, Token token) override {
+    return target_.release(key, holder, token);
+  }
+  std::optional<Lease> read(const LeaseKey& key) override { return target_.read(key); }
+  bool down = false;
+
+ private:
+  ExecutionLeaseRepository& target_;
+};
+
+// A step's frame under a lease taken through `leases`, for calls made straight from the test.
+std::shared_ptr<Frame> step_frame(LeasesFixture& f, ExecutionLeaseRepository& leases) {
+  auto lease = HeldLease::take(LeaseServices{f.store_env, leases, f.events, f.policy, "A"}, kKey);
+  return std::make_shared<Frame>(Frame{FrameKind::kStep, kKey, "s", lease, false, nullptr});
+}
+
+// Item 1: confirmNow is strict. A renewal the store did not grant (here: unreachable) throws
+// lease-lost; the old belief, still in the future, is never returned.
+TEST(Deviations, ConfirmNowThrowsWhenTheRenewalCannotReachTheStore) {
+  LeasesFixture f;
+  RenewalsDown leases(f.leases);
+  auto frame = step_frame(f, leases);
+  const ExecutionFence fence(frame);
+  ASSERT_GT(fence.confirmed_until_ns(), f.time.now_ns());  // the old belief has not run out
+  leases.down = true;
+  EXPECT_THROW(fence.confirm_now(), ExecutionLeaseLostError);
+  leases.down = false;
+  EXPECT_GT(fence.confirm_now(), f.time.now_ns());  // granted again: it returns
+}
+
+// Item 8: fenced(observed) with observed not later than the own token (a system that reports a
+// wrong high-water mark) stops the holder and is a hand-over, not an internal CheckFailure.
+TEST(Deviations, FencedWithANonLaterObservedTokenStopsTheHolderAsAHandOver) {
+  LeasesFixture f;
+  auto frame = step_frame(f, f.leases);
+  const ExecutionFence fence(frame);
+  ASSERT_EQ(fence.token(), 1u);
+  std::exception_ptr thrown;
+  try {
+    throw fence.fenced(1);
+  } catch (const std::exception&) {
+    thrown = std::current_exception();
+  }
+  EXPECT_TRUE(threw<ExecutionFencedError>(thrown));
+  EXPECT_EQ(frame->lease->state(), LeaseState::kLost);
+  EXPECT_EQ(frame->lease->lost_reason(), "fenced");
+  const FailureDecision decision = decide_failure(thrown, frame->lease->signal().reason());
+  EXPECT_EQ(decision.kind, FailureDecision::Kind::Fenced);
+  EXPECT_EQ(decision.code, "execution.lease-lost.fenced");
+}
+
+// Item 9: once the lease is lost, confirmedUntil is no later than the moment it was lost.
+TEST(Deviations, ConfirmedUntilIsNotInTheFutureAfterTheLeaseWasLost) {
+  LeasesFixture f;
+  auto frame = step_frame(f, f.leases);
+  const ExecutionFence fence(frame);
+  f.time.advance(kSecond);
+  ASSERT_GT(fence.confirmed_until_ns(), f.time.now_ns());
+  (void)fence.fenced(2);
+  EXPECT_LE(fence.confirmed_until_ns(), f.time.now_ns());
+  EXPECT_LE(frame->lease->confirmed_until_ns(), f.time.now_ns());
+}
+
+// Item 9, the release path: a lease given back is not believed past the release either.
+TEST(Deviations, ConfirmedUntilIsNotInTheFutureAfterTheLeaseWasReleased) {
+  LeasesFixture f;
+  auto frame = step_frame(f, f.leases);
+  frame->lease->release();
+  EXPECT_LE(frame->lease->confirmed_until_ns(), f.time.now_ns());
+}
+
+// Item 5: a fence used from another fiber (spawned by the step) across a suspension: the refusal
+// arrives after the step ended, and still stops the holder and throws the fenced error.
+TEST(Deviations, RefusalArrivingAfterTheStepEndedStopsTheHolder) {
+  LeasesFixture f;
+  class SlowSink final : public Sink {
+   public:
+    SlowSink(Env& env, Sink& target) : env_(env), target_(target) {}
+    const std::string& name() const override { return target_.name(); }
+    SinkReply write(const SinkWrite& write) override {
+      env_.sleep(2 * kSecond);
+      return target_.write(write);
+    }
+
+   private:
+    Env& env_;
+    Sink& target_;
+  } slow(f.store_env, f.sink);
+  std::exception_ptr spawned_failure;
+  bool spawned_done = false;
+  std::shared_ptr<HeldLease> lease;
+  EXPECT_FALSE(f.run_step(kKey, [&](ExecutionContext& ctx) {
+    const ExecutionFence fence = ctx.fence();
+    ctx.env().spawn("helper", [&, fence] {
+      try {
+        fence.write(slow, "charge", "late");
+      } catch (const std::exception&) {
+        spawned_failure = std::current_exception();
+      }
+      spawned_done = true;
+    });
+    ctx.env().yield();  // the helper's write leaves while the step runs
+    // A newer holder's write (token 2) lands at the sink first.
+    f.sink.write(SinkWrite{ctx.fence().scope_key(), 2, "other", "newer"});
+  }));
+  f.time.advance(3 * kSecond);
+  ASSERT_TRUE(spawned_done);
+  EXPECT_TRUE(threw<ExecutionFencedError>(spawned_failure));
+  const RuntimeEvent* lost = f.events.last(EventKind::kLeaseLost);
+  ASSERT_NE(lost, nullptr);
+  EXPECT_EQ(lost->detail, "fenced");
+}
+
+// Item 7: step paths encode their names: a name holding '/' cannot pose as two levels, and names
+// holding ':' or '%' stay apart.
+TEST(Deviations, StepPathsEncodeTheirNames) {
+  EXPECT_NE(join_path("g", "a/b"), join_path(join_path("g", "a"), "b"));
+  EXPECT_NE(join_path("", "a%2Fb"), join_path("", "a/b"));
+  EXPECT_NE(join_path("a:b", "c"), join_path("a", "b:c"));
+  EXPECT_EQ(join_path(join_path("g", "one"), "s"), "g/one/s");  // plain names pass unchanged
+}
+
+// Item 7: an AnyInstance child's key encodes its parts and can never be a root's key.
+TEST(Deviations, ChildLeaseKeysEncodeTheirPartsAndAreNoRootsKey) {
+  const LeaseKey parent{"tenant-1", "order-1"};
+  const LeaseKey child = child_lease_key(parent, join_path("g", "x"));
+  EXPECT_EQ(child.tenant_id, "tenant-1");
+  EXPECT_NE(child.lease_execution_id, "order-1/g/x");
+  EXPECT_NE(child_lease_key(parent, join_path("g", "a/b")),
+            child_lease_key(parent, join_path(join_path("g", "a"), "b")));
+  EXPECT_NE(child_lease_key(LeaseKey{"t", "a/g"}, "x"), child_lease_key(LeaseKey{"t", "a"}, "g/x"));
+  MemoryPlacementQueue queue;
+  EXPECT_THROW(queue.place(child, "w", std::nullopt), PlacementError);
+  EXPECT_NO_THROW(queue.place(child, "w", parent));
+}
+
+// Item 7: a root whose execution id is what the old child key was ("order-1/g/x") and the tree
+// order-1 with its AnyInstance child x in group g are two trees: both run their own steps.
+TEST(Deviations, RootNamedLikeAChildPathRunsApartFromTheChild) {
+  LeasesFixture f;
+  std::vector<std::string> ran;
+  f.workflows.add(Workflow{"other", {StepItem{"o", [&](ExecutionContext&) { ran.push_back("o"); }}}});
+  f.workflows.add(Workflow{"child", {StepItem{"c", [&](ExecutionContext&) { ran.push_back("c"); }}}});
+  f.workflows.add(
+      Workflow{"w", {GroupItem{"g", {{"x", ChildPlacement::kAnyInstance, "child"}}}}});
+  f.add_instance("A");
+  f.queue.place(LeaseKey{"tenant-1", "order-1/g/x"}, "other", std::nullopt);
+  f.queue.place(LeaseKey{"tenant-1", "order-1"}, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(20 * kSecond);
+  std::sort(ran.begin(), ran.end());
+  EXPECT_EQ(ran, (std::vector<std::string>{"c", "o"}));
+  EXPECT_TRUE(f.checkpoints.load(LeaseKey{"tenant-1", "order-1"}).tree_completed);
+  EXPECT_TRUE(f.checkpoints.load(LeaseKey{"tenant-1", "order-1/g/x"}).tree_completed);
+}
+
+}  // namespace
+}  // namespace fencesim::runtime

@@ -91,6 +91,17 @@ class ExecutionContextUnavailableError : public ExecutionError {
   std::string_view code() const noexcept override { return kCode; }
 };
 
+// A withdrawal that found no frame it may run in: its step does not run on this instance and the
+// tree is not known to have ended (ADR-0023 allows a fence-less withdrawal only after the tree
+// ended). No frame with a held lease is available, so it is a context-unavailable error.
+class WithdrawalRefusedError : public ExecutionContextUnavailableError {
+ public:
+  static constexpr std::string_view kCode = "execution.context-unavailable.withdrawal-refused";
+
+  using ExecutionContextUnavailableError::ExecutionContextUnavailableError;
+  std::string_view code() const noexcept override { return kCode; }
+};
+
 // Several failures at once, like JavaScript's AggregateError (e.g. parallel branches).
 class AggregateError : public ExecutionError {
  public:

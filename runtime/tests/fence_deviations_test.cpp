@@ -6,6 +6,7 @@
 
 #include "runtime/errors.h"
 #include "runtime/execution_context.h"
+#include "runtime/scope_key.h"
 #include "runtime/testing/leases_fixture.h"
 
 namespace fencesim::runtime {
@@ -194,6 +195,107 @@ TEST(Deviations, RootNamedLikeAChildPathRunsApartFromTheChild) {
   EXPECT_EQ(ran, (std::vector<std::string>{"c", "o"}));
   EXPECT_TRUE(f.checkpoints.load(LeaseKey{"tenant-1", "order-1"}).tree_completed);
   EXPECT_TRUE(f.checkpoints.load(LeaseKey{"tenant-1", "order-1/g/x"}).tree_completed);
+}
+
+// Item 2: a withdrawal while the tree is live, for a step not running here (between steps, or on
+// another instance), is refused with a clear error; its body never runs unfenced.
+TEST(Deviations, WithdrawalWhileTheTreeIsLiveIsRefused) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {StepItem{"a", [](ExecutionContext&) {}},
+                                 StepItem{"b", [](ExecutionContext& c) { c.env().sleep(10 * kSecond); }}}});
+  Instance& a = f.add_instance("A");
+  Instance& b = f.add_instance("B");
+  f.queue.place(kKey, "w", std::nullopt);
+  a.start();
+  f.time.advance(2 * kSecond);  // "a" committed, "b" runs on A
+  int ran = 0;
+  const std::exception_ptr on_a = a.withdraw(kKey, "a", [&](ExecutionContext&) { ++ran; });
+  const std::exception_ptr on_b = b.withdraw(kKey, "b", [&](ExecutionContext&) { ++ran; });
+  EXPECT_EQ(ran, 0);
+  EXPECT_TRUE(threw<WithdrawalRefusedError>(on_a));
+  EXPECT_TRUE(threw<WithdrawalRefusedError>(on_b));
+  EXPECT_EQ(error_code(on_a), "execution.context-unavailable.withdrawal-refused");
+  EXPECT_EQ(f.events.count(EventKind::kWithdrawalRefused), 2u);
+  EXPECT_EQ(f.events.count(EventKind::kWithdrawal), 0u);
+  // Inside the step it runs fenced; after the tree ended, unfenced.
+  EXPECT_FALSE(a.withdraw(kKey, "b", [&](ExecutionContext& c) { ran += c.fence().token() == 1; }));
+  f.time.advance(20 * kSecond);
+  ASSERT_TRUE(f.checkpoints.load(kKey).tree_completed);
+  EXPECT_FALSE(b.withdraw(kKey, "b", [&](ExecutionContext&) { ++ran; }));
+  EXPECT_EQ(ran, 2);
+}
+
+// A checkpoint store that cannot be reached.
+class UnreachableCheckpoints final : public CheckpointStore {
+ public:
+  CommitResult commit_step(const LeaseKey&, Token, const std::string&) override { throw down(); }
+  CommitResult commit_tree(const LeaseKey&, Token) override { throw down(); }
+  Checkpoint load(const LeaseKey&) override { throw down(); }
+
+ private:
+  static StoreUnavailableError down() { return StoreUnavailableError("checkpoints: no reply"); }
+};
+
+// Item 2: an unreachable checkpoint store does not say the tree ended: refused.
+TEST(Deviations, WithdrawalIsRefusedWhenTheTreesEndCannotBeRead) {
+  LeasesFixture f;
+  UnreachableCheckpoints checkpoints;
+  InstanceOptions options;
+  options.holder = "C";
+  Instance c(f.store_env, f.leases, checkpoints, f.queue, f.workflows, f.events, options);
+  bool ran = false;
+  EXPECT_TRUE(threw<WithdrawalRefusedError>(
+      c.withdraw(kKey, "a", [&](ExecutionContext&) { ran = true; })));
+  EXPECT_FALSE(ran);
+}
+
+// Item 4: a withdrawal's failure is decided like a step's: a refusal inside it stops the holder of
+// its token and is reported classified; nothing escapes unclassified.
+TEST(Deviations, WithdrawalFailureIsDecidedAndItsRefusalStopsTheHolder) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {StepItem{"s", [](ExecutionContext& c) { c.env().sleep(10 * kSecond); }}}});
+  Instance& a = f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  a.start();
+  f.time.advance(2 * kSecond);
+  f.sink.write(SinkWrite{make_scope_key(kKey), 2, "other", "newer"});  // a later holder wrote
+  std::exception_ptr returned;
+  EXPECT_NO_THROW(returned = a.withdraw(kKey, "s", [&](ExecutionContext& c) {
+    throw StepError("refund failed", [&] {
+      try {
+        c.fence().write(f.sink, "refund", "stale");
+      } catch (const std::exception&) {
+        return std::current_exception();
+      }
+      return std::exception_ptr();
+    }());
+  }));
+  EXPECT_TRUE(threw<ExecutionFencedError>(returned));  // the fenced error itself, not the wrapper
+  const RuntimeEvent* classified = f.events.last(EventKind::kErrorClassified, "A");
+  ASSERT_NE(classified, nullptr);
+  EXPECT_EQ(classified->detail, "execution.lease-lost.fenced");
+  EXPECT_EQ(classified->step, "s");
+  const RuntimeEvent* lost = f.events.last(EventKind::kLeaseLost, "A");
+  ASSERT_NE(lost, nullptr);
+  EXPECT_EQ(lost->detail, "fenced");
+  EXPECT_EQ(f.events.last(EventKind::kWithdrawalEnded, "A")->detail, "execution.lease-lost.fenced");
+}
+
+// Item 4: a plain failure of a withdrawal's body is classified and returned, not thrown.
+TEST(Deviations, WithdrawalPlainFailureIsClassifiedNotThrown) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {StepItem{"s", [](ExecutionContext&) {}}}});
+  Instance& a = f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  a.start();
+  f.time.advance(5 * kSecond);
+  ASSERT_TRUE(f.checkpoints.load(kKey).tree_completed);
+  std::exception_ptr returned;
+  EXPECT_NO_THROW(returned = a.withdraw(kKey, "s", [](ExecutionContext&) {
+    throw std::runtime_error("mail server down");
+  }));
+  EXPECT_EQ(error_code(returned), "error");
+  EXPECT_EQ(f.events.last(EventKind::kErrorClassified, "A")->detail, "error");
 }
 
 }  // namespace

@@ -37,7 +37,8 @@ HeldLease::HeldLease(LeaseServices services, Lease lease, Nanoseconds confirmed_
       key_(lease.key),
       scope_key_(make_scope_key(lease.key)),
       token_(lease.token),
-      confirmed_until_ns_(confirmed_until_ns) {}
+      confirmed_until_ns_(confirmed_until_ns),
+      changed_(services_.env.make_notification()) {}
 
 void HeldLease::emit(EventKind kind, std::string detail, std::int64_t value) {
   services_.observer.on_event(
@@ -71,6 +72,7 @@ void HeldLease::lose(std::string reason, std::exception_ptr error) {
   lost_error_ = error;
   abort_.abort(std::move(error));
   emit(EventKind::kLeaseLost, lost_reason_);
+  changed_->notify_all();
 }
 
 void HeldLease::end_belief() {
@@ -111,6 +113,7 @@ void HeldLease::release() {
   end_belief();
   abort_.abort(std::make_exception_ptr(ExecutionLeaseLostError(key_, token_)));
   emit(EventKind::kLeaseReleased);
+  changed_->notify_all();
   try {
     services_.leases.release(key_, services_.holder, token_);
   } catch (const StoreUnavailableError&) {

@@ -62,6 +62,11 @@ class HeldLease : public std::enable_shared_from_this<HeldLease> {
   void release();
   // Ends the lease with `reason`, aborting every step under it with `error`.
   void lose(std::string reason, std::exception_ptr error);
+  // A wake-up for callers waiting on the lease's end: notified when the lease is lost (by a
+  // refusal, a renewal refusal, or the local expiry that the expiry watchdog finds) or released,
+  // and by whoever else changes what such a caller waits for (see notify_changed()).
+  void wait_changed() { changed_->wait(); }
+  void notify_changed() { changed_->notify_all(); }
 
  private:
   HeldLease(LeaseServices services, Lease lease, Nanoseconds confirmed_until_ns);
@@ -79,6 +84,7 @@ class HeldLease : public std::enable_shared_from_this<HeldLease> {
   std::string lost_reason_;
   std::exception_ptr lost_error_;
   AbortController abort_;
+  std::unique_ptr<Notification> changed_;
 };
 
 }  // namespace fencesim::runtime

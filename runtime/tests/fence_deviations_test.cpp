@@ -298,5 +298,42 @@ TEST(Deviations, WithdrawalPlainFailureIsClassifiedNotThrown) {
   EXPECT_EQ(f.events.last(EventKind::kErrorClassified, "A")->detail, "error");
 }
 
+// Item 12: at the lease's own local expiry a step's fenced write returns at the abort with
+// ExecutionLeaseLostError, bounded by the expiry, instead of waiting for the reply; the request
+// stays in flight and lands on its own.
+TEST(Deviations, WriteInFlightAtLocalExpiryReturnsAtTheAbort) {
+  LeasesFixture f;
+  RenewalsDown leases(f.leases);
+  class SlowSink final : public Sink {  // a reply 90 s late (the RPC's own timeout)
+   public:
+    explicit SlowSink(Sink& target) : target_(target) {}
+    const std::string& name() const override { return target_.name(); }
+    SinkReply write(const SinkWrite& write) override {
+      env->sleep(90 * kSecond);
+      return target_.write(write);
+    }
+    Env* env = nullptr;
+
+   private:
+    Sink& target_;
+  } slow(f.sink);
+  f.workflows.add(Workflow{"w", {StepItem{"charge", [&](ExecutionContext& c) {
+                                   slow.env = &c.env();
+                                   c.fence().write(slow, "charge", "42");
+                                 }}}});
+  f.add_instance("A", &leases);
+  leases.down = true;  // no renewal is granted: the lease expires locally during the write
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(f.policy.ttl_ns + kSecond);
+  const RuntimeEvent* ended = f.events.last(EventKind::kStepEnded, "A");
+  ASSERT_NE(ended, nullptr);  // ended at the abort, not 90 s later
+  EXPECT_EQ(ended->detail, "execution.lease-lost");
+  EXPECT_EQ(f.sink.effects().size(), 0u);
+  f.time.advance(90 * kSecond);
+  EXPECT_EQ(f.sink.effects().size(), 1u);  // the request landed on its own
+  EXPECT_GE(f.events.count(EventKind::kWriteAccepted, "A"), 1u);
+}
+
 }  // namespace
 }  // namespace fencesim::runtime

@@ -122,10 +122,9 @@ std::exception_ptr Instance::end_withdrawal(const LeaseKey& tree, const std::str
       *decision.stop_token == frame->lease->token()) {
     frame->lease->lose("fenced", decision.error);
   }
-  event.kind = EventKind::kErrorClassified;
+  // Reported by withdrawal-ended (detail = the decided code), not by error-classified: that one
+  // is a pass's classification, and a withdrawal is not the pass.
   event.detail = decision.code;
-  services_.observer.on_event(event);
-  event.kind = EventKind::kWithdrawalEnded;
   services_.observer.on_event(event);
   return decision.error;
 }

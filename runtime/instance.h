@@ -30,7 +30,7 @@ class Instance {
   // anywhere, or its checkpoint store unreachable) refuses the withdrawal with
   // WithdrawalRefusedError. Never throws a std::exception: what the body threw (or the refusal)
   // is decided like a step's failure (decide_failure; a fenced error stops its holder), reported
-  // as events (error-classified, withdrawal-ended) and returned; null on success.
+  // as events (withdrawal-ended, detail = the decided code) and returned; null on success.
   std::exception_ptr withdraw(const LeaseKey& tree, const std::string& step_path,
                               const StepBody& body);
 

@@ -38,7 +38,7 @@ enum class EventKind : std::uint8_t {
   kRemoteWaitBegan,  // value = 1 if the root's lease was yielded for the wait, else 0
   kRemoteWaitEnded,
   kWithdrawal,  // detail = "fenced" (inside a pass) or "unfenced" (after the tree ended);
-                // an error of its body is reported by kErrorClassified (step = its step path)
+                // its outcome is reported by kWithdrawalEnded
   // Store side: the truth.
   kStoreLeaseGranted,  // token = new epoch; value = expiry (store's wall ns)
   kStoreLeaseRenewed,  // holder, token = the requester's; value = new expiry (store's wall ns)
@@ -52,8 +52,10 @@ enum class EventKind : std::uint8_t {
   // Instance side, added by issue 9 (kept at the end so earlier kinds keep their values).
   kWithdrawalRefused,  // a withdrawal found neither its running step here nor an ended tree;
                        // step = the step path named; detail = why (tree live, store unreachable)
-  kWithdrawalEnded,    // a withdrawal's body returned or failed; detail = "ok" or the decided
-                       // code; token = the step's token if it ran fenced, else 0
+  kWithdrawalEnded,    // a withdrawal's body returned or failed, or it was refused; detail = "ok"
+                       // or the code decide_failure gave (a withdrawal's classification; never
+                       // reported as kErrorClassified, which is a pass's); token = the step's
+                       // token if it ran fenced, else 0
   kCancelSeen,         // the holder learned that its tree's cancel was requested; the step
                        // signals of the pass are aborted with ExecutionCancelledError
   kTreeCancelled,      // a holder ended a cancelled tree: its placement is finished, the tree

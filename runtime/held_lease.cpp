@@ -65,7 +65,15 @@ void HeldLease::assert_held() {
 }
 
 void HeldLease::lose(std::string reason, std::exception_ptr error) {
-  if (state_ != LeaseState::kHeld) return;
+  if (state_ != LeaseState::kHeld) {
+    // A refusal that lands after the lease ended (its write was left in flight at the abort) is
+    // kept as the error that ended it, so that a decision made later finds the refusal first.
+    if (state_ == LeaseState::kLost && reason == "fenced" && lost_reason_ != "fenced") {
+      lost_reason_ = std::move(reason);
+      lost_error_ = std::move(error);
+    }
+    return;
+  }
   state_ = LeaseState::kLost;
   end_belief();
   lost_reason_ = std::move(reason);

@@ -15,6 +15,19 @@ std::string join_path(const std::string& level, const std::string& name) {
   return level.empty() ? part : level + "/" + part;
 }
 
+namespace {
+
+// The abort reason a decision weighs: the signal's, or, once the lease is lost, the error that
+// ended it, which a refusal landing after the abort replaces (HeldLease::lose): a refusal is
+// checked before the signal's reason wherever the runtime decides, even a refusal that arrived
+// after the step's call had already ended at the abort.
+std::exception_ptr decision_reason(HeldLease& lease) {
+  if (lease.state() == LeaseState::kLost) return lease.lost_error();
+  return lease.signal().reason();
+}
+
+}  // namespace
+
 TreeRunner::TreeRunner(InstanceServices& services, Placement placement,
                        std::shared_ptr<HeldLease> lease)
     : services_(services),
@@ -63,7 +76,7 @@ PassOutcome TreeRunner::run() {
     lease_->release();
     return PassOutcome::kCompleted;
   }
-  const FailureDecision decision = decide_failure(failure, lease_->signal().reason());
+  const FailureDecision decision = decide_failure(failure, decision_reason(*lease_));
   emit(EventKind::kErrorClassified, {}, decision.code);
   if (decision.stop_token && decision.stop_key == lease_->key() &&
       *decision.stop_token == lease_->token()) {
@@ -143,7 +156,7 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
     emit(EventKind::kStepEnded, path, "ok");
     return;
   }
-  const FailureDecision decision = decide_failure(failure, lease->signal().reason());
+  const FailureDecision decision = decide_failure(failure, decision_reason(*lease));
   if (decision.stop_token && decision.stop_key == lease->key() &&
       *decision.stop_token == lease->token()) {
     lease->lose("fenced", decision.error);

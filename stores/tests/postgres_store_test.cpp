@@ -100,7 +100,8 @@ TEST(PostgresStores, ConcurrentTakersOnSeparateConnectionsNeverShareAnEpoch) {
       for (int round = 0; round < kRounds; ++round) {
         // 1 ns leases by the server's clock: every round's take finds the last one expired.
         const auto result = leases.take({"t", "shared"}, "holder-" + std::to_string(t), 1);
-        if (result.status == TakeStatus::kTaken) granted[static_cast<std::size_t>(t)].push_back(result.lease.token);
+        if (result.status == TakeStatus::kTaken)
+          granted[static_cast<std::size_t>(t)].push_back(result.lease.token);
       }
     });
   }

@@ -122,7 +122,8 @@ TEST(SqliteStores, ConcurrentTakersOnSeparateConnectionsNeverShareAnEpoch) {
       for (int round = 0; round < kRounds; ++round) {
         clock.advance(runtime::kSecond);
         const auto result = leases.take({"t", "shared"}, "holder-" + std::to_string(t), 1);
-        if (result.status == TakeStatus::kTaken) granted[static_cast<std::size_t>(t)].push_back(result.lease.token);
+        if (result.status == TakeStatus::kTaken)
+          granted[static_cast<std::size_t>(t)].push_back(result.lease.token);
       }
     });
   }

@@ -26,6 +26,8 @@ class PostgresDatabase {
   PostgresDatabase& operator=(const PostgresDatabase&) = delete;
 
   const std::string& schema_name() const { return schema_name_; }
+  // The server process of this connection (pg_stat_activity.pid), for tests that end it.
+  int backend_pid() const { return connection_->backendpid(); }
 
   // Runs `body` in one READ COMMITTED transaction and commits. A lost connection, or a commit
   // whose outcome is unknown, throws runtime::StoreUnavailableError; a deadlock is retried.

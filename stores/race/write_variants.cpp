@@ -60,9 +60,8 @@ Outcome insert_effect(pqxx::transaction_base& tx, const Statements& sql, const W
 // write_read_committed.sql: one statement (also the per-attempt-key pitfall's SQL).
 class ConditionalUpsert final : public WriteVariant {
  public:
-  ConditionalUpsert(const VariantOptions& options, bool per_attempt)
-      : sql_(read_named_statements(options.sql_folder + "/write_read_committed.sql")),
-        per_attempt_(per_attempt) {}
+  ConditionalUpsert(const VariantOptions& options, const std::string& file, bool per_attempt)
+      : sql_(read_named_statements(options.sql_folder + "/" + file)), per_attempt_(per_attempt) {}
   Outcome write(pqxx::connection& connection, const Write& w, int&) override {
     pqxx::work tx(connection);
     const std::string outcome = run(tx, sql_, "write", w)[0][0].as<std::string>();
@@ -176,8 +175,15 @@ std::vector<std::string> variant_names() {
 }
 
 std::unique_ptr<WriteVariant> make_variant(const std::string& name, const VariantOptions& options) {
-  if (name == "read-committed") return std::make_unique<ConditionalUpsert>(options, false);
-  if (name == "per-attempt-key") return std::make_unique<ConditionalUpsert>(options, true);
+  if (name == "read-committed") {
+    return std::make_unique<ConditionalUpsert>(options, "write_read_committed.sql", false);
+  }
+  if (name == "per-attempt-key") {
+    return std::make_unique<ConditionalUpsert>(options, "write_read_committed.sql", true);
+  }
+  if (name == "refuses-equal-token") {
+    return std::make_unique<ConditionalUpsert>(options, "pitfalls/refuses_equal_token.sql", false);
+  }
   if (name == "read-committed-row-lock") return std::make_unique<RowLock>(options);
   if (name == "serializable") {
     return std::make_unique<CheckThenWrite<pqxx::serializable>>(options, "write_serializable.sql");

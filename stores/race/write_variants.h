@@ -37,7 +37,7 @@ class WriteVariant {
 };
 
 // Names: read-committed, read-committed-row-lock, serializable (correct); two-transactions,
-// plain-select, per-attempt-key (pitfalls). Empty for an unknown name.
+// plain-select, per-attempt-key, refuses-equal-token (pitfalls). Empty for an unknown name.
 std::unique_ptr<WriteVariant> make_variant(const std::string& name, const VariantOptions& options);
 std::vector<std::string> variant_names();
 

@@ -83,8 +83,10 @@ SqliteDatabase::SqliteDatabase(const std::string& path) : path_(path) {
     }
     // Another process's write transaction holds the lock for milliseconds: wait that long.
     sqlite3_busy_timeout(db_, 5000);
-    execute("PRAGMA journal_mode=WAL");
+    // The schema first: a file that is not ours is refused before anything of it changes (WAL
+    // mode is a persistent change of the file).
     create_or_check_schema();
+    execute("PRAGMA journal_mode=WAL");
   } catch (const runtime::StoreUnavailableError& error) {
     sqlite3_close(db_);
     throw StoreSetupError(fmt::format(

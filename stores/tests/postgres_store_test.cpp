@@ -66,6 +66,25 @@ TEST(PostgresStores, AnUnreachableServerIsRefusedAtOpenWithOneLine) {
   }
 }
 
+TEST(PostgresStores, ALostConnectionIsStoreUnavailableNotAnAnswer) {
+  std::shared_ptr<PostgresDatabase> database = testing::fresh_postgres();
+  if (!database) return;
+  const std::string address = testing::env_or_empty("FENCESIM_POSTGRES");
+  PostgresLeaseRepository leases(*database, null_observer);
+  ASSERT_EQ(leases.take({"t", "e"}, "holder-a", runtime::kSecond).status, TakeStatus::kTaken);
+  {
+    // The server ends the store's session (a restart, a failover, an idle-session kill); only
+    // that one: other tests may share the server.
+    pqxx::connection admin(address);
+    pqxx::work work(admin);
+    work.exec_params("SELECT pg_terminate_backend($1)", database->backend_pid());
+    work.commit();
+  }
+  // The caller cannot know whether its call took effect: the contract's StoreUnavailableError.
+  EXPECT_THROW(leases.renew({"t", "e"}, "holder-a", 1, runtime::kSecond),
+               runtime::StoreUnavailableError);
+}
+
 TEST(PostgresStores, AnotherSchemaVersionIsRefusedAtOpen) {
   std::shared_ptr<PostgresDatabase> database = testing::fresh_postgres();
   if (!database) return;

@@ -308,3 +308,15 @@ TEST(ReferenceSqlRace, PitfallIdempotencyKeyPerAttemptIsCaught) {
 
 }  // namespace
 }  // namespace fencesim::stores
+
+namespace fencesim::stores {
+namespace {
+
+// Not one of the ADR's pitfalls, but the proof that rule 3 bites: a sink that refuses a token
+// equal to the mark stops the current holder after its first write.
+TEST(ReferenceSqlRace, PitfallRefusingAnEqualTokenIsCaught) {
+  expect_caught("refuses-equal-token", "a token equal to the high-water mark was refused");
+}
+
+}  // namespace
+}  // namespace fencesim::stores

@@ -92,6 +92,20 @@ TEST(SqliteStores, AnotherSchemaVersionOrForeignTablesAreRefused) {
     sqlite3_close(db);
   }
   expect_refused_at_open(foreign, "not a fencesim store");
+  // Nothing of the foreign file changed: no fencesim table, and not switched to WAL.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(foreign.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* statement = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &statement, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(statement), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(statement, 0), 1);
+  sqlite3_finalize(statement);
+  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &statement, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(statement), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0)), "delete");
+  sqlite3_finalize(statement);
+  sqlite3_close(db);
 }
 
 TEST(SqliteStores, ALockedFileIsRefusedAtOpenAfterTheBusyTimeout) {

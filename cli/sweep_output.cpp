@@ -143,10 +143,15 @@ void print_groups(std::ostream& out, const ordered_json& summary, const std::str
     if (example["replay_file"].is_string() && command.starts_with("fencesim replay ")) {
       command = "fencesim replay " + under(dir, example["replay_file"]);
     }
-    fmt::print(out, "    smallest: {} fault{}{}: {}\n", number(example["faults"]),
-               example["faults"] == 1 ? "" : "s", example["shrunk"] == true ? " (shrunk)" : "",
-               command);
-    fmt::print(out, "    timeline: {}\n", under(dir, example["html"]));
+    if (example["shrunk"] == true) {
+      fmt::print(out, "    smallest: {} fault{} (shrunk): {}\n", number(example["faults"]),
+                 example["faults"] == 1 ? "" : "s", command);
+    } else {
+      fmt::print(out, "    example (not shrunk): {}\n", command);
+    }
+    if (example["html"].is_string()) {
+      fmt::print(out, "    timeline: {}\n", under(dir, example["html"]));
+    }
   }
 }
 

@@ -48,6 +48,10 @@ FS.failureRows = function (failures) {
       FS.dash(f.original_faults), files.length ? FS.el("div", {}, files) : "-"];
   }));
 };
+// "1 fault, shrunk from 4", "3 faults, not shrunk", or "not shrunk" when no plan is on record.
+FS.faults = (ex) => (!FS.isNum(ex.faults) ? "not shrunk"
+  : ex.faults + (ex.faults === 1 ? " fault" : " faults") + (ex.shrunk === true
+    ? ", shrunk from " + FS.dash(ex.original_faults) : ", not shrunk"));
 FS.groupBadge = (g) => (g.known === true ? FS.el("span", { class: "badge known" }, "known")
   : FS.el("span", { class: "badge new" }, "new"));
 // One distinct failure: its signature, where and how often, the smallest example with its replay
@@ -65,9 +69,8 @@ FS.sweepGroup = function (host, g, failures) {
     ["scenarios", FS.arr(g.scenarios).map(FS.str).join(", ")],
     ["strategies", FS.arr(g.strategies).map(FS.str).join(", ")],
     ["first seed", FS.dash(first.seed) + " (" + FS.dash(first.scenario) + ", " + FS.dash(first.strategy) + ")"],
-    ["smallest example", FS.dash(ex.scenario) + " " + FS.dash(ex.strategy) + " seed " + FS.dash(ex.seed) +
-      ": " + FS.dash(ex.faults) + " fault(s)" + (ex.shrunk === true ? ", shrunk from " +
-      FS.dash(ex.original_faults) : ", not shrunk")],
+    [ex.shrunk === true ? "smallest example" : "example", FS.dash(ex.scenario) + " " +
+      FS.dash(ex.strategy) + " seed " + FS.dash(ex.seed) + ": " + FS.faults(ex)],
     ["what failed", FS.dash(ex.message)],
     ["timeline", timeline]]));
   box.appendChild(FS.command(ex.replay_command));
@@ -97,12 +100,12 @@ FS.sweepFailures = function (host, summary) {
       FS.dash(known.signatures) + " known signatures)."
     : "No --known folder was given: every group counts as new."));
   if (groups.length) {
-    host.appendChild(FS.table(["", "signature", "runs", "scenarios", "first seed", "smallest"],
+    host.appendChild(FS.table(["new / known", "signature", "runs", "scenarios", "first seed", "smallest"],
       groups.map((g) => {
         g = FS.obj(g);
         return [FS.groupBadge(g), FS.el("a", { href: "#group-" + FS.str(g.id), class: "mono" },
           FS.dash(g.signature)), g.count, FS.arr(g.scenarios).map(FS.str).join(", "),
-          FS.dash(FS.obj(g.first).seed), FS.dash(FS.obj(g.example).faults) + " fault(s)"];
+          FS.dash(FS.obj(g.first).seed), FS.faults(FS.obj(g.example))];
       }), { class: "groups" }));
   }
   for (const g of groups) FS.sweepGroup(host, g, failures);

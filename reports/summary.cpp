@@ -163,7 +163,10 @@ ordered_json group_json(const FailureGroup& group, const std::vector<RunRecord>&
            {"seed", example.seed},
            {"message", message},
            {"shrunk", group.example_shrunk},
-           {"faults", group.example_shrunk ? files.shrunk_faults : files.original_faults},
+           // null when nothing ran to count them (a worker that died has no plan on record).
+           {"faults", group.example_shrunk ? ordered_json(files.shrunk_faults)
+                      : files.replay.empty() ? ordered_json()
+                                             : ordered_json(files.original_faults)},
            {"original_faults", example.failure ? ordered_json(files.original_faults)
                                                : ordered_json()},
            {"replay_command", group.example_shrunk

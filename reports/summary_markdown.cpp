@@ -81,9 +81,13 @@ std::string known_cell(const ordered_json& group) {
 
 std::string example_cell(const ordered_json& example) {
   const bool shrunk = example.contains("shrunk") && example["shrunk"] == true;
-  return markdown_cell(fmt::format("{} {} seed {}: {} fault(s){}", text(example, "scenario"),
-                                   text(example, "strategy"), text(example, "seed"),
-                                   text(example, "faults"), shrunk ? ", shrunk" : ""));
+  const bool counted = example.contains("faults") && example["faults"].is_number();
+  return markdown_cell(fmt::format(
+      "{} {} seed {}: {}", text(example, "scenario"), text(example, "strategy"),
+      text(example, "seed"),
+      !counted ? std::string("not shrunk")
+               : fmt::format("{} fault(s), {}", text(example, "faults"),
+                             shrunk ? "shrunk" : "not shrunk")));
 }
 
 void groups_section(std::string& out, const ordered_json& summary) {

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 
 #include "reports/groups.h"
 #include "reports/summary.h"
@@ -280,6 +283,38 @@ TEST(SummaryMarkdownTest, RendersAsMarkdownTables) {
   ASSERT_EQ(tables[3].rows.size(), 1u);
   EXPECT_EQ(shown(tables[3].rows[0][1]), "unchecked|overlap");
   EXPECT_EQ(tables[3].rows[0][3], "12");
+}
+
+std::string hostile_markdown() {
+  std::vector<RunRecord> records = two_bugs();
+  records.push_back(record("nightly-mix", "random", 9, "exactly-once: a|b `c` *d*\nnext", 1));
+  sort_records(records);
+  return summary_markdown(sweep_summary(manifest_of(std::nullopt), records, {}));
+}
+
+// GitHub's own renderer, where it is installed (Debian's cmark-gfm): the same tables, the hostile
+// signature in one code cell. The parser above checks the same rules everywhere else.
+TEST(SummaryMarkdownTest, GitHubsRendererDrawsTheTables) {
+  if (std::system("command -v cmark-gfm >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "cmark-gfm not installed: the table rules are checked by the parser above";
+  }
+  const std::string path = ::testing::TempDir() + "fencesim-summary.md";
+  std::ofstream(path, std::ios::binary) << hostile_markdown();
+  FILE* pipe = popen(("cmark-gfm -e table '" + path + "'").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string html;
+  char buffer[4096];
+  for (std::size_t n = 0; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) html.append(buffer, n);
+  ASSERT_EQ(pclose(pipe), 0);
+  std::size_t tables = 0;
+  for (std::size_t at = html.find("<table>"); at != std::string::npos; at = html.find("<table>", at + 1)) {
+    ++tables;
+  }
+  EXPECT_EQ(tables, 3u) << html;  // totals, groups, scenarios (no figures in this sweep)
+  EXPECT_NE(html.find("<td><code>exactly-once: a|b `c` *d* next</code></td>"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<td><strong>new</strong></td>"), std::string::npos) << html;
+  EXPECT_EQ(html.find("<em>"), std::string::npos) << "markup leaked out of a cell: " << html;
 }
 
 TEST(SummaryMarkdownTest, APassingSweepSaysSoAndStillHasItsTables) {

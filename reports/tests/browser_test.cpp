@@ -156,6 +156,19 @@ TEST_F(BrowserTest, RunPageOfALongPassingRunDraws) {
   const Loaded small =
       load("kleppmann.html", render_run_html(testing::passing_kleppmann().timeline));
   expect_drawn(small);
+  // Every mark the run counted is drawn where it happened: one orange diamond each, including
+  // those counted from the history (a stale write refused, a takeover mid-step).
+  std::size_t diamonds = 0;
+  for (auto at = small.dom.find("fill=\"#f08c00\""); at != std::string::npos;
+       at = small.dom.find("fill=\"#f08c00\"", at + 1)) {
+    ++diamonds;
+  }
+  std::size_t counted = 0;
+  for (const auto& [name, count] : testing::passing_kleppmann().timeline["marks_count"].items()) {
+    counted += count.get<std::size_t>();
+  }
+  EXPECT_GE(counted, 3u);
+  EXPECT_EQ(diamonds, counted);
 }
 
 TEST_F(BrowserTest, SweepPageDrawsFailureTimelines) {

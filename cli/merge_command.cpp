@@ -201,8 +201,7 @@ int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& 
     records.insert(records.end(), shard.records.begin(), shard.records.end());
     times.insert(times.end(), shard.times.begin(), shard.times.end());
   }
-  const int exit =
-      sweep_exit_code(records, fail_on, merged.known ? &*merged.known : nullptr);
+  const int exit = sweep_exit_code(records, fail_on, merged.known ? &*merged.known : nullptr);
   const nlohmann::ordered_json summary = write_reports(args.out, merged, records, times);
   fmt::print(out, "merge: {} shards of {} into {}\n", shards.size(),
              reports::describe_seeds(merged.configuration), args.out);

@@ -117,8 +117,8 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   fmt::print(out, "{}\n", configuration_line(plan));
   if (manifest.known) {
     fmt::print(out, "known: {} failure signature{} from {}; --fail-on {}\n",
-               manifest.known->signatures.size(),
-               manifest.known->signatures.size() == 1 ? "" : "s", args.known, args.fail_on);
+               manifest.known->signatures.size(), manifest.known->signatures.size() == 1 ? "" : "s",
+               args.known, args.fail_on);
   }
   out.flush();
 
@@ -132,8 +132,8 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   progress.finish();
   if (!plan.corpus.empty()) keep_failures_in_corpus(plan, results.records, out, err);
   manifest.wall_seconds = seconds_since(start);
-  const int exit = sweep_exit_code(results.records, fail_on,
-                                   manifest.known ? &*manifest.known : nullptr);
+  const int exit =
+      sweep_exit_code(results.records, fail_on, manifest.known ? &*manifest.known : nullptr);
   const nlohmann::ordered_json summary =
       write_reports(plan.out, manifest, std::move(results.records), std::move(results.times));
   print_summary_lines(out, summary, plan.out);

@@ -86,9 +86,10 @@ reports::KnownSignatures read_known(const scenarios::ScenarioRegistry& registry,
                                     const std::string& dir) {
   std::error_code error;
   if (!fs::is_directory(dir, error)) {
-    throw UsageError(fmt::format("--known: '{}' is not a folder (give a corpus or an earlier "
-                                 "sweep's output folder)",
-                                 dir));
+    throw UsageError(
+        fmt::format("--known: '{}' is not a folder (give a corpus or an earlier "
+                    "sweep's output folder)",
+                    dir));
   }
   std::vector<std::string> signatures;
   if (fs::exists(dir + "/runs.jsonl")) from_output_folder(dir, signatures);

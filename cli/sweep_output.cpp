@@ -18,8 +18,8 @@
 #include "cli/sweep_failure.h"
 #include "reports/junit.h"
 #include "reports/signature.h"
-#include "reports/summary_markdown.h"
 #include "reports/summary.h"
+#include "reports/summary_markdown.h"
 #include "reports/timeline.h"
 
 namespace fencesim::cli {
@@ -118,9 +118,10 @@ void print_groups(std::ostream& out, const ordered_json& summary, const std::str
   if (groups.empty()) return;
   const bool judged = summary["known"].is_object();
   fmt::print(out, "failure groups: {} distinct{}\n", groups.size(),
-             judged ? fmt::format(" ({} new, {} known)", summary["totals"]["new_groups"].dump(),
-                                  groups.size() - summary["totals"]["new_groups"].get<std::size_t>())
-                    : std::string(" (no --known: all new)"));
+             judged
+                 ? fmt::format(" ({} new, {} known)", summary["totals"]["new_groups"].dump(),
+                               groups.size() - summary["totals"]["new_groups"].get<std::size_t>())
+                 : std::string(" (no --known: all new)"));
   for (const ordered_json& group : groups) {
     const ordered_json& example = group["example"];
     const ordered_json& first = group["first"];

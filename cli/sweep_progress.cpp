@@ -79,8 +79,8 @@ void SweepProgress::failure_found(const reports::RunRecord& record) {
     command = replay_command((std::filesystem::path(plan_.out) / record.failure->replay).string());
   }
   // The group id ties the line to its group in the closing lines and the reports.
-  print(fmt::format("{}\n  {} {} seed {}: {} [group {}]", command, record.scenario,
-                    record.strategy, record.seed, what_failed(record),
+  print(fmt::format("{}\n  {} {} seed {}: {} [group {}]", command, record.scenario, record.strategy,
+                    record.seed, what_failed(record),
                     reports::signature_id(reports::record_signature(record))));
 }
 

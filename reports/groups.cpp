@@ -66,9 +66,10 @@ std::vector<FailureGroup> failure_groups(const std::vector<RunRecord>& records,
     // The smallest shrunk plan: fewer faults wins, then the earlier seed.
     if (shrunk(record)) {
       const RunRecord& best = records[group.example];
-      const bool better =
-          !group.example_shrunk || record.failure->shrunk_faults < best.failure->shrunk_faults ||
-          (record.failure->shrunk_faults == best.failure->shrunk_faults && earlier(i, group.example));
+      const bool better = !group.example_shrunk ||
+                          record.failure->shrunk_faults < best.failure->shrunk_faults ||
+                          (record.failure->shrunk_faults == best.failure->shrunk_faults &&
+                           earlier(i, group.example));
       if (better) {
         group.example = i;
         group.example_shrunk = true;

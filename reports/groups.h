@@ -13,14 +13,14 @@ namespace fencesim::reports {
 
 struct FailureGroup {
   std::string signature;
-  std::string id;      // signature_id(signature)
-  std::string status;  // violation, liveness, harness-error or nondeterministic
-  std::string kind;    // the invariant, or liveness, harness, replay
-  bool known = false;  // its signature was in the sweep's --known set
-  std::vector<std::size_t> members;  // indices into the records, in their (sorted) order
+  std::string id;                       // signature_id(signature)
+  std::string status;                   // violation, liveness, harness-error or nondeterministic
+  std::string kind;                     // the invariant, or liveness, harness, replay
+  bool known = false;                   // its signature was in the sweep's --known set
+  std::vector<std::size_t> members;     // indices into the records, in their (sorted) order
   std::vector<std::string> scenarios;   // sorted, each once
   std::vector<std::string> strategies;  // sorted, each once
-  std::size_t first = 0;  // the member with the lowest seed (then scenario, strategy)
+  std::size_t first = 0;                // the member with the lowest seed (then scenario, strategy)
   // The member whose shrunk plan has the fewest faults (then the lowest seed); the first member
   // when none was shrunk (a worker that died, a failure past --draw-limit).
   std::size_t example = 0;

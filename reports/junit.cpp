@@ -72,15 +72,16 @@ std::string groups_text(const ordered_json& summary, const std::vector<const ord
     }
   }
   if (!summary.contains("groups") || here.empty()) return {};
-  std::string text = fmt::format("{} distinct failure{} here:\n", here.size(),
-                                 here.size() == 1 ? "" : "s");
+  std::string text =
+      fmt::format("{} distinct failure{} here:\n", here.size(), here.size() == 1 ? "" : "s");
   for (const ordered_json& group : summary["groups"]) {
     const auto count = here.find(group["id"].get<std::string>());
     if (count == here.end()) continue;
     text += fmt::format("  {} [{}] {} run{}: {}\n", group["known"] == true ? "known" : "NEW",
                         count->first, count->second, count->second == 1 ? "" : "s",
                         group["signature"].get<std::string>());
-    text += fmt::format("    smallest: {}\n", group["example"]["replay_command"].get<std::string>());
+    text +=
+        fmt::format("    smallest: {}\n", group["example"]["replay_command"].get<std::string>());
   }
   return text + "\n";
 }

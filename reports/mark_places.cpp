@@ -27,7 +27,7 @@ class Placer {
       if (e.world == sim::WorldEventKind::kMark) place(e.detail);
       if (e.world == sim::WorldEventKind::kNodeRestarted) {
         place(world_.node_kind(e.node) == sim::NodeKind::kInstance ? "instance-restarted"
-                                                                    : "store-restarted");
+                                                                   : "store-restarted");
       }
       if (e.world == sim::WorldEventKind::kRuntime) runtime_event(e);
     }

@@ -141,8 +141,7 @@ ordered_json group_json(const FailureGroup& group, const std::vector<RunRecord>&
   };
   ordered_json members = ordered_json::array();
   for (const std::size_t member : group.members) members.push_back(failure_index[member]);
-  const auto [invariant, message] = what_failed(example);
-  (void)invariant;
+  const std::string message = what_failed(example).second;
   return ordered_json{
       {"id", group.id},
       {"signature", group.signature},
@@ -153,9 +152,9 @@ ordered_json group_json(const FailureGroup& group, const std::vector<RunRecord>&
       {"count", group.members.size()},
       {"scenarios", group.scenarios},
       {"strategies", group.strategies},
-      {"first", ordered_json{{"scenario", first.scenario},
-                             {"strategy", first.strategy},
-                             {"seed", first.seed}}},
+      {"first",
+       ordered_json{
+           {"scenario", first.scenario}, {"strategy", first.strategy}, {"seed", first.seed}}},
       {"example",
        ordered_json{
            {"scenario", example.scenario},
@@ -164,11 +163,11 @@ ordered_json group_json(const FailureGroup& group, const std::vector<RunRecord>&
            {"message", message},
            {"shrunk", group.example_shrunk},
            // null when nothing ran to count them (a worker that died has no plan on record).
-           {"faults", group.example_shrunk ? ordered_json(files.shrunk_faults)
+           {"faults", group.example_shrunk   ? ordered_json(files.shrunk_faults)
                       : files.replay.empty() ? ordered_json()
                                              : ordered_json(files.original_faults)},
-           {"original_faults", example.failure ? ordered_json(files.original_faults)
-                                               : ordered_json()},
+           {"original_faults",
+            example.failure ? ordered_json(files.original_faults) : ordered_json()},
            {"replay_command", group.example_shrunk
                                   ? "fencesim replay " + shell_quote(files.shrunk_replay)
                                   : failure_command(example, config)},
@@ -245,8 +244,8 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
   }
   ordered_json known_json;
   if (known) {
-    known_json = ordered_json{{"sources", known->sources},
-                              {"signatures", known->signatures.size()}};
+    known_json =
+        ordered_json{{"sources", known->sources}, {"signatures", known->signatures.size()}};
   }
   // The groups first: how many distinct bugs, which are new, and the smallest example of each.
   return ordered_json{

@@ -82,20 +82,21 @@ std::string known_cell(const ordered_json& group) {
 std::string example_cell(const ordered_json& example) {
   const bool shrunk = example.contains("shrunk") && example["shrunk"] == true;
   const bool counted = example.contains("faults") && example["faults"].is_number();
-  return markdown_cell(fmt::format(
-      "{} {} seed {}: {}", text(example, "scenario"), text(example, "strategy"),
-      text(example, "seed"),
-      !counted ? std::string("not shrunk")
-               : fmt::format("{} fault(s), {}", text(example, "faults"),
-                             shrunk ? "shrunk" : "not shrunk")));
+  return markdown_cell(fmt::format("{} {} seed {}: {}", text(example, "scenario"),
+                                   text(example, "strategy"), text(example, "seed"),
+                                   !counted
+                                       ? std::string("not shrunk")
+                                       : fmt::format("{} fault(s), {}", text(example, "faults"),
+                                                     shrunk ? "shrunk" : "not shrunk")));
 }
 
 void groups_section(std::string& out, const ordered_json& summary) {
   const ordered_json& groups = array(summary, "groups");
   out += "### Failure groups\n\n";
   if (groups.empty()) {
-    out += "No failures: every run passed its invariants, finished in its liveness budget and, "
-           "where re-run, repeated its history hash.\n\n";
+    out +=
+        "No failures: every run passed its invariants, finished in its liveness budget and, "
+        "where re-run, repeated its history hash.\n\n";
     return;
   }
   std::vector<Row> rows;
@@ -110,8 +111,8 @@ void groups_section(std::string& out, const ordered_json& summary) {
                     markdown_code(text(example, "html"))});
   }
   table(out,
-        {"new / known", "signature", "runs", "scenarios", "strategies", "first seed", "smallest example",
-         "replay (in the output folder)", "timeline"},
+        {"new / known", "signature", "runs", "scenarios", "strategies", "first seed",
+         "smallest example", "replay (in the output folder)", "timeline"},
         rows, "groups");
   const ordered_json& known = summary.contains("known") ? summary["known"] : ordered_json();
   if (known.is_object()) {
@@ -146,8 +147,8 @@ void scenarios_section(std::string& out, const ordered_json& summary) {
              ? "Every scenario reached every mark it declares.\n\n"
              : fmt::format("{} mark(s) never reached: the danger they name was not exercised.\n\n",
                            never_total);
-  table(out, {"scenario", "runs", "failures", "nondeterministic", "marks never reached",
-              "seeds / s"},
+  table(out,
+        {"scenario", "runs", "failures", "nondeterministic", "marks never reached", "seeds / s"},
         rows, "scenarios");
   out += "### Figures\n\n";
   if (figures.empty()) {
@@ -204,15 +205,15 @@ std::string summary_markdown(const ordered_json& summary) {
   if (groups == 0) {
     out += "passed\n\n";
   } else {
-    out += fmt::format("{} distinct failure{} ({} new)\n\n", groups, groups == 1 ? "" : "s",
-                       fresh);
+    out += fmt::format("{} distinct failure{} ({} new)\n\n", groups, groups == 1 ? "" : "s", fresh);
   }
   totals_table(out, summary);
   groups_section(out, summary);
   scenarios_section(out, summary);
-  out += markdown_cell(fmt::format("fencesim {}; open report.html in the output folder for every "
-                                   "run of each group and the failures' timelines.",
-                                   text(summary, "fencesim_version")));
+  out +=
+      markdown_cell(fmt::format("fencesim {}; open report.html in the output folder for every "
+                                "run of each group and the failures' timelines.",
+                                text(summary, "fencesim_version")));
   out += "\n";
   return out;
 }

@@ -136,8 +136,8 @@ SweepManifest sweep_manifest_from_json(const json& object, std::string_view sour
   // Absent from the sweep.json of a fencesim older than --known.
   if (object.contains("known") && !reader.is_null(object, "known")) {
     const json& known = reader.object(object, "known");
-    manifest.known = KnownSignatures{strings(reader, known, "sources"),
-                                     strings(reader, known, "signatures")};
+    manifest.known =
+        KnownSignatures{strings(reader, known, "sources"), strings(reader, known, "signatures")};
     std::sort(manifest.known->signatures.begin(), manifest.known->signatures.end());
   }
   return manifest;

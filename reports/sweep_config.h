@@ -41,7 +41,7 @@ inline constexpr int kSweepVersion = 1;
 // part of the configuration: it changes how failures are judged, not which runs are made; a merge
 // keeps the union of its shards'.
 struct KnownSignatures {
-  std::vector<std::string> sources;  // the folders they were read from, as given
+  std::vector<std::string> sources;     // the folders they were read from, as given
   std::vector<std::string> signatures;  // sorted, each once
   bool contains(const std::string& signature) const;
   // Adds `other`'s sources and signatures (kept sorted, each once).

@@ -27,7 +27,8 @@ class TriageTest : public BinaryTest {
   }
 };
 
-const std::string kSinkBug = "sink-monotonicity: sink-accepted(sink, t2) -> sink-accepted(sink, t1)";
+const std::string kSinkBug =
+    "sink-monotonicity: sink-accepted(sink, t2) -> sink-accepted(sink, t1)";
 
 TEST_F(TriageTest, APlantedBugIsOneGroupAtTheTopOfEveryReport) {
   const Result result = planted("1..6", "out");
@@ -46,7 +47,8 @@ TEST_F(TriageTest, APlantedBugIsOneGroupAtTheTopOfEveryReport) {
   const std::string replay = group["example"]["replay_command"];
   EXPECT_TRUE(replay.starts_with("fencesim replay failures/")) << replay;
   EXPECT_TRUE(fs::exists(path("out") / group["example"]["html"].get<std::string>()));
-  const Result again = fencesim("replay out/" + replay.substr(std::string("fencesim replay ").size()));
+  const Result again =
+      fencesim("replay out/" + replay.substr(std::string("fencesim replay ").size()));
   EXPECT_EQ(again.code, 1) << again.out << again.err;
   // summary.json: the groups before everything but the file's own header (read from the text:
   // a parsed object no longer has its order).
@@ -57,7 +59,7 @@ TEST_F(TriageTest, APlantedBugIsOneGroupAtTheTopOfEveryReport) {
   const auto block = result.out.find("failure groups: 1 distinct (no --known: all new)\n");
   ASSERT_NE(block, std::string::npos) << result.out;
   EXPECT_NE(result.out.find("  NEW [" + group["id"].get<std::string>() + "] " +
-                                std::to_string(failed) + " runs: " + kSinkBug + "\n"),
+                            std::to_string(failed) + " runs: " + kSinkBug + "\n"),
             std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("    smallest: 1 fault (shrunk): fencesim replay out/failures/"),
@@ -72,7 +74,8 @@ TEST_F(TriageTest, APlantedBugIsOneGroupAtTheTopOfEveryReport) {
   EXPECT_TRUE(markdown.starts_with("## fencesim sweep: 1 distinct failure (1 new)\n")) << markdown;
   EXPECT_LT(markdown.find("### Failure groups"), markdown.find("### Scenarios"));
   // Every replay file of the failures carries the signature (for a corpus to say what it knows).
-  const json replay_file = read_json(path("out") / group["example"]["replay_file"].get<std::string>());
+  const json replay_file =
+      read_json(path("out") / group["example"]["replay_file"].get<std::string>());
   EXPECT_EQ(replay_file["signature"], kSinkBug);
 }
 
@@ -94,7 +97,8 @@ TEST_F(TriageTest, TwoDistinctBugsAreTwoGroups) {
     EXPECT_TRUE(group["example"]["faults"].is_null());
   }
   EXPECT_NE(result.out.find("failure groups: 2 distinct"), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find("    example (not shrunk): fencesim run --scenario "), std::string::npos)
+  EXPECT_NE(result.out.find("    example (not shrunk): fencesim run --scenario "),
+            std::string::npos)
       << result.out;
 }
 

@@ -226,12 +226,14 @@ TEST_F(BrowserTest, SweepPageShowsTheFailureGroupsFirst) {
             std::string::npos);
   EXPECT_NE(dom.find("fencesim replay failures/kleppmann-fencing-random-1.shrunk.json"),
             std::string::npos);
-  EXPECT_NE(dom.find("<a href=\"failures/kleppmann-fencing-random-1.html\" class=\"timeline-link\">"),
-            std::string::npos);
+  EXPECT_NE(
+      dom.find("<a href=\"failures/kleppmann-fencing-random-1.html\" class=\"timeline-link\">"),
+      std::string::npos);
   EXPECT_NE(dom.find("<span class=\"badge new\">new</span>"), std::string::npos);
   EXPECT_NE(dom.find("<span class=\"badge known\">known</span>"), std::string::npos);
   // Each group's runs are folded under it: the known group's two seeds inside its <details>.
-  const auto folded = dom.find("<details class=\"group-runs\"><summary>2 runs of this failure", second);
+  const auto folded =
+      dom.find("<details class=\"group-runs\"><summary>2 runs of this failure", second);
   ASSERT_NE(folded, std::string::npos) << dom.substr(second, 2000);
   const auto folded_end = dom.find("</details>", folded);
   const std::string runs = dom.substr(folded, folded_end - folded);

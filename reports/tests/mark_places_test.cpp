@@ -1,13 +1,14 @@
 // Every mark at the event that reached it: place_marks follows count_marks' rules (it cannot share
 // their code), so the two are held together here on every built-in scenario, with the runtime's
 // sinks and with the broken one, over several seeds: name by name, as many placed as counted.
+#include "reports/mark_places.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 
 #include "properties/marks.h"
 #include "properties/run.h"
-#include "reports/mark_places.h"
 #include "reports/tests/timeline_fixture.h"
 
 namespace fencesim::reports {

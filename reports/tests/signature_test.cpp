@@ -1,12 +1,13 @@
 // Failure signatures: the same bug on different seeds (and scenarios) gives one signature, made
 // from the violation's invariant and the events it points at, never from its message; another
 // invariant or another shape of events gives another; harness errors by kind and site.
+#include "reports/signature.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "properties/run.h"
-#include "reports/signature.h"
 #include "scenarios/scenario.h"
 
 namespace fencesim::reports {
@@ -107,12 +108,12 @@ TEST(SignatureTest, AViolationWithoutUsableEventsStillHasOne) {
 }
 
 TEST(SignatureTest, HarnessErrorsByKindAndSite) {
-  const std::string a =
-      harness_signature("seed 3: fiber 'renew tenant-1' (node 4): check failed: held "
-                        "(/work/a/runtime/lease.cpp:42)");
-  const std::string b =
-      harness_signature("seed 97: fiber 'renew tenant-8' (node 7): check failed: held "
-                        "(/build/other/runtime/lease.cpp:42)");
+  const std::string a = harness_signature(
+      "seed 3: fiber 'renew tenant-1' (node 4): check failed: held "
+      "(/work/a/runtime/lease.cpp:42)");
+  const std::string b = harness_signature(
+      "seed 97: fiber 'renew tenant-8' (node 7): check failed: held "
+      "(/build/other/runtime/lease.cpp:42)");
   EXPECT_EQ(a, b);
   EXPECT_EQ(a,
             "harness: exception in a simulated fiber: fiber 'renew tenant-#': check failed: held "
@@ -120,8 +121,8 @@ TEST(SignatureTest, HarnessErrorsByKindAndSite) {
   // Another line of the same file is another site.
   EXPECT_NE(a, harness_signature("seed 3: fiber 'renew tenant-1' (node 4): check failed: held "
                                  "(/work/a/runtime/lease.cpp:43)"));
-  const std::string segv = harness_signature(
-      "worker killed by signal 11 (Segmentation fault) while running this seed");
+  const std::string segv =
+      harness_signature("worker killed by signal 11 (Segmentation fault) while running this seed");
   EXPECT_EQ(segv, "harness: worker killed by signal 11 (Segmentation fault)");
   EXPECT_NE(segv, harness_signature("worker killed by signal 6 (Aborted) while running this seed"));
   EXPECT_EQ(harness_signature("worker exceeded --run-timeout (1s) and was killed while running "
@@ -132,7 +133,8 @@ TEST(SignatureTest, HarnessErrorsByKindAndSite) {
 }
 
 TEST(SignatureTest, LivenessByKindOfStall) {
-  EXPECT_EQ(liveness_signature("deadlock: fiber 'root 3' waits on 'child 9'"), "liveness: deadlock");
+  EXPECT_EQ(liveness_signature("deadlock: fiber 'root 3' waits on 'child 9'"),
+            "liveness: deadlock");
   EXPECT_EQ(liveness_signature("trees not completed when the run ended (time-limit)"),
             "liveness: trees not completed when the run ended (time-limit)");
 }
@@ -149,7 +151,8 @@ TEST(SignatureTest, RecordsWithoutASignatureStillGroup) {
   nondeterministic.history_hash = "00000000000000aa";
   EXPECT_EQ(record_signature(nondeterministic), "");
   nondeterministic.rerun_history_hash = "00000000000000bb";
-  EXPECT_TRUE(record_signature(nondeterministic).starts_with("replay: ")) << record_signature(nondeterministic);
+  EXPECT_TRUE(record_signature(nondeterministic).starts_with("replay: "))
+      << record_signature(nondeterministic);
   EXPECT_EQ(signature_id("a").size(), 8u);
   EXPECT_NE(signature_id("a"), signature_id("b"));
 }

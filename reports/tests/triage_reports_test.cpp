@@ -98,8 +98,9 @@ TEST(GroupsTest, NewGroupsComeBeforeKnownOnes) {
 SweepManifest manifest_of(std::optional<KnownSignatures> known) {
   SweepManifest m;
   m.fencesim_version = "0.1.0";
-  m.configuration.scenarios = {SweptScenario{"kleppmann-fencing", "the story", {"takeover-mid-step"}},
-                               SweptScenario{"nightly-mix", "the mix", {}}};
+  m.configuration.scenarios = {
+      SweptScenario{"kleppmann-fencing", "the story", {"takeover-mid-step"}},
+      SweptScenario{"nightly-mix", "the mix", {}}};
   m.configuration.seeds_first = 1;
   m.configuration.seeds_last = 4;
   m.configuration.strategies = {"pct", "random"};
@@ -304,10 +305,12 @@ TEST(SummaryMarkdownTest, GitHubsRendererDrawsTheTables) {
   ASSERT_NE(pipe, nullptr);
   std::string html;
   char buffer[4096];
-  for (std::size_t n = 0; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) html.append(buffer, n);
+  for (std::size_t n = 0; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    html.append(buffer, n);
   ASSERT_EQ(pclose(pipe), 0);
   std::size_t tables = 0;
-  for (std::size_t at = html.find("<table>"); at != std::string::npos; at = html.find("<table>", at + 1)) {
+  for (std::size_t at = html.find("<table>"); at != std::string::npos;
+       at = html.find("<table>", at + 1)) {
     ++tables;
   }
   EXPECT_EQ(tables, 3u) << html;  // totals, groups, scenarios (no figures in this sweep)
@@ -319,7 +322,8 @@ TEST(SummaryMarkdownTest, GitHubsRendererDrawsTheTables) {
 
 TEST(SummaryMarkdownTest, APassingSweepSaysSoAndStillHasItsTables) {
   std::vector<RunRecord> records = {record("kleppmann-fencing", "random", 1, "", 0)};
-  const std::string markdown = summary_markdown(sweep_summary(manifest_of(std::nullopt), records, {}));
+  const std::string markdown =
+      summary_markdown(sweep_summary(manifest_of(std::nullopt), records, {}));
   EXPECT_TRUE(markdown.starts_with("## fencesim sweep: passed\n")) << markdown;
   EXPECT_NE(markdown.find("No failures"), std::string::npos);
   EXPECT_EQ(parse_tables(markdown).size(), 2u) << markdown;  // totals, scenarios

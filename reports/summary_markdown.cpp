@@ -207,8 +207,10 @@ std::string summary_markdown(const ordered_json& summary) {
   } else {
     out += fmt::format("{} distinct failure{} ({} new)\n\n", groups, groups == 1 ? "" : "s", fresh);
   }
-  totals_table(out, summary);
+  // The groups first: the distinct bugs, which are new, and the smallest example of each.
   groups_section(out, summary);
+  out += "### Totals\n\n";
+  totals_table(out, summary);
   scenarios_section(out, summary);
   out +=
       markdown_cell(fmt::format("fencesim {}; open report.html in the output folder for every "

@@ -257,10 +257,10 @@ TEST(SummaryMarkdownTest, RendersAsMarkdownTables) {
   const std::string markdown = summary_markdown(summary);
   EXPECT_TRUE(markdown.starts_with("## fencesim sweep: 3 distinct failures (2 new)\n")) << markdown;
   const std::vector<Table> tables = parse_tables(markdown);
-  ASSERT_EQ(tables.size(), 4u) << markdown;  // totals, groups, scenarios, figures
-  EXPECT_EQ(tables[0].header[0], "runs");
-  EXPECT_EQ(tables[0].rows.at(0).at(0), "7");
-  const Table& groups = tables[1];
+  ASSERT_EQ(tables.size(), 4u) << markdown;  // groups, totals, scenarios, figures
+  EXPECT_EQ(tables[1].header[0], "runs");
+  EXPECT_EQ(tables[1].rows.at(0).at(0), "7");
+  const Table& groups = tables[0];
   ASSERT_EQ(groups.rows.size(), 3u);
   EXPECT_EQ(groups.header[1], "signature");
   EXPECT_EQ(groups.rows[0][0], "**new**");
@@ -313,7 +313,7 @@ TEST(SummaryMarkdownTest, GitHubsRendererDrawsTheTables) {
        at = html.find("<table>", at + 1)) {
     ++tables;
   }
-  EXPECT_EQ(tables, 3u) << html;  // totals, groups, scenarios (no figures in this sweep)
+  EXPECT_EQ(tables, 3u) << html;  // groups, totals, scenarios (no figures in this sweep)
   EXPECT_NE(html.find("<td><code>exactly-once: a|b `c` *d* next</code></td>"), std::string::npos)
       << html;
   EXPECT_NE(html.find("<td><strong>new</strong></td>"), std::string::npos) << html;

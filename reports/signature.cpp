@@ -4,8 +4,6 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <map>
-#include <set>
 
 #include "reports/replay_file.h"
 
@@ -53,24 +51,7 @@ bool looks_like_code(std::string_view text) {
          text.find_first_not_of("abcdefghijklmnopqrstuvwxyz.-") == std::string_view::npos;
 }
 
-// The tokens the events carry, ranked: the lowest is 1. A token's value varies with how many
-// takes came before; its order against the other tokens of the violation is the bug's shape.
-std::map<runtime::Token, std::size_t> token_ranks(const std::vector<sim::HistoryEvent>& history,
-                                                  const std::vector<std::uint64_t>& indices) {
-  std::set<runtime::Token> tokens;
-  for (const std::uint64_t index : indices) {
-    const sim::HistoryEvent& e = history[index];
-    if (e.world == sim::WorldEventKind::kRuntime && e.runtime.token != runtime::kTokenNone) {
-      tokens.insert(e.runtime.token);
-    }
-  }
-  std::map<runtime::Token, std::size_t> ranks;
-  for (const runtime::Token token : tokens) ranks.emplace(token, ranks.size() + 1);
-  return ranks;
-}
-
-std::string term(const sim::World& world, const sim::HistoryEvent& e,
-                 const std::map<runtime::Token, std::size_t>& ranks) {
+std::string term(const sim::World& world, const sim::HistoryEvent& e) {
   const std::string_view at = role(world.node_kind(e.node));
   if (e.world != sim::WorldEventKind::kRuntime) {
     // A mark's detail is its name, fixed by the code that records it; other world events'
@@ -86,9 +67,6 @@ std::string term(const sim::World& world, const sim::HistoryEvent& e,
   const bool accepted = r.kind == EventKind::kSinkApplied || r.kind == EventKind::kSinkDeduplicated;
   std::string text =
       fmt::format("{}({}", accepted ? "sink-accepted" : runtime::to_string(r.kind), at);
-  if (const auto rank = ranks.find(r.token); rank != ranks.end()) {
-    text += fmt::format(", t{}", rank->second);
-  }
   if (detail_is_code(r.kind) && looks_like_code(r.detail)) text += ", " + r.detail;
   return text + ")";
 }
@@ -138,10 +116,13 @@ std::string violation_signature(const sim::World& world, const properties::Viola
   // In history order, not in the order a checker listed them: the order they happened in.
   std::sort(indices.begin(), indices.end());
   indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
-  const auto ranks = token_ranks(history, indices);
   std::vector<std::string> terms;
   for (const std::uint64_t index : indices) {
-    std::string next = term(world, history[index], ranks);
+    // A phase marks the run's structure, not what a bug did: a checker that points at one
+    // (per-key-epochs names the run's first event as "the grant before" a key's first grant)
+    // points at the start of the run, which every seed has.
+    if (history[index].world == sim::WorldEventKind::kPhase) continue;
+    std::string next = term(world, history[index]);
     if (std::find(terms.begin(), terms.end(), next) == terms.end()) terms.push_back(next);
   }
   std::string signature = violation.invariant + ":";

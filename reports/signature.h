@@ -4,11 +4,11 @@
 //
 // - A violation: its invariant, then the events it points at (Violation::events), each reduced to
 //   what does not vary by seed: the event's kind, the role of the node it happened at (instance,
-//   store, sink, world), the rank of its token among the tokens those events carry (t1 the
-//   lowest), and its outcome code where the kind has one (why a lease was lost, a step's outcome).
-//   Ids, holders, tenants, trees, steps, scope keys, times and token values are left out, and a
-//   term that repeats (three applies of one effect) counts once. It is read from the violation's
-//   structured parts and the history, never from its message, whose wording may change.
+//   store, sink, world), and its outcome code where the kind has one (why a lease was lost, a
+//   step's outcome). Ids, holders, tenants, trees, steps, scope keys, tokens and times are left
+//   out, a term that repeats (three applies of one effect) counts once, and phase events (the
+//   run's structure) are skipped. It is read from the violation's structured parts and the
+//   history, never from its message, whose wording may change.
 // - A liveness failure: "liveness: " and the kind of stall (deadlock, trees not completed).
 // - A harness error: "harness: " with its kind (an exception in a simulated fiber, one out of the
 //   harness, a worker killed by a signal, a worker past --run-timeout) and its site (the fiber,

@@ -7,7 +7,7 @@
 namespace fencesim::reports::testing {
 
 inline constexpr const char* kSampleSignature =
-    "sink-monotonicity: sink-accepted(sink, t2) -> sink-accepted(sink, t1)";
+    "sink-monotonicity: sink-accepted(sink)";
 
 inline nlohmann::ordered_json sweep_summary_sample(bool with_failure) {
   using nlohmann::ordered_json;

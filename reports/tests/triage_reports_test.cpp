@@ -47,7 +47,7 @@ RunRecord record(const std::string& scenario, const std::string& strategy, std::
   return r;
 }
 
-const std::string kSink = "sink-monotonicity: sink-accepted(sink, t2) -> sink-accepted(sink, t1)";
+const std::string kSink = "sink-monotonicity: sink-accepted(sink)";
 const std::string kEpochs = "per-key-epochs: store-lease-granted(store, t1)";
 
 std::vector<RunRecord> two_bugs() {

@@ -84,6 +84,7 @@ void check_safe_yield(const Events& events, std::vector<Violation>& out) {
         break;
       case EventKind::kStepEnded:
         tree.running.erase(r->step);
+        tree.checkpoints.erase(r->step);  // a step's checkpoint with no reply ends with its step
         break;
       case EventKind::kCheckpointSent:
         tree.checkpoints[r->step] = e.index;

@@ -24,6 +24,7 @@ struct Signed {
   // Signatures of made-up violations, computed on the same world.
   std::vector<std::string> others;
   std::uint64_t first_grant = 0;  // history index of the lease store's first grant
+  std::uint64_t first_phase = 0;  // history index of the safety phase's start
 };
 
 Signed run_signed(const std::string& scenario, std::uint64_t seed, const std::string& sink_double,
@@ -36,6 +37,12 @@ Signed run_signed(const std::string& scenario, std::uint64_t seed, const std::st
   out.report = properties::run_scenario(
       registry(), request, [&](const sim::World& world, const properties::RunReport& report) {
         out.signature = run_signature(world, report);
+        for (const sim::HistoryEvent& e : world.history().events()) {
+          if (e.world == sim::WorldEventKind::kPhase) {
+            out.first_phase = e.index;
+            break;
+          }
+        }
         for (const sim::HistoryEvent& e : world.history().events()) {
           if (e.world == sim::WorldEventKind::kRuntime &&
               e.runtime.kind == runtime::EventKind::kStoreLeaseGranted) {
@@ -97,9 +104,10 @@ TEST(SignatureTest, InvariantAndEventsDecideNotTheMessage) {
   reversed.events.push_back(plain.first_grant);
   properties::Violation listed_twice = plain.report.violations.front();
   listed_twice.events.push_back(listed_twice.events.front());  // a term that repeats counts once
-  // per-key-epochs points at the run's first event (a phase) as "the grant before" a first grant:
-  // the start of the run is no part of the bug's shape.
-  const properties::Violation from_start{"per-key-epochs", "m", {0, plain.first_grant}};
+  // per-key-epochs points at the run's phase event as "the grant before" a first grant: the start
+  // of the run is no part of the bug's shape. (Submissions recorded at the store come first.)
+  const properties::Violation from_start{"per-key-epochs", "m",
+                                         {plain.first_phase, plain.first_grant}};
   const Signed again = run_signed("kleppmann-fencing", 1, "accept-stale",
                                   {reworded, other_invariant, reversed, listed_twice, from_start});
   ASSERT_EQ(again.others.size(), 5u);

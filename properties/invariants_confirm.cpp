@@ -39,9 +39,11 @@ void check_strict_confirm(const Events& events, std::vector<Violation>& out) {
     const std::int64_t began_ns = r.value;
     bool answered = false;
     if (auto it = granted.find({r.key, r.token}); it != granted.end()) {
-      // Newest first: the answer is among the latest grants.
-      for (auto g = it->second.rbegin(); g != it->second.rend() && g->sent_ns >= began_ns; ++g) {
-        if (g->from == e.node && g->sent_ns <= e.time_ns) {
+      // Grants are in the store's order, not their send order: the network reorders, so an older
+      // renewal (the timer's, sent before the confirm began) may be granted after the confirm's.
+      // Every grant of the token is looked at; there are a few per lease-length.
+      for (auto g = it->second.rbegin(); g != it->second.rend(); ++g) {
+        if (g->from == e.node && g->sent_ns >= began_ns && g->sent_ns <= e.time_ns) {
           answered = true;
           break;
         }

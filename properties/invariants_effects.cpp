@@ -110,8 +110,12 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
       }
       intent.payloads.insert(e.detail);
       intent.tokens.insert(r.token);
-      by_run[{r.key, r.token, r.step}].push_back(RunIntent{id, r.holder, r.detail, e.index});
-      paths[r.key][{r.holder, r.detail}].insert(r.step);
+      // A withdrawal's effect (value 1) is meant at most once: nobody re-runs a withdrawal, so
+      // its step's committed outcome does not owe it. It is still judged at most once below.
+      if (r.value == 0) {
+        by_run[{r.key, r.token, r.step}].push_back(RunIntent{id, r.holder, r.detail, e.index});
+        paths[r.key][{r.holder, r.detail}].insert(r.step);
+      }
     } else if (e.world == sim::WorldEventKind::kObserved) {
       const runtime::RuntimeEvent& r = e.runtime;
       if (r.holder == "write" && e.detail.starts_with("error")) {

@@ -75,14 +75,16 @@ std::optional<EffectIdentity> parse_effect_identity(std::string_view payload) {
                         std::move(*parts[2]), std::move(*parts[3]), at + 1};
 }
 
-runtime::SinkReply write_effect(sim::World& world, runtime::ExecutionContext& ctx,
-                                const std::string& sink, std::string_view effect,
-                                const std::string& payload) {
+namespace {
+
+runtime::SinkReply write_intended(sim::World& world, runtime::ExecutionContext& ctx,
+                                  const std::string& sink, std::string_view effect,
+                                  const std::string& payload, bool at_most_once) {
   const runtime::ExecutionFence fence = ctx.fence();
   const runtime::Token token = fence.token();
   const runtime::LeaseKey lease{fence.tenant_id(), fence.lease_execution_id()};
   const std::string sent = effect_identity(ctx.tree_key(), ctx.path(), effect) + payload;
-  world.intend(ctx, sink, effect, sent, token);
+  world.intend(ctx, sink, effect, sent, token, at_most_once);
   sim::World::Observation seen{"write", lease, token, sink, std::string(effect),
                                world.scheduler().now_ns(), {}};
   std::optional<runtime::SinkReply> reply;
@@ -97,6 +99,20 @@ runtime::SinkReply write_effect(sim::World& world, runtime::ExecutionContext& ct
   seen.outcome = std::string(runtime::to_string(reply->outcome));
   world.observe(ctx, std::move(seen));
   return *reply;
+}
+
+}  // namespace
+
+runtime::SinkReply write_effect(sim::World& world, runtime::ExecutionContext& ctx,
+                                const std::string& sink, std::string_view effect,
+                                const std::string& payload) {
+  return write_intended(world, ctx, sink, effect, payload, false);
+}
+
+runtime::SinkReply write_withdrawal_effect(sim::World& world, runtime::ExecutionContext& ctx,
+                                           const std::string& sink, std::string_view effect,
+                                           const std::string& payload) {
+  return write_intended(world, ctx, sink, effect, payload, true);
 }
 
 runtime::Nanoseconds confirm_now(sim::World& world, runtime::ExecutionContext& ctx) {

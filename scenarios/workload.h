@@ -41,6 +41,11 @@ runtime::StepItem declared_step(std::string name, std::vector<DeclaredEffect> ef
 runtime::SinkReply write_effect(sim::World& world, runtime::ExecutionContext& ctx,
                                 const std::string& sink, std::string_view effect,
                                 const std::string& payload);
+// The same from a withdrawal (in a step's frame): its effect is meant at most once, since nobody
+// re-runs a withdrawal whose write was lost (ADR-0023, Consequences).
+runtime::SinkReply write_withdrawal_effect(sim::World& world, runtime::ExecutionContext& ctx,
+                                           const std::string& sink, std::string_view effect,
+                                           const std::string& payload);
 
 // From a step: confirmNow() through the step's fence, recording what the body saw
 // (World::observe, what = "confirm"). Every workload confirm goes through here.

@@ -32,7 +32,8 @@ enum class WorldEventKind : std::uint8_t {
   // A workload's own record of an effect it means to have, made before its write leaves the step,
   // so that oracles judge effects by what the workload intended, never by the runtime's
   // idempotency key: runtime.key = the tree, runtime.step = the step path, runtime.holder = the
-  // sink, runtime.detail = the effect's name, runtime.token = the fence's token; detail = payload.
+  // sink, runtime.detail = the effect's name, runtime.token = the fence's token, runtime.value = 1
+  // for an effect meant at most once (a withdrawal's: nobody re-runs it), else 0; detail = payload.
   kIntent,
   // A request a store or sink handled, with its reply, recorded at its node by the simulator:
   // HistoryEvent::store holds it (sim/store_record.h).

@@ -242,7 +242,8 @@ void World::mark(runtime::ExecutionContext& context, const std::string& name) {
 }
 
 void World::intend(runtime::ExecutionContext& context, const std::string& sink,
-                   std::string_view effect, const std::string& payload, runtime::Token token) {
+                   std::string_view effect, const std::string& payload, runtime::Token token,
+                   bool at_most_once) {
   HistoryEvent event;
   event.time_ns = scheduler_->now_ns();
   event.node = node_of(context);
@@ -253,6 +254,7 @@ void World::intend(runtime::ExecutionContext& context, const std::string& sink,
   event.runtime.step = context.path();
   event.runtime.detail = std::string(effect);
   event.runtime.token = token;
+  event.runtime.value = at_most_once ? 1 : 0;
   event.detail = payload;
   history_.record(std::move(event));
 }

@@ -111,8 +111,10 @@ class World final : private StoreRecorder {
   // From a step (or a withdrawal in a step's frame): records that the workload means to have
   // `effect` at `sink` with `payload`, written under `token` (kTokenNone if the frame has no
   // fence). Recorded before the write leaves, so an effect lost on the way is still intended.
+  // `at_most_once`: the effect is meant at most once (a withdrawal's: nobody re-runs it), not
+  // exactly once with its step's committed outcome.
   void intend(runtime::ExecutionContext& context, const std::string& sink, std::string_view effect,
-              const std::string& payload, runtime::Token token);
+              const std::string& payload, runtime::Token token, bool at_most_once = false);
   // From a step body (or a withdrawal's): records what the body saw when its call returned or
   // threw (a WorldEventKind::kObserved event; see sim/history.h for its fields). The fence's lease
   // key and token are passed in, read by the caller before its call.

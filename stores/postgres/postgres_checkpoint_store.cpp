@@ -1,12 +1,12 @@
 #include "stores/postgres/postgres_checkpoint_store.h"
 
+#include "stores/checkpoint_events.h"
 #include "stores/hex.h"
 
 namespace fencesim::stores {
 
 using runtime::CommitResult;
 using runtime::CommitStatus;
-using runtime::EventKind;
 using runtime::LeaseKey;
 using runtime::Token;
 
@@ -40,16 +40,7 @@ CommitResult PostgresCheckpointStore::commit(const LeaseKey& key, Token token,
         "ON CONFLICT (tenant_id, lease_execution_id) DO UPDATE SET last_token = $3",
         tenant, execution, token);
   });
-  const bool committed = result.status == CommitStatus::kCommitted;
-  observer_.on_event(runtime::RuntimeEvent{
-      committed ? EventKind::kStoreCheckpointCommitted : EventKind::kStoreCheckpointRefused,
-      name_,
-      key,
-      {},
-      token,
-      what,
-      {},
-      static_cast<std::int64_t>(result.current_epoch)});
+  observer_.on_event(checkpoint_event(name_, key, token, what, result));
   return result;
 }
 

@@ -1,10 +1,11 @@
 #include "stores/sqlite/sqlite_checkpoint_store.h"
 
+#include "stores/checkpoint_events.h"
+
 namespace fencesim::stores {
 
 using runtime::CommitResult;
 using runtime::CommitStatus;
-using runtime::EventKind;
 using runtime::LeaseKey;
 using runtime::Token;
 
@@ -37,16 +38,7 @@ CommitResult SqliteCheckpointStore::commit(const LeaseKey& key, Token token,
         .bind(3, static_cast<std::int64_t>(token))
         .run();
   });
-  const bool committed = result.status == CommitStatus::kCommitted;
-  observer_.on_event(runtime::RuntimeEvent{
-      committed ? EventKind::kStoreCheckpointCommitted : EventKind::kStoreCheckpointRefused,
-      name_,
-      key,
-      {},
-      token,
-      what,
-      {},
-      static_cast<std::int64_t>(result.current_epoch)});
+  observer_.on_event(checkpoint_event(name_, key, token, what, result));
   return result;
 }
 

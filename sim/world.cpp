@@ -173,21 +173,13 @@ runtime::Nanoseconds World::monotonic_ns(NodeId node) const {
 }
 
 void World::record_store_call(NodeId store, StoreCall call) {
-  HistoryEvent event;
-  event.time_ns = scheduler_->now_ns();
-  event.node = store;
-  event.local_monotonic_ns = clocks_[store].monotonic_at(event.time_ns);
-  event.world = WorldEventKind::kStoreCall;
+  HistoryEvent event = stamped(store, WorldEventKind::kStoreCall);
   event.store = std::make_shared<const StoreCall>(std::move(call));
   history_.record(std::move(event));
 }
 
 void World::observe(runtime::ExecutionContext& context, Observation observation) {
-  HistoryEvent event;
-  event.time_ns = scheduler_->now_ns();
-  event.node = node_of(context);
-  event.local_monotonic_ns = clocks_[event.node].monotonic_at(event.time_ns);
-  event.world = WorldEventKind::kObserved;
+  HistoryEvent event = stamped(node_of(context), WorldEventKind::kObserved);
   event.runtime.holder = std::move(observation.what);
   event.runtime.key = std::move(observation.lease);
   event.runtime.token = observation.token;
@@ -244,11 +236,7 @@ void World::mark(runtime::ExecutionContext& context, const std::string& name) {
 void World::intend(runtime::ExecutionContext& context, const std::string& sink,
                    std::string_view effect, const std::string& payload, runtime::Token token,
                    bool at_most_once) {
-  HistoryEvent event;
-  event.time_ns = scheduler_->now_ns();
-  event.node = node_of(context);
-  event.local_monotonic_ns = clocks_[event.node].monotonic_at(event.time_ns);
-  event.world = WorldEventKind::kIntent;
+  HistoryEvent event = stamped(node_of(context), WorldEventKind::kIntent);
   event.runtime.holder = sink;
   event.runtime.key = context.tree_key();
   event.runtime.step = context.path();
@@ -265,21 +253,23 @@ void World::measure(NodeId node, const std::string& name, std::int64_t value) {
   record(node, WorldEventKind::kMeasure, name + " " + std::to_string(value));
 }
 
-void World::record(NodeId node, WorldEventKind kind, std::string detail) {
+HistoryEvent World::stamped(NodeId node, WorldEventKind kind) const {
   HistoryEvent event;
   event.time_ns = scheduler_->now_ns();
   event.node = node;
   event.local_monotonic_ns = clocks_[node].monotonic_at(event.time_ns);
   event.world = kind;
+  return event;
+}
+
+void World::record(NodeId node, WorldEventKind kind, std::string detail) {
+  HistoryEvent event = stamped(node, kind);
   event.detail = std::move(detail);
   history_.record(std::move(event));
 }
 
 void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {
-  HistoryEvent entry;
-  entry.time_ns = scheduler_->now_ns();
-  entry.node = node;
-  entry.local_monotonic_ns = clocks_[node].monotonic_at(entry.time_ns);
+  HistoryEvent entry = stamped(node, WorldEventKind::kRuntime);
   entry.runtime = event;
   history_.record(std::move(entry));
   if (quiet_) return;

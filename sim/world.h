@@ -154,6 +154,8 @@ class World final : private StoreRecorder {
   };
 
   NodeId add_node(const std::string& name, NodeKind kind);
+  // A history event of `kind` on `node`, stamped with true time and the node's monotonic clock.
+  HistoryEvent stamped(NodeId node, WorldEventKind kind) const;
   // StoreRecorder: the remote stores record what their store handled.
   runtime::Nanoseconds store_wall_ns(NodeId store) const override;
   std::int64_t now_ns() const override;

@@ -104,7 +104,7 @@ void add_withdrawals(sim::World& world, sim::Rng& rng, const std::vector<std::st
       }
       bool written = false;
       try {  // a stale or ended step's fence refuses; nothing may escape a withdrawal
-        write_effect(world, ctx, sink, "withdrawal", "withdrawal");
+        write_withdrawal_effect(world, ctx, sink, "withdrawal", "withdrawal");
         written = true;
       } catch (const std::exception&) {
       }

@@ -17,13 +17,17 @@ std::string join_path(const std::string& level, const std::string& name) {
 
 namespace {
 
-// The abort reason a decision weighs: the signal's, or, once the lease is lost, the error that
-// ended it, which a refusal landing after the abort replaces (HeldLease::lose): a refusal is
-// checked before the signal's reason wherever the runtime decides, even a refusal that arrived
-// after the step's call had already ended at the abort.
-std::exception_ptr decision_reason(HeldLease& lease) {
-  if (lease.state() == LeaseState::kLost) return lease.lost_error();
-  return lease.signal().reason();
+// The failure a decision weighs. A refusal can land after the abort (a fenced write's call ended
+// at the lease's local expiry, its request left in flight): HeldLease::lose keeps it as the error
+// that ended the lease, but neither the signal's reason (the first loss wins) nor a failure made
+// before it landed carries it. It is a second failure of the step or pass, and the decision sees
+// both, as an AggregateError, so that the refusal is found (anywhere in an aggregate, ADR-0023)
+// before the signal's reason wherever the runtime decides, and its holder is stopped.
+std::exception_ptr with_late_refusal(const std::exception_ptr& failure, HeldLease& lease) {
+  if (lease.state() != LeaseState::kLost || lease.lost_reason() != "fenced") return failure;
+  const std::exception_ptr refusal = lease.lost_error();
+  if (refusal == failure || refusal == lease.signal().reason()) return failure;
+  return std::make_exception_ptr(AggregateError({failure, refusal}));
 }
 
 }  // namespace
@@ -76,7 +80,7 @@ PassOutcome TreeRunner::run() {
     lease_->release();
     return PassOutcome::kCompleted;
   }
-  const FailureDecision decision = decide_failure(failure, decision_reason(*lease_));
+  const FailureDecision decision = decide_failure(with_late_refusal(failure, *lease_), lease_->signal().reason());
   emit(EventKind::kErrorClassified, {}, decision.code);
   if (decision.stop_token && decision.stop_key == lease_->key() &&
       *decision.stop_token == lease_->token()) {
@@ -156,7 +160,7 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
     emit(EventKind::kStepEnded, path, "ok");
     return;
   }
-  const FailureDecision decision = decide_failure(failure, decision_reason(*lease));
+  const FailureDecision decision = decide_failure(with_late_refusal(failure, *lease), lease->signal().reason());
   if (decision.stop_token && decision.stop_key == lease->key() &&
       *decision.stop_token == lease->token()) {
     lease->lose("fenced", decision.error);
@@ -257,6 +261,11 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
   emit(EventKind::kRemoteWaitBegan, {}, {}, static_cast<std::int64_t>(children.size()));
   --busy_lanes_;
   for (;;) {
+    // A lease lost while the wait held it (a sibling branch's step outlived it) ends the wait with
+    // that loss, before any yield: "yielding" a lost lease would let the retake below start a
+    // new token inside this pass, and the pass would then decide its branches' failures (made
+    // under the old token) against the new lease, missing a refusal that stopped the old one.
+    if (!yielded_) lease_->assert_held();
     // Yield only while no other step of the tree runs or is about to: a sibling ParentInstance
     // branch's steps must run and checkpoint under a held lease.
     if (!yielded_ && services_.options.yield_during_remote_wait && running_steps_ == 0 &&
@@ -264,7 +273,6 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
       yielded_ = true;
       lease_->release();
     }
-    if (!yielded_) lease_->assert_held();
     bool all_completed = true;
     for (const LeaseKey& child : children) {
       if (!child_completed(child)) {

@@ -334,5 +334,47 @@ TEST(Deviations, WriteInFlightAtLocalExpiryReturnsAtTheAbort) {
   EXPECT_GE(f.events.count(EventKind::kWriteAccepted, "A"), 1u);
 }
 
+
+// Sweep finding (swarm, pct, seed 511): a ParentInstance branch's step outlived the root's lease
+// while the root waited for a remote child. The wait then "yielded" the lost lease, retook the
+// tree under a new token inside the same pass, and decided the branch's failure (made under token
+// 1) against the new lease. A lost lease ends the wait with its loss: the pass is decided under
+// its own token, and only a later pass takes the tree again.
+TEST(Deviations, RemoteWaitEndsWithTheLossOfItsLeaseAndNeverRetakesIt) {
+  LeasesFixture f;
+  RenewalsDown leases(f.leases);
+  f.workflows.add(Workflow{"slow", {StepItem{"slow", [](ExecutionContext& c) {
+                                      c.env().sleep(60 * kSecond);
+                                    }}}});
+  f.workflows.add(Workflow{"remote", {StepItem{"r", [](ExecutionContext& c) {
+                                        c.env().sleep(80 * kSecond);
+                                      }}}});
+  f.workflows.add(Workflow{"w", {GroupItem{"g",
+                                           {{"branch", ChildPlacement::kParentInstance, "slow"},
+                                            {"child", ChildPlacement::kAnyInstance, "remote"}}}}});
+  f.add_instance("A", &leases);
+  leases.down = true;  // no renewal is granted: the root's lease expires locally mid-branch
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(f.policy.ttl_ns + 5 * kSecond);
+  leases.down = false;  // the child's next pass completes it, so a retake would be possible
+  f.time.advance(200 * kSecond);
+  const RuntimeEvent* first_decision = nullptr;
+  std::size_t root_takes = 0;
+  for (const RuntimeEvent& e : f.events.events()) {
+    if (e.key != kKey) continue;
+    if (e.kind == EventKind::kLeaseTaken && first_decision == nullptr) ++root_takes;
+    if (e.kind == EventKind::kErrorClassified && first_decision == nullptr) first_decision = &e;
+    if (first_decision == nullptr) {
+      EXPECT_NE(e.kind, EventKind::kRemoteWaitEnded);
+    }
+  }
+  ASSERT_NE(first_decision, nullptr);
+  EXPECT_EQ(first_decision->token, 1u);  // decided under the lease the branch lost
+  EXPECT_EQ(first_decision->detail, "execution.lease-lost");
+  EXPECT_EQ(root_takes, 1u);  // the pass never took the tree again
+  EXPECT_TRUE(f.checkpoints.load(kKey).tree_completed);  // a later pass completed it
+}
+
 }  // namespace
 }  // namespace fencesim::runtime

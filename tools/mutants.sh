@@ -5,6 +5,9 @@
 # seed of its budget catches survives, and the script exits 1.
 #
 # Usage: tools/mutants.sh [--fast] [--only NAME[,NAME...]] [--budget N] [--jobs N] [--sweep SECONDS]
+#        tools/mutants.sh --check [--only NAME[,NAME...]]
+#   --check       build and run nothing: only `git apply --check` each selected mutant's patch on the
+#                 working tree (after a merge or a runtime change); exit 2 if one no longer applies
 #   --fast        only the mutants marked `fast` in the manifest (the CI subset)
 #   --sweep S     instead of the manifest's aimed scenarios, a plain `fencesim sweep --budget Ss
 #                 --jobs 1` of every scenario per mutant (the proof that a mutant is caught for
@@ -28,12 +31,14 @@ fast=0
 budget_override=""
 jobs=""
 sweep_seconds=""
+check_only=0
 only=()
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 64; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --fast) fast=1 ;;
+    --check) check_only=1 ;;
     --only) [[ $# -ge 2 ]] || usage; IFS=',' read -r -a names <<<"$2"; only+=("${names[@]}"); shift ;;
     --budget) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage; budget_override=$2; shift ;;
     --jobs) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage; jobs=$2; shift ;;
@@ -72,6 +77,20 @@ for o in "${only[@]}"; do
   [[ $found == 1 ]] || { echo "mutants: no mutant '$o' in $manifest" >&2; exit 64; }
 done
 [[ ${#m_name[@]} -gt 0 ]] || { echo "mutants: no mutant selected" >&2; exit 64; }
+
+if [[ $check_only == 1 ]]; then
+  stale=0
+  for name in "${m_name[@]}"; do
+    if (cd "$root" && git apply --check --whitespace=nowarn "mutants/$name.patch") 2>/dev/null; then
+      echo "applies  $name"
+    else
+      echo "STALE    $name (regenerate mutants/$name.patch)" >&2
+      stale=1
+    fi
+  done
+  [[ $stale == 0 ]] || exit 2
+  exit 0
+fi
 
 # --- helpers ----------------------------------------------------------------------------------
 # Takes one snapshot of the WORKING tree (tracked and untracked files, not ignored ones such as

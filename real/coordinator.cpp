@@ -425,8 +425,14 @@ RealRun Coordinator::run() {
                                     g_interrupt.load()));
     }
     const std::int64_t now = clock_.now_ns();
+    // In start order, each only once the one before is up (its event file exists): a process
+    // takes hundreds of ms to start on a loaded machine, which must not reorder the story.
+    bool previous_up = true;
     for (const auto& [node, start_ns] : world_.instance_starts()) {
-      if (start_ns <= now && processes_[node].incarnation == 0) start_instance(node);
+      Process& process = processes_[node];
+      if (start_ns <= now && process.incarnation == 0 && previous_up) start_instance(node);
+      previous_up = process.incarnation > 0 &&
+                    std::filesystem::exists(fmt::format("{}/events-{:03}-001.bin", folder_, node));
     }
     place_due();
     if (!quiet_) {

@@ -18,6 +18,7 @@ enum ExitCode : int {
   kExitLiveness = 3,
   kExitNondeterminism = 4,
   kExitHarnessError = 5,
+  kExitInterrupted = 130,  // Ctrl-C (SIGINT) or SIGTERM ended a real run
 };
 
 struct RunArgs {
@@ -88,6 +89,37 @@ struct MergeArgs {
   std::string fail_on = "any";
 };
 
+// `fencesim real` (cli/real_command.cpp; real/coordinator.h).
+struct RealArgs {
+  std::string scenario;
+  std::string seed;
+  std::string store = "sqlite";
+  std::string postgres;  // "" for $FENCESIM_POSTGRES
+  std::string time_scale = "0.01";
+  std::string json_file;  // "" for none
+  std::string html;       // "" for none
+  std::string trace;      // "" for none: every event of the merged history, one a line
+  std::string sink_double;
+  double wall_limit_seconds = 0;
+};
+
+// The hidden worker of a real run: one instance process (real/worker.h).
+struct RealWorkerArgs {
+  std::string folder;
+  std::string scenario;
+  std::string seed;
+  std::string node;
+  int incarnation = 1;
+  std::int64_t clock_start_ns = 0;
+  std::string time_scale;
+  std::string store = "sqlite";
+  std::string postgres;
+  std::string postgres_schema;
+  std::string sink_double;
+  int control_fd = -1;
+  std::string fired;
+};
+
 int list_command(const scenarios::ScenarioRegistry& registry, std::ostream& out);
 // Registers args.spec in `registry` when given.
 int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std::ostream& out,
@@ -103,6 +135,11 @@ int shrink_command(const scenarios::ScenarioRegistry& registry, const ShrinkArgs
                    std::ostream& out, std::ostream& err);
 int corpus_command(const scenarios::ScenarioRegistry& registry, const CorpusArgs& args,
                    std::ostream& out, std::ostream& err);
+int real_command(const scenarios::ScenarioRegistry& registry, const RealArgs& args,
+                 std::ostream& out, std::ostream& err);
+int real_worker_command(const RealWorkerArgs& args);
+// What a real run's reports say about it: not replayable, timing real.
+std::string real_run_note();
 int determinism_command(const scenarios::ScenarioRegistry& registry, const DeterminismArgs& args,
                         std::ostream& out, std::ostream& err);
 

@@ -14,9 +14,11 @@
 #include "cli/commands.h"
 #include "cli/execute.h"
 #include "cli/parse.h"
+#include "real/coordinator.h"
 #include "reports/replay_file.h"
 #include "reports/run_record.h"
 #include "scenarios/spec.h"
+#include "stores/store_setup_error.h"
 
 namespace fencesim::cli {
 namespace {
@@ -29,6 +31,8 @@ struct Args {
   MergeArgs merge;
   ShrinkArgs shrink;
   CorpusArgs corpus;
+  RealArgs real;
+  RealWorkerArgs worker;
 };
 
 void add_run(CLI::App& app, RunArgs& args) {
@@ -125,6 +129,45 @@ void add_corpus(CLI::App& app, CorpusArgs& args) {
   run->add_flag("--json", args.json, "Print one JSON object instead of the lines");
 }
 
+void add_real(CLI::App& app, RealArgs& args) {
+  CLI::App* real = app.add_subcommand(
+      "real", "Run a scenario with real processes, real SIGSTOP/SIGKILL and real stores");
+  real->add_option("--scenario", args.scenario, "Scenario name (see 'fencesim list')")->required();
+  real->add_option("--seed", args.seed, "Seed: fixes the fault plan (not the interleaving)")
+      ->required();
+  real->add_option("--store", args.store, "sqlite (default, a temporary file) or postgres");
+  real->add_option("--postgres", args.postgres,
+                   "PostgreSQL connection string for --store postgres (default $FENCESIM_POSTGRES)");
+  real->add_option("--time-scale", args.time_scale,
+                   "Real seconds per scenario second (default 0.01: a 30 s lease lasts 300 ms)");
+  real->add_option("--json", args.json_file, "Write the run's report as JSON to FILE");
+  real->add_option("--html", args.html, "Write the run's timeline as a self-contained HTML page");
+  real->add_option("--trace", args.trace, "Write every event of the merged history, one a line");
+  real->add_option("--sink-double", args.sink_double,
+                   "Replace every sink by a broken one: accept-stale (a SQLite sink without the "
+                   "token check)");
+  real->add_option("--wall-limit", args.wall_limit_seconds,
+                   "Real seconds the run may take (default twice its scaled phases plus 30)");
+}
+
+void add_real_worker(CLI::App& app, RealWorkerArgs& args) {
+  CLI::App* worker = app.add_subcommand("real-worker", "");  // hidden: started by 'real'
+  worker->group("");
+  worker->add_option("--folder", args.folder)->required();
+  worker->add_option("--scenario", args.scenario)->required();
+  worker->add_option("--seed", args.seed)->required();
+  worker->add_option("--node", args.node)->required();
+  worker->add_option("--incarnation", args.incarnation);
+  worker->add_option("--clock-start", args.clock_start_ns)->required();
+  worker->add_option("--time-scale", args.time_scale)->required();
+  worker->add_option("--store", args.store);
+  worker->add_option("--postgres", args.postgres);
+  worker->add_option("--postgres-schema", args.postgres_schema);
+  worker->add_option("--sink-double", args.sink_double);
+  worker->add_option("--control-fd", args.control_fd)->required();
+  worker->add_option("--fired", args.fired);
+}
+
 // CLI11's messages, on one line.
 std::string one_line(std::string text) {
   std::replace(text.begin(), text.end(), '\n', ' ');
@@ -150,6 +193,8 @@ int dispatch(const CLI::App& app, const Args& args) {
   if (app.got_subcommand("shrink")) {
     return shrink_command(registry, args.shrink, std::cout, std::cerr);
   }
+  if (app.got_subcommand("real")) return real_command(registry, args.real, std::cout, std::cerr);
+  if (app.got_subcommand("real-worker")) return real_worker_command(args.worker);
   if (app.got_subcommand("corpus")) {
     return corpus_command(registry, args.corpus, std::cout, std::cerr);
   }
@@ -178,6 +223,8 @@ int main_checked(int argc, char** argv) {
   add_merge(app, args.merge);
   add_shrink(app, args.shrink);
   add_corpus(app, args.corpus);
+  add_real(app, args.real);
+  add_real_worker(app, args.worker);
   if (argc > 1 && argv[1][0] != '-' && !is_subcommand(app, argv[1])) {
     // The list is the registered subcommands, so it cannot fall behind them.
     std::vector<std::string> names;
@@ -208,6 +255,10 @@ int main_checked(int argc, char** argv) {
     return fail(kExitUsage, error.what());
   } catch (const reports::SweepFileError& error) {
     return fail(kExitUsage, error.what());
+  } catch (const stores::StoreSetupError& error) {
+    return fail(kExitUsage, one_line(error.what()));
+  } catch (const real::Interrupted& error) {
+    return fail(kExitInterrupted, error.what());
   } catch (const HarnessFailure& error) {
     return fail(kExitHarnessError, error.what());
   }

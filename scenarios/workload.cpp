@@ -86,7 +86,7 @@ runtime::SinkReply write_intended(sim::World& world, runtime::ExecutionContext& 
   const std::string sent = effect_identity(ctx.tree_key(), ctx.path(), effect) + payload;
   world.intend(ctx, sink, effect, sent, token, at_most_once);
   sim::World::Observation seen{"write", lease, token, sink, std::string(effect),
-                               world.scheduler().now_ns(), {}};
+                               world.true_now_ns(), {}};
   std::optional<runtime::SinkReply> reply;
   try {
     reply = fence.write(world.sink(ctx, sink), effect, sent);
@@ -122,7 +122,7 @@ runtime::Nanoseconds confirm_now(sim::World& world, runtime::ExecutionContext& c
                                fence.token(),
                                {},
                                {},
-                               world.scheduler().now_ns(),
+                               world.true_now_ns(),
                                {}};
   runtime::Nanoseconds confirmed_until = 0;
   try {

@@ -146,6 +146,7 @@ void World::submit(const runtime::LeaseKey& key, const std::string& workflow, st
                                   "' (reserved for AnyInstance children): " + key.lease_execution_id);
   }
   submitted_.push_back(key);
+  submissions_.push_back(Submission{key, workflow, at_ns});
   if (at_ns <= 0) {
     place_root(key, workflow);
     return;
@@ -181,7 +182,7 @@ runtime::Nanoseconds World::monotonic_ns(NodeId node) const {
 void World::record_store_call(NodeId store, StoreCall call) {
   HistoryEvent event = stamped(store, WorldEventKind::kStoreCall);
   event.store = std::make_shared<const StoreCall>(std::move(call));
-  history_.record(std::move(event));
+  keep(std::move(event));
 }
 
 void World::observe(runtime::ExecutionContext& context, Observation observation) {
@@ -194,10 +195,11 @@ void World::observe(runtime::ExecutionContext& context, Observation observation)
   event.runtime.detail = std::move(observation.effect);
   event.runtime.value = observation.began_ns;
   event.detail = std::move(observation.outcome);
-  history_.record(std::move(event));
+  keep(std::move(event));
 }
 
 runtime::Sink& World::sink(runtime::ExecutionContext& context, const std::string& name) {
+  if (stage_ != nullptr) return stage_->sink(context, name);
   auto* env = dynamic_cast<SimEnv*>(&context.env());
   check(env != nullptr, "a step of a simulated world runs on a SimEnv");
   auto it = incarnations_.find(env->node());
@@ -230,6 +232,7 @@ void World::withdraw_at(std::int64_t at_ns, const std::string& instance, runtime
 }
 
 NodeId World::node_of(runtime::ExecutionContext& context) const {
+  if (stage_ != nullptr) return stage_->node_of(context);
   auto* env = dynamic_cast<SimEnv*>(&context.env());
   check(env != nullptr, "a step of a simulated world runs on a SimEnv");
   return env->node();
@@ -250,7 +253,7 @@ void World::intend(runtime::ExecutionContext& context, const std::string& sink,
   event.runtime.token = token;
   event.runtime.value = at_most_once ? 1 : 0;
   event.detail = payload;
-  history_.record(std::move(event));
+  keep(std::move(event));
 }
 
 void World::measure(NodeId node, const std::string& name, std::int64_t value) {
@@ -271,7 +274,20 @@ HistoryEvent World::stamped(NodeId node, WorldEventKind kind) const {
 void World::record(NodeId node, WorldEventKind kind, std::string detail) {
   HistoryEvent event = stamped(node, kind);
   event.detail = std::move(detail);
+  keep(std::move(event));
+}
+
+void World::keep(HistoryEvent event) {
+  if (stage_ != nullptr) {
+    const NodeId node = event.node;
+    stage_->record(node, std::move(event));
+    return;
+  }
   history_.record(std::move(event));
+}
+
+std::int64_t World::true_now_ns() const {
+  return stage_ != nullptr ? stage_->now_ns() : scheduler_->now_ns();
 }
 
 void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {

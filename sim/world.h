@@ -25,6 +25,7 @@
 #include "sim/remote_stores.h"
 #include "sim/scheduler.h"
 #include "sim/sim_env.h"
+#include "sim/stage.h"
 #include "sim/store_record.h"
 
 namespace fencesim::sim {
@@ -101,6 +102,15 @@ class World final : private StoreRecorder {
   runtime::MemoryCheckpointStore& checkpoints() { return *checkpoints_; }
   runtime::MemoryPlacementQueue& queue() { return queue_; }
   const std::vector<runtime::LeaseKey>& submitted() const { return submitted_; }
+  // Every submit() with its workflow and time, and each instance's start time: what a world whose
+  // steps run elsewhere (real mode) replays of the topology.
+  struct Submission {
+    runtime::LeaseKey key;
+    std::string workflow;
+    std::int64_t at_ns = 0;
+  };
+  const std::vector<Submission>& submissions() const { return submissions_; }
+  const std::map<NodeId, std::int64_t>& instance_starts() const { return start_ns_; }
   // The sinks by name, as the world's truth (effects applied).
   runtime::Sink& sink_truth(const std::string& name) { return *sinks_.at(name).sink; }
 
@@ -137,6 +147,16 @@ class World final : private StoreRecorder {
                    std::string step_path, runtime::StepBody body);
   // The node a step runs on.
   NodeId node_of(runtime::ExecutionContext& context) const;
+  // True time now: the scheduler's virtual time, or the stage's when one is set.
+  std::int64_t true_now_ns() const;
+
+  // Real mode (real/): the steps of this world's definitions run elsewhere. With a stage set,
+  // sink(), node_of(), true_now_ns() and the events steps record (marks, figures, intents,
+  // observations) go to `stage`; null (the default) keeps them here. Such a world is never run.
+  void set_stage(Stage* stage) { stage_ = stage; }
+  // Appends an event that happened elsewhere, already stamped (real mode merges the processes'
+  // events into the world whose invariants judge them).
+  void adopt_event(HistoryEvent event) { history_.record(std::move(event)); }
 
  private:
   class NodeObserver;
@@ -156,6 +176,8 @@ class World final : private StoreRecorder {
   NodeId add_node(const std::string& name, NodeKind kind);
   // A history event of `kind` on `node`, stamped with true time and the node's monotonic clock.
   HistoryEvent stamped(NodeId node, WorldEventKind kind) const;
+  // Records a stamped event in the history, or hands it to the stage when one is set.
+  void keep(HistoryEvent event);
   // StoreRecorder: the remote stores record what their store handled.
   runtime::Nanoseconds store_wall_ns(NodeId store) const override;
   std::int64_t now_ns() const override;
@@ -187,6 +209,7 @@ class World final : private StoreRecorder {
   std::map<std::string, SinkNode> sinks_;
   runtime::WorkflowRegistry workflows_;
   std::vector<runtime::LeaseKey> submitted_;
+  std::vector<Submission> submissions_;
   std::map<NodeId, std::unique_ptr<Incarnation>> incarnations_;
   std::vector<std::unique_ptr<Incarnation>> crashed_;  // kept until the world ends: fibers unwind
   std::map<NodeId, int> incarnation_count_;
@@ -199,6 +222,7 @@ class World final : private StoreRecorder {
   };
   std::vector<Armed> armed_;
   bool quiet_ = false;
+  Stage* stage_ = nullptr;
 };
 
 }  // namespace fencesim::sim

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 cmake --preset default >/dev/null
 cmake --build --preset default
-./build/default/runtime/fence_demo
+./build/default/real/fence_demo
 
 out="fencesim-out/$(date -u +%Y%m%dT%H%M%SZ)"
 if [[ -n "${FENCESIM_SEEDS:-}" ]]; then

@@ -1,0 +1,167 @@
+// The real mode's conformance: three scenarios run as real processes on SQLite (real SIGSTOP,
+// SIGKILL and restart) pass every invariant and reach their marks; a sink without the token check
+// (the sink-no-token-check mutant's bug, in the real store) is caught; Ctrl-C leaves no process
+// behind; a store that cannot be opened is one line and exit 2. Each run takes a few seconds: the
+// scale (0.02: a 30 s lease lasts 600 ms) is generous for a loaded machine, and nothing is timed
+// but the run's own wall-clock limit.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "scenarios/scenario.h"
+
+namespace fencesim::real {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A folder of the test's own, used as TMPDIR of the run, so its processes can be found by it.
+class Scratch {
+ public:
+  Scratch() {
+    std::string pattern = (fs::temp_directory_path() / "real-mode-test-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~Scratch() { fs::remove_all(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+struct Outcome {
+  int exit_code = -1;
+  std::string output;
+};
+
+Outcome run_fencesim(const std::string& arguments, const Scratch& scratch) {
+  const std::string out = scratch.path() + "/out.txt";
+  const std::string command = "TMPDIR=" + scratch.path() + " " + FENCESIM_BINARY + " " +
+                              arguments + " >" + out + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(out);
+  std::stringstream text;
+  text << in.rdbuf();
+  return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// Processes whose command line names `folder`: the run's workers, if any were left behind.
+std::vector<std::string> processes_naming(const std::string& folder) {
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.find("real-worker") != std::string::npos &&
+        cmdline.find(folder) != std::string::npos) {
+      found.push_back(name);
+    }
+  }
+  return found;
+}
+
+void expect_conformant(const std::string& scenario) {
+  Scratch scratch;
+  const std::string report = scratch.path() + "/report.json";
+  const Outcome outcome = run_fencesim(
+      "real --scenario " + scenario + " --seed 1 --time-scale 0.02 --json " + report, scratch);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  const nlohmann::json json = read_json(report);
+  EXPECT_EQ(json["status"], "pass") << json.dump(2);
+  EXPECT_EQ(json["mode"], "real");
+  EXPECT_EQ(json["replayable"], false);
+  EXPECT_TRUE(json["violations"].empty()) << json["violations"].dump(2);
+  const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+  for (const std::string& mark : registry.find(scenario)->marks) {
+    EXPECT_TRUE(json["marks"].contains(mark)) << scenario << " did not reach " << mark << ": "
+                                              << json["marks"].dump();
+  }
+  EXPECT_TRUE(json["not_played"].empty()) << json["not_played"].dump();
+  EXPECT_TRUE(processes_naming(scratch.path()).empty());
+}
+
+TEST(RealMode, KleppmannFencingPassesWithARealSigstop) {
+  expect_conformant("kleppmann-fencing");
+}
+
+TEST(RealMode, SigstopCheckpointInFlightPasses) {
+  expect_conformant("sigstop-checkpoint-in-flight");
+}
+
+TEST(RealMode, InstanceCrashRestartPassesWithARealSigkill) {
+  expect_conformant("instance-crash-restart");
+}
+
+// The sink-no-token-check mutant patches the in-memory sink, which a real run does not use; the
+// same bug in the real SQLite sink (--sink-double accept-stale) must be caught by the same
+// invariant that catches the mutant in simulation.
+TEST(RealMode, ASinkWithoutTheTokenCheckIsCaught) {
+  Scratch scratch;
+  const std::string report = scratch.path() + "/report.json";
+  const Outcome outcome = run_fencesim(
+      "real --scenario kleppmann-fencing --seed 1 --time-scale 0.02 --sink-double accept-stale "
+      "--json " + report,
+      scratch);
+  EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
+  const nlohmann::json json = read_json(report);
+  EXPECT_EQ(json["status"], "violation");
+  bool monotonicity = false;
+  for (const auto& violation : json["violations"]) {
+    monotonicity = monotonicity || violation["invariant"] == "sink-monotonicity";
+  }
+  EXPECT_TRUE(monotonicity) << json["violations"].dump(2);
+}
+
+TEST(RealMode, CtrlCLeavesNoProcessBehind) {
+  Scratch scratch;
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::setenv("TMPDIR", scratch.path().c_str(), 1);
+    ::execl(FENCESIM_BINARY, FENCESIM_BINARY, "real", "--scenario", "kleppmann-fencing", "--seed",
+            "1", "--time-scale", "0.5", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Until the workers run (at most 20 s), then Ctrl-C.
+  for (int i = 0; i < 400 && processes_naming(scratch.path()).empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_FALSE(processes_naming(scratch.path()).empty()) << "no worker was started";
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_TRUE(processes_naming(scratch.path()).empty());
+}
+
+TEST(RealMode, AnUnreachableStoreIsOneLineAndExitTwo) {
+  Scratch scratch;
+  const Outcome outcome = run_fencesim(
+      "real --scenario kleppmann-fencing --seed 1 --store postgres --postgres "
+      "'host=127.0.0.1 port=1 connect_timeout=2'",
+      scratch);
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
+  EXPECT_EQ(std::count(outcome.output.begin(), outcome.output.end(), '\n'), 1) << outcome.output;
+  EXPECT_TRUE(outcome.output.starts_with("fencesim: ")) << outcome.output;
+}
+
+}  // namespace
+}  // namespace fencesim::real

@@ -1,0 +1,35 @@
+#pragma once
+// One instance process of a real run (the hidden `fencesim real-worker` subcommand, started by the
+// coordinator, real/coordinator.h): builds the scenario's world from the same seed (the same
+// workflows, topology and fault plan), runs one incarnation of one instance of the real runtime on
+// the real stores, appends every event to its own file, and fires the plan's triggers at their
+// protocol moments. It runs until the coordinator kills it.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fencesim::real {
+
+struct WorkerArgs {
+  std::string folder;  // the run's folder: store file, order lock, event files
+  std::string scenario;
+  std::uint64_t seed = 1;
+  std::string node;  // the instance's name
+  int incarnation = 1;
+  std::int64_t clock_start_ns = 0;  // CLOCK_MONOTONIC at the run's start
+  double scale = 0.01;
+  std::string store = "sqlite";
+  std::string postgres;         // the server's address, for --store postgres
+  std::string postgres_schema;  // the run's own schema on it
+  std::string sink_double;  // "" or "accept-stale"
+  int control_fd = -1;      // where trigger faults are announced to the coordinator
+  std::vector<int> fired;   // fault indices an earlier incarnation fired
+};
+
+// Returns the process's exit code; runs until killed.
+int worker_main(const WorkerArgs& args);
+
+// The lines a worker writes on its control pipe: "<pid> <fault index>\n".
+std::string control_line(int pid, std::size_t fault_index);
+
+}  // namespace fencesim::real

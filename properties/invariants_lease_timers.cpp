@@ -1,5 +1,5 @@
-// The holder's lease timers, judged on the truth. A step may rely on its signal (the cancel check, a
-// long step that polls signal().aborted()), not only on fence calls that check the lease on their
+// The holder's lease timers, judged on the truth. A step may rely on its signal (the cancel check,
+// a long step that polls signal().aborted()), not only on fence calls that check the lease on their
 // own; so when the lease runs out the holder must say so at once, and while the lease is held its
 // renewal timer must keep it alive. Both are judged from the holder's sends and the store's grants
 // (its kStoreCall records): the local expiry is the oracle's own (send time + ttl - drift margin,

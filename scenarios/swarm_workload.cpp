@@ -66,7 +66,8 @@ runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
                                       runtime::Nanoseconds duration, std::string sink) {
   // The shape the refusal is wrapped in starts at one drawn per seed and changes with every run of
   // the step, so that a sweep walks every path of the runtime's search for a fenced error.
-  auto next_shape = std::make_shared<std::uint64_t>(world.stream("error-shape").below(kErrorShapes));
+  auto next_shape =
+      std::make_shared<std::uint64_t>(world.stream("error-shape").below(kErrorShapes));
   return runtime::StepItem{
       std::move(name),
       [&world, duration, sink = std::move(sink), next_shape](ExecutionContext& ctx) {

@@ -1,6 +1,6 @@
 // The lease-timer oracles on hand-made histories: a holder that stops renewing, or that gives a
-// lease up later than the store's grants allow, is reported; pauses, crashes, confirms' renewals and
-// releases are not mistaken for either.
+// lease up later than the store's grants allow, is reported; pauses, crashes, confirms' renewals
+// and releases are not mistaken for either.
 #include <gtest/gtest.h>
 
 #include "properties/invariants_lease_timers.h"

@@ -3,6 +3,7 @@
 #include <iterator>
 
 #include "runtime/errors.h"
+#include "scenarios/error_shapes.h"
 #include "scenarios/unchecked_system.h"
 #include "scenarios/workload.h"
 
@@ -63,8 +64,13 @@ runtime::StepItem notify_step(sim::World& world) {
 
 runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
                                       runtime::Nanoseconds duration, std::string sink) {
+  // The shape the refusal is wrapped in starts at one drawn per seed and changes with every run of
+  // the step, so that a sweep walks every path of the runtime's search for a fenced error.
+  auto next_shape =
+      std::make_shared<std::uint64_t>(world.stream("error-shape").below(kErrorShapes));
   return runtime::StepItem{
-      std::move(name), [&world, duration, sink = std::move(sink)](ExecutionContext& ctx) {
+      std::move(name),
+      [&world, duration, sink = std::move(sink), next_shape](ExecutionContext& ctx) {
         ctx.env().sleep(duration);
         std::exception_ptr refusal;
         try {
@@ -74,9 +80,8 @@ runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
         }
         if (!refusal) return;
         world.mark(ctx, "fenced-error-wrapped");
-        throw runtime::AggregateError(
-            {std::make_exception_ptr(runtime::StepError("audit failed")),
-             std::make_exception_ptr(runtime::StepError("charge failed", refusal))});
+        const auto shape = static_cast<ErrorShape>((*next_shape)++ % kErrorShapes);
+        std::rethrow_exception(wrap_refusal(shape, refusal));
       }};
 }
 

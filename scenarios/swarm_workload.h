@@ -25,8 +25,8 @@ runtime::StepItem reuse_fence_step(sim::World& world, std::shared_ptr<KeptFences
 runtime::StepItem ancestor_fence_step(sim::World& world);
 // Confirms and calls a system that cannot check tokens, twice (see UncheckedSystem).
 runtime::StepItem notify_step(sim::World& world);
-// Works for `duration`, then writes to `sink`; a refusal is wrapped in a step error inside an
-// aggregate with another failure (marks fenced-error-wrapped).
+// Works for `duration`, then writes to `sink`; a refusal is wrapped in one of the error shapes
+// (scenarios/error_shapes.h), drawn per seed and changed per run (marks fenced-error-wrapped).
 runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
                                       runtime::Nanoseconds duration, std::string sink);
 

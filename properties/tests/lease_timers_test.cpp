@@ -1,0 +1,241 @@
+// The lease-timer oracles on hand-made histories: a holder that stops renewing, or that gives a
+// lease up later than the store's grants allow, is reported; pauses, crashes, confirms' renewals
+// and releases are not mistaken for either.
+#include <gtest/gtest.h>
+
+#include "properties/invariants_lease_timers.h"
+
+namespace fencesim::properties {
+namespace {
+
+using runtime::EventKind;
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+constexpr sim::NodeId kStore = 1;
+constexpr sim::NodeId kNode = 2;
+const runtime::LeaseKey kTree{"tenant-1", "order-1"};
+// Local expiry of a grant sent at s: s + 30 s - (2 * 30 ms + 10 ms).
+constexpr std::int64_t kBelief = 30 * kSecond - 70 * kMillisecond;
+
+class History {
+ public:
+  void at(std::int64_t time_ns) { time_ns_ = time_ns; }
+  std::uint64_t push(sim::HistoryEvent e) {
+    e.index = events_.size();
+    e.time_ns = time_ns_;
+    e.local_monotonic_ns = time_ns_;
+    events_.push_back(std::move(e));
+    return events_.back().index;
+  }
+  std::uint64_t holder(EventKind kind) {
+    sim::HistoryEvent e;
+    e.node = kNode;
+    e.runtime = runtime::RuntimeEvent{kind, "a", kTree, "tenant-1:order-1", 1, {}, {}, 0};
+    return push(std::move(e));
+  }
+  std::uint64_t world(sim::WorldEventKind kind) {
+    sim::HistoryEvent e;
+    e.node = kNode;
+    e.world = kind;
+    return push(std::move(e));
+  }
+  // The store granted a take (renew = false) or a renewal sent at `sent_ns`.
+  std::uint64_t granted(bool renew, std::int64_t sent_ns) {
+    sim::StoreCall c;
+    c.op = renew ? sim::StoreOp::kRenew : sim::StoreOp::kTake;
+    c.store = "lease-store";
+    c.holder = "a";
+    c.key = kTree;
+    c.token = renew ? 1 : runtime::kTokenNone;
+    c.ttl_ns = 30 * kSecond;
+    c.sent_ns = sent_ns;
+    c.sent_monotonic_ns = sent_ns;
+    c.from = kNode;
+    c.outcome = renew ? "renewed" : "taken";
+    c.lease = runtime::Lease{kTree, "a", 1, sent_ns + 30 * kSecond, false};
+    sim::HistoryEvent e;
+    e.node = kStore;
+    e.world = sim::WorldEventKind::kStoreCall;
+    e.store = std::make_shared<const sim::StoreCall>(std::move(c));
+    return push(std::move(e));
+  }
+  // A take at t=0, granted and believed.
+  std::uint64_t taken() {
+    at(0);
+    holder(EventKind::kTakeSent);
+    granted(false, 0);
+    return holder(EventKind::kLeaseTaken);
+  }
+  // A renewal by the timer sent at `at_ns`, granted or not.
+  std::uint64_t renewed(std::int64_t at_ns, bool granted_by_store) {
+    at(at_ns);
+    const auto sent = holder(EventKind::kRenewSent);
+    if (granted_by_store) {
+      granted(true, at_ns);
+      holder(EventKind::kLeaseRenewed);
+    }
+    return sent;
+  }
+  const Events& events() const { return events_; }
+
+ private:
+  Events events_;
+  std::int64_t time_ns_ = 0;
+};
+
+std::vector<Violation> cadence(const History& h) {
+  std::vector<Violation> found;
+  check_renewal_cadence(h.events(), RunFacts{}, LeaseTimerPolicy{}, found);
+  return found;
+}
+
+std::vector<Violation> loss(const History& h) {
+  std::vector<Violation> found;
+  check_timely_loss(h.events(), RunFacts{}, LeaseTimerPolicy{}, found);
+  return found;
+}
+
+std::string all(const std::vector<Violation>& found) {
+  std::string text;
+  for (const Violation& v : found) text += v.invariant + ": " + v.message + "\n";
+  return text;
+}
+
+TEST(RenewalCadence, ATimerThatKeepsRenewingThroughAnOutageAndAPausePasses) {
+  History h;
+  h.taken();
+  h.renewed(10 * kSecond, true);
+  h.renewed(20 * kSecond, false);  // the store was not reached: the timer goes on
+  h.renewed(32 * kSecond, true);   // 10 s after the 2 s timeout
+  h.at(35 * kSecond);
+  h.world(sim::WorldEventKind::kNodePaused);
+  h.at(60 * kSecond);
+  h.world(sim::WorldEventKind::kNodeResumed);
+  h.renewed(60 * kSecond, false);  // overdue during the pause, sent on resume
+  h.at(65 * kSecond);
+  h.holder(EventKind::kLeaseReleased);
+  EXPECT_TRUE(cadence(h).empty()) << all(cadence(h));
+}
+
+TEST(RenewalCadence, ATimerThatStopsAfterAFailedRenewalIsReported) {
+  History h;
+  h.taken();
+  h.renewed(10 * kSecond, true);
+  const auto failed = h.renewed(20 * kSecond, false);
+  h.at(10 * kSecond + kBelief);
+  const auto lost = h.holder(EventKind::kLeaseLost);
+  const auto found = cadence(h);
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found.front().invariant, "renewal-cadence");
+  EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{failed, lost}));
+}
+
+TEST(RenewalCadence, ALeaseNeverRenewedAfterItsTakeIsReportedAndAConfirmIsNoTimer) {
+  History h;
+  const auto taken = h.taken();
+  h.at(5 * kSecond);
+  h.holder(EventKind::kConfirmSent);
+  h.holder(EventKind::kRenewSent);  // the confirm's own renewal, not the timer's
+  h.at(14 * kSecond);
+  const auto released = h.holder(EventKind::kLeaseReleased);
+  const auto found = cadence(h);
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{taken, released}));
+}
+
+TEST(RenewalCadence, ACrashEndsTheHolding) {
+  History h;
+  h.taken();
+  h.at(9 * kSecond);
+  h.world(sim::WorldEventKind::kNodeCrashed);
+  h.at(100 * kSecond);
+  h.world(sim::WorldEventKind::kNodeRestarted);
+  EXPECT_TRUE(cadence(h).empty()) << all(cadence(h));
+}
+
+TEST(TimelyLoss, ALeaseGivenUpAtItsLocalExpiryOrOnResumePasses) {
+  History h;
+  h.taken();
+  h.renewed(10 * kSecond, true);
+  h.renewed(20 * kSecond, false);
+  h.at(10 * kSecond + kBelief);
+  h.holder(EventKind::kLeaseLost);
+  EXPECT_TRUE(loss(h).empty()) << all(loss(h));
+
+  History paused;
+  paused.taken();
+  paused.at(25 * kSecond);
+  paused.world(sim::WorldEventKind::kNodePaused);
+  paused.at(70 * kSecond);
+  paused.world(sim::WorldEventKind::kNodeResumed);
+  paused.holder(EventKind::kLeaseLost);
+  EXPECT_TRUE(loss(paused).empty()) << all(loss(paused));
+}
+
+TEST(TimelyLoss, ALeaseGivenUpLateIsReported) {
+  History h;
+  h.taken();
+  const auto renewal = h.renewed(10 * kSecond, true);
+  h.renewed(20 * kSecond, false);
+  h.at(10 * kSecond + kBelief + 20 * kMillisecond);  // a margin counted once
+  const auto lost = h.holder(EventKind::kLeaseLost);
+  const auto found = loss(h);
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found.front().invariant, "timely-loss");
+  EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{renewal + 1, lost}));
+}
+
+TEST(TimelyLoss, ALeaseStillHeldAfterItsNodeResumedIsReported) {
+  History h;
+  h.taken();
+  h.at(25 * kSecond);
+  h.world(sim::WorldEventKind::kNodePaused);
+  h.at(70 * kSecond);
+  h.world(sim::WorldEventKind::kNodeResumed);
+  h.at(80 * kSecond);
+  h.holder(EventKind::kLeaseLost);
+  EXPECT_EQ(loss(h).size(), 1u) << all(loss(h));
+}
+
+TEST(TimelyLoss, AReleaseOrACrashBeforeExpiryPasses) {
+  History h;
+  h.taken();
+  h.at(20 * kSecond);
+  h.holder(EventKind::kLeaseReleased);
+  h.at(90 * kSecond);
+  h.world(sim::WorldEventKind::kPhase);
+  EXPECT_TRUE(loss(h).empty()) << all(loss(h));
+
+  History crashed;
+  crashed.taken();
+  crashed.at(20 * kSecond);
+  crashed.world(sim::WorldEventKind::kNodeCrashed);
+  crashed.at(90 * kSecond);
+  crashed.world(sim::WorldEventKind::kPhase);
+  EXPECT_TRUE(loss(crashed).empty()) << all(loss(crashed));
+}
+
+TEST(TimelyLoss, ATakeWhoseReplyCameBackAfterItsExpiryIsGivenUpAsItIsTaken) {
+  History h;
+  h.at(0);
+  h.holder(EventKind::kTakeSent);
+  h.granted(false, 0);
+  h.at(45 * kSecond);  // the reply was held while the holder was paused
+  h.holder(EventKind::kLeaseTaken);
+  h.holder(EventKind::kLeaseLost);
+  EXPECT_TRUE(loss(h).empty()) << all(loss(h));
+
+  History kept;
+  kept.at(0);
+  kept.holder(EventKind::kTakeSent);
+  kept.granted(false, 0);
+  kept.at(45 * kSecond);
+  kept.holder(EventKind::kLeaseTaken);
+  kept.at(47 * kSecond);
+  kept.holder(EventKind::kLeaseLost);
+  EXPECT_EQ(loss(kept).size(), 1u) << all(loss(kept));
+}
+
+}  // namespace
+}  // namespace fencesim::properties

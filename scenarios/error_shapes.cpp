@@ -1,0 +1,79 @@
+#include "scenarios/error_shapes.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include "runtime/errors.h"
+
+namespace fencesim::scenarios {
+
+using runtime::AggregateError;
+using runtime::StepError;
+
+std::string_view to_string(ErrorShape shape) {
+  switch (shape) {
+    case ErrorShape::kMemberCause:
+      return "member-cause";
+    case ErrorShape::kAggregateCause:
+      return "aggregate-cause";
+    case ErrorShape::kNestedAggregate:
+      return "nested-aggregate";
+    case ErrorShape::kNestedException:
+      return "nested-exception";
+    case ErrorShape::kDeepChain:
+      return "deep-chain";
+    case ErrorShape::kBare:
+      return "bare";
+  }
+  return "unknown";
+}
+
+namespace {
+
+std::exception_ptr step_error(std::string message, std::exception_ptr cause = nullptr) {
+  return std::make_exception_ptr(StepError(std::move(message), std::move(cause)));
+}
+
+// std::throw_with_nested captures the exception being handled: rethrow the refusal and wrap it
+// from its handler (nothing in between yields to another fiber).
+std::exception_ptr nested_in_step_error(std::exception_ptr refusal) {
+  try {
+    std::rethrow_exception(std::move(refusal));
+  } catch (...) {
+    try {
+      std::throw_with_nested(std::runtime_error("charge failed"));
+    } catch (...) {
+      return step_error("step failed", std::current_exception());
+    }
+  }
+}
+
+}  // namespace
+
+std::exception_ptr wrap_refusal(ErrorShape shape, std::exception_ptr refusal) {
+  switch (shape) {
+    case ErrorShape::kMemberCause:
+      return std::make_exception_ptr(AggregateError(
+          {step_error("audit failed"), step_error("charge failed", std::move(refusal))}));
+    case ErrorShape::kAggregateCause:
+      return std::make_exception_ptr(
+          AggregateError({step_error("audit failed"), step_error("charge failed")},
+                         "both branches failed", std::move(refusal)));
+    case ErrorShape::kNestedAggregate:
+      return std::make_exception_ptr(AggregateError(
+          {step_error("audit failed"),
+           std::make_exception_ptr(AggregateError({std::move(refusal)}, "charge failed"))}));
+    case ErrorShape::kNestedException:
+      return nested_in_step_error(std::move(refusal));
+    case ErrorShape::kDeepChain: {
+      std::exception_ptr chain = std::move(refusal);
+      for (int depth = 0; depth < 5; ++depth) chain = step_error("charge failed", chain);
+      return chain;
+    }
+    case ErrorShape::kBare:
+      break;
+  }
+  return refusal;
+}
+
+}  // namespace fencesim::scenarios

@@ -1,0 +1,74 @@
+// Every shape keeps the refusal reachable the way the ADR says it must be found (anywhere in a
+// cause chain or an AggregateError), by a walk of the test's own, and only the bare shape is the
+// refusal itself.
+#include "scenarios/error_shapes.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "runtime/errors.h"
+
+namespace fencesim::scenarios {
+namespace {
+
+// Depth of the refusal below `error` (0: it is the refusal), or -1 if unreachable.
+int depth_of(const std::exception_ptr& error, const runtime::ExecutionFencedError* refusal,
+             int depth = 0) {
+  if (!error || depth > 16) return -1;
+  std::vector<std::exception_ptr> children;
+  try {
+    std::rethrow_exception(error);
+  } catch (const runtime::ExecutionFencedError& fenced) {
+    if (&fenced == refusal) return depth;
+  } catch (const runtime::AggregateError& aggregate) {
+    children = aggregate.errors();
+    children.push_back(aggregate.cause());
+  } catch (const runtime::ExecutionError& execution) {
+    children.push_back(execution.cause());
+    if (const auto* nested = dynamic_cast<const std::nested_exception*>(&execution)) {
+      children.push_back(nested->nested_ptr());
+    }
+  } catch (const std::nested_exception& nested) {
+    children.push_back(nested.nested_ptr());
+  } catch (...) {
+  }
+  for (const std::exception_ptr& child : children) {
+    if (const int found = depth_of(child, refusal, depth + 1); found >= 0) return found;
+  }
+  return -1;
+}
+
+TEST(ErrorShapes, EveryShapeKeepsTheRefusalReachableAndOnlyBareIsTheRefusal) {
+  for (std::uint64_t i = 0; i < kErrorShapes; ++i) {
+    const auto shape = static_cast<ErrorShape>(i);
+    const std::exception_ptr refusal = std::make_exception_ptr(runtime::ExecutionFencedError(
+        runtime::LeaseKey{"tenant-1", "order-1"}, 1, 2, "tenant-1:order-1"));
+    const runtime::ExecutionFencedError* original = nullptr;
+    try {
+      std::rethrow_exception(refusal);
+    } catch (const runtime::ExecutionFencedError& fenced) {
+      original = &fenced;
+    }
+    const int depth = depth_of(wrap_refusal(shape, refusal), original);
+    EXPECT_GE(depth, 0) << to_string(shape);
+    EXPECT_EQ(depth == 0, shape == ErrorShape::kBare) << to_string(shape) << " depth " << depth;
+  }
+}
+
+TEST(ErrorShapes, TheAggregateCauseShapeHidesTheRefusalFromItsMembers) {
+  const std::exception_ptr refusal = std::make_exception_ptr(runtime::ExecutionFencedError(
+      runtime::LeaseKey{"tenant-1", "order-1"}, 1, 2, "tenant-1:order-1"));
+  try {
+    std::rethrow_exception(wrap_refusal(ErrorShape::kAggregateCause, refusal));
+  } catch (const runtime::AggregateError& aggregate) {
+    EXPECT_EQ(aggregate.cause(), refusal);
+    for (const std::exception_ptr& member : aggregate.errors()) EXPECT_NE(member, refusal);
+    return;
+  } catch (...) {
+  }
+  ADD_FAILURE() << "the aggregate-cause shape is not an AggregateError";
+}
+
+}  // namespace
+}  // namespace fencesim::scenarios

@@ -88,6 +88,18 @@ struct MergeArgs {
   std::string fail_on = "any";
 };
 
+// `fencesim explore` (cli/explore_command.cpp; docs/explore.md).
+struct ExploreArgs {
+  std::string scenario;
+  std::string seed = "1";
+  std::string bound = "2";  // delays per schedule
+  std::string max_schedules = "100000";
+  bool no_reduction = false;  // explore only without the partial-order reduction
+  std::string sink_double;
+  std::string out = "fencesim-explore";  // failing schedules' replay files
+  std::uint64_t keep = 5;                // replay files written at most
+};
+
 int list_command(const scenarios::ScenarioRegistry& registry, std::ostream& out);
 // Registers args.spec in `registry` when given.
 int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std::ostream& out,
@@ -103,6 +115,8 @@ int shrink_command(const scenarios::ScenarioRegistry& registry, const ShrinkArgs
                    std::ostream& out, std::ostream& err);
 int corpus_command(const scenarios::ScenarioRegistry& registry, const CorpusArgs& args,
                    std::ostream& out, std::ostream& err);
+int explore_command(const scenarios::ScenarioRegistry& registry, const ExploreArgs& args,
+                    std::ostream& out, std::ostream& err);
 int determinism_command(const scenarios::ScenarioRegistry& registry, const DeterminismArgs& args,
                         std::ostream& out, std::ostream& err);
 

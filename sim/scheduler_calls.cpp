@@ -162,6 +162,11 @@ void Scheduler::kill_node(NodeId node) {
   }
 }
 
+void Scheduler::note_touch(std::uint32_t object) {
+  if (options_.chooser == nullptr || tearing_down_ || current_fiber() == nullptr) return;
+  options_.chooser->touch(object);
+}
+
 std::string Scheduler::deadlock_report() const {
   const FiberRecord* current = current_fiber();
   std::string report = fmt::format("at {} ns:", now_ns_);

@@ -24,8 +24,11 @@ namespace {
 constexpr std::int64_t kLatencyNs = kMillisecond;
 constexpr std::int64_t kTtlNs = 3 * kSecond;
 constexpr std::int64_t kRenewNs = 1 * kSecond;
-// explore-yield-sibling: the audit step's length that makes it end at one of fan-out's polls.
-constexpr std::int64_t kAuditAtPoll = 3 * kSecond;
+// explore-yield-sibling: the audit step's length that makes it end at fan-out's second poll. Both
+// branches' first steps start together; fan-out's "prepare" (1 s), its checkpoint (a 2 ms round
+// trip) and placing its child (2 ms) bring it to the wait's first decision; one poll later (the
+// child's load, 2 ms, and the poll interval, 1 s) comes the second: 2.006 s after the start.
+constexpr std::int64_t kAuditAtPoll = 2 * kSecond + 3 * 2 * kLatencyNs;
 
 void small_world(sim::WorldOptions& options) {
   options.network.latency_min_ns = kLatencyNs;
@@ -88,7 +91,7 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
             world, {"instance-1", "instance-2"},
             {EventKind::kLeaseTaken, EventKind::kWriteSent, EventKind::kCheckpointSent}, 1)}};
       })
-      .marks({"stale-write-refused"})
+      .marks({"renewal-raced-expiry", "expiry-during-write"})
       .build());
 
   // The tree's two ParentInstance branches run together: "audit" works, "fan-out" prepares and
@@ -126,7 +129,7 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
                          write_step(world, "ship", 100 * kMillisecond, "ledger", "ship")}};
       })
       .tree("tenant-1", "order-1", "order")
-      .marks({"lease-yielded"})
+      .marks({"lease-yielded", "yield-deferred"})
       .build());
 
   // Two ParentInstance branches each wait for an AnyInstance child of their own; the children run
@@ -163,7 +166,7 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
                                            {EventKind::kRemoteWaitBegan, EventKind::kLeaseTaken},
                                            2)}};
       })
-      .marks({"lease-yielded"})
+      .marks({"lease-yielded", "independent-epochs"})
       .build());
 
   // A step confirms its lease (confirmNow: a strict renewal) and then writes; the holder is
@@ -192,7 +195,7 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
             world, {"instance-1", "instance-2"},
             {EventKind::kConfirmSent, EventKind::kRenewSent, EventKind::kWriteSent}, 1)}};
       })
-      .marks({"stale-write-refused"})
+      .marks({"renewal-raced-expiry", "takeover-mid-step"})
       .build());
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // What one step of a fiber touched: its own node, the nodes its messages go to, the nodes it
-// spawned fibers on, and kTouchAll (sim/choice.h) for anything that may reach every node (a fault
+// spawned or woke fibers on, and kTouchAll (sim/choice.h) for anything that may reach every node (a fault
 // applied, a data choice, a step of the world's own fiber, which reads the stores directly).
 //
 // The independence relation of the reduction: two steps commute only if neither touched

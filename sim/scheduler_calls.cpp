@@ -104,6 +104,7 @@ void Scheduler::wake(Waiter& waiter) {
   }
   waiter.fiber_ = nullptr;
   fiber->waiter = nullptr;
+  note_touch(fiber->node);  // for an explorer: a wake is part of the woken fiber's node's state
   make_ready(fiber);
 }
 

@@ -340,7 +340,9 @@ ReplayFile replay_file_from_json(const json& document, std::string_view source) 
     std::vector<std::uint32_t> log;
     for (std::size_t i = 0; i < choices->size(); ++i) {
       const json& choice = (*choices)[i];
-      if (!choice.is_number_unsigned() || choice.get<std::uint64_t>() > 0xffffffffu) {
+      // A JSON reader keeps a small non-negative number as a signed integer: judge the value.
+      if (!choice.is_number_integer() || choice.get<std::int64_t>() < 0 ||
+          choice.get<std::int64_t>() > 0xffffffffll) {
         reader.fail(fmt::format("field 'choices[{}]' must be an index (0..4294967295)", i));
       }
       log.push_back(choice.get<std::uint32_t>());

@@ -120,6 +120,18 @@ struct RealWorkerArgs {
   std::string fired;
 };
 
+// `fencesim explore` (cli/explore_command.cpp; docs/explore.md).
+struct ExploreArgs {
+  std::string scenario;
+  std::string seed = "1";
+  std::string bound = "2";  // delays per schedule
+  std::string max_schedules = "100000";
+  bool no_reduction = false;  // explore only without the partial-order reduction
+  std::string sink_double;
+  std::string out = "fencesim-explore";  // failing schedules' replay files
+  std::uint64_t keep = 5;                // replay files written at most
+};
+
 int list_command(const scenarios::ScenarioRegistry& registry, std::ostream& out);
 // Registers args.spec in `registry` when given.
 int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std::ostream& out,
@@ -140,6 +152,8 @@ int real_command(const scenarios::ScenarioRegistry& registry, const RealArgs& ar
 int real_worker_command(const RealWorkerArgs& args);
 // What a real run's reports say about it: not replayable, timing real.
 std::string real_run_note();
+int explore_command(const scenarios::ScenarioRegistry& registry, const ExploreArgs& args,
+                    std::ostream& out, std::ostream& err);
 int determinism_command(const scenarios::ScenarioRegistry& registry, const DeterminismArgs& args,
                         std::ostream& out, std::ostream& err);
 

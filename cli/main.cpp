@@ -33,6 +33,7 @@ struct Args {
   CorpusArgs corpus;
   RealArgs real;
   RealWorkerArgs worker;
+  ExploreArgs explore;
 };
 
 void add_run(CLI::App& app, RunArgs& args) {
@@ -61,6 +62,23 @@ void add_replay(CLI::App& app, ReplayArgs& args) {
   replay->add_option("--html", args.html, "Write the run's timeline as a self-contained HTML page");
   replay->add_option("--perfetto", args.perfetto,
                      "Write the run as a Chrome trace-event file (ui.perfetto.dev)");
+}
+
+void add_explore(CLI::App& app, ExploreArgs& args) {
+  CLI::App* explore = app.add_subcommand(
+      "explore", "Explore every schedule of a small world within a delay bound (docs/explore.md)");
+  explore->add_option("--scenario", args.scenario, "Scenario name (see 'fencesim list')")
+      ->required();
+  explore->add_option("--seed", args.seed, "The world's seed (its node streams); default 1");
+  explore->add_option("--bound", args.bound, "Delays per schedule (delay bounding); default 2");
+  explore->add_option("--max-schedules", args.max_schedules,
+                      "Stop after this many schedules per search; default 100000");
+  explore->add_flag("--no-reduction", args.no_reduction,
+                    "Search only without the partial-order reduction (sleep sets)");
+  explore->add_option("--sink-double", args.sink_double,
+                      "Swap every sink for a broken double: accept-stale or non-atomic");
+  explore->add_option("--out", args.out, "Folder for failing schedules' replay files");
+  explore->add_option("--keep", args.keep, "Replay files written at most; default 5");
 }
 
 void add_determinism(CLI::App& app, DeterminismArgs& args) {
@@ -195,6 +213,9 @@ int dispatch(const CLI::App& app, const Args& args) {
   }
   if (app.got_subcommand("real")) return real_command(registry, args.real, std::cout, std::cerr);
   if (app.got_subcommand("real-worker")) return real_worker_command(args.worker);
+  if (app.got_subcommand("explore")) {
+    return explore_command(registry, args.explore, std::cout, std::cerr);
+  }
   if (app.got_subcommand("corpus")) {
     return corpus_command(registry, args.corpus, std::cout, std::cerr);
   }
@@ -225,11 +246,13 @@ int main_checked(int argc, char** argv) {
   add_corpus(app, args.corpus);
   add_real(app, args.real);
   add_real_worker(app, args.worker);
+  add_explore(app, args.explore);
   if (argc > 1 && argv[1][0] != '-' && !is_subcommand(app, argv[1])) {
-    // The list is the registered subcommands, so it cannot fall behind them.
+    // The list is the registered subcommands, so it cannot fall behind them; hidden ones (the
+    // real run's worker, group "") are the harness's own and not offered.
     std::vector<std::string> names;
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
-      names.push_back(sub->get_name());
+      if (!sub->get_group().empty()) names.push_back(sub->get_name());
     }
     const std::string last = names.back();
     names.pop_back();

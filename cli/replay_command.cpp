@@ -8,6 +8,8 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/parse.h"
+#include "explore/explorer.h"
+#include "explore/replay_chooser.h"
 #include "reports/replay_file.h"
 #include "reports/timeline_files.h"
 
@@ -51,8 +53,15 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
                    std::ostream& out, std::ostream& err) {
   const reports::ReplayFile file = reports::read_replay_file(args.file);
   // A spec's run carries its spec: registered here, the file replays without the spec file.
-  const scenarios::ScenarioRegistry replay_registry =
-      reports::registry_for(registry, file, args.file);
+  scenarios::ScenarioRegistry replay_registry = reports::registry_for(registry, file, args.file);
+  // A schedule found by `fencesim explore` runs again by its choice log.
+  std::optional<explore::ReplayChooser> chooser;
+  sim::ChoiceSource* driver = nullptr;
+  if (file.choices) {
+    chooser.emplace(*file.choices);
+    driver = &*chooser;
+    replay_registry = explore::driven_registry(replay_registry, file.scenario, &driver);
+  }
   const properties::RunRequest request = request_from(file);
   reports::RunPictures pictures(args.html, args.perfetto);
   try {

@@ -136,7 +136,10 @@ SweepPlan plan_sweep(const scenarios::ScenarioRegistry& registry, const SweepArg
   std::vector<std::string> names = args.scenarios;
   for (const std::string& name : spec_scenarios) names.push_back(name);
   if (names.empty()) {
-    for (const scenarios::Scenario* scenario : registry.all()) names.push_back(scenario->name);
+    for (const scenarios::Scenario* scenario : registry.all()) {
+      // Exploration-only worlds are explored (`fencesim explore`), swept only when named.
+      if (!scenario->exploration_only) names.push_back(scenario->name);
+    }
   }
   plan.config.scenarios = swept_scenarios(registry, names);
   plan_seeds(args, plan.config);

@@ -142,6 +142,7 @@ ordered_json to_json(const ReplayFile& file) {
   // Only for a spec's run: a built-in scenario's file stays as it always was.
   if (!file.spec.empty()) out["spec"] = file.spec;
   if (!file.signature.empty()) out["signature"] = file.signature;
+  if (file.choices) out["choices"] = *file.choices;
   return out;
 }
 
@@ -334,6 +335,20 @@ ReplayFile replay_file_from_json(const json& document, std::string_view source) 
   }
   file.spec = reader.string(document, "spec", false);
   file.signature = reader.string(document, "signature", false);
+  if (const json* choices = reader.find(document, "choices", false)) {
+    if (!choices->is_array()) reader.fail("field 'choices' must be an array");
+    std::vector<std::uint32_t> log;
+    for (std::size_t i = 0; i < choices->size(); ++i) {
+      const json& choice = (*choices)[i];
+      // A JSON reader keeps a small non-negative number as a signed integer: judge the value.
+      if (!choice.is_number_integer() || choice.get<std::int64_t>() < 0 ||
+          choice.get<std::int64_t>() > 0xffffffffll) {
+        reader.fail(fmt::format("field 'choices[{}]' must be an index (0..4294967295)", i));
+      }
+      log.push_back(choice.get<std::uint32_t>());
+    }
+    file.choices = std::move(log);
+  }
   return file;
 }
 

@@ -50,6 +50,10 @@ struct ReplayFile {
   // in its shrunk file (whose own run may point at other events), so that a corpus says which
   // bugs are known (`fencesim sweep --known`). "" when not written by a sweep; optional.
   std::string signature;
+  // The choice log of a schedule found by `fencesim explore` (explore/choice_point.h): the index
+  // chosen at each choice point, in order; replayed by explore::ReplayChooser. Absent (nullopt)
+  // for a seeded run; optional.
+  std::optional<std::vector<std::uint32_t>> choices;
   friend bool operator==(const ReplayFile&, const ReplayFile&) = default;
 };
 

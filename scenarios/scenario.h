@@ -23,6 +23,9 @@ struct Scenario {
   // The TOML text of a scenario registered at run time from a spec (scenarios/spec.h), so that a
   // replay file can carry it; "" for a scenario written in C++.
   std::string spec_toml;
+  // A world for `fencesim explore` (its choices are made through World::choose): a sweep runs it
+  // only when it is named.
+  bool exploration_only = false;
 };
 
 class ScenarioRegistry {
@@ -49,5 +52,6 @@ void register_catalogue_faults(ScenarioRegistry& registry);
 void register_catalogue_fence_use(ScenarioRegistry& registry);
 void register_catalogue_children(ScenarioRegistry& registry);
 void register_catalogue_unchecked(ScenarioRegistry& registry);
+void register_catalogue_explore(ScenarioRegistry& registry);
 
 }  // namespace fencesim::scenarios

@@ -61,6 +61,17 @@ std::int64_t Network::latency(NodeId from, NodeId to) {
 
 void Network::send(NodeId from, NodeId to, const std::string& what, std::function<void()> deliver) {
   ++sent_;
+  // For an explorer: the message's delivery runs at `to`, and a draw that can differ (a latency
+  // out of a range, a drop or duplicate chance) makes two sends' order matter.
+  scheduler_.note_touch(to);
+  if (scheduler_.chooser() != nullptr) {
+    bool shaped = options_.latency_min_ns != options_.latency_max_ns;
+    for (NodeId node : {from, to}) {
+      const LinkTrouble* t = trouble(node);
+      if (t && (t->drop_probability > 0 || t->duplicate_probability > 0)) shaped = true;
+    }
+    if (shaped) scheduler_.note_touch(kTouchNetworkRng);
+  }
   for (NodeId node : {from, to}) {
     const LinkTrouble* t = trouble(node);
     if (t && (t->down || (t->drop_probability > 0 && rng_.chance(t->drop_probability)))) {

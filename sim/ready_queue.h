@@ -26,6 +26,11 @@ class ReadyQueue {
   // Highest priority first; the earlier spawned one on a tie. REQUIRES: has_runnable().
   FiberRecord* take_highest_priority();
 
+  // The runnable fibers in spawn order, and taking one of them by its index there (an explorer's
+  // pick). REQUIRES: index < runnable_count().
+  const std::vector<FiberRecord*>& runnable() const { return runnable_; }
+  FiberRecord* take_index(std::size_t index) { return take_at(index); }
+
   // Moves the node's runnable (and not killed) fibers aside until release_node.
   void hold_node(NodeId node);
   void release_node(NodeId node);

@@ -106,6 +106,7 @@ void Scheduler::teardown() noexcept {
 void Scheduler::spawn(NodeId node, std::string name, std::function<void()> body) {
   if (tearing_down_) return;
   check(body != nullptr, "spawn needs a body");
+  note_touch(node);  // a new fiber is part of its node's state
   NodeState& state = node_state(node);
   auto record = std::make_unique<FiberRecord>();
   record->sequence = next_fiber_sequence_++;
@@ -163,7 +164,9 @@ context* Scheduler::pick_worker() noexcept {
     return nullptr;  // hands control back to run()
   }
   FiberRecord* fiber = nullptr;
-  if (options_.strategy == Strategy::kPct) {
+  if (options_.chooser != nullptr && !tearing_down_) {
+    fiber = pick_by_chooser();
+  } else if (options_.strategy == Strategy::kPct) {
     // At change point i the fiber that ran the last step drops to priority d - i, below every
     // initial priority: PCT's way to force the rare orderings.
     const auto d = static_cast<std::uint64_t>(options_.pct_change_points);
@@ -180,6 +183,17 @@ context* Scheduler::pick_worker() noexcept {
   fiber->state = FiberState::kRunning;
   last_picked_ = fiber;
   return fiber->context;
+}
+
+FiberRecord* Scheduler::pick_by_chooser() noexcept {
+  // The explorer's own code runs here, inside Boost's noexcept hook: it must not throw.
+  candidates_.clear();
+  for (const FiberRecord* f : ready_.runnable()) {
+    candidates_.push_back(Candidate{f->sequence, f->node});
+  }
+  const std::size_t index = options_.chooser->pick_fiber(candidates_);
+  if (index >= candidates_.size()) fatal("a ChoiceSource picked past the runnable fibers");
+  return ready_.take_index(index);
 }
 
 void Scheduler::fiber_main(FiberRecord* fiber) {

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/choice.h"
 #include "sim/fiber_record.h"
 #include "sim/node_id.h"
 #include "sim/random.h"
@@ -55,6 +56,9 @@ struct SchedulerOptions {
   // Share one pool between the worlds a thread runs one after another, so they reuse warm stacks.
   // Null: the world makes its own.
   std::shared_ptr<StackPool> stack_pool = nullptr;
+  // A systematic explorer's hook (sim/choice.h): when set, it makes every pick instead of the
+  // strategy. Not owned; outlives the Scheduler.
+  ChoiceSource* chooser = nullptr;
 };
 
 // Thrown out of the blocking calls of a killed node's fibers to unwind them. Deliberately not a
@@ -131,6 +135,10 @@ class Scheduler {
   // fibers spawned on it later belong to a new incarnation.
   void kill_node(NodeId node);
   std::uint64_t node_incarnation(NodeId node) const;
+  // Tells the explorer's hook (if any) that the running fiber's step touched `object` (a node, or
+  // kTouchAll). Does nothing on the main context or without a hook.
+  void note_touch(std::uint32_t object);
+  ChoiceSource* chooser() const { return options_.chooser; }
 
   // Runs until idle, stop(), a limit, a deadlock or a fiber error (see RunStatus). The deadlock
   // rule: when no fiber is runnable and no sleeper or timer is pending, any fiber blocked on a
@@ -160,6 +168,7 @@ class Scheduler {
   FiberRecord* adopt_pending(boost::fibers::context* context) noexcept;
   void on_ready(FiberRecord* fiber) noexcept;
   boost::fibers::context* pick_worker() noexcept;
+  FiberRecord* pick_by_chooser() noexcept;
   // The dispatcher is about to run, and it frees every ended fiber first.
   void on_dispatcher_runs() noexcept { ended_unreleased_ = 0; }
   bool has_ended_unreleased() const noexcept { return ended_unreleased_ > 0; }
@@ -196,6 +205,7 @@ class Scheduler {
   FiberRecord* last_picked_ = nullptr;
 
   std::vector<std::uint64_t> pct_change_steps_;  // ascending
+  std::vector<Candidate> candidates_;            // reused by every pick of the chooser
   std::size_t next_change_point_ = 0;
 
   std::int64_t now_ns_ = 0;

@@ -104,6 +104,7 @@ void Scheduler::wake(Waiter& waiter) {
   }
   waiter.fiber_ = nullptr;
   fiber->waiter = nullptr;
+  note_touch(fiber->node);  // for an explorer: a wake is part of the woken fiber's node's state
   make_ready(fiber);
 }
 
@@ -160,6 +161,11 @@ void Scheduler::kill_node(NodeId node) {
       make_ready(fiber);
     }
   }
+}
+
+void Scheduler::note_touch(std::uint32_t object) {
+  if (options_.chooser == nullptr || tearing_down_ || current_fiber() == nullptr) return;
+  options_.chooser->touch(object);
 }
 
 std::string Scheduler::deadlock_report() const {

@@ -43,6 +43,7 @@ World::World(WorldOptions options) : options_(std::move(options)) {
   scheduler_options.virtual_time_limit_ns =
       options_.safety_phase_ns + options_.liveness_budget_ns + kSecond;
   scheduler_options.stack_pool = options_.stack_pool;
+  scheduler_options.chooser = options_.chooser;
   scheduler_ = std::make_unique<Scheduler>(scheduler_options);
   history_.set_keep_events(options_.keep_events);
   network_ = std::make_unique<Network>(
@@ -254,6 +255,19 @@ void World::intend(runtime::ExecutionContext& context, const std::string& sink,
   event.runtime.value = at_most_once ? 1 : 0;
   event.detail = payload;
   keep(std::move(event));
+}
+
+std::size_t World::choose(std::string_view what, std::size_t count) {
+  check(count >= 1, "a choice has at least one alternative");
+  if (options_.chooser != nullptr) {
+    // A data choice inside a fiber's step makes the step's effects depend on it: conservative.
+    scheduler_->note_touch(kTouchAll);
+    const std::size_t index = options_.chooser->pick_value(what, count);
+    check(index < count, "a ChoiceSource picks one of the alternatives");
+    return index;
+  }
+  if (!choices_) choices_.emplace(derive_stream(options_.seed, "choices"));
+  return static_cast<std::size_t>(choices_->below(count));
 }
 
 void World::measure(NodeId node, const std::string& name, std::int64_t value) {

@@ -45,6 +45,9 @@ struct WorldOptions {
   // Keep the events (for checkers and reports), or only hash them.
   bool keep_events = true;
   std::shared_ptr<StackPool> stack_pool;
+  // A systematic explorer's hook (sim/choice.h): every pick of a fiber and every choose() asks
+  // it. Null: the seeded strategy picks, and choose() draws from the run's "choices" stream.
+  ChoiceSource* chooser = nullptr;
 };
 
 enum class RunOutcome {
@@ -89,6 +92,9 @@ class World final : private StoreRecorder {
   runtime::Sink& sink(runtime::ExecutionContext& context, const std::string& name);
   // A named random stream of the run (workload choices, fault draws).
   Rng stream(std::string_view name) const { return derive_stream(options_.seed, name); }
+  // A choice among `count` >= 1 alternatives that an explorer enumerates (a fault's trigger, a
+  // duration): the chooser's pick, or a draw from the run's "choices" stream without one.
+  std::size_t choose(std::string_view what, std::size_t count);
 
   RunSummary run();
 
@@ -223,6 +229,7 @@ class World final : private StoreRecorder {
   std::vector<Armed> armed_;
   bool quiet_ = false;
   Stage* stage_ = nullptr;
+  std::optional<Rng> choices_;  // made at the first choose() without a chooser
 };
 
 }  // namespace fencesim::sim

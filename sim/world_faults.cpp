@@ -26,6 +26,8 @@ void World::apply(const Fault& fault) {
   const std::int64_t now = scheduler_->now_ns();
   const std::int64_t until = now + fault.duration_ns;
   record(node, WorldEventKind::kFaultApplied, describe(fault));
+  // A fault applied from a fiber's step (a protocol trigger) may pause, kill or cut off any node.
+  scheduler_->note_touch(kTouchAll);
   switch (fault.kind) {
     case FaultKind::kStall:
     case FaultKind::kStop:

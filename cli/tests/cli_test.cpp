@@ -125,7 +125,8 @@ TEST_F(CliTest, CommandLineParseErrorsExitTwoWithOneLine) {
   }
   expect_usage_error(fencesim("frobnicate"),
                      "fencesim: unknown command 'frobnicate' (expected list, run, replay, "
-                     "check-determinism, sweep, merge, shrink or corpus; try 'fencesim --help')");
+                     "check-determinism, sweep, merge, shrink, corpus, real or explore; try "
+                     "'fencesim --help')");
 }
 
 TEST_F(CliTest, HelpAndVersionExitZero) {

@@ -1,0 +1,146 @@
+// The explorer: complete within a bound on the small worlds, a planted bug found, the reduction
+// never losing a violation the full search finds, and a failing schedule's choice log replaying it.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "explore/explorer.h"
+#include "explore/replay_chooser.h"
+
+namespace fencesim::explore {
+namespace {
+
+// A world of two plain fibers on two nodes, each waking at 0 s, 1 s, ... `steps` s: at each of
+// those instants both are runnable, a choice point of two. With `shared`, each step also touches
+// the other fiber's node (as a message to it would), so no two steps commute.
+scenarios::Scenario sleeping_world(int steps, bool shared) {
+  scenarios::Scenario scenario;
+  scenario.name = shared ? "test-steps-shared" : "test-steps-apart";
+  scenario.build = [steps, shared](sim::World& world) {
+    world.add_lease_store();
+    const sim::NodeId a = world.add_sink("a");
+    const sim::NodeId b = world.add_sink("b");
+    for (const auto& [self, other] : {std::pair{a, b}, std::pair{b, a}}) {
+      world.scheduler().spawn(self, "stepper", [&world, steps, shared, other = other] {
+        for (int i = 0; i < steps; ++i) {
+          if (shared) world.scheduler().note_touch(other);
+          world.scheduler().sleep_for(runtime::kSecond);
+        }
+        if (shared) world.scheduler().note_touch(other);
+      });
+    }
+  };
+  return scenario;
+}
+
+ExploreResult explore_one(const scenarios::Scenario& scenario, bool reduce, int bound) {
+  scenarios::ScenarioRegistry registry;
+  registry.add(scenario);
+  ExploreOptions options;
+  options.scenario = scenario.name;
+  options.bound = bound;
+  options.reduce = reduce;
+  return explore(registry, options);
+}
+
+TEST(Explorer, ReductionCollapsesStepsOfDifferentNodes) {
+  // Four instants with two runnable fibers: 16 orders within a bound that allows them all; all
+  // equivalent when the nodes share nothing, so no race asks for a second run.
+  const ExploreResult full = explore_one(sleeping_world(3, false), false, 100);
+  const ExploreResult reduced = explore_one(sleeping_world(3, false), true, 100);
+  EXPECT_TRUE(full.complete);
+  EXPECT_TRUE(reduced.complete);
+  EXPECT_EQ(full.schedules, 16u);
+  EXPECT_EQ(reduced.schedules, 1u);
+}
+
+TEST(Explorer, ReductionKeepsOrdersOfStepsThatConflict) {
+  const ExploreResult full = explore_one(sleeping_world(3, true), false, 100);
+  const ExploreResult reduced = explore_one(sleeping_world(3, true), true, 100);
+  EXPECT_TRUE(reduced.complete);
+  EXPECT_EQ(full.schedules, 16u);
+  EXPECT_EQ(reduced.schedules, full.schedules);
+}
+
+TEST(Explorer, TheBoundLimitsTheSchedules) {
+  // One delay: the default path, or one of the four instants with the other fiber first.
+  EXPECT_EQ(explore_one(sleeping_world(3, true), false, 0).schedules, 1u);
+  EXPECT_EQ(explore_one(sleeping_world(3, true), false, 1).schedules, 5u);
+  const ExploreResult limited = [] {
+    scenarios::ScenarioRegistry registry;
+    registry.add(sleeping_world(3, true));
+    ExploreOptions options;
+    options.scenario = "test-steps-shared";
+    options.bound = 100;
+    options.reduce = false;
+    options.max_schedules = 7;
+    return explore(registry, options);
+  }();
+  EXPECT_FALSE(limited.complete);
+  EXPECT_EQ(limited.schedules, 7u);
+}
+
+struct Found {
+  ExploreResult result;
+  std::set<std::string> invariants;
+  std::vector<ExploredFailure> failures;
+};
+
+Found explore_builtin(const std::string& scenario, bool reduce, int bound,
+                      const std::string& sink_double = "") {
+  const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+  ExploreOptions options;
+  options.scenario = scenario;
+  options.bound = bound;
+  options.reduce = reduce;
+  options.sink_double = sink_double;
+  Found found;
+  found.result = explore(registry, options, [&found](const ExploredFailure& failure) {
+    for (const properties::Violation& v : failure.report.violations) {
+      found.invariants.insert(v.invariant);
+    }
+    if (found.failures.size() < 3) found.failures.push_back(failure);
+    return true;
+  });
+  return found;
+}
+
+TEST(Explorer, SmallWorldIsCompleteWithoutViolationsWithinABound) {
+  const Found found = explore_builtin("explore-yield-sibling", true, 1);
+  EXPECT_TRUE(found.result.complete);
+  EXPECT_EQ(found.result.failures, 0u) << *found.invariants.begin();
+  EXPECT_GT(found.result.schedules, 1u);
+}
+
+// The planted bug: every sink accepts stale tokens. The reduced search must find every invariant
+// the full search finds, in fewer (or as many) schedules.
+TEST(Explorer, ReductionLosesNoViolationOfAPlantedBug) {
+  const Found full = explore_builtin("explore-two-holders-pause", false, 1, "accept-stale");
+  const Found reduced = explore_builtin("explore-two-holders-pause", true, 1, "accept-stale");
+  ASSERT_TRUE(full.result.complete);
+  ASSERT_TRUE(reduced.result.complete);
+  EXPECT_GT(full.result.failures, 0u);
+  EXPECT_TRUE(full.invariants.contains("sink-monotonicity"));
+  EXPECT_EQ(reduced.invariants, full.invariants);
+  EXPECT_LE(reduced.result.schedules, full.result.schedules);
+}
+
+TEST(Explorer, AFailingScheduleReplaysFromItsChoiceLog) {
+  const Found found = explore_builtin("explore-two-holders-pause", true, 0, "accept-stale");
+  ASSERT_FALSE(found.failures.empty());
+  for (const ExploredFailure& failure : found.failures) {
+    ReplayChooser chooser(failure.choices);
+    sim::ChoiceSource* driver = &chooser;
+    const scenarios::ScenarioRegistry registry = driven_registry(
+        scenarios::builtin_scenarios(), "explore-two-holders-pause", &driver);
+    properties::RunRequest request = failure.report.request;
+    request.stack_pool = nullptr;
+    const properties::RunReport again = properties::run_scenario(registry, request);
+    EXPECT_TRUE(chooser.matched());
+    EXPECT_EQ(again.history_hash, failure.report.history_hash);
+    EXPECT_EQ(again.status, failure.report.status);
+  }
+}
+
+}  // namespace
+}  // namespace fencesim::explore

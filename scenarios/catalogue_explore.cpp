@@ -1,0 +1,202 @@
+// Four small worlds for `fencesim explore` (docs/explore.md), small enough to explore completely
+// within a delay bound on one core. Every message takes exactly 1 ms, so that the moments a story
+// is about fall on the same virtual instant and the order of the fibers runnable there is a real
+// choice; the fault plan is built from World::choose (which node, which trigger, which occurrence,
+// and a duration from a small set around the lease's boundaries), so an explorer enumerates it.
+// A plain `run` of one of them draws each choice from the seed instead. They are exploration-only:
+// a sweep runs them only when named.
+#include <array>
+
+#include "scenarios/builder.h"
+#include "scenarios/workload.h"
+
+namespace fencesim::scenarios {
+
+using runtime::ChildPlacement;
+using runtime::EventKind;
+using runtime::GroupItem;
+using runtime::kMillisecond;
+using runtime::kSecond;
+using runtime::Workflow;
+
+namespace {
+
+constexpr std::int64_t kLatencyNs = kMillisecond;
+constexpr std::int64_t kTtlNs = 3 * kSecond;
+constexpr std::int64_t kRenewNs = 1 * kSecond;
+// explore-yield-sibling: the audit step's length that makes it end at fan-out's second poll. Both
+// branches' first steps start together; fan-out's "prepare" (1 s), its checkpoint (a 2 ms round
+// trip) and placing its child (2 ms) bring it to the wait's first decision; one poll later (the
+// child's load, 2 ms, and the poll interval, 1 s) comes the second: 2.006 s after the start.
+constexpr std::int64_t kAuditAtPoll = 2 * kSecond + 3 * 2 * kLatencyNs;
+
+void small_world(sim::WorldOptions& options) {
+  options.network.latency_min_ns = kLatencyNs;
+  options.network.latency_max_ns = kLatencyNs;
+  options.lease.ttl_ns = kTtlNs;
+  options.lease.renew_interval_ns = kRenewNs;
+  options.liveness_budget_ns = 60 * kSecond;
+}
+
+// Pause durations around the lease's boundaries: well inside the holder's belief, just inside it
+// (confirmedUntil is ttl less the drift margin), just past the store's expiry, and past the point
+// where the next holder has taken the tree and written.
+std::array<std::int64_t, 4> durations_around_lease(const sim::WorldOptions& options) {
+  const std::int64_t belief = options.lease.ttl_ns - options.lease.drift_margin_ns();
+  return {kSecond, belief - 5 * kMillisecond, options.lease.ttl_ns + 5 * kMillisecond,
+          2 * options.lease.ttl_ns + kSecond};
+}
+
+// A stop of one of `nodes`, after the `occurrence`-th of one of `events` at that node, lasting
+// one of durations_around_lease: every part chosen through World::choose.
+sim::Fault chosen_stop(sim::World& world, const std::vector<std::string>& nodes,
+                       const std::vector<EventKind>& events, int occurrences) {
+  sim::Fault fault{};
+  fault.kind = sim::FaultKind::kStop;
+  fault.node = nodes[world.choose("stopped node", nodes.size())];
+  sim::Trigger trigger{};
+  trigger.event = events[world.choose("trigger event", events.size())];
+  trigger.occurrence =
+      1 + static_cast<int>(world.choose("trigger occurrence", static_cast<std::size_t>(occurrences)));
+  fault.trigger = trigger;
+  const auto durations = durations_around_lease(world.options());
+  fault.duration_ns = durations[world.choose("stop duration", durations.size())];
+  return fault;
+}
+
+void add_exploration_only(ScenarioRegistry& registry, Scenario scenario) {
+  scenario.exploration_only = true;
+  registry.add(std::move(scenario));
+}
+
+}  // namespace
+
+void register_catalogue_explore(ScenarioRegistry& registry) {
+  // Two instances poll the queue at the same instants and race for the one tree; whoever holds it
+  // is stopped at a chosen protocol moment for a chosen time around the lease's boundaries.
+  add_exploration_only(registry, ScenarioBuilder("explore-two-holders-pause")
+      .describe(
+          "exploration: two holders race for one tree; one is stopped at a chosen protocol "
+          "moment for a time around the lease's boundaries")
+      .safety_phase(20 * kSecond)
+      .options(small_world)
+      .sink("payments")
+      .instances(2)
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"order", {write_step(world, "charge", kSecond, "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .faults([](sim::World& world, sim::Rng&) {
+        return sim::FaultPlan{{chosen_stop(
+            world, {"instance-1", "instance-2"},
+            {EventKind::kLeaseTaken, EventKind::kWriteSent, EventKind::kCheckpointSent}, 1)}};
+      })
+      .marks({"renewal-raced-expiry", "expiry-during-write"})
+      .build());
+
+  // The tree's two ParentInstance branches run together: "audit" works, "fan-out" prepares and
+  // then waits for an AnyInstance child, deciding at each poll whether it may yield the root's
+  // lease. The audit step's length is chosen: with kAuditAtPoll it ends (and its checkpoint
+  // leaves) at the very instant of one of fan-out's polls, so the order of the two fibers runnable
+  // there decides whether the sibling's checkpoint is in flight when the yield is decided.
+  add_exploration_only(registry, ScenarioBuilder("explore-yield-sibling")
+      .describe(
+          "exploration: a remote-children wait decides to yield at the instant a sibling "
+          "branch's step ends and its checkpoint leaves")
+      .safety_phase(20 * kSecond)
+      .options(small_world)
+      .sink("ledger")
+      .instances(2)
+      .workflow([](sim::World& world, sim::Rng&) {
+        constexpr std::array<std::int64_t, 2> kAudit{kAuditAtPoll, kAuditAtPoll + kSecond / 2};
+        return Workflow{"review",
+                        {work_step("review", kAudit[world.choose("audit length", kAudit.size())])}};
+      })
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"remote", {write_step(world, "work", 2 * kSecond, "ledger", "remote")}};
+      })
+      .workflow([](sim::World&, sim::Rng&) {
+        return Workflow{
+            "fan-out",
+            {work_step("prepare", kSecond),
+             GroupItem{"remote", {{"invoice", ChildPlacement::kAnyInstance, "remote"}}}}};
+      })
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"order",
+                        {GroupItem{"children",
+                                   {{"audit", ChildPlacement::kParentInstance, "review"},
+                                    {"fan-out", ChildPlacement::kParentInstance, "fan-out"}}},
+                         write_step(world, "ship", 100 * kMillisecond, "ledger", "ship")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .marks({"lease-yielded", "yield-deferred"})
+      .build());
+
+  // Two ParentInstance branches each wait for an AnyInstance child of their own; the children run
+  // the same work, so both waits end at the same poll, and one of them retakes the root's lease
+  // while the other waits for that take. A stop of a chosen instance at a chosen moment of the
+  // children's lives, for a time around the lease's boundaries, moves who holds what.
+  add_exploration_only(registry, ScenarioBuilder("explore-two-remote-waits")
+      .describe(
+          "exploration: two branches wait on remote children that end together; a chosen "
+          "instance is stopped at a chosen moment")
+      .safety_phase(20 * kSecond)
+      .options(small_world)
+      .sink("ledger")
+      .instances(2)
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"child", {write_step(world, "work", 2 * kSecond, "ledger", "child")}};
+      })
+      .workflow([](sim::World&, sim::Rng&) {
+        return Workflow{"wait-a", {GroupItem{"remote", {{"a", ChildPlacement::kAnyInstance, "child"}}}}};
+      })
+      .workflow([](sim::World&, sim::Rng&) {
+        return Workflow{"wait-b", {GroupItem{"remote", {{"b", ChildPlacement::kAnyInstance, "child"}}}}};
+      })
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"order",
+                        {GroupItem{"branches",
+                                   {{"left", ChildPlacement::kParentInstance, "wait-a"},
+                                    {"right", ChildPlacement::kParentInstance, "wait-b"}}},
+                         write_step(world, "ship", 100 * kMillisecond, "ledger", "ship")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .faults([](sim::World& world, sim::Rng&) {
+        return sim::FaultPlan{{chosen_stop(world, {"instance-1", "instance-2"},
+                                           {EventKind::kRemoteWaitBegan, EventKind::kLeaseTaken},
+                                           2)}};
+      })
+      .marks({"lease-yielded", "independent-epochs"})
+      .build());
+
+  // A step confirms its lease (confirmNow: a strict renewal) and then writes; the holder is
+  // stopped at a chosen moment around that confirm for a time around the lease's boundaries.
+  add_exploration_only(registry, ScenarioBuilder("explore-confirm-stop")
+      .describe(
+          "exploration: a step's confirmNow races a stop of its holder, chosen around the "
+          "confirm and the lease's boundaries")
+      .safety_phase(20 * kSecond)
+      .options(small_world)
+      .sink("payments")
+      .instances(2)
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{
+            "order",
+            {declared_step("charge", {{"payments", "write"}},
+                           [&world](runtime::ExecutionContext& ctx) {
+                             ctx.env().sleep(kSecond);
+                             confirm_now(world, ctx);
+                             write_effect(world, ctx, "payments", "write", "charge");
+                           })}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .faults([](sim::World& world, sim::Rng&) {
+        return sim::FaultPlan{{chosen_stop(
+            world, {"instance-1", "instance-2"},
+            {EventKind::kConfirmSent, EventKind::kRenewSent, EventKind::kWriteSent}, 1)}};
+      })
+      .marks({"renewal-raced-expiry", "takeover-mid-step"})
+      .build());
+}
+
+}  // namespace fencesim::scenarios

@@ -190,7 +190,7 @@ void read_nodes(const SpecReader& reader, const toml::table& document, Topology&
   auto unique = [&](const toml::table& table, std::string_view prefix) {
     const std::string name = required_string(reader, table, prefix, "name");
     if (name.empty() || !names.insert(name).second) {
-      reader.fail(table, fmt::format("{}name", prefix),
+      reader.fail(*table.get("name"), fmt::format("{}name", prefix),
                   fmt::format("'{}' is empty or names another node", name));
     }
     return name;

@@ -33,8 +33,15 @@ std::string tree_moment(const sim::World& world, const runtime::LeaseKey& tree,
                         const std::string& step_path);
 
 // What a withdrawal does: marks withdrawal-<moment>; then, if its frame has a fence, writes its
-// own effect `effect` to `sink` through it (marks fenced-withdrawal-written when that returned);
-// if not, marks unfenced-withdrawal-refused. Nothing escapes it.
+// own effect `effect` to `sink` through it, again while its reply is lost (marks
+// fenced-withdrawal-written when that returned); if not, marks unfenced-withdrawal-refused.
+// Nothing escapes it. An empty `effect` only looks at the fence.
+//
+// A withdrawal's write is at most once: nobody runs a withdrawal again, so a write lost with its
+// lease (the reply lost, then the lease expired locally) never lands, and the tree may still
+// complete. An exactly-once checker that demands every sent write of a completed tree flags that
+// (swarm seed 13, probe withdrawals writing): the checker must judge a withdrawal's effect as at
+// most once.
 runtime::StepBody withdrawal_body(sim::World& world, std::string sink, std::string effect);
 
 // Timed withdrawals: `count` drawn between 2 and 10, each at a drawn time from before the first

@@ -3,10 +3,10 @@
 // ids, group, child and step names), drawn per seed. ADR-0023 promises scope keys with no
 // cross-tenant collision, decodable, without a NUL byte, whatever the parts hold; a harness whose
 // names are all "order-1" never tests that promise. So a share of names holds ':', '%' (alone, and
-// as a valid escape), '/', spaces, non-ASCII and emoji, a NUL inside, bytes that are not UTF-8, or
-// is long; and a share of trees is named after another tree's child (a root whose execution id is
-// another root's id + "/" + an AnyInstance child's path, or that string encoded), or after another
-// tenant's key read with a naive ':' join. The rest stay plain, so plain ids keep being tested.
+// as a valid escape), '/', spaces, non-ASCII and emoji, a NUL inside, or is long; and a share of
+// trees is named after another tree's child (a root whose execution id is another root's id + "/" +
+// an AnyInstance child's path, or that string encoded), or after another tenant's key read with a
+// naive ':' join. The rest stay plain, so plain ids keep being tested.
 #include <cstdint>
 #include <set>
 #include <string>
@@ -22,16 +22,16 @@ namespace fencesim::scenarios {
 // The kinds of hostile name; kPlain keeps the plain name.
 enum class NameKind : std::uint8_t {
   kPlain,
-  kColon,        // "order:1", ":order", "order:"
-  kPercent,      // "50%", "order%3A1" (a valid escape that must stay literal), "%zz"
-  kSlash,        // "order/1", "/order", "order/"
-  kSpace,        // "order 1", " order ", a tab
-  kNonAscii,     // "zählung-ß", "注文", combining marks
-  kEmoji,        // "🧾order", a flag, a ZWJ sequence
-  kNul,          // a NUL byte inside ("or\0der")
-  kNotUtf8,      // a lone continuation byte, an overlong form, 0xff
-  kLong,         // 300 to 2,000 bytes, hostile bytes spread through it
-  kMixed,        // several of the above at once
+  kColon,     // "order:1", ":order", "order:"
+  kPercent,   // "50%", "order%3A1" (a valid escape that must stay literal), "%zz"
+  kSlash,     // "order/1", "/order", "order/"
+  kSpace,     // "order 1", " order ", a tab
+  kNonAscii,  // "zählung-ß", "注文", combining marks
+  kEmoji,     // "🧾order", a flag, a ZWJ sequence
+  kNul,       // a NUL byte inside ("or\0der")
+  kNotUtf8,   // a lone continuation byte, an overlong form, 0xff (never drawn by name())
+  kLong,      // 256 to 700 bytes (past a 255-byte column), hostile bytes spread through
+  kMixed,     // several of the above at once
 };
 inline constexpr int kNameKinds = 11;
 

@@ -32,17 +32,13 @@ struct MixNames {
 MixNames draw_names(HostileNames& names) {
   MixNames n;
   for (auto [field, plain] : std::initializer_list<std::pair<std::string*, const char*>>{
-           {&n.prepare, "prepare"},   {&n.record, "record"},
-           {&n.charge, "charge"},     {&n.settle, "settle"},
-           {&n.note, "note"},         {&n.reserve, "reserve"},
-           {&n.ship, "ship"},         {&n.children, "children"},
-           {&n.audit, "audit"},       {&n.notify, "notify"},
-           {&n.invoice, "invoice"},   {&n.refund_check, "refund-check"},
-           {&n.fan_a, "fan-a"},       {&n.fan_b, "fan-b"},
-           {&n.fan_group, "remote"},  {&n.job, "job"},
-           {&n.nested_job, "nested"}, {&n.sub, "sub"},
-           {&n.check, "check"},       {&n.leaf, "leaf"},
-           {&n.post, "post"}}) {
+           {&n.prepare, "prepare"}, {&n.record, "record"},     {&n.charge, "charge"},
+           {&n.settle, "settle"},   {&n.note, "note"},         {&n.reserve, "reserve"},
+           {&n.ship, "ship"},       {&n.children, "children"}, {&n.audit, "audit"},
+           {&n.notify, "notify"},   {&n.invoice, "invoice"},   {&n.refund_check, "refund-check"},
+           {&n.fan_a, "fan-a"},     {&n.fan_b, "fan-b"},       {&n.fan_group, "remote"},
+           {&n.job, "job"},         {&n.nested_job, "nested"}, {&n.sub, "sub"},
+           {&n.check, "check"},     {&n.leaf, "leaf"},         {&n.post, "post"}}) {
     *field = names.name(plain);
   }
   // Now and then a root step named like a branch's step path: under a naming that joins paths
@@ -53,10 +49,10 @@ MixNames draw_names(HostileNames& names) {
 
 // What the seed's tree looks like ("shape" stream).
 struct MixShape {
-  int fan_outs;          // ParentInstance branches that wait on remote children themselves
-  bool nested_remote;    // the AnyInstance child has a branch and an AnyInstance child of its own
-  bool busy_ship;        // "ship" keeps working after its write
-  bool busy_remote;      // the AnyInstance child's "charge" keeps working after its write
+  int fan_outs;        // ParentInstance branches that wait on remote children themselves
+  bool nested_remote;  // the AnyInstance child has a branch and an AnyInstance child of its own
+  bool busy_ship;      // "ship" keeps working after its write
+  bool busy_remote;    // the AnyInstance child's "charge" keeps working after its write
 };
 
 MixShape draw_shape(sim::Rng& rng) {
@@ -104,8 +100,8 @@ runtime::StepItem name_marking(sim::World& world,
                                runtime::StepItem step) {
   return runtime::StepItem{
       step.name, [&world, twins, body = std::move(step.body)](ExecutionContext& ctx) {
-        if (is_hostile(ctx.tree_key().tenant_id) ||
-            is_hostile(ctx.tree_key().lease_execution_id) || is_hostile(ctx.path())) {
+        if (is_hostile(ctx.tree_key().tenant_id) || is_hostile(ctx.tree_key().lease_execution_id) ||
+            is_hostile(ctx.path())) {
           world.mark(ctx, "hostile-name-ran");
         }
         if (twins->contains(ctx.tree_key())) world.mark(ctx, "child-key-twin-ran");
@@ -162,8 +158,7 @@ void add_workflows(sim::World& world, sim::Rng& rng, sim::Rng& shape_rng, const 
   Workflow order{"order",
                  {name_marking(world, twins, work_step(n.reserve, duration())),
                   write_step(world, n.charge, duration(), "payments", "charge"),
-                  std::move(children),
-                  write_step(world, n.ship, duration(), "ledger", "ship")}};
+                  std::move(children), write_step(world, n.ship, duration(), "ledger", "ship")}};
   if (shape.busy_ship) {
     order.items[3] = busy_write_step(world, n.ship, short_duration(), "ledger", "payments", system);
   }
@@ -181,8 +176,8 @@ void add_workflows(sim::World& world, sim::Rng& rng, sim::Rng& shape_rng, const 
 
 // The trees' keys: two tenants, ids drawn; some roots named after an earlier tree's AnyInstance
 // child, and now and then two roots of two tenants whose naive ':' joins are equal.
-std::vector<runtime::LeaseKey> draw_keys(HostileNames& names, std::int64_t count,
-                                         const MixNames& n, std::set<runtime::LeaseKey>& twins) {
+std::vector<runtime::LeaseKey> draw_keys(HostileNames& names, std::int64_t count, const MixNames& n,
+                                         std::set<runtime::LeaseKey>& twins) {
   const std::string tenants[] = {names.name("tenant-1", "tenants"),
                                  names.name("tenant-2", "tenants")};
   std::vector<runtime::LeaseKey> keys;
@@ -249,9 +244,9 @@ void add_mix_workload(sim::World& world, const std::vector<std::string>& instanc
 
 const std::vector<std::string>& mix_window_marks() {
   static const std::vector<std::string> kMarks{
-      "hostile-name-ran",        "child-key-twin-ran",       "second-effect-written",
-      "unchecked-after-write",   "other-sink-written",       "remote-waits-overlapped",
-      "withdrawal-before-start", "withdrawal-during-step",   "withdrawal-between-steps",
+      "hostile-name-ran",        "child-key-twin-ran",           "second-effect-written",
+      "unchecked-after-write",   "other-sink-written",           "remote-waits-overlapped",
+      "withdrawal-before-start", "withdrawal-during-step",       "withdrawal-between-steps",
       "withdrawal-after-end",    "withdrawal-during-remote-wait"};
   return kMarks;
 }

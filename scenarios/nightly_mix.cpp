@@ -84,12 +84,12 @@ sim::Fault draw_remote_wait_store_fault(sim::Rng& rng) {
   sim::Fault fault{};
   fault.kind = rng.chance(0.75) ? sim::FaultKind::kStoreSlow : sim::FaultKind::kStoreDown;
   fault.node = "lease-store";
-  fault.trigger = sim::Trigger{runtime::EventKind::kRemoteWaitBegan,
-                               static_cast<int>(rng.between(1, 4)),
-                               rng.between(0, 1500) * kMillisecond,
-                               kInstances[rng.below(kInstances.size())]};
+  fault.trigger =
+      sim::Trigger{runtime::EventKind::kRemoteWaitBegan, static_cast<int>(rng.between(1, 4)),
+                   rng.between(0, 1500) * kMillisecond, kInstances[rng.below(kInstances.size())]};
   fault.duration_ns = rng.between(1, 20) * kSecond;
-  fault.amount = fault.kind == sim::FaultKind::kStoreSlow ? rng.between(200, 8000) * kMillisecond : 0;
+  fault.amount =
+      fault.kind == sim::FaultKind::kStoreSlow ? rng.between(200, 8000) * kMillisecond : 0;
   return fault;
 }
 
@@ -181,8 +181,8 @@ const std::vector<std::string> kSwarmMarks{
 
 // The nightly mix's marks: the history's dangers, and the windows its workload aims at.
 std::vector<std::string> nightly_marks() {
-  std::vector<std::string> marks{"takeover-mid-step",  "checkpoint-refused", "rerun-deduplicated",
-                                 "lease-yielded",      "yield-deferred",     "instance-restarted",
+  std::vector<std::string> marks{"takeover-mid-step", "checkpoint-refused", "rerun-deduplicated",
+                                 "lease-yielded",     "yield-deferred",     "instance-restarted",
                                  "independent-epochs"};
   for (const std::string& mark : mix_window_marks()) marks.push_back(mark);
   return marks;
@@ -215,7 +215,8 @@ void register_nightly_mix(ScenarioRegistry& registry) {
         }
         // Its own stream, so the plan above stays what the seed always drew.
         sim::Rng wait_faults = world.stream("faults/remote-wait");
-        if (wait_faults.chance(0.5)) plan.faults.push_back(draw_remote_wait_store_fault(wait_faults));
+        if (wait_faults.chance(0.5))
+          plan.faults.push_back(draw_remote_wait_store_fault(wait_faults));
         world.set_fault_plan(std::move(plan));
       },
       nightly_marks()});

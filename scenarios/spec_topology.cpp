@@ -76,7 +76,8 @@ ItemSpec read_item(const SpecReader& reader, const toml::table& table,
       constexpr std::string_view kChild = "[[workflow]].steps.children.";
       reader.only_keys(child, kChild, {"name", "placement", "workflow"});
       const toml::node* placement = child.get("placement");
-      if (placement == nullptr) reader.fail(child, "[[workflow]].steps.children.placement", "missing");
+      if (placement == nullptr)
+        reader.fail(child, "[[workflow]].steps.children.placement", "missing");
       item.children.push_back(ChildSpec{required_string(reader, child, kChild, "name"),
                                         placement_of(reader, *placement),
                                         required_string(reader, child, kChild, "workflow")});
@@ -175,9 +176,9 @@ void read_workflows(const SpecReader& reader, const toml::table& document, Topol
     for (const ItemSpec& item : workflow.items) {
       for (const ChildSpec& child : item.children) {
         if (!names.contains(child.workflow)) {
-          reader.fail(first_line, "[[workflow]].steps.children.workflow",
-                      fmt::format("unknown workflow '{}' (in '{}')", child.workflow,
-                                  workflow.name));
+          reader.fail(
+              first_line, "[[workflow]].steps.children.workflow",
+              fmt::format("unknown workflow '{}' (in '{}')", child.workflow, workflow.name));
         }
       }
     }
@@ -245,9 +246,8 @@ Topology read_topology(const SpecReader& reader, const toml::table& document) {
                               "registered: order)",
                               tree.workflow));
     }
-    if (tree.workflow == "order" &&
-        std::find(topology.sinks.begin(), topology.sinks.end(), "payments") ==
-            topology.sinks.end()) {
+    if (tree.workflow == "order" && std::find(topology.sinks.begin(), topology.sinks.end(),
+                                              "payments") == topology.sinks.end()) {
       reader.fail(*table.get("workflow"), "[[tree]].workflow",
                   "the registered workflow 'order' writes to a sink named 'payments'");
     }

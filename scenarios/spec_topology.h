@@ -44,8 +44,8 @@ struct ChildSpec {
 
 struct ItemSpec {
   bool group = false;
-  StepSpec step;                   // !group
-  std::string group_name;          // group
+  StepSpec step;                    // !group
+  std::string group_name;           // group
   std::vector<ChildSpec> children;  // group
 };
 

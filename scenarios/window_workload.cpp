@@ -19,22 +19,24 @@ using runtime::kSecond;
 runtime::StepItem busy_write_step(sim::World& world, std::string name,
                                   runtime::Nanoseconds duration, std::string sink,
                                   std::string other_sink, std::shared_ptr<UncheckedSystem> system) {
-  return runtime::StepItem{
-      name, [&world, duration, effect = name, sink = std::move(sink),
-             other_sink = std::move(other_sink), system](ExecutionContext& ctx) {
-        ctx.env().sleep(duration);
-        write_effect(world, ctx, sink, effect, effect);
-        // The step goes on after its write returned: every later use of the fence is a new
-        // chance for a lease lost in between to be noticed, or missed.
-        ctx.env().sleep(50 * kMillisecond);
-        write_effect(world, ctx, sink, "receipt", effect + " receipt");
-        world.mark(ctx, "second-effect-written");
-        if (!system->confirm(ctx)) return;  // a refused confirm ends the step's own work
-        system->call(ctx, 300 * kMillisecond);
-        world.mark(ctx, "unchecked-after-write");
-        write_effect(world, ctx, other_sink, "notice", effect + " notice");
-        world.mark(ctx, "other-sink-written");
-      }};
+  return runtime::StepItem{name,
+                           [&world, duration, effect = name, sink = std::move(sink),
+                            other_sink = std::move(other_sink), system](ExecutionContext& ctx) {
+                             ctx.env().sleep(duration);
+                             write_effect(world, ctx, sink, effect, effect);
+                             // The step goes on after its write returned: every later use of the
+                             // fence is a new chance for a lease lost in between to be noticed, or
+                             // missed.
+                             ctx.env().sleep(50 * kMillisecond);
+                             write_effect(world, ctx, sink, "receipt", effect + " receipt");
+                             world.mark(ctx, "second-effect-written");
+                             if (!system->confirm(ctx))
+                               return;  // a refused confirm ends the step's own work
+                             system->call(ctx, 300 * kMillisecond);
+                             world.mark(ctx, "unchecked-after-write");
+                             write_effect(world, ctx, other_sink, "notice", effect + " notice");
+                             world.mark(ctx, "other-sink-written");
+                           }};
 }
 
 namespace {
@@ -215,8 +217,7 @@ void maybe_withdraw(WithdrawalProbes& probes, ExecutionContext& ctx, bool at_end
 }  // namespace
 
 runtime::StepItem probed(std::shared_ptr<WithdrawalProbes> probes, runtime::StepItem step) {
-  return runtime::StepItem{step.name,
-                           [probes, body = std::move(step.body)](ExecutionContext& ctx) {
+  return runtime::StepItem{step.name, [probes, body = std::move(step.body)](ExecutionContext& ctx) {
                              maybe_withdraw(*probes, ctx, false);
                              body(ctx);
                              maybe_withdraw(*probes, ctx, true);

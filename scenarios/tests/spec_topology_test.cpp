@@ -122,9 +122,11 @@ TEST(SpecTopology, EveryMistakeNamesItsLineAndKey) {
            "children = [{ name = \"c\", placement = \"anywhere\", workflow = \"w\" }] }]\n" + tree,
        "bad.toml:8: [[workflow]].steps.children.placement: 'anywhere' is not parent-instance, "
        "this-workflow or any-instance"},
-      {head + node + tree, "bad.toml:9: [[tree]].workflow: unknown workflow 'w' (declare it as "
-                           "[[workflow]], or use one registered: order)"},
-      {head + "[[sink]]\nname = \"s\"\n" + tree, "bad.toml:1: [[instance]]: a topology needs an instance"},
+      {head + node + tree,
+       "bad.toml:9: [[tree]].workflow: unknown workflow 'w' (declare it as "
+       "[[workflow]], or use one registered: order)"},
+      {head + "[[sink]]\nname = \"s\"\n" + tree,
+       "bad.toml:1: [[instance]]: a topology needs an instance"},
       {head + node + "[[instance]]\nname = \"s\"\n" + tree,
        "bad.toml:7: [[instance]].name: 's' is empty or names another node"},
       {head + node, "bad.toml:1: [[tree]]: a topology needs a tree"},

@@ -1,6 +1,9 @@
-// The nightly mix: three instances run several trees using all three placements while stalls,
-// stops, migrations, crashes, clock drift and network faults drawn from the seed hit them; then
-// a quiet phase in which every tree must complete.
+// The nightly mix: three instances run several trees using all three placements (the workload of
+// scenarios/mix_workload.h: hostile names, remote waits in several lanes at once, nested
+// AnyInstance children, steps that go on after their write, withdrawals at every moment) while
+// stalls, stops, migrations, crashes, clock drift, network faults and a slow checkpoint store as a
+// remote wait begins, drawn from the seed, hit them; then a quiet phase in which every tree must
+// complete.
 #include <fmt/format.h>
 
 #include <array>

@@ -61,8 +61,10 @@ struct SweepArgs {
   std::string corpus;  // "" for none: folder to keep the failures' (shrunk) replay files in
   std::string run_timeout = "60s";     // real time a run (or a failure's shrinking) may take
   std::string progress_every = "10s";  // progress line period when stdout is not a terminal
-  std::uint64_t draw_limit = 5;  // failures shrunk and drawn per (scenario, invariant or status)
+  std::uint64_t draw_limit = 5;  // failures shrunk and drawn per (scenario, failure signature)
   std::string sink_double;
+  std::string known;            // "" for none: a corpus or an earlier output (cli/sweep_known.h)
+  std::string fail_on = "any";  // "any" failure fails the sweep, or only "new" groups
 };
 
 // `fencesim shrink FILE` (cli/shrink_command.cpp).
@@ -82,6 +84,8 @@ struct CorpusArgs {
 struct MergeArgs {
   std::string out;
   std::vector<std::string> shards;  // the shards' output folders
+  std::string known;                // "" for none: added to what the shards knew
+  std::string fail_on = "any";
 };
 
 int list_command(const scenarios::ScenarioRegistry& registry, std::ostream& out);
@@ -92,7 +96,9 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
                    std::ostream& out, std::ostream& err);
 int sweep_command(const scenarios::ScenarioRegistry& registry, const SweepArgs& args,
                   std::ostream& out, std::ostream& err);
-int merge_command(const MergeArgs& args, std::ostream& out, std::ostream& err);
+// `registry` runs the corpus files of --known that carry no signature.
+int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& args,
+                  std::ostream& out, std::ostream& err);
 int shrink_command(const scenarios::ScenarioRegistry& registry, const ShrinkArgs& args,
                    std::ostream& out, std::ostream& err);
 int corpus_command(const scenarios::ScenarioRegistry& registry, const CorpusArgs& args,

@@ -87,9 +87,13 @@ void add_sweep(CLI::App& app, SweepArgs& args) {
   sweep->add_option("--progress-every", args.progress_every,
                     "Progress line period when stdout is not a terminal (default 10s)");
   sweep->add_option("--draw-limit", args.draw_limit,
-                    "Failures shrunk and drawn per scenario and invariant (default 5)");
+                    "Failures shrunk and drawn per scenario and failure signature (default 5)");
   sweep->add_option("--sink-double", args.sink_double,
                     "Replace every sink by a broken test double: accept-stale");
+  sweep->add_option("--known", args.known,
+                    "A corpus or an earlier sweep's output: mark each failure group new or known");
+  sweep->add_option("--fail-on", args.fail_on,
+                    "new: exit non-zero only for failure groups not in --known; any (default)");
 }
 
 void add_merge(CLI::App& app, MergeArgs& args) {
@@ -97,6 +101,10 @@ void add_merge(CLI::App& app, MergeArgs& args) {
       app.add_subcommand("merge", "Merge the output folders of a sweep's shards into one report");
   merge->add_option("--out", args.out, "Folder for the merged reports")->required();
   merge->add_option("shards", args.shards, "The shards' output folders")->required();
+  merge->add_option("--known", args.known,
+                    "A corpus or an earlier output, added to what the shards knew");
+  merge->add_option("--fail-on", args.fail_on,
+                    "new: exit non-zero only for failure groups not known; any (default)");
 }
 
 void add_shrink(CLI::App& app, ShrinkArgs& args) {
@@ -138,7 +146,7 @@ int dispatch(const CLI::App& app, const Args& args) {
     return replay_command(registry, args.replay, std::cout, std::cerr);
   }
   if (app.got_subcommand("sweep")) return sweep_command(registry, args.sweep, std::cout, std::cerr);
-  if (app.got_subcommand("merge")) return merge_command(args.merge, std::cout, std::cerr);
+  if (app.got_subcommand("merge")) return merge_command(registry, args.merge, std::cout, std::cerr);
   if (app.got_subcommand("shrink")) {
     return shrink_command(registry, args.shrink, std::cout, std::cerr);
   }

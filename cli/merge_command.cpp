@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/parse.h"
+#include "cli/sweep_known.h"
 #include "cli/sweep_output.h"
 #include "reports/run_record.h"
 #include "reports/sweep_config.h"
@@ -144,8 +145,10 @@ bool same_folder(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-int merge_command(const MergeArgs& args, std::ostream& out, std::ostream& err) {
+int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& args,
+                  std::ostream& out, std::ostream& err) {
   if (args.shards.empty()) throw UsageError("merge: give the shards' output folders");
+  const FailOn fail_on = parse_fail_on(args.fail_on);
   std::vector<Shard> shards;
   for (const std::string& dir : args.shards) {
     if (same_folder(dir, args.out)) {
@@ -160,6 +163,16 @@ int merge_command(const MergeArgs& args, std::ostream& out, std::ostream& err) {
   merged.configuration = shards.front().manifest.configuration;
   merged.shard_count = shards.front().manifest.shard_count;
   merged.shard_indices = check_indices(shards);
+  // What the shards knew, and --known: a group known to any of them is known to the merge.
+  for (const Shard& shard : shards) {
+    if (!shard.manifest.known) continue;
+    if (!merged.known) merged.known.emplace();
+    merged.known->add(*shard.manifest.known);
+  }
+  if (!args.known.empty()) {
+    if (!merged.known) merged.known.emplace();
+    merged.known->add(read_known(registry, args.known));
+  }
   const auto files = failure_files(shards);
   // Shards run side by side: the merged sweep took as long as its longest shard.
   for (const Shard& shard : shards) {
@@ -188,12 +201,13 @@ int merge_command(const MergeArgs& args, std::ostream& out, std::ostream& err) {
     records.insert(records.end(), shard.records.begin(), shard.records.end());
     times.insert(times.end(), shard.times.begin(), shard.times.end());
   }
-  const int exit = sweep_exit_code(records);
+  const int exit = sweep_exit_code(records, fail_on, merged.known ? &*merged.known : nullptr);
   const nlohmann::ordered_json summary = write_reports(args.out, merged, records, times);
   fmt::print(out, "merge: {} shards of {} into {}\n", shards.size(),
              reports::describe_seeds(merged.configuration), args.out);
-  print_summary_lines(out, summary);
-  fmt::print(out, "reports: {0}/summary.json {0}/junit.xml {0}/report.html\n", args.out);
+  print_summary_lines(out, summary, args.out);
+  fmt::print(out, "reports: {0}/summary.json {0}/summary.md {0}/junit.xml {0}/report.html\n",
+             args.out);
   (void)err;
   return exit;
 }

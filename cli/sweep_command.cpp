@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/parse.h"
 #include "cli/sweep_engine.h"
+#include "cli/sweep_known.h"
 #include "cli/sweep_output.h"
 #include "reports/replay_file.h"
 #include "scenarios/spec.h"
@@ -100,6 +101,9 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   manifest.configuration = plan.config;
   manifest.shard_count = plan.shard.count;
   manifest.shard_indices = {plan.shard.index};
+  const FailOn fail_on = parse_fail_on(args.fail_on);
+  // Read before anything runs: a --known that cannot be read is bad input, not a late surprise.
+  if (!args.known.empty()) manifest.known = read_known(registry, args.known);
   prepare_output_folder("--out", plan.out, manifest);
   if (!plan.corpus.empty()) prepare_corpus_folder(plan.corpus);
   // sweep.json first: it claims the folder for this sweep, and says "not completed" until the end.
@@ -111,6 +115,11 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
         fmt::format("--out: cannot create '{}/failures': {}", plan.out, created.message()));
   }
   fmt::print(out, "{}\n", configuration_line(plan));
+  if (manifest.known) {
+    fmt::print(out, "known: {} failure signature{} from {}; --fail-on {}\n",
+               manifest.known->signatures.size(), manifest.known->signatures.size() == 1 ? "" : "s",
+               args.known, args.fail_on);
+  }
   out.flush();
 
   const bool terminal = &out == &std::cout && isatty(STDOUT_FILENO) == 1;
@@ -123,10 +132,11 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   progress.finish();
   if (!plan.corpus.empty()) keep_failures_in_corpus(plan, results.records, out, err);
   manifest.wall_seconds = seconds_since(start);
-  const int exit = sweep_exit_code(results.records);
+  const int exit =
+      sweep_exit_code(results.records, fail_on, manifest.known ? &*manifest.known : nullptr);
   const nlohmann::ordered_json summary =
       write_reports(plan.out, manifest, std::move(results.records), std::move(results.times));
-  print_summary_lines(out, summary);
+  print_summary_lines(out, summary, plan.out);
   if (plan.budgeted()) {
     const double used = seconds_since(start);
     fmt::print(out, "budget: {:.1f}s of {:.1f}s used ({:.1f}%){}\n", used, plan.budget_seconds(),
@@ -135,8 +145,9 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
                    ? std::string()
                    : fmt::format(", {} runs cut short at the end", results.cut_by_budget));
   }
-  fmt::print(out, "reports: {0}/summary.json {0}/junit.xml {0}/report.html ({1:.1f}s)\n", plan.out,
-             seconds_since(start));
+  fmt::print(out,
+             "reports: {0}/summary.json {0}/summary.md {0}/junit.xml {0}/report.html ({1:.1f}s)\n",
+             plan.out, seconds_since(start));
   return exit;
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "reports/signature.h"
 #include "runtime/check.h"
 
 namespace fencesim::cli {
@@ -262,10 +263,11 @@ class Engine {
     return false;
   }
 
-  // "<scenario>/<first violated invariant>", or "<scenario>/<status>" without a violation.
+  // "<scenario> [<signature id>]": the same bug in the same scenario (reports/signature.h), so
+  // that every distinct bug gets its first failures shrunk, however many another bug has.
   static std::string failure_kind(const reports::RunRecord& record) {
-    return record.scenario + "/" +
-           (record.first_violation ? record.first_violation->invariant : record.status);
+    return fmt::format("{} [{}]", record.scenario,
+                       reports::signature_id(reports::record_signature(record)));
   }
 
   static void add_note(reports::RunRecord& record, const std::string& note) {
@@ -281,6 +283,7 @@ class Engine {
     record.seed = task.seed;
     record.status = std::string(properties::to_string(properties::RunStatus::kHarnessError));
     record.detail = why;
+    record.signature = reports::harness_signature(why);
     record.failure = reports::FailureFiles{};
     record.failure->note = "no replay file: the worker died before the run ended";
     return record;

@@ -82,7 +82,8 @@ std::string failure_base_name(const std::string& scenario, const std::string& st
 }
 
 reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
-                                   const properties::RunReport& failure, const std::string& out,
+                                   const properties::RunReport& failure,
+                                   const std::string& signature, const std::string& out,
                                    const std::function<bool(const reports::FailureFiles&)>& found) {
   const std::string base = failure_base_name(
       failure.request.scenario, std::string(reports::strategy_name(failure.request.strategy)),
@@ -91,7 +92,9 @@ reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
   files.original_faults = failure.plan.faults.size();
   files.replay =
       try_write(files, out, "failures/" + base + ".replay.json", [&](const std::string& path) {
-        reports::write_replay_file(path, reports::make_replay_file(failure, registry));
+        reports::ReplayFile file = reports::make_replay_file(failure, registry);
+        file.signature = signature;
+        reports::write_replay_file(path, file);
       });
   if (!found(files)) return files;
   try {
@@ -102,7 +105,9 @@ reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
     files.shrink_removed = shrunk.removed;
     files.shrunk_replay = try_write(
         files, out, "failures/" + base + ".shrunk.replay.json", [&](const std::string& path) {
-          reports::write_replay_file(path, reports::make_replay_file(shrunk.report, registry));
+          reports::ReplayFile file = reports::make_replay_file(shrunk.report, registry);
+          file.signature = signature;
+          reports::write_replay_file(path, file);
         });
     draw_shrunk_run(registry, shrunk, out, base, files);
   } catch (const std::exception& error) {

@@ -5,6 +5,7 @@
 #include <fmt/ostream.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -16,7 +17,9 @@
 #include "cli/parse.h"
 #include "cli/sweep_failure.h"
 #include "reports/junit.h"
+#include "reports/signature.h"
 #include "reports/summary.h"
+#include "reports/summary_markdown.h"
 #include "reports/timeline.h"
 
 namespace fencesim::cli {
@@ -76,12 +79,21 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
+// The timelines the report draws: each group's smallest example first, then the other drawn
+// failures in order, kTimelinesInReport at most.
 std::vector<ordered_json> failure_timelines(const std::string& dir, const ordered_json& summary) {
+  std::vector<std::string> files;
+  const auto take = [&](const ordered_json& file) {
+    if (!file.is_string()) return;
+    const std::string name = file.get<std::string>();
+    if (std::find(files.begin(), files.end(), name) == files.end()) files.push_back(name);
+  };
+  for (const ordered_json& group : summary["groups"]) take(group["example"]["timeline_file"]);
+  for (const ordered_json& failure : summary["failures"]) take(failure["timeline_file"]);
   std::vector<ordered_json> timelines;
-  for (const ordered_json& failure : summary["failures"]) {
+  for (const std::string& file : files) {
     if (timelines.size() == kTimelinesInReport) break;
-    if (!failure["timeline_file"].is_string()) continue;
-    const std::string path = dir + "/" + failure["timeline_file"].get<std::string>();
+    const std::string path = dir + "/" + file;
     ordered_json timeline = ordered_json::parse(read_text(path), nullptr, false);
     if (timeline.is_discarded()) {
       throw reports::SweepFileError(fmt::format("{}: not JSON", path));
@@ -94,6 +106,54 @@ std::vector<ordered_json> failure_timelines(const std::string& dir, const ordere
 std::string number(const ordered_json& value) {
   if (value.is_number_float()) return fmt::format("{:.0f}", value.get<double>());
   return value.dump();
+}
+
+std::string under(const std::string& dir, const ordered_json& path) {
+  return path.is_string() ? dir + "/" + path.get<std::string>() : std::string("-");
+}
+
+// The console's first closing block: one paragraph per failure group, new ones first.
+void print_groups(std::ostream& out, const ordered_json& summary, const std::string& dir) {
+  const ordered_json& groups = summary["groups"];
+  if (groups.empty()) return;
+  const bool judged = summary["known"].is_object();
+  fmt::print(out, "failure groups: {} distinct{}\n", groups.size(),
+             judged
+                 ? fmt::format(" ({} new, {} known)", summary["totals"]["new_groups"].dump(),
+                               groups.size() - summary["totals"]["new_groups"].get<std::size_t>())
+                 : std::string(" (no --known: all new)"));
+  for (const ordered_json& group : groups) {
+    const ordered_json& example = group["example"];
+    const ordered_json& first = group["first"];
+    std::string where;
+    for (const ordered_json& name : group["scenarios"]) {
+      where += (where.empty() ? "" : ",") + name.get<std::string>();
+    }
+    std::string strategies;
+    for (const ordered_json& name : group["strategies"]) {
+      strategies += (strategies.empty() ? "" : ",") + name.get<std::string>();
+    }
+    fmt::print(out, "  {} [{}] {} run{}: {}\n", group["known"] == true ? "known" : "NEW",
+               group["id"].get<std::string>(), number(group["count"]),
+               group["count"] == 1 ? "" : "s", group["signature"].get<std::string>());
+    fmt::print(out, "    in {} ({}); first seed {} ({} {})\n", where, strategies,
+               number(first["seed"]), first["scenario"].get<std::string>(),
+               first["strategy"].get<std::string>());
+    // The example's replay command names a path inside the output folder: shown from here.
+    std::string command = example["replay_command"].get<std::string>();
+    if (example["replay_file"].is_string() && command.starts_with("fencesim replay ")) {
+      command = "fencesim replay " + under(dir, example["replay_file"]);
+    }
+    if (example["shrunk"] == true) {
+      fmt::print(out, "    smallest: {} fault{} (shrunk): {}\n", number(example["faults"]),
+                 example["faults"] == 1 ? "" : "s", command);
+    } else {
+      fmt::print(out, "    example (not shrunk): {}\n", command);
+    }
+    if (example["html"].is_string()) {
+      fmt::print(out, "    timeline: {}\n", under(dir, example["html"]));
+    }
+  }
 }
 
 }  // namespace
@@ -159,6 +219,7 @@ ordered_json write_reports(const std::string& dir, const reports::SweepManifest&
   reports::write_run_times(dir + "/run_times.jsonl", times);
   ordered_json summary = reports::sweep_summary(manifest, records, times);
   reports::write_file_atomically(dir + "/summary.json", summary.dump(2) + "\n");
+  reports::write_file_atomically(dir + "/summary.md", reports::summary_markdown(summary));
   reports::write_file_atomically(dir + "/junit.xml", reports::junit_xml(summary));
   reports::write_file_atomically(
       dir + "/report.html", reports::render_sweep_html(summary, failure_timelines(dir, summary)));
@@ -168,7 +229,8 @@ ordered_json write_reports(const std::string& dir, const reports::SweepManifest&
   return summary;
 }
 
-void print_summary_lines(std::ostream& out, const ordered_json& summary) {
+void print_summary_lines(std::ostream& out, const ordered_json& summary, const std::string& dir) {
+  print_groups(out, summary, dir);
   for (const ordered_json& scenario : summary["scenarios"]) {
     fmt::print(out, "{}: {} runs, {} failures, {} nondeterministic, {}x virtual/wall\n",
                scenario["name"].get<std::string>(), number(scenario["runs"]),
@@ -187,13 +249,21 @@ void print_summary_lines(std::ostream& out, const ordered_json& summary) {
   const auto count = [&](const char* key) { return totals[key].get<std::uint64_t>(); };
   fmt::print(out,
              "sweep: {} passed, {} failed ({} violations or liveness, {} nondeterministic, {} "
-             "harness errors)\n",
+             "harness errors) in {} distinct failure group{} ({} new)\n",
              count("passed"), count("failed") + count("nondeterministic"),
              count("failed") - count("harness_errors"), count("nondeterministic"),
-             count("harness_errors"));
+             count("harness_errors"), count("groups"), count("groups") == 1 ? "" : "s",
+             count("new_groups"));
 }
 
-int sweep_exit_code(const std::vector<reports::RunRecord>& records) {
+FailOn parse_fail_on(const std::string& text) {
+  if (text == "any") return FailOn::kAny;
+  if (text == "new") return FailOn::kNew;
+  throw UsageError(fmt::format("--fail-on: expected new or any, got '{}'", text));
+}
+
+int sweep_exit_code(const std::vector<reports::RunRecord>& records, FailOn fail_on,
+                    const reports::KnownSignatures* known) {
   const auto rank = [](int code) {
     switch (code) {
       case kExitHarnessError:
@@ -210,6 +280,10 @@ int sweep_exit_code(const std::vector<reports::RunRecord>& records) {
   };
   int worst = kExitPass;
   for (const reports::RunRecord& record : records) {
+    if (fail_on == FailOn::kNew && known != nullptr &&
+        known->contains(reports::record_signature(record))) {
+      continue;  // a known bug, still open: it does not hide a new one, nor fail the sweep
+    }
     int code = kExitPass;
     if (record.status == "violation") code = kExitViolation;
     if (record.status == "liveness") code = kExitLiveness;

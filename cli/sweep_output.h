@@ -29,19 +29,28 @@ void prepare_corpus_folder(const std::string& dir);
 std::string keep_in_corpus(const std::string& corpus, const std::string& out,
                            const reports::RunRecord& record);
 
-// Writes runs.jsonl, run_times.jsonl, summary.json, junit.xml, report.html and sweep.json into
+// Writes runs.jsonl, run_times.jsonl, summary.json, summary.md, junit.xml, report.html and
+// sweep.json into
 // `dir` (sweep.json last: a folder whose sweep.json says "completed" has all its reports). Sorts
 // the records and times first. Returns the summary. Throws SweepFileError.
 nlohmann::ordered_json write_reports(const std::string& dir, const reports::SweepManifest& manifest,
                                      std::vector<reports::RunRecord> records,
                                      std::vector<reports::RunTime> times);
 
-// The console's closing lines: one per scenario (runs, failures, marks, marks never reached), then
-// the totals.
-void print_summary_lines(std::ostream& out, const nlohmann::ordered_json& summary);
+// The console's closing lines: the failure groups first (new or known, count, signature, where,
+// first seed, the smallest example's replay command and timeline, with paths under `dir`), then
+// one line per scenario (runs, failures, marks, marks never reached), then the totals.
+void print_summary_lines(std::ostream& out, const nlohmann::ordered_json& summary,
+                         const std::string& dir);
+
+// What fails a sweep (--fail-on): any failure, or only failures of a group not in --known.
+enum class FailOn { kAny, kNew };
+// Throws UsageError for anything but "any" or "new".
+FailOn parse_fail_on(const std::string& text);
 
 // The exit code of a set of runs: harness error, then nondeterminism, then violation, then
-// liveness, then pass.
-int sweep_exit_code(const std::vector<reports::RunRecord>& records);
+// liveness, then pass. With FailOn::kNew, runs whose signature is in `known` do not count.
+int sweep_exit_code(const std::vector<reports::RunRecord>& records, FailOn fail_on = FailOn::kAny,
+                    const reports::KnownSignatures* known = nullptr);
 
 }  // namespace fencesim::cli

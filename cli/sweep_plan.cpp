@@ -146,9 +146,11 @@ SweepPlan plan_sweep(const scenarios::ScenarioRegistry& registry, const SweepArg
   }
   if (args.determinism_every == 0) throw UsageError("--determinism-every: must be at least 1");
   plan.config.determinism_every = args.determinism_every;
-  if (!args.sink_double.empty() && args.sink_double != "accept-stale") {
-    throw UsageError(fmt::format("--sink-double: unknown sink double '{}' (known: accept-stale)",
-                                 args.sink_double));
+  if (!args.sink_double.empty() && args.sink_double != "accept-stale" &&
+      args.sink_double != "non-atomic") {
+    throw UsageError(
+        fmt::format("--sink-double: unknown sink double '{}' (known: accept-stale, non-atomic)",
+                    args.sink_double));
   }
   plan.config.sink_double = args.sink_double;
   if (!args.shard.empty()) plan.shard = parse_shard("--shard", args.shard);

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli/output.h"
+#include "reports/signature.h"
 #include "reports/summary.h"
 
 namespace fencesim::cli {
@@ -77,8 +78,10 @@ void SweepProgress::failure_found(const reports::RunRecord& record) {
   if (record.failure && !record.failure->replay.empty()) {
     command = replay_command((std::filesystem::path(plan_.out) / record.failure->replay).string());
   }
-  print(fmt::format("{}\n  {} {} seed {}: {}", command, record.scenario, record.strategy,
-                    record.seed, what_failed(record)));
+  // The group id ties the line to its group in the closing lines and the reports.
+  print(fmt::format("{}\n  {} {} seed {}: {} [group {}]", command, record.scenario, record.strategy,
+                    record.seed, what_failed(record),
+                    reports::signature_id(reports::record_signature(record))));
 }
 
 void SweepProgress::nondeterminism_found(const reports::RunRecord& record) {

@@ -15,6 +15,7 @@
 #include "cli/parse.h"
 #include "cli/sweep_failure.h"
 #include "cli/sweep_protocol.h"
+#include "reports/signature.h"
 #include "sim/stack_pool.h"
 
 namespace fencesim::cli {
@@ -93,9 +94,15 @@ class Worker {
     try {
       if (setup_.crash_hook && setup_.crash_hook->seed == request.seed)
         misbehave(*setup_.crash_hook);
-      const TimedRun run = execute(*setup_.registry, request, "");
+      // The signature reads the history the violation points at: taken before the world goes.
+      std::string signature;
+      const TimedRun run = execute(*setup_.registry, request, "",
+                                   [&](const sim::World& world, const properties::RunReport& done) {
+                                     signature = reports::run_signature(world, done);
+                                   });
       wall_seconds = run.wall_seconds;
       record = reports::make_run_record(run.report);
+      record.signature = std::move(signature);
       if (!record.passed()) record.failure = keep(message.id, run.report, record);
     } catch (const std::exception& error) {
       // An exception out of the harness itself: the run has no history to keep.
@@ -123,7 +130,8 @@ class Worker {
   reports::FailureFiles keep(std::uint64_t id, const properties::RunReport& report,
                              const reports::RunRecord& record) {
     return keep_failure(
-        *setup_.registry, report, setup_.plan->out, [&](const reports::FailureFiles& files) {
+        *setup_.registry, report, record.signature, setup_.plan->out,
+        [&](const reports::FailureFiles& files) {
           reports::RunRecord found = record;
           found.failure = files;
           send(ordered_json{{"type", "found"}, {"id", id}, {"record", reports::to_json(found)}});
@@ -170,6 +178,7 @@ class Worker {
     record.seed = request.seed;
     record.status = std::string(properties::to_string(properties::RunStatus::kHarnessError));
     record.detail = fmt::format("an exception escaped the harness: {}", what);
+    record.signature = reports::harness_signature(record.detail);
     record.failure = reports::FailureFiles{};
     record.failure->note = "no replay file: the run ended before its history was complete";
     return record;

@@ -1,6 +1,7 @@
 #pragma once
 // The built-in invariants, one class each; their statements use the ADR's words.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -22,8 +23,10 @@ class ExactlyOnce final : public Invariant {
  public:
   std::string_view name() const override { return "exactly-once"; }
   std::string_view statement() const override {
-    return "per scope key and idempotency key at most one effect; exactly one once its tree "
-           "completed";
+    return "every effect a sink applied is one the workload intended (its own effect identity, "
+           "sink, payload and token), applied at most once; once its tree completed, exactly once "
+           "for every committed step run's intent, and every effect the workflow declares was "
+           "intended at as many distinct steps as declare it";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
@@ -135,8 +138,9 @@ class SafeYield final : public Invariant {
  public:
   std::string_view name() const override { return "safe-yield"; }
   std::string_view statement() const override {
-    return "the root lease is released during a remote-children wait only while no other step of "
-           "the tree runs, and no step runs under a released lease";
+    return "a holder releases a tree's lease only while no lane of the tree is busy (no step runs, "
+           "no checkpoint is in flight), and does no work for the tree (no step starts, no "
+           "checkpoint is sent) until it takes the lease again";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
@@ -145,8 +149,9 @@ class StrictConfirm final : public Invariant {
  public:
   std::string_view name() const override { return "strict-confirm"; }
   std::string_view statement() const override {
-    return "confirmNow() is a strict renewal: it returns only while the store holds the step's "
-           "lease at its token, and refuses once the lease is gone";
+    return "confirmNow() is a strict renewal: every confirm that returned to its step body was "
+           "answered by a renewal of its token that the lease store granted, sent by its holder "
+           "after the confirm began";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
@@ -155,8 +160,32 @@ class ScopeKeyInjective final : public Invariant {
  public:
   std::string_view name() const override { return "scope-key-injective"; }
   std::string_view statement() const override {
-    return "a scope key is its parts encodeURIComponent-encoded and joined by one ':': every scope "
-           "key round-trips, and distinct lease keys never share one";
+    return "a scope key is its parts encoded by JavaScript's encodeURIComponent (the oracle's own "
+           "reference, held to a table node made) joined by one ':': every event's scope key is "
+           "its lease key's, every scope key is well formed, no two lease keys or trees share one";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+class ReferenceModel final : public Invariant {
+ public:
+  std::string_view name() const override { return "reference-model"; }
+  std::string_view statement() const override {
+    return "every request a lease store or sink handled got the verdict that an independent model "
+           "of the store-side rules (per-key epochs, expiry, conditional renew and release, "
+           "checkpoints by epoch, token-checking idempotent sinks), fed the same requests in "
+           "order, gives";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+class ExpiredWriteNeverSucceeds final : public Invariant {
+ public:
+  std::string_view name() const override { return "expired-write-never-succeeds"; }
+  std::string_view statement() const override {
+    return "a write whose lease expired locally before its reply (the holder's own clock past the "
+           "confirmedUntil the store's grants gave it: send time + ttl - drift margin) never "
+           "returns success to its step body";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
@@ -204,5 +233,22 @@ void check_fenced_checkpoint(const Events& events, std::vector<Violation>& out);
 void check_fence_refuses_outside_its_step(const Events& events, std::vector<Violation>& out);
 void check_scope_key_injective(const Events& events, std::vector<Violation>& out);
 void check_strict_confirm(const Events& events, std::vector<Violation>& out);
+void check_reference_model(const Events& events, std::vector<Violation>& out);
+
+// The holder's side of the lease policy, as the oracle computes local expiry from it.
+struct LocalExpiryPolicy {
+  std::int64_t drift_bound_ppm = 1000;
+  runtime::Nanoseconds drift_margin_min_ns = 10 * runtime::kMillisecond;
+};
+void check_expired_write_never_succeeds(const Events& events, const LocalExpiryPolicy& policy,
+                                        std::vector<Violation>& out);
+
+// The effects a workflow declares (scenarios::DeclaredStep), by (sink, effect), counted over its
+// steps and its inline children's; looked up by workflow name.
+using DeclaredEffects = std::map<std::pair<std::string, std::string>, int>;
+using DeclaredLookup = std::function<const DeclaredEffects&(const std::string& workflow)>;
+DeclaredLookup declared_effects_of(const runtime::WorkflowRegistry& registry);
+void check_exactly_once(const Events& events, const DeclaredLookup& declared,
+                        std::vector<Violation>& out);
 
 }  // namespace fencesim::properties

@@ -23,10 +23,13 @@ void PerKeyEpochs::check(const sim::World& world, std::vector<Violation>& out) c
     if (r.kind == EventKind::kStoreLeaseGranted) {
       KeyState& key = keys[r.key];
       if (r.token != key.epoch + 1) {
+        // A key's first grant has no grant before it to point at.
+        std::vector<std::uint64_t> events{e.index};
+        if (key.epoch != 0) events.insert(events.begin(), key.granted_at);
         out.push_back(Violation{std::string(name()),
                                 fmt::format("{} granted token {} after epoch {}",
                                             runtime::to_string(r.key), r.token, key.epoch),
-                                {key.granted_at, e.index}});
+                                std::move(events)});
       }
       key = KeyState{r.token, e.index};
     }

@@ -20,6 +20,8 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<SafeYield>());
   out.push_back(std::make_unique<StrictConfirm>());
   out.push_back(std::make_unique<ScopeKeyInjective>());
+  out.push_back(std::make_unique<ReferenceModel>());
+  out.push_back(std::make_unique<ExpiredWriteNeverSucceeds>());
   // Liveness (every tree completes in the quiet phase) is judged by the run's outcome, and replay
   // (same seed, same history hash) by running twice: neither is a checker over one history.
   return out;

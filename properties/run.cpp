@@ -7,6 +7,12 @@
 
 namespace fencesim::properties {
 
+namespace {
+// How long a non-atomic sink double's write lands after its check: long enough that a takeover's
+// write (ttl 30 s, renewals every 10 s) can be checked in between.
+constexpr std::int64_t kNonAtomicWriteDelayNs = 5 * runtime::kSecond;
+}  // namespace
+
 std::string_view to_string(RunStatus status) {
   switch (status) {
     case RunStatus::kPass:
@@ -50,19 +56,26 @@ RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunReq
   options.strategy = request.strategy;
   options.keep_events = true;  // the checkers read them
   options.stack_pool = request.stack_pool;
+  sim::World* built = nullptr;  // the world the sinks of a double live in, once it exists
   if (request.sink_double == "accept-stale") {
     options.sink_factory = [](const std::string& name, runtime::Observer& observer) {
       return std::make_unique<StaleAcceptingSink>(name, observer);
     };
+  } else if (request.sink_double == "non-atomic") {
+    options.sink_factory = [&built](const std::string& name, runtime::Observer& observer) {
+      return std::make_unique<NonAtomicSink>(name, observer, built->scheduler(),
+                                             kNonAtomicWriteDelayNs);
+    };
   } else if (!request.sink_double.empty()) {
-    throw UsageError(
-        fmt::format("unknown sink double '{}' (known: accept-stale)", request.sink_double));
+    throw UsageError(fmt::format("unknown sink double '{}' (known: accept-stale, non-atomic)",
+                                 request.sink_double));
   }
   if (scenario->configure) scenario->configure(options);
 
   RunReport report;
   report.request = request;
   sim::World world(options);
+  built = &world;
   scenario->build(world);
   if (request.plan_override) world.set_fault_plan(*request.plan_override);
   report.plan = world.fault_plan();

@@ -24,8 +24,8 @@ struct RunRequest {
   sim::Strategy strategy = sim::Strategy::kRandomWalk;
   // Replaces the plan the scenario draws (replay files, shrinking).
   std::optional<sim::FaultPlan> plan_override;
-  // A test double for every sink: "" (the runtime's sink) or "accept-stale" (a broken sink that
-  // never refuses a token: the harness must catch it).
+  // A test double for every sink: "" (the runtime's sink), "accept-stale" (a broken sink that
+  // never refuses a token) or "non-atomic" (checks, then writes later): the harness must catch both.
   std::string sink_double;
   bool keep_events = true;
   std::shared_ptr<sim::StackPool> stack_pool;

@@ -27,6 +27,10 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .badge.pass { background: var(--truth); }
 .badge.violation, .badge.harness-error, .badge.nondeterministic { background: var(--violation); }
 .badge.liveness { background: #e8590c; }
+.badge.new { background: #c92a2a; }
+.badge.known { background: #868e96; }
+.group { border-left: 4px solid var(--line); padding: 2px 12px; margin: 10px 0; }
+.group h3 .signature { font-weight: 600; word-break: break-word; }
 .fs-error { background: #ffe3e3; color: #a51111; padding: 8px 24px; font-weight: 600; }
 .meta td:first-child { color: var(--muted); }
 .warn { background: #fff3bf; }

@@ -62,6 +62,30 @@ std::string property(std::string_view name, const std::string& value) {
                      xml_escape(value));
 }
 
+// The distinct failures among a scenario's (their groups, new ones first as in the summary),
+// each with how many of the scenario's runs it failed: the lines a CI page shows first.
+std::string groups_text(const ordered_json& summary, const std::vector<const ordered_json*>& mine) {
+  std::map<std::string, std::uint64_t> here;
+  for (const ordered_json* failure : mine) {
+    if (failure->contains("group") && (*failure)["group"].is_string()) {
+      ++here[(*failure)["group"].get<std::string>()];
+    }
+  }
+  if (!summary.contains("groups") || here.empty()) return {};
+  std::string text =
+      fmt::format("{} distinct failure{} here:\n", here.size(), here.size() == 1 ? "" : "s");
+  for (const ordered_json& group : summary["groups"]) {
+    const auto count = here.find(group["id"].get<std::string>());
+    if (count == here.end()) continue;
+    text += fmt::format("  {} [{}] {} run{}: {}\n", group["known"] == true ? "known" : "NEW",
+                        count->first, count->second, count->second == 1 ? "" : "s",
+                        group["signature"].get<std::string>());
+    text +=
+        fmt::format("    smallest: {}\n", group["example"]["replay_command"].get<std::string>());
+  }
+  return text + "\n";
+}
+
 }  // namespace
 
 std::string junit_xml(const ordered_json& summary) {
@@ -87,6 +111,9 @@ std::string junit_xml(const ordered_json& summary) {
   for (const char* key : {"runs", "passed", "failed", "nondeterministic", "harness_errors"}) {
     xml += property(key, number(totals[key]));
   }
+  for (const char* key : {"groups", "new_groups"}) {
+    if (totals.contains(key)) xml += property(key, number(totals[key]));
+  }
   xml += property("shards", number(summary["shards"]["count"]));
   xml += "    </properties>\n";
   for (const ordered_json& scenario : summary["scenarios"]) {
@@ -98,7 +125,7 @@ std::string junit_xml(const ordered_json& summary) {
       const std::string message = fmt::format(
           "{} of {} runs failed; first: {}: {}", found->second.size(), number(scenario["runs"]),
           first["invariant"].get<std::string>(), first["message"].get<std::string>());
-      std::string text;
+      std::string text = groups_text(summary, found->second);
       for (std::size_t i = 0; i < found->second.size() && i < kFailuresListed; ++i) {
         text += failure_text(*found->second[i]);
       }

@@ -141,6 +141,7 @@ ordered_json to_json(const ReplayFile& file) {
                    {"violations", violations}};
   // Only for a spec's run: a built-in scenario's file stays as it always was.
   if (!file.spec.empty()) out["spec"] = file.spec;
+  if (!file.signature.empty()) out["signature"] = file.signature;
   return out;
 }
 
@@ -332,6 +333,7 @@ ReplayFile replay_file_from_json(const json& document, std::string_view source) 
     }
   }
   file.spec = reader.string(document, "spec", false);
+  file.signature = reader.string(document, "signature", false);
   return file;
 }
 

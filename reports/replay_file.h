@@ -46,6 +46,10 @@ struct ReplayFile {
   std::string expected_history_hash;  // 16 lower-case hex digits
   std::vector<RecordedViolation> violations;
   std::string spec;  // the TOML text of the spec that registered `scenario`; "" for a built-in
+  // The failure signature (reports/signature.h) of the sweep's failure this file keeps: the same
+  // in its shrunk file (whose own run may point at other events), so that a corpus says which
+  // bugs are known (`fencesim sweep --known`). "" when not written by a sweep; optional.
+  std::string signature;
   friend bool operator==(const ReplayFile&, const ReplayFile&) = default;
 };
 

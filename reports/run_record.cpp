@@ -123,6 +123,7 @@ ordered_json to_json(const RunRecord& record) {
       {"figures", figures},
       {"violations", record.violations},
       {"first_violation", first_violation},
+      {"signature", record.signature},
       {"rerun_history_hash",
        record.rerun_history_hash ? ordered_json(*record.rerun_history_hash) : ordered_json()},
       {"failure", record.failure ? failure_json(*record.failure) : ordered_json()}};
@@ -165,6 +166,8 @@ RunRecord run_record_from_json(const json& object, std::string_view source) {
     record.first_violation =
         RecordedViolation{reader.string(first, "invariant"), reader.string(first, "message")};
   }
+  // Absent from the records of a fencesim older than failure signatures: "" then.
+  if (object.contains("signature")) record.signature = reader.string(object, "signature");
   if (!reader.is_null(object, "rerun_history_hash")) {
     record.rerun_history_hash = reader.string(object, "rerun_history_hash");
   }

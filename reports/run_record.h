@@ -55,6 +55,9 @@ struct RunRecord {
   std::map<std::string, std::int64_t> figures;
   std::uint64_t violations = 0;
   std::optional<RecordedViolation> first_violation;
+  // What groups this failure with the same bug's other failures (reports/signature.h); "" for a
+  // run that passed (a nondeterministic one is grouped by record_signature).
+  std::string signature;
   // The history hash of the determinism re-run (in another worker), when this run had one.
   std::optional<std::string> rerun_history_hash;
   std::optional<FailureFiles> failure;  // set for every run whose status is not "pass"

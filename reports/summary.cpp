@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <map>
 
+#include "reports/groups.h"
+#include "reports/signature.h"
+
 namespace fencesim::reports {
 
 using nlohmann::ordered_json;
@@ -112,6 +115,8 @@ ordered_json failure_json(const RunRecord& record, const SweepConfig& config) {
       {"strategy", record.strategy},
       {"seed", record.seed},
       {"status", record.passed() ? std::string("nondeterministic") : record.status},
+      {"signature", record_signature(record)},
+      {"group", ""},  // the group's id, set once the groups are made
       {"invariant", invariant},
       {"message", message},
       {"replay_command", failure_command(record, config)},
@@ -123,6 +128,53 @@ ordered_json failure_json(const RunRecord& record, const SweepConfig& config) {
       {"timeline_file", path(files.timeline)},
       {"perfetto_file", path(files.perfetto)},
       {"note", files.note}};
+}
+
+ordered_json group_json(const FailureGroup& group, const std::vector<RunRecord>& records,
+                        const std::vector<std::size_t>& failure_index, const SweepConfig& config,
+                        bool judged) {
+  const RunRecord& first = records[group.first];
+  const RunRecord& example = records[group.example];
+  const FailureFiles files = example.failure.value_or(FailureFiles{});
+  const auto path = [](const std::string& p) {
+    return p.empty() ? ordered_json() : ordered_json(p);
+  };
+  ordered_json members = ordered_json::array();
+  for (const std::size_t member : group.members) members.push_back(failure_index[member]);
+  const std::string message = what_failed(example).second;
+  return ordered_json{
+      {"id", group.id},
+      {"signature", group.signature},
+      {"status", group.status},
+      {"kind", group.kind},
+      // null without --known: nothing was there to compare with.
+      {"known", judged ? ordered_json(group.known) : ordered_json()},
+      {"count", group.members.size()},
+      {"scenarios", group.scenarios},
+      {"strategies", group.strategies},
+      {"first",
+       ordered_json{
+           {"scenario", first.scenario}, {"strategy", first.strategy}, {"seed", first.seed}}},
+      {"example",
+       ordered_json{
+           {"scenario", example.scenario},
+           {"strategy", example.strategy},
+           {"seed", example.seed},
+           {"message", message},
+           {"shrunk", group.example_shrunk},
+           // null when nothing ran to count them (a worker that died has no plan on record).
+           {"faults", group.example_shrunk   ? ordered_json(files.shrunk_faults)
+                      : files.replay.empty() ? ordered_json()
+                                             : ordered_json(files.original_faults)},
+           {"original_faults",
+            example.failure ? ordered_json(files.original_faults) : ordered_json()},
+           {"replay_command", group.example_shrunk
+                                  ? "fencesim replay " + shell_quote(files.shrunk_replay)
+                                  : failure_command(example, config)},
+           {"replay_file", path(group.example_shrunk ? files.shrunk_replay : files.replay)},
+           {"html", path(files.html)},
+           {"timeline_file", path(files.timeline)}}},
+      {"failures", members}};
 }
 
 }  // namespace
@@ -149,14 +201,17 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
   std::uint64_t passed = 0, failed = 0, nondeterministic = 0, harness_errors = 0;
   double virtual_seconds = 0;
   ordered_json failures = ordered_json::array();
-  for (const RunRecord& record : records) {
+  std::vector<std::size_t> failure_index(records.size(), 0);  // record -> its place in failures
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const RunRecord& record = records[i];
     add(tallies[record.scenario], record);
     virtual_seconds += static_cast<double>(record.virtual_ns) / 1e9;
     if (record.nondeterministic()) ++nondeterministic;
     if (!record.passed()) ++failed;
     if (record.status == "harness-error") ++harness_errors;
     if (record.passed() && !record.nondeterministic()) ++passed;
-    if (!record.passed() || record.nondeterministic()) {
+    if (is_failure(record)) {
+      failure_index[i] = failures.size();
       failures.push_back(failure_json(record, config));
     }
   }
@@ -176,10 +231,29 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
     budget = ordered_json{{"requested_seconds", static_cast<double>(*config.budget_ms) / 1000.0},
                           {"used_seconds", manifest.wall_seconds}};
   }
+  const KnownSignatures* known = manifest.known ? &*manifest.known : nullptr;
+  const std::vector<FailureGroup> groups = failure_groups(records, known);
+  ordered_json groups_json = ordered_json::array();
+  std::uint64_t new_groups = 0;
+  for (const FailureGroup& group : groups) {
+    groups_json.push_back(group_json(group, records, failure_index, config, known != nullptr));
+    for (const std::size_t member : group.members) {
+      failures[failure_index[member]]["group"] = group.id;
+    }
+    if (!group.known) ++new_groups;
+  }
+  ordered_json known_json;
+  if (known) {
+    known_json =
+        ordered_json{{"sources", known->sources}, {"signatures", known->signatures.size()}};
+  }
+  // The groups first: how many distinct bugs, which are new, and the smallest example of each.
   return ordered_json{
       {"format", kSummaryFormat},
       {"version", kSummaryVersion},
       {"fencesim_version", manifest.fencesim_version},
+      {"known", known_json},
+      {"groups", groups_json},
       {"configuration", to_json(config)},
       {"shards",
        ordered_json{{"count", manifest.shard_count}, {"indices", manifest.shard_indices}}},
@@ -188,6 +262,8 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
                               {"failed", failed},
                               {"nondeterministic", nondeterministic},
                               {"harness_errors", harness_errors},
+                              {"groups", groups.size()},
+                              {"new_groups", new_groups},
                               {"wall_seconds", manifest.wall_seconds},
                               {"virtual_seconds", virtual_seconds},
                               {"seeds_per_second", ratio(runs, manifest.wall_seconds)}}},

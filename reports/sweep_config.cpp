@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -40,6 +41,25 @@ ordered_json to_json(const SweepConfig& config) {
                       {"sink_double", config.sink_double}};
 }
 
+bool KnownSignatures::contains(const std::string& signature) const {
+  return std::binary_search(signatures.begin(), signatures.end(), signature);
+}
+
+void KnownSignatures::add(const KnownSignatures& other) {
+  for (const std::string& source : other.sources) {
+    if (std::find(sources.begin(), sources.end(), source) == sources.end()) {
+      sources.push_back(source);
+    }
+  }
+  signatures.insert(signatures.end(), other.signatures.begin(), other.signatures.end());
+  std::sort(signatures.begin(), signatures.end());
+  signatures.erase(std::unique(signatures.begin(), signatures.end()), signatures.end());
+}
+
+ordered_json to_json(const KnownSignatures& known) {
+  return ordered_json{{"sources", known.sources}, {"signatures", known.signatures}};
+}
+
 ordered_json to_json(const SweepManifest& manifest) {
   return ordered_json{{"format", kSweepFormat},
                       {"version", kSweepVersion},
@@ -48,7 +68,8 @@ ordered_json to_json(const SweepManifest& manifest) {
                       {"shards", ordered_json{{"count", manifest.shard_count},
                                               {"indices", manifest.shard_indices}}},
                       {"completed", manifest.completed},
-                      {"wall_seconds", manifest.wall_seconds}};
+                      {"wall_seconds", manifest.wall_seconds},
+                      {"known", manifest.known ? to_json(*manifest.known) : ordered_json()}};
 }
 
 namespace {
@@ -112,6 +133,13 @@ SweepManifest sweep_manifest_from_json(const json& object, std::string_view sour
   }
   manifest.completed = reader.boolean(object, "completed");
   manifest.wall_seconds = reader.number(object, "wall_seconds");
+  // Absent from the sweep.json of a fencesim older than --known.
+  if (object.contains("known") && !reader.is_null(object, "known")) {
+    const json& known = reader.object(object, "known");
+    manifest.known =
+        KnownSignatures{strings(reader, known, "sources"), strings(reader, known, "signatures")};
+    std::sort(manifest.known->signatures.begin(), manifest.known->signatures.end());
+  }
   return manifest;
 }
 

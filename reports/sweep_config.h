@@ -36,6 +36,19 @@ struct SweepConfig {
 inline constexpr std::string_view kSweepFormat = "fencesim-sweep";
 inline constexpr int kSweepVersion = 1;
 
+// The failure signatures (reports/signature.h) a sweep was told are known already (`--known DIR`:
+// a corpus or an earlier sweep's output), so that its reports can mark each group new or known. Not
+// part of the configuration: it changes how failures are judged, not which runs are made; a merge
+// keeps the union of its shards'.
+struct KnownSignatures {
+  std::vector<std::string> sources;     // the folders they were read from, as given
+  std::vector<std::string> signatures;  // sorted, each once
+  bool contains(const std::string& signature) const;
+  // Adds `other`'s sources and signatures (kept sorted, each once).
+  void add(const KnownSignatures& other);
+  friend bool operator==(const KnownSignatures&, const KnownSignatures&) = default;
+};
+
 struct SweepManifest {
   std::string fencesim_version;
   SweepConfig configuration;
@@ -43,12 +56,14 @@ struct SweepManifest {
   std::vector<std::uint64_t> shard_indices;  // one for a sweep; every index for a merge
   bool completed = false;                    // false while the sweep runs (or if it died)
   double wall_seconds = 0;                   // the sweep's real time, start to reports written
+  std::optional<KnownSignatures> known;      // set for --known; "known" in sweep.json (or null)
 };
 
 // "1..100", or "budget 2m" (for messages and the progress line).
 std::string describe_seeds(const SweepConfig& config);
 
 nlohmann::ordered_json to_json(const SweepConfig& config);
+nlohmann::ordered_json to_json(const KnownSignatures& known);
 nlohmann::ordered_json to_json(const SweepManifest& manifest);
 // Throws SweepFileError naming `source` and the field.
 SweepManifest sweep_manifest_from_json(const nlohmann::json& json, std::string_view source);

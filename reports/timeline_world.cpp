@@ -4,6 +4,7 @@
 #include <map>
 #include <vector>
 
+#include "reports/mark_places.h"
 #include "reports/timeline_parts.h"
 
 namespace fencesim::reports::timeline {
@@ -116,11 +117,15 @@ Json phase_spans(const Frame& frame) {
 }
 
 Json mark_events(const Frame& frame) {
+  // Every mark the run's summary counts, at the event that reached it: a workload's own (kMark)
+  // and those counted from the history (a refused stale write at its sink, a takeover mid-step at
+  // the store's grant), each on the lane of the node where it happened.
+  const std::vector<sim::HistoryEvent>& events = frame.world.history().events();
   Json marks = Json::array();
-  for (const sim::HistoryEvent& e : frame.world.history().events()) {
-    if (e.world != WorldEventKind::kMark) continue;
+  for (const PlacedMark& mark : place_marks(frame.world)) {
+    const sim::HistoryEvent& e = events.at(mark.event);
     marks.push_back(
-        Json{{"node", e.node}, {"name", e.detail}, {"t", e.time_ns}, {"event", e.index}});
+        Json{{"node", e.node}, {"name", mark.name}, {"t", e.time_ns}, {"event", e.index}});
   }
   return marks;
 }

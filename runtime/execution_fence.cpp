@@ -58,7 +58,16 @@ Nanoseconds ExecutionFence::confirm_now() const {
                                                   frame_->path,
                                                   {},
                                                   0});
-  lease.renew_once();
+  // A renewal not granted (refused, store unreachable, dropped, timed out) throws lease-lost even
+  // while the old belief has not run out: the caller is about to make a call that cannot check
+  // tokens, and an old belief is exactly what a stale holder has.
+  if (!lease.renew_once()) {
+    lease.assert_held();
+    throw ExecutionLeaseLostError(
+        lease.key(), lease.token(),
+        std::make_exception_ptr(StoreUnavailableError(
+            "confirmNow: the strict renewal was not granted (the lease store was not reached)")));
+  }
   lease.assert_held();
   lease.signal().throw_if_aborted();
   return lease.confirmed_until_ns();

@@ -76,7 +76,7 @@ void register_catalogue_fence_use(ScenarioRegistry& registry) {
       .setup([](sim::World& world) {
         world.withdraw_at(5 * kSecond, "instance-1", runtime::LeaseKey{"tenant-1", "order-1"}, "long",
                           [&world](ExecutionContext& ctx) {
-                            write_effect(world, ctx, "payments", "withdrawal", "withdrawal");
+                            write_withdrawal_effect(world, ctx, "payments", "withdrawal", "withdrawal");
                             world.mark(ctx, "fenced-withdrawal-written");
                           });
       })

@@ -22,10 +22,9 @@ class UncheckedSystem {
   // From a step: a call under the step's lease that the system works on for `duration` (true
   // time) from now; the caller waits for it. Returns the nanoseconds it overlapped a later holder.
   std::int64_t call(runtime::ExecutionContext& ctx, runtime::Nanoseconds duration);
-  // confirmNow() as a careful caller makes it before a call; marks whether it refused. If it
-  // returned though the store had already granted the key to a later epoch or taken it back, the
-  // mark confirm-returned-without-lease breaks the strict-confirm invariant. Returns whether the
-  // caller may go on.
+  // confirmNow() as a careful caller makes it before a call (through scenarios::confirm_now, which
+  // records what the body saw for the strict-confirm oracle); marks whether it refused. Returns
+  // whether the caller may go on.
   bool confirm(runtime::ExecutionContext& ctx);
 
  private:

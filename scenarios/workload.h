@@ -1,7 +1,10 @@
 #pragma once
 // Building blocks for workloads: steps that work for a while and write to a sink through the
-// fence, in the words of the ADR.
+// fence, in the words of the ADR, and the workload's own records of what it meant and saw, which
+// the oracles judge the runtime by.
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "runtime/execution_context.h"
 #include "runtime/workflow.h"
@@ -11,15 +14,55 @@ namespace fencesim::scenarios {
 
 // A step that works for `duration` of its node's time.
 runtime::StepItem work_step(std::string name, runtime::Nanoseconds duration);
-// A step that works for `duration`, then writes `payload` to `sink` as its effect `name`, with its
-// token and that effect's idempotency key.
+// A step that works for `duration`, then writes `payload` to `sink` as its effect "write", with its
+// token and that effect's idempotency key. Declared (see DeclaredStep): the oracle knows it writes.
 runtime::StepItem write_step(sim::World& world, std::string name, runtime::Nanoseconds duration,
                              std::string sink, std::string payload);
 
-// From a step: records the intent (World::intend), then writes `effect` through the step's fence.
-// Every workload write goes through here, so the oracles know every effect a workload meant.
+// The workload's declaration that a step, whenever it ends ok, has made each of these effects:
+// part of the workflow's data (the step's body is a DeclaredStep), so that the exactly-once oracle
+// knows which effects a completed tree must show without asking the runtime which steps ran.
+struct DeclaredEffect {
+  std::string sink;
+  std::string effect;
+};
+struct DeclaredStep {
+  std::vector<DeclaredEffect> effects;
+  runtime::StepBody body;
+  void operator()(runtime::ExecutionContext& ctx) const { body(ctx); }
+};
+runtime::StepItem declared_step(std::string name, std::vector<DeclaredEffect> effects,
+                                runtime::StepBody body);
+
+// From a step: records the intent (World::intend), then writes `effect` through the step's fence,
+// then records what the body saw (World::observe). Every workload write goes through here, so the
+// oracles know every effect a workload meant. The payload that reaches the sink is the effect's
+// identity (effect_identity) followed by `payload`.
 runtime::SinkReply write_effect(sim::World& world, runtime::ExecutionContext& ctx,
                                 const std::string& sink, std::string_view effect,
                                 const std::string& payload);
+// The same from a withdrawal (in a step's frame): its effect is meant at most once, since nobody
+// re-runs a withdrawal whose write was lost (ADR-0023, Consequences).
+runtime::SinkReply write_withdrawal_effect(sim::World& world, runtime::ExecutionContext& ctx,
+                                           const std::string& sink, std::string_view effect,
+                                           const std::string& payload);
+
+// From a step: confirmNow() through the step's fence, recording what the body saw
+// (World::observe, what = "confirm"). Every workload confirm goes through here.
+runtime::Nanoseconds confirm_now(sim::World& world, runtime::ExecutionContext& ctx);
+
+// The workload's own name for an effect: tree, step path and effect name, each length-prefixed
+// ("<bytes>:<part>", four parts, then '='), so that no two different effects share a name whatever
+// bytes their parts hold. Independent of the runtime's encoders by design.
+std::string effect_identity(const runtime::LeaseKey& tree, std::string_view step_path,
+                            std::string_view effect);
+struct EffectIdentity {
+  runtime::LeaseKey tree;
+  std::string step_path;
+  std::string effect;
+  std::size_t length = 0;  // bytes of the payload the identity takes, including the '='
+};
+// The identity a payload starts with, or nullopt if it does not start with a well-formed one.
+std::optional<EffectIdentity> parse_effect_identity(std::string_view payload);
 
 }  // namespace fencesim::scenarios

@@ -32,6 +32,10 @@ std::string_view to_string(WorldEventKind kind) {
       return "measure";
     case WorldEventKind::kIntent:
       return "intent";
+    case WorldEventKind::kStoreCall:
+      return "store-call";
+    case WorldEventKind::kObserved:
+      return "observed";
   }
   return "unknown";
 }
@@ -45,6 +49,10 @@ class Encoder {
   explicit Encoder(std::string& buffer) : buffer_(buffer) { buffer_.clear(); }
   void integer(std::uint64_t value) {
     buffer_.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  void lease(const runtime::LeaseKey& key) {
+    text(key.tenant_id);
+    text(key.lease_execution_id);
   }
   void text(const std::string& value) {
     integer(value.size());
@@ -73,7 +81,8 @@ void History::record(HistoryEvent event) {
   encode.integer(event.node);
   encode.integer(static_cast<std::uint64_t>(event.local_monotonic_ns));
   encode.integer(static_cast<std::uint64_t>(event.world));
-  if (event.world == WorldEventKind::kRuntime || event.world == WorldEventKind::kIntent) {
+  if (event.world == WorldEventKind::kRuntime || event.world == WorldEventKind::kIntent ||
+      event.world == WorldEventKind::kObserved) {
     const runtime::RuntimeEvent& r = event.runtime;
     encode.integer(static_cast<std::uint64_t>(r.kind));
     encode.text(r.holder);
@@ -86,6 +95,38 @@ void History::record(HistoryEvent event) {
     encode.integer(static_cast<std::uint64_t>(r.value));
   }
   encode.text(event.detail);
+  if (event.world == WorldEventKind::kStoreCall && event.store) {
+    const StoreCall& c = *event.store;
+    encode.integer(static_cast<std::uint64_t>(c.op));
+    encode.text(c.store);
+    encode.text(c.holder);
+    encode.lease(c.key);
+    encode.integer(c.token);
+    encode.integer(static_cast<std::uint64_t>(c.ttl_ns));
+    encode.text(c.argument);
+    encode.integer(c.parent.has_value());
+    if (c.parent) encode.lease(*c.parent);
+    encode.text(c.scope_key);
+    encode.text(c.payload);
+    encode.integer(static_cast<std::uint64_t>(c.store_wall_ns));
+    encode.integer(static_cast<std::uint64_t>(c.sent_ns));
+    encode.integer(static_cast<std::uint64_t>(c.sent_monotonic_ns));
+    encode.integer(c.from);
+    encode.integer(c.failed);
+    encode.text(c.outcome);
+    encode.integer(c.lease.has_value());
+    if (c.lease) {
+      encode.lease(c.lease->key);
+      encode.text(c.lease->holder);
+      encode.integer(c.lease->token);
+      encode.integer(static_cast<std::uint64_t>(c.lease->expires_at_ns));
+      encode.integer(c.lease->released);
+    }
+    encode.integer(c.reply_token);
+    encode.integer(c.completed_steps.size());
+    for (const std::string& step : c.completed_steps) encode.text(step);
+    encode.integer(c.tree_completed);
+  }
   XXH3_64bits_update(state_, encoded_.data(), encoded_.size());
   if (keep_events_) {
     rolling_.push_back(XXH3_64bits_digest(state_));
@@ -106,6 +147,17 @@ std::string describe(const HistoryEvent& event, const std::vector<std::string>& 
     return fmt::format("#{} t={:.6f}s {} intent sink={} tree=({}, {}) step={} effect={} token={}: {}",
                        event.index, seconds, node, r.holder, r.key.tenant_id,
                        r.key.lease_execution_id, r.step, r.detail, r.token, event.detail);
+  }
+  if (event.world == WorldEventKind::kStoreCall && event.store) {
+    return fmt::format("#{} t={:.6f}s {} {}", event.index, seconds, node, describe(*event.store));
+  }
+  if (event.world == WorldEventKind::kObserved) {
+    const runtime::RuntimeEvent& r = event.runtime;
+    return fmt::format("#{} t={:.6f}s {} observed {} tree=({}, {}) step={} token={} sink={} "
+                       "effect={}: {}",
+                       event.index, seconds, node, r.holder, r.key.tenant_id,
+                       r.key.lease_execution_id, r.step, r.token, r.scope_key, r.detail,
+                       event.detail);
   }
   if (event.world != WorldEventKind::kRuntime) {
     return fmt::format("#{} t={:.6f}s {} {}: {}", event.index, seconds, node,

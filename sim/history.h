@@ -7,11 +7,13 @@
 #include <xxhash.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "runtime/observer.h"
 #include "sim/node_id.h"
+#include "sim/store_record.h"
 
 namespace fencesim::sim {
 
@@ -30,8 +32,18 @@ enum class WorldEventKind : std::uint8_t {
   // A workload's own record of an effect it means to have, made before its write leaves the step,
   // so that oracles judge effects by what the workload intended, never by the runtime's
   // idempotency key: runtime.key = the tree, runtime.step = the step path, runtime.holder = the
-  // sink, runtime.detail = the effect's name, runtime.token = the fence's token; detail = payload.
+  // sink, runtime.detail = the effect's name, runtime.token = the fence's token, runtime.value = 1
+  // for an effect meant at most once (a withdrawal's: nobody re-runs it), else 0; detail = payload.
   kIntent,
+  // A request a store or sink handled, with its reply, recorded at its node by the simulator:
+  // HistoryEvent::store holds it (sim/store_record.h).
+  kStoreCall,
+  // A workload's own record of what a step body saw when a call returned (or threw):
+  // runtime.holder = what ("write" or "confirm"), runtime.key = the fence's lease key,
+  // runtime.token = the fence's token, runtime.step = the step path, runtime.scope_key = the sink
+  // (write), runtime.detail = the effect (write), runtime.value = the true time the call began;
+  // detail = what it returned ("applied", "deduplicated", "confirmed") or "error: <what>".
+  kObserved,
 };
 
 std::string_view to_string(WorldEventKind kind);
@@ -44,6 +56,7 @@ struct HistoryEvent {
   WorldEventKind world = WorldEventKind::kRuntime;
   runtime::RuntimeEvent runtime{};  // set when world == kRuntime
   std::string detail;               // world events' description
+  std::shared_ptr<const StoreCall> store;  // set when world == kStoreCall
 };
 
 // One line describing an event, for reports and divergence messages.

@@ -1,11 +1,14 @@
 #pragma once
 // The runtime's stores as seen from an instance node: each call is a request over the simulated
-// network to the node that hosts the store, handled there by the runtime's own implementation.
+// network to the node that hosts the store, handled there by the store's own implementation. At
+// the store's node the simulator records each request it handled with its reply
+// (sim/store_record.h): the wire's truth, which oracles and the reference model read.
 #include "runtime/checkpoint_store.h"
 #include "runtime/lease_repository.h"
 #include "runtime/placement_queue.h"
 #include "runtime/sink.h"
 #include "sim/network.h"
+#include "sim/store_record.h"
 
 namespace fencesim::sim {
 
@@ -13,73 +16,196 @@ struct Route {
   Network& network;
   NodeId from;
   NodeId to;
+  StoreRecorder* recorder = nullptr;  // null: nothing recorded (tests of the network alone)
 };
+
+namespace detail {
+
+// When and from where the requester sent a request, read at the requester.
+struct Sent {
+  std::int64_t ns = 0;
+  runtime::Nanoseconds monotonic_ns = 0;
+  NodeId from = kWorldNode;
+};
+inline Sent sent_now(const Route& route) {
+  if (route.recorder == nullptr) return {};
+  return Sent{route.recorder->now_ns(), route.recorder->monotonic_ns(route.from), route.from};
+}
+
+// Runs `handle` (the store's own call) at the store and records the request with its reply;
+// `fill` copies the reply into the record. A store that throws is recorded as failed.
+template <typename Reply, typename Handle, typename Fill>
+Reply handled_at_store(const Route& route, const Sent& sent, StoreCall call, Handle handle,
+                       Fill fill) {
+  if (route.recorder == nullptr) return handle();
+  call.store_wall_ns = route.recorder->store_wall_ns(route.to);
+  call.sent_ns = sent.ns;
+  call.sent_monotonic_ns = sent.monotonic_ns;
+  call.from = sent.from;
+  std::optional<Reply> reply;
+  try {
+    reply.emplace(handle());
+  } catch (const std::exception& error) {
+    call.failed = true;
+    call.outcome = error.what();
+    route.recorder->record_store_call(route.to, std::move(call));
+    throw;
+  }
+  fill(*reply, call);
+  route.recorder->record_store_call(route.to, std::move(call));
+  return std::move(*reply);
+}
+
+inline StoreCall lease_call(StoreOp op, const std::string& store, const runtime::LeaseKey& key,
+                            const runtime::HolderId& holder, runtime::Token token,
+                            runtime::Nanoseconds ttl_ns) {
+  StoreCall call;
+  call.op = op;
+  call.store = store;
+  call.key = key;
+  call.holder = holder;
+  call.token = token;
+  call.ttl_ns = ttl_ns;
+  return call;
+}
+
+}  // namespace detail
 
 class RemoteLeaseRepository final : public runtime::ExecutionLeaseRepository {
  public:
-  RemoteLeaseRepository(Route route, runtime::ExecutionLeaseRepository& target)
-      : route_(route), target_(target) {}
+  RemoteLeaseRepository(Route route, runtime::ExecutionLeaseRepository& target,
+                        std::string store_name = "lease-store")
+      : route_(route), target_(target), store_(std::move(store_name)) {}
   runtime::TakeResult take(const runtime::LeaseKey& key, const runtime::HolderId& holder,
                            runtime::Nanoseconds ttl_ns) override {
-    return route_.network.call<runtime::TakeResult>(
-        route_.from, route_.to, "take", [=, this] { return target_.take(key, holder, ttl_ns); });
+    const detail::Sent sent = detail::sent_now(route_);
+    return route_.network.call<runtime::TakeResult>(route_.from, route_.to, "take", [=, this] {
+      return detail::handled_at_store<runtime::TakeResult>(
+          route_, sent, detail::lease_call(StoreOp::kTake, store_, key, holder, 0, ttl_ns),
+          [&] { return target_.take(key, holder, ttl_ns); },
+          [](const runtime::TakeResult& r, StoreCall& call) {
+            call.outcome = r.status == runtime::TakeStatus::kTaken ? "taken" : "held";
+            call.lease = r.lease;
+          });
+    });
   }
   runtime::RenewResult renew(const runtime::LeaseKey& key, const runtime::HolderId& holder,
                              runtime::Token token, runtime::Nanoseconds ttl_ns) override {
+    const detail::Sent sent = detail::sent_now(route_);
     return route_.network.call<runtime::RenewResult>(route_.from, route_.to, "renew", [=, this] {
-      return target_.renew(key, holder, token, ttl_ns);
+      return detail::handled_at_store<runtime::RenewResult>(
+          route_, sent, detail::lease_call(StoreOp::kRenew, store_, key, holder, token, ttl_ns),
+          [&] { return target_.renew(key, holder, token, ttl_ns); },
+          [](const runtime::RenewResult& r, StoreCall& call) {
+            call.outcome = std::string(runtime::to_string(r.status));
+            call.lease = r.lease;
+          });
     });
   }
   runtime::ReleaseStatus release(const runtime::LeaseKey& key, const runtime::HolderId& holder,
                                  runtime::Token token) override {
-    return route_.network.call<runtime::ReleaseStatus>(
-        route_.from, route_.to, "release",
-        [=, this] { return target_.release(key, holder, token); });
+    const detail::Sent sent = detail::sent_now(route_);
+    return route_.network.call<runtime::ReleaseStatus>(route_.from, route_.to, "release", [=,
+                                                                                           this] {
+      return detail::handled_at_store<runtime::ReleaseStatus>(
+          route_, sent, detail::lease_call(StoreOp::kRelease, store_, key, holder, token, 0),
+          [&] { return target_.release(key, holder, token); },
+          [](const runtime::ReleaseStatus& r, StoreCall& call) {
+            call.outcome = r == runtime::ReleaseStatus::kReleased ? "released" : "refused";
+          });
+    });
   }
   std::optional<runtime::Lease> read(const runtime::LeaseKey& key) override {
-    return route_.network.call<std::optional<runtime::Lease>>(
-        route_.from, route_.to, "read", [=, this] { return target_.read(key); });
+    const detail::Sent sent = detail::sent_now(route_);
+    return route_.network.call<std::optional<runtime::Lease>>(route_.from, route_.to, "read", [=,
+                                                                                                this] {
+      return detail::handled_at_store<std::optional<runtime::Lease>>(
+          route_, sent, detail::lease_call(StoreOp::kRead, store_, key, {}, 0, 0),
+          [&] { return target_.read(key); },
+          [](const std::optional<runtime::Lease>& r, StoreCall& call) {
+            call.outcome = "ok";
+            call.lease = r;
+          });
+    });
   }
 
  private:
   Route route_;
   runtime::ExecutionLeaseRepository& target_;
+  std::string store_;
 };
 
 class RemoteCheckpointStore final : public runtime::CheckpointStore {
  public:
-  RemoteCheckpointStore(Route route, runtime::CheckpointStore& target)
-      : route_(route), target_(target) {}
+  RemoteCheckpointStore(Route route, runtime::CheckpointStore& target,
+                        std::string store_name = "lease-store")
+      : route_(route), target_(target), store_(std::move(store_name)) {}
   runtime::CommitResult commit_step(const runtime::LeaseKey& key, runtime::Token token,
                                     const std::string& step_path) override {
+    const detail::Sent sent = detail::sent_now(route_);
     return route_.network.call<runtime::CommitResult>(
-        route_.from, route_.to, "checkpoint",
-        [=, this] { return target_.commit_step(key, token, step_path); });
+        route_.from, route_.to, "checkpoint", [=, this] {
+          StoreCall call = detail::lease_call(StoreOp::kCommitStep, store_, key, {}, token, 0);
+          call.argument = step_path;
+          return detail::handled_at_store<runtime::CommitResult>(
+              route_, sent, std::move(call), [&] { return target_.commit_step(key, token, step_path); },
+              fill_commit);
+        });
   }
   runtime::CommitResult commit_tree(const runtime::LeaseKey& key, runtime::Token token) override {
+    const detail::Sent sent = detail::sent_now(route_);
     return route_.network.call<runtime::CommitResult>(
-        route_.from, route_.to, "checkpoint-tree",
-        [=, this] { return target_.commit_tree(key, token); });
+        route_.from, route_.to, "checkpoint-tree", [=, this] {
+          return detail::handled_at_store<runtime::CommitResult>(
+              route_, sent, detail::lease_call(StoreOp::kCommitTree, store_, key, {}, token, 0),
+              [&] { return target_.commit_tree(key, token); }, fill_commit);
+        });
   }
   runtime::Checkpoint load(const runtime::LeaseKey& key) override {
-    return route_.network.call<runtime::Checkpoint>(route_.from, route_.to, "load",
-                                                    [=, this] { return target_.load(key); });
+    const detail::Sent sent = detail::sent_now(route_);
+    return route_.network.call<runtime::Checkpoint>(route_.from, route_.to, "load", [=, this] {
+      return detail::handled_at_store<runtime::Checkpoint>(
+          route_, sent, detail::lease_call(StoreOp::kLoad, store_, key, {}, 0, 0),
+          [&] { return target_.load(key); },
+          [](const runtime::Checkpoint& r, StoreCall& call) {
+            call.outcome = "ok";
+            call.completed_steps.assign(r.completed_steps.begin(), r.completed_steps.end());
+            call.tree_completed = r.tree_completed;
+            call.reply_token = r.last_token;
+          });
+    });
   }
 
  private:
+  static void fill_commit(const runtime::CommitResult& r, StoreCall& call) {
+    call.outcome = r.status == runtime::CommitStatus::kCommitted ? "committed" : "refused";
+    call.reply_token = r.current_epoch;
+  }
+
   Route route_;
   runtime::CheckpointStore& target_;
+  std::string store_;
 };
 
 class RemotePlacementQueue final : public runtime::PlacementQueue {
  public:
-  RemotePlacementQueue(Route route, runtime::PlacementQueue& target)
-      : route_(route), target_(target) {}
+  RemotePlacementQueue(Route route, runtime::PlacementQueue& target,
+                       std::string store_name = "lease-store")
+      : route_(route), target_(target), store_(std::move(store_name)) {}
   void place(const runtime::LeaseKey& key, const std::string& workflow,
              const std::optional<runtime::LeaseKey>& parent) override {
+    const detail::Sent sent = detail::sent_now(route_);
     route_.network.call<bool>(route_.from, route_.to, "place", [=, this] {
-      target_.place(key, workflow, parent);
-      return true;
+      StoreCall call = detail::lease_call(StoreOp::kPlace, store_, key, {}, 0, 0);
+      call.argument = workflow;
+      call.parent = parent;
+      return detail::handled_at_store<bool>(
+          route_, sent, std::move(call),
+          [&] {
+            target_.place(key, workflow, parent);
+            return true;
+          },
+          [](bool, StoreCall& c) { c.outcome = "ok"; });
     });
   }
   std::vector<runtime::Placement> pending() override {
@@ -87,9 +213,15 @@ class RemotePlacementQueue final : public runtime::PlacementQueue {
         route_.from, route_.to, "pending", [this] { return target_.pending(); });
   }
   void finish(const runtime::LeaseKey& key) override {
+    const detail::Sent sent = detail::sent_now(route_);
     route_.network.call<bool>(route_.from, route_.to, "finish", [=, this] {
-      target_.finish(key);
-      return true;
+      return detail::handled_at_store<bool>(
+          route_, sent, detail::lease_call(StoreOp::kFinish, store_, key, {}, 0, 0),
+          [&] {
+            target_.finish(key);
+            return true;
+          },
+          [](bool, StoreCall& c) { c.outcome = "ok"; });
     });
   }
   std::optional<runtime::Placement> find(const runtime::LeaseKey& key) override {
@@ -100,6 +232,7 @@ class RemotePlacementQueue final : public runtime::PlacementQueue {
  private:
   Route route_;
   runtime::PlacementQueue& target_;
+  std::string store_;
 };
 
 class RemoteSink final : public runtime::Sink {
@@ -107,8 +240,23 @@ class RemoteSink final : public runtime::Sink {
   RemoteSink(Route route, runtime::Sink& target) : route_(route), target_(target) {}
   const std::string& name() const override { return target_.name(); }
   runtime::SinkReply write(const runtime::SinkWrite& write) override {
-    return route_.network.call<runtime::SinkReply>(route_.from, route_.to, "write " + name(),
-                                                   [=, this] { return target_.write(write); });
+    const detail::Sent sent = detail::sent_now(route_);
+    return route_.network.call<runtime::SinkReply>(route_.from, route_.to, "write " + name(), [=,
+                                                                                              this] {
+      StoreCall call;
+      call.op = StoreOp::kWrite;
+      call.store = target_.name();
+      call.token = write.token;
+      call.scope_key = write.scope_key;
+      call.argument = write.idempotency_key;
+      call.payload = write.payload;
+      return detail::handled_at_store<runtime::SinkReply>(
+          route_, sent, std::move(call), [&] { return target_.write(write); },
+          [](const runtime::SinkReply& r, StoreCall& c) {
+            c.outcome = std::string(runtime::to_string(r.outcome));
+            c.reply_token = r.high_water;
+          });
+    });
   }
 
  private:

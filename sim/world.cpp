@@ -114,16 +114,17 @@ NodeId World::add_instance(const std::string& name, std::int64_t start_ns) {
 
 void World::start_incarnation(NodeId node) {
   const int number = ++incarnation_count_[node];
-  Route to_store{*network_, node, store_node_};
-  auto incarnation =
-      std::make_unique<Incarnation>(Incarnation{RemoteLeaseRepository(to_store, *leases_),
-                                                RemoteCheckpointStore(to_store, *checkpoints_),
-                                                RemotePlacementQueue(to_store, queue_),
+  Route to_store{*network_, node, store_node_, this};
+  const std::string& store = names_[store_node_];
+  auto incarnation = std::make_unique<Incarnation>(
+      Incarnation{RemoteLeaseRepository(to_store, *leases_, store),
+                  RemoteCheckpointStore(to_store, *checkpoints_, store),
+                  RemotePlacementQueue(to_store, queue_, store),
                                                 {},
                                                 nullptr});
   for (auto& [name, sink] : sinks_) {
     incarnation->sinks.emplace(
-        name, std::make_unique<RemoteSink>(Route{*network_, node, sink.node}, *sink.sink));
+        name, std::make_unique<RemoteSink>(Route{*network_, node, sink.node, this}, *sink.sink));
   }
   runtime::InstanceOptions options;
   // A holder id names the process incarnation: a restarted instance is a new holder.
@@ -140,10 +141,54 @@ void World::start_incarnation(NodeId node) {
 void World::submit(const runtime::LeaseKey& key, const std::string& workflow, std::int64_t at_ns) {
   submitted_.push_back(key);
   if (at_ns <= 0) {
-    queue_.place(key, workflow, std::nullopt);
+    place_root(key, workflow);
     return;
   }
-  scheduler_->at(at_ns, [this, key, workflow] { queue_.place(key, workflow, std::nullopt); });
+  scheduler_->at(at_ns, [this, key, workflow] { place_root(key, workflow); });
+}
+
+void World::place_root(const runtime::LeaseKey& key, const std::string& workflow) {
+  queue_.place(key, workflow, std::nullopt);
+  StoreCall call;
+  call.op = StoreOp::kPlace;
+  call.store = names_[store_node_];
+  call.key = key;
+  call.argument = workflow;
+  call.store_wall_ns = store_wall_ns(store_node_);
+  call.sent_ns = now_ns();
+  call.outcome = "ok";
+  record_store_call(store_node_, std::move(call));
+}
+
+runtime::Nanoseconds World::store_wall_ns(NodeId store) const {
+  return clocks_[store].wall_at(scheduler_->now_ns());
+}
+
+std::int64_t World::now_ns() const {
+  return scheduler_->now_ns();
+}
+
+runtime::Nanoseconds World::monotonic_ns(NodeId node) const {
+  return clocks_[node].monotonic_at(scheduler_->now_ns());
+}
+
+void World::record_store_call(NodeId store, StoreCall call) {
+  HistoryEvent event = stamped(store, WorldEventKind::kStoreCall);
+  event.store = std::make_shared<const StoreCall>(std::move(call));
+  history_.record(std::move(event));
+}
+
+void World::observe(runtime::ExecutionContext& context, Observation observation) {
+  HistoryEvent event = stamped(node_of(context), WorldEventKind::kObserved);
+  event.runtime.holder = std::move(observation.what);
+  event.runtime.key = std::move(observation.lease);
+  event.runtime.token = observation.token;
+  event.runtime.step = context.path();
+  event.runtime.scope_key = std::move(observation.sink);
+  event.runtime.detail = std::move(observation.effect);
+  event.runtime.value = observation.began_ns;
+  event.detail = std::move(observation.outcome);
+  history_.record(std::move(event));
 }
 
 runtime::Sink& World::sink(runtime::ExecutionContext& context, const std::string& name) {
@@ -189,17 +234,15 @@ void World::mark(runtime::ExecutionContext& context, const std::string& name) {
 }
 
 void World::intend(runtime::ExecutionContext& context, const std::string& sink,
-                   std::string_view effect, const std::string& payload, runtime::Token token) {
-  HistoryEvent event;
-  event.time_ns = scheduler_->now_ns();
-  event.node = node_of(context);
-  event.local_monotonic_ns = clocks_[event.node].monotonic_at(event.time_ns);
-  event.world = WorldEventKind::kIntent;
+                   std::string_view effect, const std::string& payload, runtime::Token token,
+                   bool at_most_once) {
+  HistoryEvent event = stamped(node_of(context), WorldEventKind::kIntent);
   event.runtime.holder = sink;
   event.runtime.key = context.tree_key();
   event.runtime.step = context.path();
   event.runtime.detail = std::string(effect);
   event.runtime.token = token;
+  event.runtime.value = at_most_once ? 1 : 0;
   event.detail = payload;
   history_.record(std::move(event));
 }
@@ -210,21 +253,23 @@ void World::measure(NodeId node, const std::string& name, std::int64_t value) {
   record(node, WorldEventKind::kMeasure, name + " " + std::to_string(value));
 }
 
-void World::record(NodeId node, WorldEventKind kind, std::string detail) {
+HistoryEvent World::stamped(NodeId node, WorldEventKind kind) const {
   HistoryEvent event;
   event.time_ns = scheduler_->now_ns();
   event.node = node;
   event.local_monotonic_ns = clocks_[node].monotonic_at(event.time_ns);
   event.world = kind;
+  return event;
+}
+
+void World::record(NodeId node, WorldEventKind kind, std::string detail) {
+  HistoryEvent event = stamped(node, kind);
   event.detail = std::move(detail);
   history_.record(std::move(event));
 }
 
 void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {
-  HistoryEvent entry;
-  entry.time_ns = scheduler_->now_ns();
-  entry.node = node;
-  entry.local_monotonic_ns = clocks_[node].monotonic_at(entry.time_ns);
+  HistoryEvent entry = stamped(node, WorldEventKind::kRuntime);
   entry.runtime = event;
   history_.record(std::move(entry));
   if (quiet_) return;

@@ -25,6 +25,7 @@
 #include "sim/remote_stores.h"
 #include "sim/scheduler.h"
 #include "sim/sim_env.h"
+#include "sim/store_record.h"
 
 namespace fencesim::sim {
 
@@ -61,7 +62,7 @@ struct RunSummary {
 
 enum class NodeKind { kWorld, kStore, kSink, kInstance };
 
-class World {
+class World final : private StoreRecorder {
  public:
   explicit World(WorldOptions options);
   ~World();
@@ -75,6 +76,7 @@ class World {
   // An instance process that starts polling at `start_ns`.
   NodeId add_instance(const std::string& name, std::int64_t start_ns = 0);
   runtime::WorkflowRegistry& workflows() { return workflows_; }
+  const runtime::WorkflowRegistry& workflows() const { return workflows_; }
   // Places a root tree on the queue at virtual time `at_ns` (a client's request).
   void submit(const runtime::LeaseKey& key, const std::string& workflow, std::int64_t at_ns = 0);
   void set_fault_plan(FaultPlan plan) { plan_ = std::move(plan); }
@@ -109,8 +111,23 @@ class World {
   // From a step (or a withdrawal in a step's frame): records that the workload means to have
   // `effect` at `sink` with `payload`, written under `token` (kTokenNone if the frame has no
   // fence). Recorded before the write leaves, so an effect lost on the way is still intended.
+  // `at_most_once`: the effect is meant at most once (a withdrawal's: nobody re-runs it), not
+  // exactly once with its step's committed outcome.
   void intend(runtime::ExecutionContext& context, const std::string& sink, std::string_view effect,
-              const std::string& payload, runtime::Token token);
+              const std::string& payload, runtime::Token token, bool at_most_once = false);
+  // From a step body (or a withdrawal's): records what the body saw when its call returned or
+  // threw (a WorldEventKind::kObserved event; see sim/history.h for its fields). The fence's lease
+  // key and token are passed in, read by the caller before its call.
+  struct Observation {
+    std::string what;  // "write" or "confirm"
+    runtime::LeaseKey lease;
+    runtime::Token token = runtime::kTokenNone;
+    std::string sink;    // write
+    std::string effect;  // write
+    std::int64_t began_ns = 0;  // true time the call began
+    std::string outcome;        // "applied", "deduplicated", "confirmed" or "error: <what>"
+  };
+  void observe(runtime::ExecutionContext& context, Observation observation);
   // Records a figure the workload measured (summed per name into the run's report); `name` has no
   // space.
   void measure(NodeId node, const std::string& name, std::int64_t value);
@@ -137,6 +154,15 @@ class World {
   };
 
   NodeId add_node(const std::string& name, NodeKind kind);
+  // A history event of `kind` on `node`, stamped with true time and the node's monotonic clock.
+  HistoryEvent stamped(NodeId node, WorldEventKind kind) const;
+  // StoreRecorder: the remote stores record what their store handled.
+  runtime::Nanoseconds store_wall_ns(NodeId store) const override;
+  std::int64_t now_ns() const override;
+  runtime::Nanoseconds monotonic_ns(NodeId node) const override;
+  void record_store_call(NodeId store, StoreCall call) override;
+  // Places a root on the queue (a client's request reaching the store), recorded as a kStoreCall.
+  void place_root(const runtime::LeaseKey& key, const std::string& workflow);
   void start_incarnation(NodeId node);
   void on_runtime_event(NodeId node, const runtime::RuntimeEvent& event);
   void schedule_faults();

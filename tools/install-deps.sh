@@ -9,6 +9,9 @@ packages=(
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libxxhash-dev libbenchmark-dev
   # The HTML reports' test opens them in a real headless browser (reports/tests/browser_test.cpp).
   chromium
+  # stores/: SQLite (embedded) and PostgreSQL; the server runs only when tools/postgres-scratch.sh
+  # starts a throw-away cluster (CI does; without one the PostgreSQL tests skip).
+  libsqlite3-dev libpqxx-dev postgresql-15
 )
 
 missing=()

@@ -103,7 +103,7 @@ TEST_F(CliTest, UnknownStrategyIsAUsageError) {
 
 TEST_F(CliTest, UnknownSinkDoubleIsAUsageError) {
   expect_usage_error(fencesim("run --scenario kleppmann-fencing --seed 1 --sink-double nope"),
-                     "fencesim: unknown sink double 'nope' (known: accept-stale)");
+                     "fencesim: unknown sink double 'nope' (known: accept-stale, non-atomic)");
 }
 
 TEST_F(CliTest, BadSeedsRangeIsAUsageError) {

@@ -68,7 +68,7 @@ TEST_F(SweepTest, PassingSweepWritesEveryReportSorted) {
 }
 
 // A sweep where every seed fails: each failure keeps its replay file and its lines in the
-// reports, but only the first --draw-limit of each scenario and invariant are shrunk and drawn.
+// reports, but only the first --draw-limit of each scenario and signature are shrunk and drawn.
 TEST_F(SweepTest, OnlyTheFirstFailuresOfAKindAreShrunkAndDrawn) {
   const Result result = fencesim(
       "sweep --scenario kleppmann-fencing --seeds 1..7 --strategy random --jobs 2 "
@@ -79,7 +79,7 @@ TEST_F(SweepTest, OnlyTheFirstFailuresOfAKindAreShrunkAndDrawn) {
   EXPECT_EQ(runs(path("out")).size(), 7u);
   std::map<std::string, std::uint64_t> drawn, not_drawn;
   for (const json& failure : summary["failures"]) {
-    const std::string kind = "kleppmann-fencing/" + failure["invariant"].get<std::string>();
+    const std::string kind = "kleppmann-fencing [" + failure["group"].get<std::string>() + "]";
     EXPECT_TRUE(fs::exists(path("out") / failure["replay_file"].get<std::string>()));
     const std::string base =
         "out/failures/kleppmann-fencing-random-" + std::to_string(failure["seed"].get<int>());

@@ -613,22 +613,6 @@ TEST(RunFacts, TheKleppmannStoryPassesEveryInvariantOnItsWorld) {
                });
 }
 
-// --- strict-confirm ---
-
-TEST(StrictConfirm, AConfirmThatReturnedWithoutTheLeaseIsReported) {
-  Events events(3);
-  for (std::uint64_t i = 0; i < events.size(); ++i) {
-    events[i].index = i;
-    events[i].world = sim::WorldEventKind::kMark;
-  }
-  events[0].detail = "confirm-refused";
-  events[1].detail = "confirm-returned-without-lease";
-  events[2].detail = "unchecked-call-overlapped";
-  std::vector<Violation> found;
-  check_strict_confirm(events, found);
-  expect_one(found, StrictConfirm{}.name(), {1});
-}
-
 // --- the registry ---
 
 TEST(DefaultInvariants, EveryInvariantHasAUniqueNameAndAStatement) {
@@ -640,7 +624,7 @@ TEST(DefaultInvariants, EveryInvariantHasAUniqueNameAndAStatement) {
   for (std::string_view name :
        {"conditional-renewal", "conservative-belief", "stale-step-never-succeeds", "stopped-holder",
         "classification", "fence-scoping", "no-false-fencing", "safe-yield", "scope-key-injective",
-        "strict-confirm"}) {
+        "strict-confirm", "exactly-once", "reference-model", "expired-write-never-succeeds"}) {
     EXPECT_TRUE(names.contains(name)) << name;
   }
 }

@@ -58,6 +58,24 @@ TEST(KleppmannFencing, ASinkThatAcceptsStaleTokensIsCaught) {
   EXPECT_EQ(report.violations.front().invariant, "sink-monotonicity");
 }
 
+TEST(GcStallWriteBeforeTakeover, ASinkThatChecksThenWritesLaterIsCaught) {
+  // The next holder's re-run checks while the stale write is between its check and its write:
+  // both pass the check. The reference model sees the sink's verdict differ from its own.
+  const auto registry = scenarios::builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    RunRequest request{"gc-stall-write-before-takeover", seed};
+    request.sink_double = "non-atomic";
+    const RunReport report = run_scenario(registry, request);
+    ASSERT_EQ(report.status, RunStatus::kViolation) << "seed " << seed << ": " << summary(report);
+    bool by_model = false;
+    for (const Violation& v : report.violations) by_model |= v.invariant == "reference-model";
+    EXPECT_TRUE(by_model) << summary(report);
+    // The same world with the runtime's own sink passes.
+    request.sink_double.clear();
+    EXPECT_EQ(run_scenario(registry, request).status, RunStatus::kPass) << "seed " << seed;
+  }
+}
+
 TEST(Runs, DifferentSeedsExploreDifferentHistories) {
   const auto registry = scenarios::builtin_scenarios();
   const RunReport a = run_scenario(registry, RunRequest{"nightly-mix", 1});

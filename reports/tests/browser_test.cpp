@@ -156,6 +156,19 @@ TEST_F(BrowserTest, RunPageOfALongPassingRunDraws) {
   const Loaded small =
       load("kleppmann.html", render_run_html(testing::passing_kleppmann().timeline));
   expect_drawn(small);
+  // Every mark the run counted is drawn where it happened: one orange diamond each, including
+  // those counted from the history (a stale write refused, a takeover mid-step).
+  std::size_t diamonds = 0;
+  for (auto at = small.dom.find("fill=\"#f08c00\""); at != std::string::npos;
+       at = small.dom.find("fill=\"#f08c00\"", at + 1)) {
+    ++diamonds;
+  }
+  std::size_t counted = 0;
+  for (const auto& [name, count] : testing::passing_kleppmann().timeline["marks_count"].items()) {
+    counted += count.get<std::size_t>();
+  }
+  EXPECT_GE(counted, 3u);
+  EXPECT_EQ(diamonds, counted);
 }
 
 TEST_F(BrowserTest, SweepPageDrawsFailureTimelines) {
@@ -167,6 +180,64 @@ TEST_F(BrowserTest, SweepPageDrawsFailureTimelines) {
   EXPECT_NE(loaded.dom.find("takeover-mid-step (never reached)"), std::string::npos);
   EXPECT_NE(loaded.dom.find("fencesim replay failures/kleppmann-fencing-random-1.json"),
             std::string::npos);
+}
+
+// The groups come first: the "Failures" section (its groups table, then each group with its
+// smallest example's command and timeline link, its runs folded underneath) before "Scenarios".
+TEST_F(BrowserTest, SweepPageShowsTheFailureGroupsFirst) {
+  nlohmann::ordered_json summary = testing::sweep_summary_sample(true);
+  // A second, known group of two runs: a harness error on two seeds.
+  nlohmann::ordered_json crash = summary["failures"][0];
+  crash["status"] = "harness-error";
+  crash["invariant"] = "harness";
+  crash["signature"] = "harness: worker killed by signal 11 (Segmentation fault)";
+  crash["group"] = "0badc0de";
+  crash["replay_command"] = "fencesim run --scenario kleppmann-fencing --seed 5 --strategy random";
+  crash["seed"] = 5;
+  summary["failures"].push_back(crash);
+  crash["seed"] = 6;
+  crash["replay_command"] = "fencesim run --scenario kleppmann-fencing --seed 6 --strategy random";
+  summary["failures"].push_back(crash);
+  nlohmann::ordered_json known = summary["groups"][0];
+  known["id"] = "0badc0de";
+  known["signature"] = crash["signature"];
+  known["known"] = true;
+  known["count"] = 2;
+  known["failures"] = {1, 2};
+  known["example"]["replay_command"] = crash["replay_command"];
+  summary["groups"].push_back(known);
+  const Loaded loaded = load("groups.html", render_sweep_html(summary, {}));
+  expect_drawn(loaded);
+  const std::string& dom = loaded.dom;
+  const auto failures = dom.find("<h2>Failures</h2>");
+  const auto scenarios = dom.find("<h2>Scenarios</h2>");
+  ASSERT_NE(failures, std::string::npos);
+  ASSERT_NE(scenarios, std::string::npos);
+  EXPECT_LT(failures, scenarios);
+  EXPECT_NE(dom.find("2 distinct failures in 3 failed runs: 1 new, 1 known"), std::string::npos);
+  const auto first = dom.find("id=\"group-4b1d9a2c\"");
+  const auto second = dom.find("id=\"group-0badc0de\"");
+  ASSERT_NE(first, std::string::npos);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_LT(first, second);  // new before known
+  EXPECT_LT(second, scenarios);
+  EXPECT_NE(dom.find(testing::kSampleSignature), std::string::npos);
+  EXPECT_NE(dom.find("fencesim replay failures/kleppmann-fencing-random-1.shrunk.json"),
+            std::string::npos);
+  EXPECT_NE(
+      dom.find("<a href=\"failures/kleppmann-fencing-random-1.html\" class=\"timeline-link\">"),
+      std::string::npos);
+  EXPECT_NE(dom.find("<span class=\"badge new\">new</span>"), std::string::npos);
+  EXPECT_NE(dom.find("<span class=\"badge known\">known</span>"), std::string::npos);
+  // Each group's runs are folded under it: the known group's two seeds inside its <details>.
+  const auto folded =
+      dom.find("<details class=\"group-runs\"><summary>2 runs of this failure", second);
+  ASSERT_NE(folded, std::string::npos) << dom.substr(second, 2000);
+  const auto folded_end = dom.find("</details>", folded);
+  const std::string runs = dom.substr(folded, folded_end - folded);
+  EXPECT_NE(runs.find("fencesim run --scenario kleppmann-fencing --seed 5"), std::string::npos);
+  EXPECT_NE(runs.find("fencesim run --scenario kleppmann-fencing --seed 6"), std::string::npos);
+  EXPECT_EQ(runs.find("shrunk.json</code>"), std::string::npos);  // not the other group's run
 }
 
 TEST_F(BrowserTest, SweepPageWithoutFailuresSaysSo) {

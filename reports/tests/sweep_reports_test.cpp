@@ -7,6 +7,7 @@
 
 #include "reports/junit.h"
 #include "reports/run_record.h"
+#include "reports/signature.h"
 #include "reports/summary.h"
 #include "reports/sweep_config.h"
 
@@ -155,11 +156,17 @@ TEST(Junit, OneTestcasePerScenarioWithEscapedFailures) {
   }
   EXPECT_EQ(testcases, 2u);
   EXPECT_NE(xml.find("<testcase classname=\"fencesim\" name=\"nightly-mix\""), std::string::npos);
+  // The distinct failures first (one here, new: no --known), then each failure, command first.
   EXPECT_NE(xml.find("<failure message=\"1 of 1 runs failed; first: sink-monotonicity: token 1 "
-                     "after &lt;2&gt; &amp; &apos;so&apos;\" type=\"violation\">fencesim replay "
+                     "after &lt;2&gt; &amp; &apos;so&apos;\" type=\"violation\">1 distinct failure "
+                     "here:\n  NEW [" +
+                     signature_id("sink-monotonicity: (no signature)") +
+                     "] 1 run: sink-monotonicity: (no signature)\n    smallest: fencesim replay "
+                     "failures/kleppmann-fencing-random-1.shrunk.replay.json\n\nfencesim replay "
                      "failures/kleppmann-fencing-random-1.replay.json\n"),
             std::string::npos)
       << xml;
+  EXPECT_NE(xml.find("<property name=\"groups\" value=\"1\"/>"), std::string::npos);
   EXPECT_EQ(std::count(xml.begin(), xml.end(), '<'), std::count(xml.begin(), xml.end(), '>'));
 }
 
@@ -177,6 +184,16 @@ TEST(SweepManifest, RoundTripsAndRefusesAnotherVersion) {
   EXPECT_EQ(back.configuration, m.configuration);
   EXPECT_EQ(back.shard_indices, m.shard_indices);
   EXPECT_EQ(describe_seeds(back.configuration), "budget 120s");
+  EXPECT_FALSE(back.known.has_value());
+  m.known = KnownSignatures{};
+  m.known->add(KnownSignatures{{"corpus", "night1"}, {"b: x", "a: y", "b: x"}});
+  const SweepManifest with_known =
+      sweep_manifest_from_json(json::parse(to_json(m).dump()), "sweep.json");
+  ASSERT_TRUE(with_known.known.has_value());
+  EXPECT_EQ(with_known.known, m.known);
+  EXPECT_EQ(with_known.known->signatures, (std::vector<std::string>{"a: y", "b: x"}));
+  EXPECT_TRUE(with_known.known->contains("a: y"));
+  EXPECT_FALSE(with_known.known->contains("c: z"));
   json other = json::parse(to_json(m).dump());
   other["version"] = 2;
   try {

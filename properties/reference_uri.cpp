@@ -1,0 +1,66 @@
+#include "properties/reference_uri.h"
+
+namespace fencesim::properties {
+
+namespace {
+
+bool unreserved(unsigned char c) {
+  if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) return true;
+  return std::string_view("-_.!~*'()").find(static_cast<char>(c)) != std::string_view::npos;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;  // lower-case hex is never written by encodeURIComponent
+}
+
+}  // namespace
+
+std::string reference_encode_uri_component(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(bytes.size());
+  for (const char ch : bytes) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (unreserved(c)) {
+      out += ch;
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 0xf];
+    }
+  }
+  return out;
+}
+
+std::string reference_scope_key(const runtime::LeaseKey& key) {
+  return reference_encode_uri_component(key.tenant_id) + ":" +
+         reference_encode_uri_component(key.lease_execution_id);
+}
+
+std::optional<std::vector<std::string>> reference_split_scope_key(std::string_view scope_key) {
+  std::vector<std::string> parts(1);
+  for (std::size_t i = 0; i < scope_key.size(); ++i) {
+    const char ch = scope_key[i];
+    if (ch == ':') {
+      parts.emplace_back();
+    } else if (ch == '%') {
+      if (i + 2 >= scope_key.size()) return std::nullopt;
+      const int high = hex_value(scope_key[i + 1]);
+      const int low = hex_value(scope_key[i + 2]);
+      if (high < 0 || low < 0) return std::nullopt;
+      const auto byte = static_cast<unsigned char>(high * 16 + low);
+      if (unreserved(byte)) return std::nullopt;  // encodeURIComponent keeps it as it is
+      parts.back() += static_cast<char>(byte);
+      i += 2;
+    } else if (unreserved(static_cast<unsigned char>(ch))) {
+      parts.back() += ch;
+    } else {
+      return std::nullopt;  // a byte encodeURIComponent never leaves raw
+    }
+  }
+  return parts;
+}
+
+}  // namespace fencesim::properties

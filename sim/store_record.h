@@ -1,0 +1,85 @@
+#pragma once
+// What each store and sink received and answered, recorded by the simulator at the store's node
+// (never by the runtime's own events): one kStoreCall history event per request handled, carrying
+// the request's fields and the reply's, so that oracles judge the stores' verdicts and the effects
+// the sinks applied from the wire, and a reference model can replay every request in order.
+//
+// A request is handled in one piece at its destination (a network handler never blocks), so the
+// reply is known when the event is recorded; a request lost on the way or to a store that is down
+// leaves no kStoreCall. Reads of the queue that instances poll every second (pending, find) are not
+// recorded: no oracle needs them and they would be most of the history.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/lease_repository.h"
+#include "runtime/types.h"
+#include "sim/node_id.h"
+
+namespace fencesim::sim {
+
+enum class StoreOp : std::uint8_t {
+  kTake,
+  kRenew,
+  kRelease,
+  kRead,
+  kCommitStep,
+  kCommitTree,
+  kLoad,
+  kPlace,
+  kFinish,
+  kWrite,  // a write to a sink
+};
+std::string_view to_string(StoreOp op);
+
+struct StoreCall {
+  StoreOp op = StoreOp::kTake;
+  std::string store;   // the lease store's or the sink's name
+  std::string holder;  // the requester (take, renew, release)
+  runtime::LeaseKey key;
+  runtime::Token token = runtime::kTokenNone;  // the request's token
+  runtime::Nanoseconds ttl_ns = 0;             // take, renew
+  // commit-step: the step path; place: the workflow; write: the idempotency key.
+  std::string argument;
+  std::optional<runtime::LeaseKey> parent;  // place: an AnyInstance child's parent
+  std::string scope_key;                    // write
+  std::string payload;                      // write
+  runtime::Nanoseconds store_wall_ns = 0;   // the store's own wall clock when it judged
+  // When the requester sent it: true time and the requester's monotonic clock (what a holder
+  // counts its confirmedUntil from), and the requester's node.
+  std::int64_t sent_ns = 0;
+  runtime::Nanoseconds sent_monotonic_ns = 0;
+  NodeId from = kWorldNode;
+
+  // The reply. `failed`: the store threw (its what() in `outcome`).
+  bool failed = false;
+  // take: taken/held; renew: renewed/stale/expired/released/not-holder/unknown-key;
+  // release: released/refused; commit: committed/refused; write: applied/deduplicated/refused;
+  // read, load, place, finish: "ok".
+  std::string outcome;
+  std::optional<runtime::Lease> lease;  // take, renew, read: the lease in the reply
+  // commit: the key's epoch when judged; write: the scope key's high-water token after the call.
+  runtime::Token reply_token = runtime::kTokenNone;
+  std::vector<std::string> completed_steps;  // load
+  bool tree_completed = false;               // load
+};
+
+// Where the remote stores report what their store handled. Implemented by the world.
+class StoreRecorder {
+ public:
+  virtual ~StoreRecorder() = default;
+  // The store node's wall clock now (what the store judges expiry by).
+  virtual runtime::Nanoseconds store_wall_ns(NodeId store) const = 0;
+  // True time now, and `node`'s monotonic clock now.
+  virtual std::int64_t now_ns() const = 0;
+  virtual runtime::Nanoseconds monotonic_ns(NodeId node) const = 0;
+  virtual void record_store_call(NodeId store, StoreCall call) = 0;
+};
+
+// One line for traces and violation messages.
+std::string describe(const StoreCall& call);
+
+}  // namespace fencesim::sim

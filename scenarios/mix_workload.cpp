@@ -65,32 +65,18 @@ MixShape draw_shape(sim::Rng& rng) {
   return shape;
 }
 
-// Whether some holder waits on remote children in two lanes of one tree at this moment.
-bool remote_waits_overlap(const sim::World& world) {
-  std::map<std::pair<std::string, runtime::LeaseKey>, int> waiting;
-  for (const sim::HistoryEvent& e : world.history().events()) {
-    if (e.world != sim::WorldEventKind::kRuntime) continue;
-    const runtime::RuntimeEvent& r = e.runtime;
-    if (r.kind == runtime::EventKind::kRemoteWaitBegan) ++waiting[{r.holder, r.key}];
-    if (r.kind == runtime::EventKind::kRemoteWaitEnded) --waiting[{r.holder, r.key}];
-    if (r.kind == runtime::EventKind::kTreeAbandoned) waiting.erase({r.holder, r.key});
-  }
-  for (const auto& [holder_key, count] : waiting) {
-    if (count >= 2) return true;
-  }
-  return false;
-}
-
 // A fan-out's remote job: writes, and marks remote-waits-overlapped when two lanes of a tree
 // wait on remote children while it runs.
-runtime::StepItem job_step(sim::World& world, std::string name, runtime::Nanoseconds duration) {
-  return runtime::StepItem{std::move(name), [&world, duration](ExecutionContext& ctx) {
-                             ctx.env().sleep(duration);
-                             if (remote_waits_overlap(world)) {
-                               world.mark(ctx, "remote-waits-overlapped");
-                             }
-                             write_effect(world, ctx, "ledger", "job", "job");
-                           }};
+runtime::StepItem job_step(sim::World& world, std::shared_ptr<TreeWatch> watch, std::string name,
+                           runtime::Nanoseconds duration) {
+  return declared_step(std::move(name), {{"ledger", "job"}},
+                       [&world, watch = std::move(watch), duration](ExecutionContext& ctx) {
+                         ctx.env().sleep(duration);
+                         if (watch->remote_waits_overlap()) {
+                           world.mark(ctx, "remote-waits-overlapped");
+                         }
+                         write_effect(world, ctx, "ledger", "job", "job");
+                       });
 }
 
 // Marks hostile-name-ran (the tree or the step holds a hostile name) and child-key-twin-ran (the
@@ -141,7 +127,7 @@ void add_workflows(sim::World& world, sim::Rng& rng, sim::Rng& shape_rng, const 
                 runtime::GroupItem{n.fan_group,
                                    {{n.job, ChildPlacement::kAnyInstance, "job"},
                                     {n.nested_job, ChildPlacement::kAnyInstance, "remote"}}}}});
-  add(Workflow{"job", {job_step(world, n.post, short_duration())}});
+  add(Workflow{"job", {job_step(world, probes->watch, n.post, short_duration())}});
 
   Workflow level{"level", {write_step(world, n.note, duration(), "ledger", "level note")}};
   runtime::GroupItem children{n.children,
@@ -224,8 +210,9 @@ void add_mix_workload(sim::World& world, const std::vector<std::string>& instanc
   const double share = name_stream.chance(0.2) ? 0.0 : 0.35;
   HostileNames names(name_stream, share);
   const MixNames n = draw_names(names);
+  auto watch = std::make_shared<TreeWatch>(world);
   auto probes = std::make_shared<WithdrawalProbes>(
-      WithdrawalProbes{&world, instances, {}, world.stream("withdrawal-probes"), 30});
+      WithdrawalProbes{&world, watch, instances, {}, world.stream("withdrawal-probes"), 30});
   auto twins = std::make_shared<std::set<runtime::LeaseKey>>();
   add_workflows(world, workload, shape, n, swarm, probes, twins);
   probes->paths = step_paths(world.workflows(), "order");
@@ -239,7 +226,7 @@ void add_mix_workload(sim::World& world, const std::vector<std::string>& instanc
     world.submit(keys[i], "order", arrivals.between(0, last_arrival_ns));
   }
   sim::Rng withdrawals = world.stream("withdrawals");
-  add_timed_withdrawals(world, withdrawals, instances, keys, probes->paths);
+  add_timed_withdrawals(world, watch, withdrawals, instances, keys, probes->paths);
 }
 
 const std::vector<std::string>& mix_window_marks() {

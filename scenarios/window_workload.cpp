@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <map>
-#include <set>
 
 #include "runtime/errors.h"
 #include "runtime/tree_runner.h"
@@ -11,7 +9,6 @@
 
 namespace fencesim::scenarios {
 
-using runtime::EventKind;
 using runtime::ExecutionContext;
 using runtime::kMillisecond;
 using runtime::kSecond;
@@ -19,24 +16,26 @@ using runtime::kSecond;
 runtime::StepItem busy_write_step(sim::World& world, std::string name,
                                   runtime::Nanoseconds duration, std::string sink,
                                   std::string other_sink, std::shared_ptr<UncheckedSystem> system) {
-  return runtime::StepItem{name,
-                           [&world, duration, effect = name, sink = std::move(sink),
-                            other_sink = std::move(other_sink), system](ExecutionContext& ctx) {
-                             ctx.env().sleep(duration);
-                             write_effect(world, ctx, sink, effect, effect);
-                             // The step goes on after its write returned: every later use of the
-                             // fence is a new chance for a lease lost in between to be noticed, or
-                             // missed.
-                             ctx.env().sleep(50 * kMillisecond);
-                             write_effect(world, ctx, sink, "receipt", effect + " receipt");
-                             world.mark(ctx, "second-effect-written");
-                             if (!system->confirm(ctx))
-                               return;  // a refused confirm ends the step's own work
-                             system->call(ctx, 300 * kMillisecond);
-                             world.mark(ctx, "unchecked-after-write");
-                             write_effect(world, ctx, other_sink, "notice", effect + " notice");
-                             world.mark(ctx, "other-sink-written");
-                           }};
+  // Declared: the two effects every run that ends ok has made (the notice only follows a confirm
+  // that returned).
+  std::vector<DeclaredEffect> effects{{sink, name}, {sink, "receipt"}};
+  return declared_step(
+      name, std::move(effects),
+      [&world, duration, effect = name, sink = std::move(sink), other_sink = std::move(other_sink),
+       system](ExecutionContext& ctx) {
+        ctx.env().sleep(duration);
+        write_effect(world, ctx, sink, effect, effect);
+        // The step goes on after its write returned: every later use of the fence is a new chance
+        // for a lease lost in between to be noticed, or missed.
+        ctx.env().sleep(50 * kMillisecond);
+        write_effect(world, ctx, sink, "receipt", effect + " receipt");
+        world.mark(ctx, "second-effect-written");
+        if (!system->confirm(ctx)) return;  // a refused confirm ends the step's own work
+        system->call(ctx, 300 * kMillisecond);
+        world.mark(ctx, "unchecked-after-write");
+        write_effect(world, ctx, other_sink, "notice", effect + " notice");
+        world.mark(ctx, "other-sink-written");
+      });
 }
 
 namespace {
@@ -67,71 +66,11 @@ std::vector<std::string> step_paths(const runtime::WorkflowRegistry& workflows,
   return out;
 }
 
-std::string tree_moment(const sim::World& world, const runtime::LeaseKey& tree,
-                        const std::string& step_path) {
-  bool started = false;
-  bool ended = false;
-  // Per holder: the steps running, the checkpoints in flight, the remote-children waits.
-  std::map<std::string, std::set<std::string>> running;
-  std::map<std::string, std::set<std::string>> checkpointing;
-  std::map<std::string, int> waiting;
-  for (const sim::HistoryEvent& e : world.history().events()) {
-    if (e.world != sim::WorldEventKind::kRuntime || e.runtime.key != tree) continue;
-    const runtime::RuntimeEvent& r = e.runtime;
-    switch (r.kind) {
-      case EventKind::kTreeStarted:
-        started = true;
-        break;
-      case EventKind::kTreeCompleted:
-        ended = true;
-        [[fallthrough]];
-      case EventKind::kTreeAbandoned:  // the holder's pass is over: nothing of it is in flight
-        running.erase(r.holder);
-        checkpointing.erase(r.holder);
-        waiting.erase(r.holder);
-        break;
-      case EventKind::kStepStarted:
-        running[r.holder].insert(r.step);
-        break;
-      case EventKind::kStepEnded:
-        running[r.holder].erase(r.step);
-        break;
-      case EventKind::kCheckpointSent:
-        checkpointing[r.holder].insert(r.step);
-        break;
-      case EventKind::kCheckpointCommitted:
-      case EventKind::kCheckpointRefused:
-        checkpointing[r.holder].erase(r.step);
-        break;
-      case EventKind::kRemoteWaitBegan:
-        ++waiting[r.holder];
-        break;
-      case EventKind::kRemoteWaitEnded:
-        --waiting[r.holder];
-        break;
-      default:
-        break;
-    }
-  }
-  if (!started) return "before-start";
-  if (ended) return "after-end";
-  bool any_running = false;
-  for (const auto& [holder, steps] : running) {
-    if (steps.contains(step_path)) return "during-step";
-    any_running = any_running || !steps.empty();
-  }
-  for (const auto& [holder, steps] : checkpointing) {
-    if (!steps.empty()) return "during-checkpoint";
-  }
-  for (const auto& [holder, count] : waiting) {
-    if (count > 0) return "during-remote-wait";
-  }
-  return any_running ? "during-another-step" : "between-steps";
-}
-
-runtime::StepBody withdrawal_body(sim::World& world, std::string sink, std::string effect) {
-  return [&world, sink = std::move(sink), effect = std::move(effect)](ExecutionContext& ctx) {
-    world.mark(ctx, "withdrawal-" + tree_moment(world, ctx.tree_key(), ctx.path()));
+runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<TreeWatch> watch,
+                                  std::string sink, std::string effect) {
+  return [&world, watch = std::move(watch), sink = std::move(sink),
+          effect = std::move(effect)](ExecutionContext& ctx) {
+    world.mark(ctx, "withdrawal-" + watch->moment(ctx.tree_key(), ctx.path()));
     if (effect.empty()) {
       // Only looks: a fenced frame's fence reads, an unfenced one refuses.
       try {
@@ -158,7 +97,7 @@ runtime::StepBody withdrawal_body(sim::World& world, std::string sink, std::stri
     for (int attempt = 0; attempt < 5 && !written; ++attempt) {
       bool lost = false;
       try {
-        write_effect(world, ctx, sink, effect, "withdrawal");
+        write_withdrawal_effect(world, ctx, sink, effect, "withdrawal");
         written = true;
       } catch (const runtime::StoreUnavailableError&) {
         lost = true;
@@ -171,8 +110,8 @@ runtime::StepBody withdrawal_body(sim::World& world, std::string sink, std::stri
   };
 }
 
-void add_timed_withdrawals(sim::World& world, sim::Rng& rng,
-                           const std::vector<std::string>& instances,
+void add_timed_withdrawals(sim::World& world, const std::shared_ptr<TreeWatch>& watch,
+                           sim::Rng& rng, const std::vector<std::string>& instances,
                            const std::vector<runtime::LeaseKey>& trees,
                            const std::vector<std::string>& paths) {
   const std::int64_t count = rng.between(2, 10);
@@ -184,7 +123,7 @@ void add_timed_withdrawals(sim::World& world, sim::Rng& rng,
     std::string path = paths[rng.below(paths.size())];
     if (rng.chance(0.05)) path = runtime::join_path(path, "no-such-step");
     world.withdraw_at(at_ns, instance, tree, std::move(path),
-                      withdrawal_body(world, rng.chance(0.5) ? "ledger" : "payments",
+                      withdrawal_body(world, watch, rng.chance(0.5) ? "ledger" : "payments",
                                       fmt::format("withdrawal-{}", i)));
   }
 }
@@ -202,26 +141,32 @@ void maybe_withdraw(WithdrawalProbes& probes, ExecutionContext& ctx, bool at_end
   // wait); at the start: inside the step.
   const std::int64_t delay_ns = at_end && rng.chance(0.5) ? rng.between(0, 300) * kMillisecond
                                                           : rng.between(0, 15'000) * kMillisecond;
+  const bool write = rng.chance(0.7);
+  const std::string sink = rng.chance(0.5) ? "ledger" : "payments";
   if (!go || probes.left <= 0) return;
   --probes.left;
   sim::World& world = *probes.world;
   const std::string path = own_path ? ctx.path() : probes.paths[other];
+  // Most write an effect of their own (judged at most once: nobody runs a withdrawal again); the
+  // rest only look at the fence.
+  const std::string effect = write ? fmt::format("probe-withdrawal-{}", probes.left) : "";
   world.withdraw_at(world.scheduler().now_ns() + delay_ns, probes.instances[instance],
-                    ctx.tree_key(), path,
-                    // No write: a withdrawal's write is never run again, and the exactly-once
-                    // checker of this tree still demands it once the tree completed (see
-                    // withdrawal_body); the timed withdrawals write.
-                    withdrawal_body(world, "ledger", ""));
+                    ctx.tree_key(), path, withdrawal_body(world, probes.watch, sink, effect));
 }
 
 }  // namespace
 
 runtime::StepItem probed(std::shared_ptr<WithdrawalProbes> probes, runtime::StepItem step) {
-  return runtime::StepItem{step.name, [probes, body = std::move(step.body)](ExecutionContext& ctx) {
-                             maybe_withdraw(*probes, ctx, false);
-                             body(ctx);
-                             maybe_withdraw(*probes, ctx, true);
-                           }};
+  runtime::StepBody wrapped = [probes, body = step.body](ExecutionContext& ctx) {
+    maybe_withdraw(*probes, ctx, false);
+    body(ctx);
+    maybe_withdraw(*probes, ctx, true);
+  };
+  // A declared step stays declared: the exactly-once oracle reads its effects from the workflow.
+  if (const auto* declared = step.body.target<DeclaredStep>()) {
+    return runtime::StepItem{step.name, DeclaredStep{declared->effects, std::move(wrapped)}};
+  }
+  return runtime::StepItem{step.name, std::move(wrapped)};
 }
 
 runtime::Workflow probed(const std::shared_ptr<WithdrawalProbes>& probes,

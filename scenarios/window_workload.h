@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/workflow.h"
+#include "scenarios/tree_watch.h"
 #include "scenarios/unchecked_system.h"
 #include "sim/world.h"
 
@@ -26,39 +27,35 @@ runtime::StepItem busy_write_step(sim::World& world, std::string name,
 std::vector<std::string> step_paths(const runtime::WorkflowRegistry& workflows,
                                     const std::string& workflow);
 
-// Where a tree was, as the history tells, when a withdrawal for its step `step_path` arrived:
-// "before-start", "during-step" (that very step runs), "during-another-step", "during-checkpoint",
-// "during-remote-wait", "between-steps", "after-end".
-std::string tree_moment(const sim::World& world, const runtime::LeaseKey& tree,
-                        const std::string& step_path);
-
-// What a withdrawal does: marks withdrawal-<moment>; then, if its frame has a fence, writes its
-// own effect `effect` to `sink` through it, again while its reply is lost (marks
-// fenced-withdrawal-written when that returned); if not, marks unfenced-withdrawal-refused.
-// Nothing escapes it. An empty `effect` only looks at the fence.
+// What a withdrawal does: marks withdrawal-<moment> (TreeWatch::moment); then, if its frame has a fence, writes its
+// own effect `effect` to `sink` through it (write_withdrawal_effect), again while its reply is
+// lost (marks fenced-withdrawal-written when that returned); if not, marks
+// unfenced-withdrawal-refused. Nothing escapes it. An empty `effect` only looks at the fence.
 //
 // A withdrawal's write is at most once: nobody runs a withdrawal again, so a write lost with its
 // lease (the reply lost, then the lease expired locally) never lands, and the tree may still
-// complete. An exactly-once checker that demands every sent write of a completed tree flags that
-// (swarm seed 13, probe withdrawals writing): the checker must judge a withdrawal's effect as at
-// most once.
-runtime::StepBody withdrawal_body(sim::World& world, std::string sink, std::string effect);
+// complete. The exactly-once oracle judges a withdrawal's effect at most once (swarm seed 13 was
+// flagged while it demanded every sent write of a completed tree).
+runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<TreeWatch> watch,
+                                  std::string sink, std::string effect);
 
 // Timed withdrawals: `count` drawn between 2 and 10, each at a drawn time from before the first
 // tree arrives to past the safety phase, by a drawn instance of `instances`, for a drawn tree of
 // `trees` and a drawn path of `paths` (now and then one that names no step).
-void add_timed_withdrawals(sim::World& world, sim::Rng& rng,
-                           const std::vector<std::string>& instances,
+void add_timed_withdrawals(sim::World& world, const std::shared_ptr<TreeWatch>& watch,
+                           sim::Rng& rng, const std::vector<std::string>& instances,
                            const std::vector<runtime::LeaseKey>& trees,
                            const std::vector<std::string>& paths);
 
 // Withdrawals aimed at a step's moments: `step`, wrapped, at its start and at its end may (by a
 // draw) ask a drawn instance for a withdrawal for its own tree (a root or an AnyInstance child)
 // and its own path or another of `paths`, a little later: inside the step, inside its checkpoint,
-// between steps, inside a remote-children wait. The draws come from `probes` at run time (the
+// between steps, inside a remote-children wait. Most write an effect of their own, the rest only
+// look at the fence. The draws come from `probes` at run time (the
 // run is deterministic, so they are too); at most `limit` per run.
 struct WithdrawalProbes {
   sim::World* world;
+  std::shared_ptr<TreeWatch> watch;
   std::vector<std::string> instances;
   std::vector<std::string> paths;
   sim::Rng rng;

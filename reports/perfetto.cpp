@@ -97,7 +97,9 @@ class TraceBuilder {
                            {"cat", category},
                            {"ph", "X"},
                            {"ts", micros(start)},
-                           {"dur", micros(std::max<std::int64_t>(end - start, 0))},
+                           // The difference of the two rounded times, so that ts + dur is the end
+                           // exactly: a span that ends where the next starts must not overlap it.
+                           {"dur", std::max(micros(end) - micros(start), 0.0)},
                            {"pid", tracks_.pid(node)},
                            {"tid", tid},
                            {"args", std::move(args)}});
@@ -198,6 +200,28 @@ void add_steps(TraceBuilder& trace, const Json& steps) {
   }
 }
 
+// A write's request on a track of its own ("writes in flight"), from its send to its reply (or
+// the end of the run): since a step's call ends at the abort and leaves its request in flight
+// (ADR-0023, Consequences), a request can outlive the step that sent it, so it is not drawn
+// inside the step's span but beside it.
+void add_requests(TraceBuilder& trace, const Json& attempts, std::int64_t end_ns) {
+  for (const Json& a : attempts) {
+    const sim::NodeId node = node_of(a);
+    const std::int64_t start = ns_of(a["t"]);
+    const std::int64_t end = a.contains("reply_ns") ? ns_of(a["reply_ns"]) : end_ns;
+    const int tid = trace.tracks().packed(node, "writes in flight", start, end);
+    trace.span(node, tid,
+               fmt::format("request t{} {}", a["token"].get<runtime::Token>(),
+                           a["step"].get<std::string>()),
+               "request", start, end,
+               Json{{"key", a["key"]},
+                    {"token", a["token"]},
+                    {"step", a["step"]},
+                    {"reply", a["reply"]},
+                    {"event", a["event"]}});
+  }
+}
+
 void add_faults(TraceBuilder& trace, const Json& faults) {
   for (const Json& f : faults) {
     const sim::NodeId node = node_of(f);
@@ -284,6 +308,7 @@ nlohmann::ordered_json perfetto_trace(const sim::World& world,
   TraceBuilder trace(world);
   add_beliefs(trace, parts["beliefs"]);
   add_steps(trace, parts["step_runs"]);
+  add_requests(trace, parts["attempts"], frame.end_ns);
   add_faults(trace, parts["faults"]);
   add_truth(trace, parts);
   add_world(trace, parts);

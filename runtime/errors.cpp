@@ -107,13 +107,15 @@ ExecutionLeaseLostError::ExecutionLeaseLostError(std::string message, LeaseKey k
 
 ExecutionFencedError::ExecutionFencedError(LeaseKey key, Token token, Token observed_token,
                                            std::string scope_key, std::exception_ptr cause)
-    : ExecutionLeaseLostError(fmt::format("execution fenced: token {} refused under scope {}, "
-                                          "token {} observed",
-                                          token, scope_key, observed_token),
-                              std::move(key), token, std::move(cause)),
+    : ExecutionLeaseLostError(
+          fmt::format("execution fenced: token {} refused under scope {}, token {} observed{}", token,
+                      scope_key, observed_token,
+                      observed_token > token ? ""
+                                             : " (not a later token: the refusing system's "
+                                               "high-water mark or token check is wrong)"),
+          std::move(key), token, std::move(cause)),
       observed_token_(observed_token),
       scope_key_(std::move(scope_key)) {
-  check(observed_token > token, "only a later take's token refuses a token");
   check(observed_token <= kTokenMax, "an observed token is a safe integer");
 }
 

@@ -3,8 +3,9 @@
 //
 // Codes follow the rule that a subclass's code extends its parent's with '.': ExecutionError is
 // "execution", ExecutionLeaseLostError "execution.lease-lost", ExecutionFencedError
-// "execution.lease-lost.fenced". AggregateError ("aggregate") and StepError ("step.failed") derive
-// from ExecutionError only to share its cause chain; they start code families of their own.
+// "execution.lease-lost.fenced", AggregateError "execution.aggregate", StepError
+// "execution.step-failed": every class's code starts with its parent's, so a caller that tests
+// `code starts with "execution"` sees every error of the runtime.
 //
 // Causes are std::exception_ptr, as in JavaScript's `cause`: any value may be a cause, and
 // set_cause() lets a chain be closed into a cycle, which every walker here must survive.
@@ -65,7 +66,10 @@ class ExecutionFencedError : public ExecutionLeaseLostError {
  public:
   static constexpr std::string_view kCode = "execution.lease-lost.fenced";
 
-  // REQUIRES: 1 <= token < observed_token <= kTokenMax (only a later take can refuse a token).
+  // REQUIRES: 1 <= token <= kTokenMax, observed_token <= kTokenMax. Only a later take can refuse a
+  // token, so a correct system reports observed_token > token; one that reports less (its
+  // high-water mark kept under the wrong key, a token mix-up) still refused, and the refusal is
+  // still a hand-over: the error is made, with what the system reported, and says so in its message.
   ExecutionFencedError(LeaseKey key, Token token, Token observed_token, std::string scope_key,
                        std::exception_ptr cause = nullptr);
 
@@ -87,10 +91,21 @@ class ExecutionContextUnavailableError : public ExecutionError {
   std::string_view code() const noexcept override { return kCode; }
 };
 
+// A withdrawal that found no frame it may run in: its step does not run on this instance and the
+// tree is not known to have ended (ADR-0023 allows a fence-less withdrawal only after the tree
+// ended). No frame with a held lease is available, so it is a context-unavailable error.
+class WithdrawalRefusedError : public ExecutionContextUnavailableError {
+ public:
+  static constexpr std::string_view kCode = "execution.context-unavailable.withdrawal-refused";
+
+  using ExecutionContextUnavailableError::ExecutionContextUnavailableError;
+  std::string_view code() const noexcept override { return kCode; }
+};
+
 // Several failures at once, like JavaScript's AggregateError (e.g. parallel branches).
 class AggregateError : public ExecutionError {
  public:
-  static constexpr std::string_view kCode = "aggregate";
+  static constexpr std::string_view kCode = "execution.aggregate";
 
   // REQUIRES: no member is null. An empty message is replaced by one that counts the members.
   explicit AggregateError(std::vector<std::exception_ptr> errors, std::string message = {},
@@ -106,7 +121,7 @@ class AggregateError : public ExecutionError {
 // An application's failure in a step, wrapping whatever it was caused by.
 class StepError : public ExecutionError {
  public:
-  static constexpr std::string_view kCode = "step.failed";
+  static constexpr std::string_view kCode = "execution.step-failed";
 
   using ExecutionError::ExecutionError;
   std::string_view code() const noexcept override { return kCode; }

@@ -39,7 +39,9 @@ Token ExecutionFence::token() const {
   return live().token();
 }
 Nanoseconds ExecutionFence::confirmed_until_ns() const {
-  return live().confirmed_until_ns();
+  HeldLease& lease = live();
+  (void)lease.held_now();  // a belief that ran out expires the lease here, ending the belief
+  return lease.confirmed_until_ns();
 }
 
 void ExecutionFence::assert_held() const {
@@ -58,6 +60,7 @@ Nanoseconds ExecutionFence::confirm_now() const {
                                                   frame_->path,
                                                   {},
                                                   0});
+  // Strict: only a renewal the store granted, sent after the confirm began, lets the call go on.
   // A renewal not granted (refused, store unreachable, dropped, timed out) throws lease-lost even
   // while the old belief has not run out: the caller is about to make a call that cannot check
   // tokens, and an old belief is exactly what a stale holder has.
@@ -74,7 +77,15 @@ Nanoseconds ExecutionFence::confirm_now() const {
 }
 
 ExecutionFencedError ExecutionFence::fenced(Token observed_token) const {
-  HeldLease& lease = live();
+  return fenced_error(live(), observed_token);
+}
+
+ExecutionFencedError ExecutionFence::fenced_error(HeldLease& lease, Token observed_token) {
+  // The holder is stopped before anything else can fail: a refusal is a hand-over whatever token
+  // the refusing system reports. A system that reports a token not later than ours (a high-water
+  // mark kept under the wrong key, a sink that confuses tokens) still refused our write, and our
+  // write must not be retried under this token: the error is the fenced one, carrying what the
+  // system reported (ExecutionFencedError accepts it, see errors.h).
   ExecutionFencedError error(lease.key(), lease.token(), observed_token, lease.scope_key());
   lease.lose("fenced", std::make_exception_ptr(error));
   return error;
@@ -86,8 +97,25 @@ std::string ExecutionFence::idempotency_key(std::string_view effect) const {
                          effect});
 }
 
+namespace {
+
+// One fenced write in flight: its own fiber sends it and records the reply, so that the caller can
+// leave at the abort while the request goes on.
+struct WriteCall {
+  bool done = false;
+  SinkReply reply{};
+  std::exception_ptr error;   // the sink could not be reached (StoreUnavailableError)
+  std::exception_ptr fenced;  // the refusal's fenced error, if the sink refused
+};
+
+}  // namespace
+
 SinkReply ExecutionFence::write(Sink& sink, std::string_view effect,
                                 const std::string& payload) const {
+  // The lease is captured when the call starts: a refusal that arrives after the step ended (the
+  // call was made from another fiber, a withdrawal or a spawned one, and suspended) still stops
+  // the holder of this token and throws the fenced error, never ExecutionContextUnavailableError.
+  const std::shared_ptr<HeldLease> held = frame_->lease;
   HeldLease& lease = live();
   lease.assert_held();
   const std::string key = idempotency_key(effect);
@@ -95,18 +123,45 @@ SinkReply ExecutionFence::write(Sink& sink, std::string_view effect,
   RuntimeEvent event{EventKind::kWriteSent, lease.holder(), lease.key(), lease.scope_key(),
                      lease.token(),         frame_->path,   key,         0};
   observer.on_event(event);
-  const SinkReply reply = sink.write(SinkWrite{lease.scope_key(), lease.token(), key, payload});
-  event.value = static_cast<std::int64_t>(reply.high_water);
-  if (reply.outcome == SinkOutcome::kRefused) {
-    event.kind = EventKind::kWriteRefused;
-    observer.on_event(event);
-    throw fenced(reply.high_water);
-  }
-  event.kind = EventKind::kWriteAccepted;
-  event.detail = std::string(to_string(reply.outcome));
-  observer.on_event(event);
-  lease.assert_held();
-  return reply;
+  // The request leaves on a fiber of its own and the call waits for its reply or for the end of
+  // the lease, whichever comes first. At the abort (the lease's own local expiry, found by its
+  // expiry watchdog, or any loss) the call ends at once with the error that ended the lease
+  // (ExecutionLeaseLostError; ExecutionFencedError after a refusal): the step cannot know whether
+  // its write was overtaken, so it does not succeed, and it does not wait the 60 to 90 s of a
+  // reply or an RPC timeout. The request stays in flight: the sink refuses it (a later holder
+  // wrote) or it lands on its own, and its reply is recorded when it comes (write-refused stops
+  // the holder of the token, already stopped).
+  auto call = std::make_shared<WriteCall>();
+  lease.services().env.spawn(
+      "write " + key,
+      [call, held, &sink, &observer, event,
+       request = SinkWrite{lease.scope_key(), lease.token(), key, payload}]() mutable {
+        try {
+          call->reply = sink.write(request);
+        } catch (const std::exception&) {
+          call->error = std::current_exception();
+        }
+        call->done = true;
+        if (!call->error) {
+          event.value = static_cast<std::int64_t>(call->reply.high_water);
+          if (call->reply.outcome == SinkOutcome::kRefused) {
+            event.kind = EventKind::kWriteRefused;
+            observer.on_event(event);
+            call->fenced = std::make_exception_ptr(fenced_error(*held, call->reply.high_water));
+          } else {
+            event.kind = EventKind::kWriteAccepted;
+            event.detail = std::string(to_string(call->reply.outcome));
+            observer.on_event(event);
+          }
+        }
+        held->notify_changed();
+      });
+  while (!call->done && held->held_now()) held->wait_changed();
+  if (!call->done) std::rethrow_exception(held->lost_error());
+  if (call->error) std::rethrow_exception(call->error);
+  if (call->fenced) std::rethrow_exception(call->fenced);
+  held->assert_held();
+  return call->reply;
 }
 
 }  // namespace fencesim::runtime

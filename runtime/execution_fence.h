@@ -6,8 +6,11 @@
 // - assert_held(): throws ExecutionLeaseLostError (or the fenced error that stopped the holder)
 //   unless the lease is held and confirmedUntil has not passed.
 // - confirm_now(): a strict renewal round trip before a call that cannot check tokens; also runs
-//   the cancel checks before and after.
-// - fenced(observed): the error for a refusal by a system that saw `observed`; it stops the holder.
+//   the cancel checks before and after. It returns only if the store granted a renewal sent after
+//   the call began; otherwise it throws ExecutionLeaseLostError (or the error that ended the lease).
+// - fenced(observed): the error for a refusal by a system that saw `observed`; it stops the holder
+//   first, and is a hand-over (ExecutionFencedError) even when `observed` is not later than the
+//   own token.
 // - write(sink, effect, payload): a write of one intended effect of the step; it carries the token
 //   and that effect's idempotency key.
 // Every member throws ExecutionContextUnavailableError when its frame is not a running step's.
@@ -49,6 +52,8 @@ class ExecutionFence {
 
  private:
   HeldLease& live() const;
+  // The fenced error for a refusal under `lease`; stops its holder first.
+  static ExecutionFencedError fenced_error(HeldLease& lease, Token observed_token);
 
   std::shared_ptr<Frame> frame_;
 };

@@ -37,7 +37,8 @@ HeldLease::HeldLease(LeaseServices services, Lease lease, Nanoseconds confirmed_
       key_(lease.key),
       scope_key_(make_scope_key(lease.key)),
       token_(lease.token),
-      confirmed_until_ns_(confirmed_until_ns) {}
+      confirmed_until_ns_(confirmed_until_ns),
+      changed_(services_.env.make_notification()) {}
 
 void HeldLease::emit(EventKind kind, std::string detail, std::int64_t value) {
   services_.observer.on_event(
@@ -64,12 +65,28 @@ void HeldLease::assert_held() {
 }
 
 void HeldLease::lose(std::string reason, std::exception_ptr error) {
-  if (state_ != LeaseState::kHeld) return;
+  if (state_ != LeaseState::kHeld) {
+    // A refusal that lands after the lease ended (its write was left in flight at the abort) is
+    // kept as the error that ended it, so that a decision made later finds the refusal first.
+    if (state_ == LeaseState::kLost && reason == "fenced" && lost_reason_ != "fenced") {
+      lost_reason_ = std::move(reason);
+      lost_error_ = std::move(error);
+    }
+    return;
+  }
   state_ = LeaseState::kLost;
+  end_belief();
   lost_reason_ = std::move(reason);
   lost_error_ = error;
   abort_.abort(std::move(error));
   emit(EventKind::kLeaseLost, lost_reason_);
+  changed_->notify_all();
+}
+
+void HeldLease::end_belief() {
+  // A lease no longer held is believed until now at the latest: confirmedUntil never reports a
+  // future moment for a lease that was lost or given back.
+  confirmed_until_ns_ = std::min(confirmed_until_ns_, services_.env.monotonic_ns());
 }
 
 bool HeldLease::renew_once() {
@@ -101,8 +118,10 @@ bool HeldLease::renew_once() {
 void HeldLease::release() {
   if (state_ != LeaseState::kHeld) return;
   state_ = LeaseState::kReleased;
+  end_belief();
   abort_.abort(std::make_exception_ptr(ExecutionLeaseLostError(key_, token_)));
   emit(EventKind::kLeaseReleased);
+  changed_->notify_all();
   try {
     services_.leases.release(key_, services_.holder, token_);
   } catch (const StoreUnavailableError&) {

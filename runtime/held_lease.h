@@ -35,6 +35,8 @@ class HeldLease : public std::enable_shared_from_this<HeldLease> {
   const std::string& scope_key() const { return scope_key_; }
   Token token() const { return token_; }
   const HolderId& holder() const { return services_.holder; }
+  // The end of the belief on the holder's monotonic clock; once the lease is no longer held, it
+  // is no later than the moment it ended.
   Nanoseconds confirmed_until_ns() const { return confirmed_until_ns_; }
   LeaseState state() const { return state_; }
   const std::string& lost_reason() const { return lost_reason_; }
@@ -60,10 +62,16 @@ class HeldLease : public std::enable_shared_from_this<HeldLease> {
   void release();
   // Ends the lease with `reason`, aborting every step under it with `error`.
   void lose(std::string reason, std::exception_ptr error);
+  // A wake-up for callers waiting on the lease's end: notified when the lease is lost (by a
+  // refusal, a renewal refusal, or the local expiry that the expiry watchdog finds) or released,
+  // and by whoever else changes what such a caller waits for (see notify_changed()).
+  void wait_changed() { changed_->wait(); }
+  void notify_changed() { changed_->notify_all(); }
 
  private:
   HeldLease(LeaseServices services, Lease lease, Nanoseconds confirmed_until_ns);
   void emit(EventKind kind, std::string detail = {}, std::int64_t value = 0);
+  void end_belief();
   void renew_loop();
   void expiry_loop();
 
@@ -76,6 +84,7 @@ class HeldLease : public std::enable_shared_from_this<HeldLease> {
   std::string lost_reason_;
   std::exception_ptr lost_error_;
   AbortController abort_;
+  std::unique_ptr<Notification> changed_;
 };
 
 }  // namespace fencesim::runtime

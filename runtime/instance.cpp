@@ -1,5 +1,7 @@
 #include "runtime/instance.h"
 
+#include <fmt/format.h>
+
 #include "runtime/scope_key.h"
 
 namespace fencesim::runtime {
@@ -51,25 +53,80 @@ void Instance::poll_once() {
   }
 }
 
-void Instance::withdraw(const LeaseKey& tree, const std::string& step_path,
-                        const StepBody& body) {
+std::exception_ptr Instance::withdraw(const LeaseKey& tree, const std::string& step_path,
+                                     const StepBody& body) {
   std::shared_ptr<Frame> frame;
-  AbortSignal signal;
   if (auto it = runners_.find(tree); it != runners_.end()) {
     frame = it->second->running_step_frame(step_path);
-    if (frame) signal = frame->lease->signal();
   }
-  const bool fenced = frame != nullptr;
-  if (!fenced) {
-    // Rebuilt from the checkpoint: the tree's facts, no held lease, so no fence.
-    frame = std::make_shared<Frame>(
-        Frame{FrameKind::kRebuilt, tree, step_path, nullptr, false, nullptr});
+  std::exception_ptr failure;
+  // No blocking call inside a catch block: the exception state is per thread, not per fiber.
+  try {
+    if (!frame) frame = rebuilt_frame(tree, step_path);
+    const bool fenced = frame->kind == FrameKind::kStep;
+    services_.observer.on_event(RuntimeEvent{
+        EventKind::kWithdrawal, services_.options.holder, tree, make_scope_key(tree),
+        fenced ? frame->lease->token() : kTokenNone, frame->path, fenced ? "fenced" : "unfenced",
+        0});
+    ExecutionContext context(frame, services_.env, fenced ? frame->lease->signal() : AbortSignal{});
+    body(context);
+  } catch (const std::exception&) {
+    failure = std::current_exception();
   }
-  services_.observer.on_event(RuntimeEvent{EventKind::kWithdrawal, services_.options.holder, tree,
-                                           make_scope_key(tree), fenced ? frame->lease->token() : 0,
-                                           frame->path, fenced ? "fenced" : "unfenced", 0});
-  ExecutionContext context(frame, services_.env, signal);
-  body(context);
+  return end_withdrawal(tree, step_path, frame, failure);
+}
+
+std::shared_ptr<Frame> Instance::rebuilt_frame(const LeaseKey& tree, const std::string& step_path) {
+  // Only a tree known to have ended may be withdrawn from without a fence: its checkpoint says
+  // so. A store that cannot be read does not say so, and a tree that is live (on this instance
+  // between steps, in a checkpoint, in a remote-children wait, or on another instance) has its
+  // step's fence only inside that step's pass: the withdrawal is refused rather than run
+  // unfenced beside a live holder (neither routed nor deferred: the caller learns at once, and
+  // may try again inside the step, or after the tree ended).
+  bool ended = false;
+  std::string why = "the tree is live";
+  try {
+    ended = services_.checkpoints.load(tree).tree_completed;
+  } catch (const StoreUnavailableError&) {
+    why = "the checkpoint store cannot say whether the tree ended";
+  }
+  if (!ended) {
+    services_.observer.on_event(RuntimeEvent{EventKind::kWithdrawalRefused,
+                                             services_.options.holder, tree, make_scope_key(tree),
+                                             kTokenNone, step_path, why, 0});
+    throw WithdrawalRefusedError(fmt::format(
+        "withdrawal refused for step '{}' of {}: {}, and step '{}' does not run on {}", step_path,
+        to_string(tree), why, step_path, services_.options.holder));
+  }
+  // Rebuilt from the checkpoint: the tree's facts, no held lease, so no fence.
+  return std::make_shared<Frame>(
+      Frame{FrameKind::kRebuilt, tree, step_path, nullptr, false, nullptr});
+}
+
+std::exception_ptr Instance::end_withdrawal(const LeaseKey& tree, const std::string& step_path,
+                                            const std::shared_ptr<Frame>& frame,
+                                            const std::exception_ptr& failure) {
+  const bool fenced = frame && frame->kind == FrameKind::kStep;
+  RuntimeEvent event{EventKind::kWithdrawalEnded, services_.options.holder, tree,
+                     make_scope_key(tree), fenced ? frame->lease->token() : kTokenNone, step_path,
+                     "ok", 0};
+  if (!failure) {
+    services_.observer.on_event(event);
+    return nullptr;
+  }
+  // The same decision as a step's: a refusal first (it stops the holder of its token), then a
+  // lost lease, then the signal's reason, then the error itself; reported, never escaping raw.
+  const std::exception_ptr reason = fenced ? frame->lease->signal().reason() : nullptr;
+  const FailureDecision decision = decide_failure(failure, reason);
+  if (fenced && decision.stop_token && decision.stop_key == frame->lease->key() &&
+      *decision.stop_token == frame->lease->token()) {
+    frame->lease->lose("fenced", decision.error);
+  }
+  // Reported by withdrawal-ended (detail = the decided code), not by error-classified: that one
+  // is a pass's classification, and a withdrawal is not the pass.
+  event.detail = decision.code;
+  services_.observer.on_event(event);
+  return decision.error;
 }
 
 }  // namespace fencesim::runtime

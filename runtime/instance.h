@@ -23,16 +23,27 @@ class Instance {
   void stop() { stopping_ = true; }
   // One poll: takes and starts every placed, unfinished tree whose lease is free.
   void poll_once();
-  // A withdrawal for the step `step_path` of `tree` (a path as join_path builds it): while that
-  // step runs here it runs in the step's own frame (with its fence); otherwise (after the tree
-  // ended) in a frame rebuilt from the checkpoint, without a fence.
-  void withdraw(const LeaseKey& tree, const std::string& step_path, const StepBody& body);
+  // A withdrawal for the step `step_path` of `tree` (a path as join_path builds it). While that
+  // step runs here, the body runs in the step's own frame (with its fence and signal). Otherwise
+  // only a tree whose checkpoint says it ended is withdrawn from, in a frame rebuilt from the
+  // checkpoint, without a fence (ADR-0023, Consequences). A tree not known to have ended (live
+  // anywhere, or its checkpoint store unreachable) refuses the withdrawal with
+  // WithdrawalRefusedError. Never throws a std::exception: what the body threw (or the refusal)
+  // is decided like a step's failure (decide_failure; a fenced error stops its holder), reported
+  // as events (withdrawal-ended, detail = the decided code) and returned; null on success.
+  std::exception_ptr withdraw(const LeaseKey& tree, const std::string& step_path,
+                              const StepBody& body);
 
   const HolderId& holder() const { return services_.options.holder; }
   std::size_t running_trees() const { return runners_.size(); }
 
  private:
   void poll_loop();
+  // The frame of a withdrawal from a tree that ended. Throws WithdrawalRefusedError otherwise.
+  std::shared_ptr<Frame> rebuilt_frame(const LeaseKey& tree, const std::string& step_path);
+  std::exception_ptr end_withdrawal(const LeaseKey& tree, const std::string& step_path,
+                                    const std::shared_ptr<Frame>& frame,
+                                    const std::exception_ptr& failure);
 
   InstanceServices services_;
   bool stopping_ = false;

@@ -74,6 +74,14 @@ std::string_view to_string(EventKind kind) {
       return "store-checkpoint-committed";
     case EventKind::kStoreCheckpointRefused:
       return "store-checkpoint-refused";
+    case EventKind::kWithdrawalRefused:
+      return "withdrawal-refused";
+    case EventKind::kWithdrawalEnded:
+      return "withdrawal-ended";
+    case EventKind::kCancelSeen:
+      return "cancel-seen";
+    case EventKind::kTreeCancelled:
+      return "tree-cancelled";
   }
   return "unknown";
 }

@@ -37,7 +37,8 @@ enum class EventKind : std::uint8_t {
   kChildPlaced,      // an AnyInstance child was placed on the queue; detail = child scope key
   kRemoteWaitBegan,  // value = 1 if the root's lease was yielded for the wait, else 0
   kRemoteWaitEnded,
-  kWithdrawal,  // detail = "fenced" (inside a pass) or "unfenced" (after the tree ended)
+  kWithdrawal,  // detail = "fenced" (inside a pass) or "unfenced" (after the tree ended);
+                // its outcome is reported by kWithdrawalEnded
   // Store side: the truth.
   kStoreLeaseGranted,  // token = new epoch; value = expiry (store's wall ns)
   kStoreLeaseRenewed,  // holder, token = the requester's; value = new expiry (store's wall ns)
@@ -48,7 +49,21 @@ enum class EventKind : std::uint8_t {
   kSinkRefused,  // value = high-water token
   kStoreCheckpointCommitted,
   kStoreCheckpointRefused,
+  // Instance side, added by issue 9 (kept at the end so earlier kinds keep their values).
+  kWithdrawalRefused,  // a withdrawal found neither its running step here nor an ended tree;
+                       // step = the step path named; detail = why (tree live, store unreachable)
+  kWithdrawalEnded,    // a withdrawal's body returned or failed, or it was refused; detail = "ok"
+                       // or the code decide_failure gave (a withdrawal's classification; never
+                       // reported as kErrorClassified, which is a pass's); token = the step's
+                       // token if it ran fenced, else 0
+  kCancelSeen,         // the holder learned that its tree's cancel was requested; the step
+                       // signals of the pass are aborted with ExecutionCancelledError
+  kTreeCancelled,      // a holder ended a cancelled tree: its placement is finished, the tree
+                       // will never complete; detail = "execution.cancelled"
 };
+
+// The last kind: kinds are numbered 0..kLastEventKind without gaps (for loops over every kind).
+inline constexpr EventKind kLastEventKind = EventKind::kTreeCancelled;
 
 std::string_view to_string(EventKind kind);
 

@@ -2,10 +2,25 @@
 
 #include <algorithm>
 
+#include "runtime/scope_key.h"
+
 namespace fencesim::runtime {
+
+bool is_child_execution_id(std::string_view lease_execution_id) {
+  return lease_execution_id.starts_with(kChildExecutionPrefix);
+}
+
+LeaseKey child_lease_key(const LeaseKey& parent, const std::string& path) {
+  return LeaseKey{parent.tenant_id, std::string(kChildExecutionPrefix) +
+                                        make_scope_key({parent.lease_execution_id, path})};
+}
 
 void MemoryPlacementQueue::place(const LeaseKey& key, const std::string& workflow,
                                  const std::optional<LeaseKey>& parent) {
+  if (!parent && is_child_execution_id(key.lease_execution_id)) {
+    throw PlacementError("a root's execution id may not start with the reserved child prefix: " +
+                         key.lease_execution_id);
+  }
   if (placements_.contains(key)) return;
   placements_.emplace(key, Placement{key, workflow, parent, next_sequence_++, false});
 }

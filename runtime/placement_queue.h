@@ -5,12 +5,29 @@
 // step that runs twice places its child once.
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/types.h"
 
 namespace fencesim::runtime {
+
+// AnyInstance children hold leases of their own, keyed in the parent's tenant by an execution id
+// that no root can have: the reserved prefix, then make_scope_key({parent's execution id, child's
+// path}). Encoding the parts keeps two children (or a child and a grandchild) apart whatever their
+// names hold; the prefix keeps every child apart from every root, because a root's execution id
+// may not start with it (place() refuses one, in every queue).
+inline constexpr std::string_view kChildExecutionPrefix = "@child:";
+bool is_child_execution_id(std::string_view lease_execution_id);
+LeaseKey child_lease_key(const LeaseKey& parent, const std::string& path);
+
+// A root placed with a reserved (child) execution id.
+class PlacementError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 
 struct Placement {
   LeaseKey key;
@@ -23,6 +40,8 @@ struct Placement {
 class PlacementQueue {
  public:
   virtual ~PlacementQueue() = default;
+  // Places a tree (idempotent by key). A root (no parent) whose execution id is a child's
+  // (is_child_execution_id) throws PlacementError: it could share a lease with a child.
   virtual void place(const LeaseKey& key, const std::string& workflow,
                      const std::optional<LeaseKey>& parent) = 0;
   // Placements not yet finished, in placement order.

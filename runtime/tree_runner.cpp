@@ -9,8 +9,28 @@
 namespace fencesim::runtime {
 
 std::string join_path(const std::string& level, const std::string& name) {
-  return level.empty() ? name : level + "/" + name;
+  // Each name is encoded (encodeURIComponent keeps '/', ':' and '%' out of it), so a name holding
+  // '/' cannot pose as two levels and no two different name lists give the same path.
+  const std::string part = encode_uri_component(name);
+  return level.empty() ? part : level + "/" + part;
 }
+
+namespace {
+
+// The failure a decision weighs. A refusal can land after the abort (a fenced write's call ended
+// at the lease's local expiry, its request left in flight): HeldLease::lose keeps it as the error
+// that ended the lease, but neither the signal's reason (the first loss wins) nor a failure made
+// before it landed carries it. It is a second failure of the step or pass, and the decision sees
+// both, as an AggregateError, so that the refusal is found (anywhere in an aggregate, ADR-0023)
+// before the signal's reason wherever the runtime decides, and its holder is stopped.
+std::exception_ptr with_late_refusal(const std::exception_ptr& failure, HeldLease& lease) {
+  if (lease.state() != LeaseState::kLost || lease.lost_reason() != "fenced") return failure;
+  const std::exception_ptr refusal = lease.lost_error();
+  if (refusal == failure || refusal == lease.signal().reason()) return failure;
+  return std::make_exception_ptr(AggregateError({failure, refusal}));
+}
+
+}  // namespace
 
 TreeRunner::TreeRunner(InstanceServices& services, Placement placement,
                        std::shared_ptr<HeldLease> lease)
@@ -60,7 +80,7 @@ PassOutcome TreeRunner::run() {
     lease_->release();
     return PassOutcome::kCompleted;
   }
-  const FailureDecision decision = decide_failure(failure, lease_->signal().reason());
+  const FailureDecision decision = decide_failure(with_late_refusal(failure, *lease_), lease_->signal().reason());
   emit(EventKind::kErrorClassified, {}, decision.code);
   if (decision.stop_token && decision.stop_key == lease_->key() &&
       *decision.stop_token == lease_->token()) {
@@ -140,7 +160,7 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
     emit(EventKind::kStepEnded, path, "ok");
     return;
   }
-  const FailureDecision decision = decide_failure(failure, lease->signal().reason());
+  const FailureDecision decision = decide_failure(with_late_refusal(failure, *lease), lease->signal().reason());
   if (decision.stop_token && decision.stop_key == lease->key() &&
       *decision.stop_token == lease->token()) {
     lease->lose("fenced", decision.error);
@@ -179,10 +199,9 @@ void TreeRunner::run_group(const GroupItem& group, const std::shared_ptr<Frame>&
         branches.push_back(&child);
         break;
       case ChildPlacement::kAnyInstance: {
-        // The child's lease key extends the parent's execution id with the child's path, so a
+        // The child's lease key is made of the parent's execution id and the child's path, so a
         // re-run of the parent places the same child (placing is idempotent).
-        LeaseKey child_key{placement_.key.tenant_id,
-                           placement_.key.lease_execution_id + "/" + path};
+        LeaseKey child_key = child_lease_key(placement_.key, path);
         services_.queue.place(child_key, child.workflow, placement_.key);
         emit(EventKind::kChildPlaced, path, make_scope_key(child_key));
         remote.push_back(std::move(child_key));
@@ -242,6 +261,11 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
   emit(EventKind::kRemoteWaitBegan, {}, {}, static_cast<std::int64_t>(children.size()));
   --busy_lanes_;
   for (;;) {
+    // A lease lost while the wait held it (a sibling branch's step outlived it) ends the wait with
+    // that loss, before any yield: "yielding" a lost lease would let the retake below start a
+    // new token inside this pass, and the pass would then decide its branches' failures (made
+    // under the old token) against the new lease, missing a refusal that stopped the old one.
+    if (!yielded_) lease_->assert_held();
     // Yield only while no other step of the tree runs or is about to: a sibling ParentInstance
     // branch's steps must run and checkpoint under a held lease.
     if (!yielded_ && services_.options.yield_during_remote_wait && running_steps_ == 0 &&
@@ -249,7 +273,6 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
       yielded_ = true;
       lease_->release();
     }
-    if (!yielded_) lease_->assert_held();
     bool all_completed = true;
     for (const LeaseKey& child : children) {
       if (!child_completed(child)) {

@@ -82,6 +82,9 @@ class TreeRunner {
   std::vector<std::shared_ptr<Frame>> running_frames_;
 };
 
+// The path of `name` inside the level at path `level` ("" for the tree's root level): the names
+// encodeURIComponent-encoded and joined by '/'. Workloads address a step with it.
 std::string join_path(const std::string& level, const std::string& name);
+
 
 }  // namespace fencesim::runtime

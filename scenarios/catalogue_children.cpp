@@ -77,14 +77,18 @@ void register_catalogue_children(ScenarioRegistry& registry) {
       .marks({"yield-deferred", "lease-yielded"})
       .add_to(registry);
 
-  // Two branches fail together after the lease expired locally: one is refused by the sink (the
-  // next holder wrote first), the other is aborted. The abort signal's reason is a plain
-  // lease-lost; the fenced error sits inside the aggregate, and the pass is still fenced.
+  // Two branches fail together after the lease expired locally. The pay branch's write is slowed
+  // past the lease: its call ends at the abort (lease-lost) with the request left in flight, which
+  // the sink refuses (the next holder wrote first); the refusal comes back about 90 to 120 s in,
+  // while the archive branch's long step still runs (130 s, it does not watch its signal), so
+  // that branch ends after the refusal stopped the holder. The abort signal's reason is a plain
+  // lease-lost; the refusal sits inside the aggregate only, and the pass is still fenced.
   ScenarioBuilder("aggregate-refusal-after-expiry")
       .describe(
           "a branch's write is slowed past the lease and refused after the takeover while a "
-          "sibling branch is aborted: fenced, found inside the aggregate, not the abort reason")
-      .safety_phase(150 * kSecond)
+          "sibling branch's long step outlives the refusal: fenced, found inside the aggregate, "
+          "not the abort reason")
+      .safety_phase(170 * kSecond)
       .sink("payments")
       .instance("instance-1")
       .instance("instance-2", 5 * kSecond)
@@ -92,7 +96,7 @@ void register_catalogue_children(ScenarioRegistry& registry) {
         return Workflow{"charge", {write_step(world, "charge", kSecond, "payments", "charge")}};
       })
       .workflow([](sim::World&, sim::Rng&) {
-        return Workflow{"archive", {work_step("archive", 40 * kSecond)}};
+        return Workflow{"archive", {work_step("archive", 130 * kSecond)}};
       })
       .workflow([](sim::World&, sim::Rng&) {
         return Workflow{"order",

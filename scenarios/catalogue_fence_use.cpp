@@ -83,12 +83,17 @@ void register_catalogue_fence_use(ScenarioRegistry& registry) {
       .marks({"fenced-withdrawal-written"})
       .add_to(registry);
 
-  // A refusal wrapped in causes and an aggregate, racing an abort with another reason.
+  // A refusal wrapped in causes and an aggregate, while the abort fired with another reason. The
+  // write's request is slowed past the lease, so its call ends at the lease's local expiry
+  // (lease-lost, the signal's reason); the step keeps working, and when it checks its fence again
+  // (after the refusal came back and stopped the holder) it meets the refusal, which it wraps in a
+  // step error inside an aggregate: still classified as fenced.
   ScenarioBuilder("fenced-in-aggregate")
       .describe(
-          "a stale holder's refusal is wrapped in a step error inside an aggregate while "
-          "its lease's abort fires with another reason: still classified as fenced")
-      .safety_phase(120 * kSecond)
+          "a stale holder's write ends at the local expiry; the step keeps working, meets the "
+          "refusal that landed later when it checks its fence, and wraps it in a step error "
+          "inside an aggregate: still classified as fenced")
+      .safety_phase(170 * kSecond)
       .sink("payments")
       .instance("instance-1")
       .instance("instance-2", 5 * kSecond)
@@ -99,10 +104,22 @@ void register_catalogue_fence_use(ScenarioRegistry& registry) {
                 "charge", [&world](ExecutionContext& ctx) {
                   ctx.env().sleep(kSecond);
                   std::exception_ptr refusal;
+                  bool lost = false;
                   try {
                     write_effect(world, ctx, "payments", "charge", "charge");
                   } catch (const runtime::ExecutionFencedError&) {
                     refusal = std::current_exception();
+                  } catch (const runtime::ExecutionLeaseLostError&) {
+                    lost = true;  // ended at the abort: the request is still in flight
+                  }
+                  if (lost) {
+                    // Other work of the step, then a check of the fence before its next call.
+                    ctx.env().sleep(130 * kSecond);
+                    try {
+                      ctx.fence().assert_held();
+                    } catch (const runtime::ExecutionFencedError&) {
+                      refusal = std::current_exception();
+                    }
                   }
                   if (!refusal) return;
                   world.mark(ctx, "fenced-error-wrapped");
@@ -112,10 +129,12 @@ void register_catalogue_fence_use(ScenarioRegistry& registry) {
                 }}}};
       })
       .tree("tenant-1", "order-1", "order")
-      .fault(stall("instance-1")
+      .fault(network_delay("instance-1")
                  .after(EventKind::kWriteSent)
-                 .lasting_between(35 * kSecond, 60 * kSecond))
-      .marks({"fenced-error-wrapped", "stale-write-refused"})
+                 .lasting(120 * kSecond)
+                 .amount_between(45 * kSecond, 60 * kSecond))
+      .options([](sim::WorldOptions& o) { o.network.rpc_timeout_ns = 150 * kSecond; })
+      .marks({"fenced-error-wrapped", "stale-write-refused", "fenced-after-local-expiry"})
       .add_to(registry);
 }
 

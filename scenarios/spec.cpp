@@ -15,7 +15,7 @@
 namespace fencesim::scenarios {
 
 std::optional<runtime::EventKind> event_kind_from_name(std::string_view name) {
-  constexpr auto kLast = static_cast<int>(runtime::EventKind::kStoreCheckpointRefused);
+  constexpr auto kLast = static_cast<int>(runtime::kLastEventKind);
   for (int value = 0; value <= kLast; ++value) {
     const auto kind = static_cast<runtime::EventKind>(value);
     if (runtime::to_string(kind) == name) return kind;

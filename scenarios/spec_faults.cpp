@@ -63,7 +63,7 @@ std::string known_kinds() {
 
 std::string known_events() {
   std::string list;
-  constexpr auto kLast = static_cast<int>(runtime::EventKind::kStoreCheckpointRefused);
+  constexpr auto kLast = static_cast<int>(runtime::kLastEventKind);
   for (int value = 0; value <= kLast; ++value) {
     list += (list.empty() ? "" : ", ") +
             std::string(runtime::to_string(static_cast<runtime::EventKind>(value)));

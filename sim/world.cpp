@@ -139,6 +139,12 @@ void World::start_incarnation(NodeId node) {
 }
 
 void World::submit(const runtime::LeaseKey& key, const std::string& workflow, std::int64_t at_ns) {
+  // A root with a child's (reserved) execution id is bad input: refused now, not inside the run.
+  if (runtime::is_child_execution_id(key.lease_execution_id)) {
+    throw runtime::PlacementError("submit: a root's execution id may not start with '" +
+                                  std::string(runtime::kChildExecutionPrefix) +
+                                  "' (reserved for AnyInstance children): " + key.lease_execution_id);
+  }
   submitted_.push_back(key);
   if (at_ns <= 0) {
     place_root(key, workflow);

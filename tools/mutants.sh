@@ -4,8 +4,15 @@
 # build the copy's `fencesim`, and run its scenarios seed by seed until one fails. A mutant that no
 # seed of its budget catches survives, and the script exits 1.
 #
-# Usage: tools/mutants.sh [--fast] [--only NAME[,NAME...]] [--budget N] [--jobs N]
+# Usage: tools/mutants.sh [--fast] [--only NAME[,NAME...]] [--budget N] [--jobs N] [--sweep SECONDS]
+#        tools/mutants.sh --check [--only NAME[,NAME...]]
+#   --check       build and run nothing: only `git apply --check` each selected mutant's patch on the
+#                 working tree (after a merge or a runtime change); exit 2 if one no longer applies
 #   --fast        only the mutants marked `fast` in the manifest (the CI subset)
+#   --sweep S     instead of the manifest's aimed scenarios, a plain `fencesim sweep --budget Ss
+#                 --jobs 1` of every scenario per mutant (the proof that a mutant is caught for
+#                 real); reports caught/survived, the first failing invariant and the seconds of
+#                 runs until the first failure (summed from the sweep's run_times.jsonl)
 #   --only        only these mutants (repeatable)
 #   --budget N    seeds per scenario instead of the manifest's budget
 #   --jobs N      build parallelism (default: ninja's)
@@ -23,15 +30,19 @@ manifest="$root/mutants/manifest.txt"
 fast=0
 budget_override=""
 jobs=""
+sweep_seconds=""
+check_only=0
 only=()
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 64; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --fast) fast=1 ;;
+    --check) check_only=1 ;;
     --only) [[ $# -ge 2 ]] || usage; IFS=',' read -r -a names <<<"$2"; only+=("${names[@]}"); shift ;;
     --budget) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage; budget_override=$2; shift ;;
     --jobs) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage; jobs=$2; shift ;;
+    --sweep) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ && "$2" -gt 0 ]] || usage; sweep_seconds=$2; shift ;;
     -h|--help) usage ;;
     *) echo "mutants: unknown argument '$1'" >&2; usage ;;
   esac
@@ -66,6 +77,20 @@ for o in "${only[@]}"; do
   [[ $found == 1 ]] || { echo "mutants: no mutant '$o' in $manifest" >&2; exit 64; }
 done
 [[ ${#m_name[@]} -gt 0 ]] || { echo "mutants: no mutant selected" >&2; exit 64; }
+
+if [[ $check_only == 1 ]]; then
+  stale=0
+  for name in "${m_name[@]}"; do
+    if (cd "$root" && git apply --check --whitespace=nowarn "mutants/$name.patch") 2>/dev/null; then
+      echo "applies  $name"
+    else
+      echo "STALE    $name (regenerate mutants/$name.patch)" >&2
+      stale=1
+    fi
+  done
+  [[ $stale == 0 ]] || exit 2
+  exit 0
+fi
 
 # --- helpers ----------------------------------------------------------------------------------
 # Takes one snapshot of the WORKING tree (tracked and untracked files, not ignored ones such as
@@ -171,6 +196,10 @@ run_mutant() {
   binary=$(find "$dir/build" -type f -name fencesim -perm -u+x | head -1)
   [[ -n "$binary" ]] || { r_outcome=broken; r_caught_by="NO fencesim BINARY"; return; }
 
+  if [[ -n "$sweep_seconds" ]]; then
+    sweep_mutant "$name" "$binary" "$dir"
+    return
+  fi
   local -a scenarios live=()
   IFS=',' read -r -a scenarios <<<"$scenarios_csv"
   local missing=()
@@ -233,6 +262,61 @@ run_mutant() {
   r_caught_by="SURVIVED"
   [[ ${#missing[@]} -gt 0 ]] && r_note="missing scenario: ${missing[*]}"
   echo "== $name: survived ${budget} seeds of ${live[*]:-no scenario} (${r_seconds}s)" >&2
+}
+
+# --sweep: one plain sweep of every scenario for the mutant's binary. Sets the same r_* as
+# run_mutant. The seconds are the summed wall seconds of the runs up to and including the first
+# failure, in the order the sweep recorded them (one job, so the order it ran them).
+sweep_mutant() {
+  local name="$1" binary="$2" dir="$3" rc=0 line
+  rm -rf "$dir/sweep"
+  echo "== $name: fencesim sweep --budget ${sweep_seconds}s --jobs 1" >&2
+  (cd "$dir" && timeout $((sweep_seconds * 3 + 300)) "$binary" sweep --budget "${sweep_seconds}s" \
+    --jobs 1 --out "$dir/sweep" >"$dir/sweep.log" 2>&1) || rc=$?
+  if [[ ! -f "$dir/sweep/runs.jsonl" ]]; then
+    tail -5 "$dir/sweep.log" >&2
+    r_outcome=broken; r_caught_by="SWEEP GAVE NO runs.jsonl (exit $rc)"; return
+  fi
+  line=$(python3 - "$dir/sweep" <<'PY'
+import json, sys
+d = sys.argv[1]
+times = {}
+try:
+    for l in open(d + "/run_times.jsonl"):
+        if l.strip():
+            t = json.loads(l)
+            times[(t["scenario"], t["strategy"], t["seed"])] = t["wall_seconds"]
+except FileNotFoundError:
+    pass
+total, runs, failures, first = 0.0, 0, 0, None
+for l in open(d + "/runs.jsonl"):
+    if not l.strip():
+        continue
+    r = json.loads(l)
+    runs += 1
+    if first is None:
+        total += times.get((r["scenario"], r["strategy"], r["seed"]), 0.0)
+    if r["status"] != "pass":
+        failures += 1
+        if first is None:
+            v = r.get("first_violation") or {}
+            what = v.get("invariant") or r["status"]
+            first = "%s @ %s seed %s (%s)" % (what, r["scenario"], r["seed"], r["strategy"])
+print("%s\t%.1f\t%d\t%d" % (first or "", total, runs, failures))
+PY
+  )
+  local first seconds runs failures
+  IFS=$'\t' read -r first seconds runs failures <<<"$line"
+  r_seconds=$seconds
+  r_seeds="$failures/$runs runs failed"
+  if [[ -n "$first" ]]; then
+    r_outcome=caught; r_caught_by="$first"
+    r_replay="(see $dir/sweep/summary.json)"
+    echo "== $name: caught by $first after ${seconds}s of runs ($failures of $runs runs failed)" >&2
+  else
+    r_outcome=survived; r_caught_by="SURVIVED"
+    echo "== $name: survived a ${sweep_seconds}s sweep ($runs runs)" >&2
+  fi
 }
 
 # --- all of them ------------------------------------------------------------------------------

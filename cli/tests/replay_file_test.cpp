@@ -69,7 +69,7 @@ TEST(ReplayFile, RoundTripsThroughADisk) {
 }
 
 TEST(ReplayFile, EventNamesInvertToString) {
-  constexpr auto kLast = static_cast<int>(runtime::EventKind::kStoreCheckpointRefused);
+  constexpr auto kLast = static_cast<int>(runtime::kLastEventKind);
   for (int value = 0; value <= kLast; ++value) {
     const auto kind = static_cast<runtime::EventKind>(value);
     EXPECT_EQ(event_kind_from_string(runtime::to_string(kind)), kind) << value;

@@ -4,6 +4,9 @@
 
 #include <map>
 #include <set>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "reports/tests/timeline_fixture.h"
 
@@ -73,7 +76,8 @@ TEST(PerfettoTest, OneProcessPerNodeNamedAfterIt) {
 
 TEST(PerfettoTest, SpansNestOnEveryTrack) {
   // Perfetto draws a track's complete events as a stack: two that overlap without nesting would
-  // be drawn wrong. The trace packs overlapping spans onto separate tracks, so none overlap.
+  // be drawn wrong. The trace packs overlapping spans onto separate tracks, so none overlap, even
+  // where one ends exactly where the next starts (ts + dur must not pass the next ts).
   for (const testing::Captured* run :
        {&testing::failing_kleppmann(), &testing::passing_kleppmann()}) {
     std::map<std::pair<int, int>, double> free_at;
@@ -89,6 +93,50 @@ TEST(PerfettoTest, SpansNestOnEveryTrack) {
     }
     EXPECT_GE(spans, 5u);  // leases, steps, the stall, the epochs
   }
+}
+
+TEST(PerfettoTest, AWriteInFlightIsDrawnBesideTheStepItOutlives) {
+  // In kleppmann-fencing, instance-1's charge step ends at the abort (its lease's local expiry
+  // after the stall) while its request is still in flight; the refusal comes back later. The
+  // request is a span of its own, from its send to its reply, on a "writes in flight" track of
+  // the node, and it ends after the step's span ended.
+  const testing::Captured& run = testing::passing_kleppmann();
+  std::map<std::pair<int, int>, std::string> thread_names;
+  for (const ordered_json& event : run.trace["traceEvents"]) {
+    if (event["ph"] == "M" && event["name"] == "thread_name") {
+      thread_names[{event["pid"].get<int>(), event["tid"].get<int>()}] =
+          event["args"]["name"].get<std::string>();
+    }
+  }
+  std::map<std::tuple<int, std::int64_t, std::string>, double> step_end;  // (pid, token, step)
+  std::vector<ordered_json> requests;
+  for (const ordered_json& event : run.trace["traceEvents"]) {
+    if (event["ph"] != "X") continue;
+    const double end = event["ts"].get<double>() + event["dur"].get<double>();
+    if (event["cat"] == "step") {
+      step_end[{event["pid"].get<int>(), event["args"]["token"].get<std::int64_t>(),
+                event["name"].get<std::string>().substr(5)}] = end;  // "step NAME"
+    }
+    if (event["cat"] == "request") requests.push_back(event);
+  }
+  ASSERT_EQ(requests.size(), 2u);  // one write by each holder
+  std::size_t outliving = 0;
+  for (const ordered_json& request : requests) {
+    const std::string thread =
+        thread_names[{request["pid"].get<int>(), request["tid"].get<int>()}];
+    EXPECT_EQ(thread.rfind("writes in flight", 0), 0u) << thread;
+    const auto step = step_end.find({request["pid"].get<int>(),
+                                     request["args"]["token"].get<std::int64_t>(),
+                                     request["args"]["step"].get<std::string>()});
+    ASSERT_NE(step, step_end.end()) << request.dump();
+    const double end = request["ts"].get<double>() + request["dur"].get<double>();
+    if (end > step->second) {
+      ++outliving;
+      EXPECT_EQ(request["args"]["token"], 1);
+      EXPECT_EQ(request["args"]["reply"], "refused");
+    }
+  }
+  EXPECT_EQ(outliving, 1u);
 }
 
 TEST(PerfettoTest, TheViolationAndTheEpochsAreInTheTrace) {

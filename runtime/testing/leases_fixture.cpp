@@ -11,12 +11,14 @@ LeasesFixture::~LeasesFixture() {
   time.shutdown();
 }
 
-Instance& LeasesFixture::add_instance(const std::string& holder) {
+Instance& LeasesFixture::add_instance(const std::string& holder,
+                                      ExecutionLeaseRepository* leases_route) {
   envs_.push_back(std::make_unique<ManualEnv>(time, envs_.size() + 1));
   InstanceOptions options;
   options.holder = holder;
   options.lease = policy;
-  instances_.push_back(std::make_unique<Instance>(*envs_.back(), leases, checkpoints, queue,
+  instances_.push_back(std::make_unique<Instance>(*envs_.back(),
+                                                  leases_route ? *leases_route : leases, checkpoints, queue,
                                                   workflows, events, options));
   return *instances_.back();
 }

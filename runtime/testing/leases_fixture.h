@@ -21,8 +21,10 @@ class LeasesFixture {
   explicit LeasesFixture(LeasePolicy policy = {});
   ~LeasesFixture();
 
-  // A new instance with its own process (ManualEnv). Not started.
-  Instance& add_instance(const std::string& holder);
+  // A new instance with its own process (ManualEnv). Not started. It reaches the lease store
+  // through `leases_route` if given (a wrapper that drops or delays calls), else `leases`.
+  Instance& add_instance(const std::string& holder,
+                         ExecutionLeaseRepository* leases_route = nullptr);
   ManualEnv& env_of(const std::string& holder);
   void start_all();
 

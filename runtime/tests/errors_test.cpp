@@ -97,13 +97,22 @@ TEST(ErrorCodes, FencedErrorIsALeaseLostErrorAndItsCodeExtendsTheParentCode) {
   EXPECT_TRUE(parent.starts_with(std::string(ExecutionError::kCode) + "."));
 }
 
+// Every subclass's code extends its parent's (ADR-0023's rule), AggregateError's and StepError's
+// too: a caller that asks "is this an execution error" by code sees them.
+TEST(ErrorCodes, AggregateAndStepCodesExtendTheExecutionCode) {
+  const std::string parent = std::string(ExecutionError::kCode) + ".";
+  EXPECT_TRUE(std::string(AggregateError({}).code()).starts_with(parent));
+  EXPECT_TRUE(std::string(StepError("m").code()).starts_with(parent));
+  EXPECT_TRUE(std::string(ExecutionContextUnavailableError("m").code()).starts_with(parent));
+}
+
 TEST(ErrorCodes, EveryErrorHasItsStableCode) {
   EXPECT_EQ(ExecutionError("m").code(), "execution");
   EXPECT_EQ(ExecutionLeaseLostError(kKey, 1).code(), "execution.lease-lost");
   EXPECT_EQ(ExecutionContextUnavailableError("ancestor's fence").code(),
             "execution.context-unavailable");
-  EXPECT_EQ(AggregateError({}).code(), "aggregate");
-  EXPECT_EQ(StepError("m").code(), "step.failed");
+  EXPECT_EQ(AggregateError({}).code(), "execution.aggregate");
+  EXPECT_EQ(StepError("m").code(), "execution.step-failed");
 }
 
 TEST(ErrorCodes, FencedErrorCarriesTokensKeyAndScopeKey) {
@@ -115,9 +124,16 @@ TEST(ErrorCodes, FencedErrorCarriesTokensKeyAndScopeKey) {
   EXPECT_NE(std::string(error.what()).find("token 3"), std::string::npos) << error.what();
 }
 
-TEST(ErrorCodes, OnlyALaterTokenRefuses) {
-  EXPECT_THROW(ExecutionFencedError(kKey, 4, 4, "s"), CheckFailure);
-  EXPECT_THROW(ExecutionFencedError(kKey, 5, 4, "s"), CheckFailure);
+// A refusal reporting a token not later than the own one is still a hand-over (ADR-0023: the holder
+// of the refused token is stopped); the message says the reporting system is wrong.
+TEST(ErrorCodes, ARefusalReportingANonLaterTokenIsStillAFencedError) {
+  const ExecutionFencedError same(kKey, 4, 4, "s");
+  EXPECT_EQ(same.code(), "execution.lease-lost.fenced");
+  EXPECT_EQ(same.observed_token(), 4u);
+  EXPECT_NE(std::string(same.what()).find("not a later token"), std::string::npos);
+  EXPECT_EQ(ExecutionFencedError(kKey, 5, 4, "s").token(), 5u);
+  EXPECT_EQ(std::string(ExecutionFencedError(kKey, 4, 5, "s").what()).find("not a later"),
+            std::string::npos);
   EXPECT_THROW(ExecutionFencedError(kKey, 1, kTokenMax + 1, "s"), CheckFailure);
   EXPECT_THROW(ExecutionLeaseLostError(kKey, kTokenNone), CheckFailure);
 }
@@ -133,7 +149,7 @@ TEST(ErrorCodes, CopiesKeepCodeMessageAndShareTheCause) {
 }
 
 TEST(ErrorCode, IsTheOutermostErrorsCode) {
-  EXPECT_EQ(error_code(step("m", fenced())), "step.failed");
+  EXPECT_EQ(error_code(step("m", fenced())), "execution.step-failed");
   EXPECT_EQ(error_code(fenced()), "execution.lease-lost.fenced");
   EXPECT_EQ(error_code(std::make_exception_ptr(std::runtime_error("m"))), "error");
   EXPECT_EQ(error_code(std::make_exception_ptr(42)), "unknown");
@@ -260,7 +276,7 @@ TEST(DecideFailure, FailedWithTheErrorItselfOtherwise) {
   const FailureDecision decision = decide_failure(error, nullptr);
   EXPECT_EQ(decision.kind, Kind::Failed);
   EXPECT_EQ(decision.error, error);
-  EXPECT_EQ(decision.code, "step.failed");
+  EXPECT_EQ(decision.code, "execution.step-failed");
 }
 
 TEST(DecideFailure, NeedsAnError) {

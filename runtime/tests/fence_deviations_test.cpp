@@ -71,5 +71,310 @@ TEST(Deviations, ConfirmNowThrowsWhenTheRenewalCannotReachTheStore) {
   EXPECT_GT(fence.confirm_now(), f.time.now_ns());  // granted again: it returns
 }
 
+// Item 8: fenced(observed) with observed not later than the own token (a system that reports a
+// wrong high-water mark) stops the holder and is a hand-over, not an internal CheckFailure.
+TEST(Deviations, FencedWithANonLaterObservedTokenStopsTheHolderAsAHandOver) {
+  LeasesFixture f;
+  auto frame = step_frame(f, f.leases);
+  const ExecutionFence fence(frame);
+  ASSERT_EQ(fence.token(), 1u);
+  std::exception_ptr thrown;
+  try {
+    throw fence.fenced(1);
+  } catch (const std::exception&) {
+    thrown = std::current_exception();
+  }
+  EXPECT_TRUE(threw<ExecutionFencedError>(thrown));
+  EXPECT_EQ(frame->lease->state(), LeaseState::kLost);
+  EXPECT_EQ(frame->lease->lost_reason(), "fenced");
+  const FailureDecision decision = decide_failure(thrown, frame->lease->signal().reason());
+  EXPECT_EQ(decision.kind, FailureDecision::Kind::Fenced);
+  EXPECT_EQ(decision.code, "execution.lease-lost.fenced");
+}
+
+// Item 9: once the lease is lost, confirmedUntil is no later than the moment it was lost.
+TEST(Deviations, ConfirmedUntilIsNotInTheFutureAfterTheLeaseWasLost) {
+  LeasesFixture f;
+  auto frame = step_frame(f, f.leases);
+  const ExecutionFence fence(frame);
+  f.time.advance(kSecond);
+  ASSERT_GT(fence.confirmed_until_ns(), f.time.now_ns());
+  (void)fence.fenced(2);
+  EXPECT_LE(fence.confirmed_until_ns(), f.time.now_ns());
+  EXPECT_LE(frame->lease->confirmed_until_ns(), f.time.now_ns());
+}
+
+// Item 9, the release path: a lease given back is not believed past the release either.
+TEST(Deviations, ConfirmedUntilIsNotInTheFutureAfterTheLeaseWasReleased) {
+  LeasesFixture f;
+  auto frame = step_frame(f, f.leases);
+  frame->lease->release();
+  EXPECT_LE(frame->lease->confirmed_until_ns(), f.time.now_ns());
+}
+
+// Item 5: a fence used from another fiber (spawned by the step) across a suspension: the refusal
+// arrives after the step ended, and still stops the holder and throws the fenced error.
+TEST(Deviations, RefusalArrivingAfterTheStepEndedStopsTheHolder) {
+  LeasesFixture f;
+  class SlowSink final : public Sink {
+   public:
+    SlowSink(Env& env, Sink& target) : env_(env), target_(target) {}
+    const std::string& name() const override { return target_.name(); }
+    SinkReply write(const SinkWrite& write) override {
+      env_.sleep(2 * kSecond);
+      return target_.write(write);
+    }
+
+   private:
+    Env& env_;
+    Sink& target_;
+  } slow(f.store_env, f.sink);
+  std::exception_ptr spawned_failure;
+  bool spawned_done = false;
+  std::shared_ptr<HeldLease> lease;
+  EXPECT_FALSE(f.run_step(kKey, [&](ExecutionContext& ctx) {
+    const ExecutionFence fence = ctx.fence();
+    ctx.env().spawn("helper", [&, fence] {
+      try {
+        fence.write(slow, "charge", "late");
+      } catch (const std::exception&) {
+        spawned_failure = std::current_exception();
+      }
+      spawned_done = true;
+    });
+    ctx.env().yield();  // the helper's write leaves while the step runs
+    // A newer holder's write (token 2) lands at the sink first.
+    f.sink.write(SinkWrite{ctx.fence().scope_key(), 2, "other", "newer"});
+  }));
+  f.time.advance(3 * kSecond);
+  ASSERT_TRUE(spawned_done);
+  EXPECT_TRUE(threw<ExecutionFencedError>(spawned_failure));
+  const RuntimeEvent* lost = f.events.last(EventKind::kLeaseLost);
+  ASSERT_NE(lost, nullptr);
+  EXPECT_EQ(lost->detail, "fenced");
+}
+
+// Item 7: step paths encode their names: a name holding '/' cannot pose as two levels, and names
+// holding ':' or '%' stay apart.
+TEST(Deviations, StepPathsEncodeTheirNames) {
+  EXPECT_NE(join_path("g", "a/b"), join_path(join_path("g", "a"), "b"));
+  EXPECT_NE(join_path("", "a%2Fb"), join_path("", "a/b"));
+  EXPECT_NE(join_path("a:b", "c"), join_path("a", "b:c"));
+  EXPECT_EQ(join_path(join_path("g", "one"), "s"), "g/one/s");  // plain names pass unchanged
+}
+
+// Item 7: an AnyInstance child's key encodes its parts and can never be a root's key.
+TEST(Deviations, ChildLeaseKeysEncodeTheirPartsAndAreNoRootsKey) {
+  const LeaseKey parent{"tenant-1", "order-1"};
+  const LeaseKey child = child_lease_key(parent, join_path("g", "x"));
+  EXPECT_EQ(child.tenant_id, "tenant-1");
+  EXPECT_NE(child.lease_execution_id, "order-1/g/x");
+  EXPECT_NE(child_lease_key(parent, join_path("g", "a/b")),
+            child_lease_key(parent, join_path(join_path("g", "a"), "b")));
+  EXPECT_NE(child_lease_key(LeaseKey{"t", "a/g"}, "x"), child_lease_key(LeaseKey{"t", "a"}, "g/x"));
+  MemoryPlacementQueue queue;
+  EXPECT_THROW(queue.place(child, "w", std::nullopt), PlacementError);
+  EXPECT_NO_THROW(queue.place(child, "w", parent));
+}
+
+// Item 7: a root whose execution id is what the old child key was ("order-1/g/x") and the tree
+// order-1 with its AnyInstance child x in group g are two trees: both run their own steps.
+TEST(Deviations, RootNamedLikeAChildPathRunsApartFromTheChild) {
+  LeasesFixture f;
+  std::vector<std::string> ran;
+  f.workflows.add(Workflow{"other", {StepItem{"o", [&](ExecutionContext&) { ran.push_back("o"); }}}});
+  f.workflows.add(Workflow{"child", {StepItem{"c", [&](ExecutionContext&) { ran.push_back("c"); }}}});
+  f.workflows.add(
+      Workflow{"w", {GroupItem{"g", {{"x", ChildPlacement::kAnyInstance, "child"}}}}});
+  f.add_instance("A");
+  f.queue.place(LeaseKey{"tenant-1", "order-1/g/x"}, "other", std::nullopt);
+  f.queue.place(LeaseKey{"tenant-1", "order-1"}, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(20 * kSecond);
+  std::sort(ran.begin(), ran.end());
+  EXPECT_EQ(ran, (std::vector<std::string>{"c", "o"}));
+  EXPECT_TRUE(f.checkpoints.load(LeaseKey{"tenant-1", "order-1"}).tree_completed);
+  EXPECT_TRUE(f.checkpoints.load(LeaseKey{"tenant-1", "order-1/g/x"}).tree_completed);
+}
+
+// Item 2: a withdrawal while the tree is live, for a step not running here (between steps, or on
+// another instance), is refused with a clear error; its body never runs unfenced.
+TEST(Deviations, WithdrawalWhileTheTreeIsLiveIsRefused) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {StepItem{"a", [](ExecutionContext&) {}},
+                                 StepItem{"b", [](ExecutionContext& c) { c.env().sleep(10 * kSecond); }}}});
+  Instance& a = f.add_instance("A");
+  Instance& b = f.add_instance("B");
+  f.queue.place(kKey, "w", std::nullopt);
+  a.start();
+  f.time.advance(2 * kSecond);  // "a" committed, "b" runs on A
+  int ran = 0;
+  const std::exception_ptr on_a = a.withdraw(kKey, "a", [&](ExecutionContext&) { ++ran; });
+  const std::exception_ptr on_b = b.withdraw(kKey, "b", [&](ExecutionContext&) { ++ran; });
+  EXPECT_EQ(ran, 0);
+  EXPECT_TRUE(threw<WithdrawalRefusedError>(on_a));
+  EXPECT_TRUE(threw<WithdrawalRefusedError>(on_b));
+  EXPECT_EQ(error_code(on_a), "execution.context-unavailable.withdrawal-refused");
+  EXPECT_EQ(f.events.count(EventKind::kWithdrawalRefused), 2u);
+  EXPECT_EQ(f.events.count(EventKind::kWithdrawal), 0u);
+  // Inside the step it runs fenced; after the tree ended, unfenced.
+  EXPECT_FALSE(a.withdraw(kKey, "b", [&](ExecutionContext& c) { ran += c.fence().token() == 1; }));
+  f.time.advance(20 * kSecond);
+  ASSERT_TRUE(f.checkpoints.load(kKey).tree_completed);
+  EXPECT_FALSE(b.withdraw(kKey, "b", [&](ExecutionContext&) { ++ran; }));
+  EXPECT_EQ(ran, 2);
+}
+
+// A checkpoint store that cannot be reached.
+class UnreachableCheckpoints final : public CheckpointStore {
+ public:
+  CommitResult commit_step(const LeaseKey&, Token, const std::string&) override { throw down(); }
+  CommitResult commit_tree(const LeaseKey&, Token) override { throw down(); }
+  Checkpoint load(const LeaseKey&) override { throw down(); }
+
+ private:
+  static StoreUnavailableError down() { return StoreUnavailableError("checkpoints: no reply"); }
+};
+
+// Item 2: an unreachable checkpoint store does not say the tree ended: refused.
+TEST(Deviations, WithdrawalIsRefusedWhenTheTreesEndCannotBeRead) {
+  LeasesFixture f;
+  UnreachableCheckpoints checkpoints;
+  InstanceOptions options;
+  options.holder = "C";
+  Instance c(f.store_env, f.leases, checkpoints, f.queue, f.workflows, f.events, options);
+  bool ran = false;
+  EXPECT_TRUE(threw<WithdrawalRefusedError>(
+      c.withdraw(kKey, "a", [&](ExecutionContext&) { ran = true; })));
+  EXPECT_FALSE(ran);
+}
+
+// Item 4: a withdrawal's failure is decided like a step's: a refusal inside it stops the holder of
+// its token and is reported classified; nothing escapes unclassified.
+TEST(Deviations, WithdrawalFailureIsDecidedAndItsRefusalStopsTheHolder) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {StepItem{"s", [](ExecutionContext& c) { c.env().sleep(10 * kSecond); }}}});
+  Instance& a = f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  a.start();
+  f.time.advance(2 * kSecond);
+  f.sink.write(SinkWrite{make_scope_key(kKey), 2, "other", "newer"});  // a later holder wrote
+  std::exception_ptr returned;
+  EXPECT_NO_THROW(returned = a.withdraw(kKey, "s", [&](ExecutionContext& c) {
+    throw StepError("refund failed", [&] {
+      try {
+        c.fence().write(f.sink, "refund", "stale");
+      } catch (const std::exception&) {
+        return std::current_exception();
+      }
+      return std::exception_ptr();
+    }());
+  }));
+  EXPECT_TRUE(threw<ExecutionFencedError>(returned));  // the fenced error itself, not the wrapper
+  const RuntimeEvent* classified = f.events.last(EventKind::kWithdrawalEnded, "A");
+  ASSERT_NE(classified, nullptr);
+  EXPECT_EQ(classified->detail, "execution.lease-lost.fenced");
+  EXPECT_EQ(classified->step, "s");
+  const RuntimeEvent* lost = f.events.last(EventKind::kLeaseLost, "A");
+  ASSERT_NE(lost, nullptr);
+  EXPECT_EQ(lost->detail, "fenced");
+}
+
+// Item 4: a plain failure of a withdrawal's body is classified and returned, not thrown.
+TEST(Deviations, WithdrawalPlainFailureIsClassifiedNotThrown) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"w", {StepItem{"s", [](ExecutionContext&) {}}}});
+  Instance& a = f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  a.start();
+  f.time.advance(5 * kSecond);
+  ASSERT_TRUE(f.checkpoints.load(kKey).tree_completed);
+  std::exception_ptr returned;
+  EXPECT_NO_THROW(returned = a.withdraw(kKey, "s", [](ExecutionContext&) {
+    throw std::runtime_error("mail server down");
+  }));
+  EXPECT_EQ(error_code(returned), "error");
+  EXPECT_EQ(f.events.last(EventKind::kWithdrawalEnded, "A")->detail, "error");
+}
+
+// Item 12: at the lease's own local expiry a step's fenced write returns at the abort with
+// ExecutionLeaseLostError, bounded by the expiry, instead of waiting for the reply; the request
+// stays in flight and lands on its own.
+TEST(Deviations, WriteInFlightAtLocalExpiryReturnsAtTheAbort) {
+  LeasesFixture f;
+  RenewalsDown leases(f.leases);
+  class SlowSink final : public Sink {  // a reply 90 s late (the RPC's own timeout)
+   public:
+    explicit SlowSink(Sink& target) : target_(target) {}
+    const std::string& name() const override { return target_.name(); }
+    SinkReply write(const SinkWrite& write) override {
+      env->sleep(90 * kSecond);
+      return target_.write(write);
+    }
+    Env* env = nullptr;
+
+   private:
+    Sink& target_;
+  } slow(f.sink);
+  f.workflows.add(Workflow{"w", {StepItem{"charge", [&](ExecutionContext& c) {
+                                   slow.env = &c.env();
+                                   c.fence().write(slow, "charge", "42");
+                                 }}}});
+  f.add_instance("A", &leases);
+  leases.down = true;  // no renewal is granted: the lease expires locally during the write
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(f.policy.ttl_ns + kSecond);
+  const RuntimeEvent* ended = f.events.last(EventKind::kStepEnded, "A");
+  ASSERT_NE(ended, nullptr);  // ended at the abort, not 90 s later
+  EXPECT_EQ(ended->detail, "execution.lease-lost");
+  EXPECT_EQ(f.sink.effects().size(), 0u);
+  f.time.advance(90 * kSecond);
+  EXPECT_EQ(f.sink.effects().size(), 1u);  // the request landed on its own
+  EXPECT_GE(f.events.count(EventKind::kWriteAccepted, "A"), 1u);
+}
+
+
+// Sweep finding (swarm, pct, seed 511): a ParentInstance branch's step outlived the root's lease
+// while the root waited for a remote child. The wait then "yielded" the lost lease, retook the
+// tree under a new token inside the same pass, and decided the branch's failure (made under token
+// 1) against the new lease. A lost lease ends the wait with its loss: the pass is decided under
+// its own token, and only a later pass takes the tree again.
+TEST(Deviations, RemoteWaitEndsWithTheLossOfItsLeaseAndNeverRetakesIt) {
+  LeasesFixture f;
+  RenewalsDown leases(f.leases);
+  f.workflows.add(Workflow{"slow", {StepItem{"slow", [](ExecutionContext& c) {
+                                      c.env().sleep(60 * kSecond);
+                                    }}}});
+  f.workflows.add(Workflow{"remote", {StepItem{"r", [](ExecutionContext& c) {
+                                        c.env().sleep(80 * kSecond);
+                                      }}}});
+  f.workflows.add(Workflow{"w", {GroupItem{"g",
+                                           {{"branch", ChildPlacement::kParentInstance, "slow"},
+                                            {"child", ChildPlacement::kAnyInstance, "remote"}}}}});
+  f.add_instance("A", &leases);
+  leases.down = true;  // no renewal is granted: the root's lease expires locally mid-branch
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(f.policy.ttl_ns + 5 * kSecond);
+  leases.down = false;  // the child's next pass completes it, so a retake would be possible
+  f.time.advance(200 * kSecond);
+  const RuntimeEvent* first_decision = nullptr;
+  std::size_t root_takes = 0;
+  for (const RuntimeEvent& e : f.events.events()) {
+    if (e.key != kKey) continue;
+    if (e.kind == EventKind::kLeaseTaken && first_decision == nullptr) ++root_takes;
+    if (e.kind == EventKind::kErrorClassified && first_decision == nullptr) first_decision = &e;
+    if (first_decision == nullptr) {
+      EXPECT_NE(e.kind, EventKind::kRemoteWaitEnded);
+    }
+  }
+  ASSERT_NE(first_decision, nullptr);
+  EXPECT_EQ(first_decision->token, 1u);  // decided under the lease the branch lost
+  EXPECT_EQ(first_decision->detail, "execution.lease-lost");
+  EXPECT_EQ(root_takes, 1u);  // the pass never took the tree again
+  EXPECT_TRUE(f.checkpoints.load(kKey).tree_completed);  // a later pass completed it
+}
+
 }  // namespace
 }  // namespace fencesim::runtime

@@ -108,6 +108,24 @@ TEST_P(PlacementQueueContract, KeysKeepEveryByte) {
   }
 }
 
+TEST_P(PlacementQueueContract, ARootWithAChildsExecutionIdIsRefused) {
+  // A child's key (child_lease_key) placed as a root could share a lease with that child.
+  const LeaseKey child = child_lease_key(root_, "g/x");
+  ASSERT_TRUE(is_child_execution_id(child.lease_execution_id));
+  EXPECT_THROW(queue().place(child, "w", std::nullopt), PlacementError);
+  EXPECT_THROW(queue().place(LeaseKey{"t", std::string(kChildExecutionPrefix)}, "w", std::nullopt),
+               PlacementError);
+  EXPECT_TRUE(queue().pending().empty());
+  EXPECT_EQ(queue().find(child), std::nullopt);
+  // Placed by its parent, the same key is a child's: accepted.
+  queue().place(child, "w", root_);
+  ASSERT_TRUE(queue().find(child).has_value());
+  EXPECT_EQ(queue().find(child)->parent, root_);
+  // An id that only holds the prefix further in is a root's.
+  queue().place(LeaseKey{"t", "x@child:"}, "w", std::nullopt);
+  EXPECT_EQ(queue().pending().size(), 2u);
+}
+
 }  // namespace fencesim::runtime::contract
 
 #define FENCESIM_INSTANTIATE_PLACEMENT_QUEUE_CONTRACT(Name, factory)                          \

@@ -286,7 +286,8 @@ TEST(Spec, EveryErrorNamesTheFileTheLineAndTheKey) {
        "confirm-sent, error-classified, tree-started, tree-completed, tree-abandoned, "
        "child-placed, remote-wait-began, remote-wait-ended, withdrawal, store-lease-granted, "
        "store-lease-renewed, store-renew-refused, store-lease-released, sink-applied, "
-       "sink-deduplicated, sink-refused, store-checkpoint-committed, store-checkpoint-refused)"},
+       "sink-deduplicated, sink-refused, store-checkpoint-committed, store-checkpoint-refused, "
+       "withdrawal-refused, withdrawal-ended, cancel-seen, tree-cancelled)"},
       {kHead + kStall + "after = \"write-sent\"\nafter_node = \"instance-7\"\nlasting = \"3s\"\n",
        "bad.toml:7: [[fault]].after_node: unknown node 'instance-7' (nodes: lease-store, "
        "payments, instance-1, instance-2)"},

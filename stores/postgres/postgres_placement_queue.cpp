@@ -30,6 +30,13 @@ Placement placement_of(const pqxx::row& row) {
 
 void PostgresPlacementQueue::place(const LeaseKey& key, const std::string& workflow,
                                    const std::optional<LeaseKey>& parent) {
+  // A root with a child's (reserved) execution id could share a lease with that child: refused
+  // before anything is stored, as every queue does (runtime/placement_queue.h).
+  if (!parent && runtime::is_child_execution_id(key.lease_execution_id)) {
+    throw runtime::PlacementError(
+        "a root's execution id may not start with the reserved child prefix: " +
+        key.lease_execution_id);
+  }
   // No parent: "" with a NULL flag, since libpqxx 6 binds one parameter type per position.
   const bool has_parent = parent.has_value();
   database_.read_committed([&](pqxx::work& work) {

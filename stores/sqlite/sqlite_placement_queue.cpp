@@ -22,6 +22,13 @@ Placement placement_of(const SqliteStatement& row) {
 
 void SqlitePlacementQueue::place(const LeaseKey& key, const std::string& workflow,
                                  const std::optional<LeaseKey>& parent) {
+  // A root with a child's (reserved) execution id could share a lease with that child: refused
+  // before anything is stored, as every queue does (runtime/placement_queue.h).
+  if (!parent && runtime::is_child_execution_id(key.lease_execution_id)) {
+    throw runtime::PlacementError(
+        "a root's execution id may not start with the reserved child prefix: " +
+        key.lease_execution_id);
+  }
   database_.immediate([&] {
     SqliteStatement insert = database_.prepare(
         "INSERT OR IGNORE INTO fencesim_placements (tenant_id, lease_execution_id, workflow, "

@@ -22,6 +22,7 @@
 #include "cli/execute.h"
 #include "cli/parse.h"
 #include "reports/replay_file.h"
+#include "reports/json_text.h"
 
 namespace fencesim::cli {
 
@@ -180,7 +181,7 @@ int corpus_command(const scenarios::ScenarioRegistry& registry, const CorpusArgs
     nlohmann::ordered_json counts = nlohmann::ordered_json::object();
     for (std::string_view name : kClasses) counts[std::string(name)] = tally[std::string(name)];
     json["tally"] = counts;
-    out << json.dump() << '\n';
+    out << reports::json_text(json) << '\n';
   } else {
     fmt::print(out, "corpus {}: {} files: {}\n", args.dir, files.size(), tally_text);
   }

@@ -12,6 +12,7 @@
 #include "explore/replay_chooser.h"
 #include "reports/replay_file.h"
 #include "reports/timeline_files.h"
+#include "reports/json_text.h"
 
 namespace fencesim::cli {
 
@@ -86,7 +87,7 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
                       {"matches", matches},
                       {"expected_status", file.expected_status},
                       {"expected_history_hash", file.expected_history_hash}};
-    out << json.dump() << '\n';
+    out << reports::json_text(json) << '\n';
   } else {
     fmt::print(out, "{}\n", configuration_line(request));
     print_summary(out, run);

@@ -10,6 +10,7 @@
 #include "reports/replay_file.h"
 #include "reports/timeline_files.h"
 #include "scenarios/spec.h"
+#include "reports/json_text.h"
 
 namespace fencesim::cli {
 
@@ -107,7 +108,7 @@ int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std:
   write_pictures(pictures,
                  replay_file.empty() ? rerun_command(args, request) : replay_command(replay_file));
   if (args.json) {
-    out << run_json(run, replay_file).dump() << '\n';
+    out << reports::json_text(run_json(run, replay_file)) << '\n';
   } else {
     fmt::print(out, "{}\n", configuration_line(request));
     print_summary(out, run);

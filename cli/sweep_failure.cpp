@@ -7,6 +7,7 @@
 #include "reports/perfetto.h"
 #include "reports/replay_file.h"
 #include "reports/timeline.h"
+#include "reports/json_text.h"
 
 namespace fencesim::cli {
 
@@ -57,12 +58,12 @@ void draw_shrunk_run(const scenarios::ScenarioRegistry& registry,
     trace = reports::perfetto_trace(world, report);
   });
   files.timeline = try_write(files, out, "failures/" + base + ".timeline.json",
-                             [&](const std::string& path) { write_text(path, timeline.dump()); });
+                             [&](const std::string& path) { write_text(path, reports::json_text(timeline)); });
   files.html = try_write(files, out, "failures/" + base + ".html", [&](const std::string& path) {
     write_text(path, reports::render_run_html(timeline));
   });
   files.perfetto = try_write(files, out, "failures/" + base + ".perfetto.json",
-                             [&](const std::string& path) { write_text(path, trace.dump()); });
+                             [&](const std::string& path) { write_text(path, reports::json_text(trace)); });
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "reports/summary.h"
 #include "reports/summary_markdown.h"
 #include "reports/timeline.h"
+#include "reports/json_text.h"
 
 namespace fencesim::cli {
 
@@ -105,7 +106,7 @@ std::vector<ordered_json> failure_timelines(const std::string& dir, const ordere
 
 std::string number(const ordered_json& value) {
   if (value.is_number_float()) return fmt::format("{:.0f}", value.get<double>());
-  return value.dump();
+  return reports::json_text(value);
 }
 
 std::string under(const std::string& dir, const ordered_json& path) {
@@ -119,7 +120,7 @@ void print_groups(std::ostream& out, const ordered_json& summary, const std::str
   const bool judged = summary["known"].is_object();
   fmt::print(out, "failure groups: {} distinct{}\n", groups.size(),
              judged
-                 ? fmt::format(" ({} new, {} known)", summary["totals"]["new_groups"].dump(),
+                 ? fmt::format(" ({} new, {} known)", reports::json_text(summary["totals"]["new_groups"]),
                                groups.size() - summary["totals"]["new_groups"].get<std::size_t>())
                  : std::string(" (no --known: all new)"));
   for (const ordered_json& group : groups) {
@@ -218,7 +219,7 @@ ordered_json write_reports(const std::string& dir, const reports::SweepManifest&
   reports::write_run_records(dir + "/runs.jsonl", records);
   reports::write_run_times(dir + "/run_times.jsonl", times);
   ordered_json summary = reports::sweep_summary(manifest, records, times);
-  reports::write_file_atomically(dir + "/summary.json", summary.dump(2) + "\n");
+  reports::write_file_atomically(dir + "/summary.json", reports::json_text(summary, 2) + "\n");
   reports::write_file_atomically(dir + "/summary.md", reports::summary_markdown(summary));
   reports::write_file_atomically(dir + "/junit.xml", reports::junit_xml(summary));
   reports::write_file_atomically(

@@ -17,6 +17,7 @@
 #include "cli/sweep_protocol.h"
 #include "reports/signature.h"
 #include "sim/stack_pool.h"
+#include "reports/json_text.h"
 
 namespace fencesim::cli {
 
@@ -186,7 +187,7 @@ class Worker {
 
   void send(const ordered_json& message) {
     // The parent gone means the sweep is over: nothing is left to tell.
-    if (!write_line(result_fd_, message.dump())) _exit(0);
+    if (!write_line(result_fd_, reports::json_text(message))) _exit(0);
   }
 
   const WorkerSetup& setup_;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "properties/invariant.h"
@@ -190,6 +191,18 @@ class ExpiredWriteNeverSucceeds final : public Invariant {
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
 
+class OwnWorkflow final : public Invariant {
+ public:
+  std::string_view name() const override { return "own-workflow"; }
+  std::string_view statement() const override {
+    return "every tree runs the workflow it was placed with, on a lease key of its own: no key is "
+           "placed as two trees (a root and a child, two children); every step checkpointed under "
+           "a key is a step of its tree's workflow; a tree completes only with all of its steps "
+           "checkpointed, and a parent only after each of its AnyInstance children, one key each";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
 // What the clock-based checkers may assume about a run beyond its history: the lease's ttl, whether
 // the run stayed within the protocol's assumptions, and how each node's monotonic clock ran.
 struct DriftChange {
@@ -249,6 +262,19 @@ using DeclaredEffects = std::map<std::pair<std::string, std::string>, int>;
 using DeclaredLookup = std::function<const DeclaredEffects&(const std::string& workflow)>;
 DeclaredLookup declared_effects_of(const runtime::WorkflowRegistry& registry);
 void check_exactly_once(const Events& events, const DeclaredLookup& declared,
+                        std::vector<Violation>& out);
+
+// A workflow's shape as the own-workflow oracle reads it from the workload's definitions: the name
+// path (group, child, ..., step) of every step under the tree's own lease (inline children's
+// included), and how many AnyInstance children it places (inline levels' included).
+struct WorkflowShape {
+  std::vector<std::vector<std::string>> steps;
+  int any_instance_children = 0;
+};
+// The shape of a workflow by name, or null for one the registry does not hold.
+using ShapeLookup = std::function<const WorkflowShape*(const std::string& workflow)>;
+ShapeLookup workflow_shapes_of(const runtime::WorkflowRegistry& registry);
+void check_own_workflow(const Events& events, const ShapeLookup& shape,
                         std::vector<Violation>& out);
 
 }  // namespace fencesim::properties

@@ -25,6 +25,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<ExpiredWriteNeverSucceeds>());
   out.push_back(std::make_unique<RenewalCadence>());
   out.push_back(std::make_unique<TimelyLoss>());
+  out.push_back(std::make_unique<OwnWorkflow>());
   // Liveness (every tree completes in the quiet phase) is judged by the run's outcome, and replay
   // (same seed, same history hash) by running twice: neither is a checker over one history.
   return out;

@@ -5,6 +5,7 @@
 
 #include "reports/markup_escape.h"
 #include "reports/timeline.h"
+#include "reports/json_text.h"
 
 namespace fencesim::reports {
 namespace html {
@@ -14,7 +15,7 @@ std::string escape(std::string_view text) {
 }
 
 std::string script_json(const nlohmann::ordered_json& json) {
-  const std::string text = json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string text = json_text(json);
   std::string out;
   out.reserve(text.size() + text.size() / 16);
   for (const char c : text) {
@@ -74,7 +75,7 @@ namespace {
 std::string text_of(const nlohmann::ordered_json& json, const char* key) {
   if (!json.is_object() || !json.contains(key)) return "-";
   const nlohmann::ordered_json& value = json[key];
-  return value.is_string() ? value.get<std::string>() : value.dump();
+  return value.is_string() ? value.get<std::string>() : json_text(value);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "reports/junit.h"
+#include "reports/json_text.h"
 
 #include <fmt/format.h>
 
@@ -16,7 +17,7 @@ constexpr std::size_t kFailuresListed = 20;
 
 std::string number(const ordered_json& value) {
   if (value.is_number_float()) return fmt::format("{:.3f}", value.get<double>());
-  return value.dump();
+  return json_text(value);
 }
 
 // One failure, as a few lines a person reads in a CI's test view: the command first.

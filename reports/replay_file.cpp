@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "scenarios/spec.h"
+#include "reports/json_text.h"
 
 namespace fencesim::reports {
 
@@ -267,7 +268,7 @@ void check_header(const FieldReader& reader, const json& document, std::string_v
     throw ReplayFileError(
         fmt::format("replay file '{}' has format version {}; this fencesim reads "
                     "version {}",
-                    source, version.dump(), kReplayVersion));
+                    source, json_text(version), kReplayVersion));
   }
   const std::string written_by = reader.string(document, "fencesim_version");
   if (written_by != fencesim_version()) {
@@ -355,7 +356,7 @@ ReplayFile replay_file_from_json(const json& document, std::string_view source) 
 void write_replay_file(const std::string& path, const ReplayFile& file) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw ReplayFileError(fmt::format("cannot write replay file '{}'", path));
-  out << to_json(file).dump(2) << '\n';
+  out << json_text(to_json(file), 2) << '\n';
   out.flush();
   if (!out) throw ReplayFileError(fmt::format("cannot write replay file '{}'", path));
 }

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "reports/json_reader.h"
+#include "reports/json_text.h"
 
 namespace fencesim::reports {
 
@@ -216,7 +217,7 @@ template <typename Item>
 void write_lines(const std::string& path, const std::vector<Item>& items) {
   std::string text;
   for (const Item& item : items) {
-    text += to_json(item).dump();
+    text += json_text(to_json(item));
     text += '\n';
   }
   write_file_atomically(path, text);

@@ -1,4 +1,5 @@
 #include "reports/summary_markdown.h"
+#include "reports/json_text.h"
 
 #include <fmt/format.h>
 
@@ -19,7 +20,7 @@ std::string text(const ordered_json& object, const char* key) {
   const ordered_json& value = object[key];
   if (value.is_string()) return value.get<std::string>();
   if (value.is_number_float()) return fmt::format("{:.1f}", value.get<double>());
-  return value.dump();
+  return json_text(value);
 }
 
 std::uint64_t count(const ordered_json& object, const char* key) {
@@ -37,7 +38,7 @@ std::string joined(const ordered_json& names) {
   std::string out;
   for (const ordered_json& name : names) {
     if (!out.empty()) out += ", ";
-    out += name.is_string() ? name.get<std::string>() : name.dump();
+    out += name.is_string() ? name.get<std::string>() : json_text(name);
   }
   return out.empty() ? "-" : out;
 }

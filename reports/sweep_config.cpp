@@ -8,6 +8,7 @@
 
 #include "reports/json_reader.h"
 #include "reports/run_record.h"
+#include "reports/json_text.h"
 
 namespace fencesim::reports {
 
@@ -144,7 +145,7 @@ SweepManifest sweep_manifest_from_json(const json& object, std::string_view sour
 }
 
 void write_sweep_manifest(const std::string& path, const SweepManifest& manifest) {
-  write_file_atomically(path, to_json(manifest).dump(2) + "\n");
+  write_file_atomically(path, json_text(to_json(manifest), 2) + "\n");
 }
 
 SweepManifest read_sweep_manifest(const std::string& path) {

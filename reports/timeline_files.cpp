@@ -7,6 +7,7 @@
 #include "reports/perfetto.h"
 #include "reports/run_record.h"
 #include "reports/timeline.h"
+#include "reports/json_text.h"
 
 namespace fencesim::reports {
 
@@ -55,7 +56,7 @@ void RunPictures::write(const std::string& replay_command) const {
     timeline["replay_command"] = replay_command;
     write_text("--html", html_path_, render_run_html(timeline));
   }
-  if (!perfetto_path_.empty()) write_text("--perfetto", perfetto_path_, trace_.dump() + "\n");
+  if (!perfetto_path_.empty()) write_text("--perfetto", perfetto_path_, json_text(trace_) + "\n");
 }
 
 }  // namespace fencesim::reports

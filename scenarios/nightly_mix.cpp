@@ -1,69 +1,24 @@
-// The nightly mix: three instances run several trees using all three placements while stalls,
-// stops, migrations, crashes, clock drift and network faults drawn from the seed hit them; then
-// a quiet phase in which every tree must complete.
+// The nightly mix: three instances run several trees using all three placements (the workload of
+// scenarios/mix_workload.h: hostile names, remote waits in several lanes at once, nested
+// AnyInstance children, steps that go on after their write, withdrawals at every moment) while
+// stalls, stops, migrations, crashes, clock drift, network faults and a slow checkpoint store as a
+// remote wait begins, drawn from the seed, hit them; then a quiet phase in which every tree must
+// complete.
 #include <fmt/format.h>
 
 #include <array>
-#include <map>
 
+#include "scenarios/mix_workload.h"
 #include "scenarios/scenario.h"
-#include "scenarios/swarm_workload.h"
-#include "scenarios/workload.h"
 
 namespace fencesim::scenarios {
 
-using runtime::ChildPlacement;
 using runtime::kMillisecond;
 using runtime::kSecond;
 
 namespace {
 
 const std::vector<std::string> kInstances{"instance-1", "instance-2", "instance-3"};
-
-// The swarm's trees are the nightly mix's with steps added (scenarios/swarm_workload.h); the
-// nightly mix draws exactly what it always drew, so its seeds keep their stories.
-void add_workflows(sim::World& world, sim::Rng& rng, bool swarm) {
-  auto duration = [&rng] { return rng.between(200, 12'000) * kMillisecond; };
-  world.workflows().add(
-      runtime::Workflow{"branch",
-                        {work_step("prepare", duration()),
-                         write_step(world, "record", duration(), "ledger", "branch record")}});
-  world.workflows().add(
-      runtime::Workflow{"remote",
-                        {write_step(world, "charge", duration(), "payments", "remote charge"),
-                         work_step("settle", duration())}});
-  runtime::Workflow level{"level", {write_step(world, "note", duration(), "ledger", "level note")}};
-  runtime::Workflow order{
-      "order",
-      {work_step("reserve", duration()),
-       write_step(world, "charge", duration(), "payments", "charge"),
-       runtime::GroupItem{"children",
-                          {{"audit", ChildPlacement::kParentInstance, "branch"},
-                           {"notify", ChildPlacement::kThisWorkflow, "level"},
-                           {"invoice", ChildPlacement::kAnyInstance, "remote"},
-                           {"refund-check", ChildPlacement::kAnyInstance, "remote"}}},
-       write_step(world, "ship", duration(), "ledger", "ship")}};
-  if (swarm) {
-    auto kept = std::make_shared<KeptFences>();
-    level.items.push_back(ancestor_fence_step(world));
-    order.items[1] = wrapping_write_step(world, "charge", duration(), "payments");
-    order.items.insert(order.items.begin() + 1, keep_fence_step(kept));
-    order.items.insert(order.items.begin() + 3, notify_step(world));
-    order.items.insert(order.items.begin() + 4, reuse_fence_step(world, kept));
-  }
-  world.workflows().add(std::move(level));
-  world.workflows().add(std::move(order));
-}
-
-// Steps that write (by path in an order tree), and where: a withdrawal inside a pass writes
-// through such a step's fence.
-std::map<std::string, std::string> order_writers() {
-  using runtime::join_path;
-  return {{"charge", "payments"},
-          {join_path(join_path("children", "audit"), "record"), "ledger"},
-          {join_path(join_path("children", "notify"), "note"), "ledger"},
-          {"ship", "ledger"}};
-}
 
 constexpr std::uint64_t kFaultKinds = 10;
 
@@ -126,15 +81,31 @@ sim::Fault draw_fault_of(std::uint64_t kind, sim::Rng& rng, std::int64_t safety_
   return fault;
 }
 
+// A slow (or silent) checkpoint store exactly while a remote-children wait decides whether to
+// yield: the lease store hosts the checkpoints, and the trigger is an instance's wait beginning.
+sim::Fault draw_remote_wait_store_fault(sim::Rng& rng) {
+  sim::Fault fault{};
+  fault.kind = rng.chance(0.75) ? sim::FaultKind::kStoreSlow : sim::FaultKind::kStoreDown;
+  fault.node = "lease-store";
+  fault.trigger =
+      sim::Trigger{runtime::EventKind::kRemoteWaitBegan, static_cast<int>(rng.between(1, 4)),
+                   rng.between(0, 1500) * kMillisecond, kInstances[rng.below(kInstances.size())]};
+  fault.duration_ns = rng.between(1, 20) * kSecond;
+  fault.amount =
+      fault.kind == sim::FaultKind::kStoreSlow ? rng.between(200, 8000) * kMillisecond : 0;
+  return fault;
+}
+
 // The swarm's own kinds, past the nightly mix's: the lease store crashes and restarts with what
 // it committed; and a pause (stall, stop or migration) at a protocol moment of an instance, where
 // the catalogue's stories aim theirs (a write, a checkpoint or a renewal in flight, right after a
 // confirmation, a step or a remote wait beginning).
-constexpr std::uint64_t kSwarmFaultKinds = kFaultKinds + 2;
+constexpr std::uint64_t kSwarmFaultKinds = kFaultKinds + 3;
 
 sim::Fault draw_swarm_fault_of(std::uint64_t kind, sim::Rng& rng, std::int64_t safety_ns,
                                std::int64_t drift_bound_ppm) {
   if (kind < kFaultKinds) return draw_fault_of(kind, rng, safety_ns, drift_bound_ppm);
+  if (kind == kFaultKinds + 2) return draw_remote_wait_store_fault(rng);
   sim::Fault fault{};
   if (kind == kFaultKinds) {
     fault.kind = sim::FaultKind::kCrash;
@@ -169,21 +140,7 @@ sim::Fault draw_fault(sim::Rng& rng, std::int64_t safety_ns, std::int64_t drift_
 
 void add_topology_and_trees(sim::World& world, bool swarm) {
   world.add_lease_store();
-  world.add_sink("payments");
-  world.add_sink("ledger");
-  for (const std::string& name : kInstances) world.add_instance(name);
-  sim::Rng workload = world.stream("workload");
-  add_workflows(world, workload, swarm);
-  // Trees arrive all through the safety phase, so that faults always meet work.
-  const auto trees = workload.between(4, 10);
-  const std::int64_t last_arrival_ns = world.options().safety_phase_ns - 30 * kSecond;
-  std::vector<runtime::LeaseKey> keys;
-  for (std::int64_t i = 1; i <= trees; ++i) {
-    keys.push_back(
-        runtime::LeaseKey{fmt::format("tenant-{}", i % 2 + 1), fmt::format("order-{}", i)});
-    world.submit(keys.back(), "order", workload.between(0, last_arrival_ns));
-  }
-  if (swarm) add_withdrawals(world, workload, kInstances, keys, order_writers());
+  add_mix_workload(world, kInstances, swarm);
 }
 
 // Swarm testing: the fault mix itself is drawn per seed. Each kind is switched on or off, and
@@ -225,6 +182,23 @@ const std::vector<std::string> kSwarmMarks{
     "fenced-withdrawal-written", "fenced-error-wrapped", "unchecked-call-overlapped",
     "confirm-refused"};
 
+// The nightly mix's marks: the history's dangers, and the windows its workload aims at.
+std::vector<std::string> nightly_marks() {
+  std::vector<std::string> marks{"takeover-mid-step", "checkpoint-refused", "rerun-deduplicated",
+                                 "lease-yielded",     "yield-deferred",     "instance-restarted",
+                                 "independent-epochs"};
+  for (const std::string& mark : mix_window_marks()) marks.push_back(mark);
+  return marks;
+}
+
+std::vector<std::string> swarm_marks() {
+  std::vector<std::string> marks = kSwarmMarks;
+  for (const std::string& mark : mix_window_marks()) marks.push_back(mark);
+  marks.push_back("withdrawal-during-checkpoint");
+  marks.push_back("withdrawal-during-another-step");
+  return marks;
+}
+
 }  // namespace
 
 void register_nightly_mix(ScenarioRegistry& registry) {
@@ -242,10 +216,13 @@ void register_nightly_mix(ScenarioRegistry& registry) {
           plan.faults.push_back(draw_fault(faults, world.options().safety_phase_ns,
                                            world.options().lease.drift_bound_ppm));
         }
+        // Its own stream, so the plan above stays what the seed always drew.
+        sim::Rng wait_faults = world.stream("faults/remote-wait");
+        if (wait_faults.chance(0.5))
+          plan.faults.push_back(draw_remote_wait_store_fault(wait_faults));
         world.set_fault_plan(std::move(plan));
       },
-      {"takeover-mid-step", "checkpoint-refused", "rerun-deduplicated", "lease-yielded",
-       "yield-deferred", "instance-restarted", "independent-epochs"}});
+      nightly_marks()});
 
   registry.add(Scenario{
       "swarm",
@@ -258,7 +235,7 @@ void register_nightly_mix(ScenarioRegistry& registry) {
         world.set_fault_plan(draw_swarm_plan(faults, world.options().safety_phase_ns,
                                              world.options().lease.drift_bound_ppm));
       },
-      kSwarmMarks});
+      swarm_marks()});
 }
 
 }  // namespace fencesim::scenarios

@@ -9,6 +9,7 @@
 
 #include "scenarios/spec_faults.h"
 #include "scenarios/spec_options.h"
+#include "scenarios/spec_topology.h"
 #include "scenarios/spec_values.h"
 
 namespace fencesim::scenarios {
@@ -86,9 +87,9 @@ std::string register_spec_text(ScenarioRegistry& registry, const std::string& te
                                const std::string& source) {
   const SpecReader reader(source);
   const toml::table document = parse(text, source);
-  reader.only_keys(
-      document, "",
-      {"name", "description", "workload", "workload_faults", "marks", "options", "fault"});
+  reader.only_keys(document, "",
+                   {"name", "description", "workload", "workload_faults", "marks", "options",
+                    "fault", "instance", "sink", "workflow", "tree"});
   const toml::node* name_node = document.get("name");
   if (name_node == nullptr)
     reader.fail(1, "name", "missing (the scenario name the spec registers)");
@@ -103,14 +104,31 @@ std::string register_spec_text(ScenarioRegistry& registry, const std::string& te
                 fmt::format("a scenario named '{}' is already registered", name));
   }
   const toml::node* workload_node = document.get("workload");
-  if (workload_node == nullptr) {
-    reader.fail(1, "workload", "missing (the registered scenario the spec runs)");
-  }
-  const std::string workload = reader.string(*workload_node, "workload");
-  const Scenario* base = registry.find(workload);
-  if (base == nullptr) {
-    reader.fail(*workload_node, "workload",
-                fmt::format("unknown scenario '{}' (try 'fencesim list')", workload));
+  // A spec runs a registered workload, or declares its own topology (spec_topology.h).
+  Scenario own;
+  const Scenario* base = nullptr;
+  std::string workload;
+  if (spec::has_topology(document)) {
+    if (workload_node != nullptr) {
+      reader.fail(*workload_node, "workload",
+                  "a spec runs a workload or declares its own topology ([[instance]], [[sink]], "
+                  "[[workflow]], [[tree]]), not both");
+    }
+    const spec::Topology topology = spec::read_topology(reader, document);
+    workload = "its own topology";
+    own.build = [topology](sim::World& world) { spec::build_topology(topology, world); };
+    base = &own;
+  } else {
+    if (workload_node == nullptr) {
+      reader.fail(1, "workload",
+                  "missing (the registered scenario the spec runs, or a topology of its own)");
+    }
+    workload = reader.string(*workload_node, "workload");
+    base = registry.find(workload);
+    if (base == nullptr) {
+      reader.fail(*workload_node, "workload",
+                  fmt::format("unknown scenario '{}' (try 'fencesim list')", workload));
+    }
   }
   bool keep_workload_faults = true;
   if (const toml::node* node = document.get("workload_faults")) {

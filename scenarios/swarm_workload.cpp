@@ -1,7 +1,5 @@
 #include "scenarios/swarm_workload.h"
 
-#include <iterator>
-
 #include "runtime/errors.h"
 #include "scenarios/error_shapes.h"
 #include "scenarios/unchecked_system.h"
@@ -83,39 +81,6 @@ runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
         const auto shape = static_cast<ErrorShape>((*next_shape)++ % kErrorShapes);
         std::rethrow_exception(wrap_refusal(shape, refusal));
       }};
-}
-
-void add_withdrawals(sim::World& world, sim::Rng& rng, const std::vector<std::string>& instances,
-                     const std::vector<runtime::LeaseKey>& trees,
-                     const std::map<std::string, std::string>& writers) {
-  const std::int64_t count = rng.between(1, 4);
-  for (std::int64_t i = 0; i < count; ++i) {
-    const std::int64_t at_ns = rng.between(0, world.options().safety_phase_ns);
-    const std::string& instance = instances[rng.below(instances.size())];
-    const runtime::LeaseKey& tree = trees[rng.below(trees.size())];
-    auto writer = writers.begin();
-    std::advance(writer, static_cast<std::ptrdiff_t>(rng.below(writers.size())));
-    world.withdraw_at(at_ns, instance, tree, writer->first,
-                      [&world, sink = writer->second](ExecutionContext& ctx) {
-      bool fenced = true;
-      try {
-        (void)ctx.fence().token();
-      } catch (const runtime::ExecutionContextUnavailableError&) {
-        fenced = false;
-      }
-      if (!fenced) {
-        world.mark(ctx, "unfenced-withdrawal-refused");
-        return;
-      }
-      bool written = false;
-      try {  // a stale or ended step's fence refuses; nothing may escape a withdrawal
-        write_withdrawal_effect(world, ctx, sink, "withdrawal", "withdrawal");
-        written = true;
-      } catch (const std::exception&) {
-      }
-      if (written) world.mark(ctx, "fenced-withdrawal-written");
-    });
-  }
 }
 
 }  // namespace fencesim::scenarios

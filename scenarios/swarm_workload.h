@@ -2,7 +2,7 @@
 // The swarm's additions to the nightly mix's trees, so that one swarm of seeds can reach every
 // mark the catalogue names: a step that confirms its lease and calls a system that cannot check
 // tokens, a fence kept for a later step and an ancestor's fence (both must refuse), a charge whose
-// refusal is wrapped in an aggregate, and withdrawals at drawn times, inside passes and after.
+// refusal is wrapped in an aggregate. (Withdrawals: scenarios/window_workload.h.)
 #include <map>
 #include <memory>
 #include <utility>
@@ -29,14 +29,6 @@ runtime::StepItem notify_step(sim::World& world);
 // (scenarios/error_shapes.h), drawn per seed and changed per run (marks fenced-error-wrapped).
 runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
                                       runtime::Nanoseconds duration, std::string sink);
-
-// Between 1 and 4 withdrawals at drawn times, by drawn instances, for drawn trees among `trees`,
-// each for a drawn step of `writers` (step path -> the sink that step writes to). Inside a pass a
-// withdrawal writes through its step's fence, as an effect of its own ("withdrawal"); after the
-// tree ended (or on an instance not running it) its fence must refuse.
-void add_withdrawals(sim::World& world, sim::Rng& rng, const std::vector<std::string>& instances,
-                     const std::vector<runtime::LeaseKey>& trees,
-                     const std::map<std::string, std::string>& writers);
 
 // Runs `use`; marks `refused_mark` if it refused with ExecutionContextUnavailableError, and
 // fence-misuse-not-refused (an invariant's violation) if it did not.

@@ -217,7 +217,7 @@ TEST(Spec, EveryErrorNamesTheFileTheLineAndTheKey) {
        "bad.toml:2: Error while parsing key-value pair: expected value, saw '\\n'"},
       {kHead + "fautls = 1\n",
        "bad.toml:3: fautls: unknown key (known: name, description, workload, workload_faults, "
-       "marks, options, fault)"},
+       "marks, options, fault, instance, sink, workflow, tree)"},
       {"workload = \"kleppmann-fencing\"\n",
        "bad.toml:1: name: missing (the scenario name the spec registers)"},
       {"name = 3\nworkload = \"kleppmann-fencing\"\n",
@@ -380,7 +380,7 @@ TEST(Spec, DurationsAreExact) {
 }
 
 TEST(Spec, TheExampleSpecsPassAndReachTheirMarks) {
-  for (const char* file : {"stall-and-drift.toml", "nightly-heavy.toml"}) {
+  for (const char* file : {"stall-and-drift.toml", "nightly-heavy.toml", "double-takeover.toml"}) {
     ScenarioRegistry registry = builtin_scenarios();
     const std::string name =
         register_spec_file(registry, std::string(FENCESIM_SOURCE_DIR "/specs/") + file);

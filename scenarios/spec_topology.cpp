@@ -1,0 +1,320 @@
+#include "scenarios/spec_topology.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "scenarios/order_workflow.h"
+#include "scenarios/unchecked_system.h"
+#include "scenarios/window_workload.h"
+#include "scenarios/workload.h"
+
+namespace fencesim::scenarios::spec {
+
+namespace {
+
+// Workflows a spec's trees and groups may name without declaring them.
+const std::set<std::string>& registered_workflows() {
+  static const std::set<std::string> kNames{"order"};
+  return kNames;
+}
+
+const toml::array* tables(const SpecReader& reader, const toml::table& document,
+                          std::string_view key) {
+  const toml::node* node = document.get(key);
+  if (node == nullptr) return nullptr;
+  const auto* array = node->as_array();
+  if (array == nullptr || !array->is_array_of_tables()) {
+    reader.fail(*node, key, fmt::format("must be an array of tables: write each as [[{}]]", key));
+  }
+  return array;
+}
+
+std::string required_string(const SpecReader& reader, const toml::table& table,
+                            std::string_view prefix, std::string_view name) {
+  const std::string key = fmt::format("{}{}", prefix, name);
+  const toml::node* node = table.get(name);
+  if (node == nullptr) reader.fail(table, key, "missing");
+  return reader.string(*node, key);
+}
+
+std::int64_t optional_duration(const SpecReader& reader, const toml::table& table,
+                               std::string_view prefix, std::string_view name) {
+  const toml::node* node = table.get(name);
+  return node == nullptr ? 0 : reader.duration(*node, fmt::format("{}{}", prefix, name), 0);
+}
+
+runtime::ChildPlacement placement_of(const SpecReader& reader, const toml::node& node) {
+  const std::string text = reader.string(node, "[[workflow]].steps.children.placement");
+  if (text == "parent-instance") return runtime::ChildPlacement::kParentInstance;
+  if (text == "this-workflow") return runtime::ChildPlacement::kThisWorkflow;
+  if (text == "any-instance") return runtime::ChildPlacement::kAnyInstance;
+  reader.fail(node, "[[workflow]].steps.children.placement",
+              fmt::format("'{}' is not parent-instance, this-workflow or any-instance", text));
+}
+
+ItemSpec read_item(const SpecReader& reader, const toml::table& table,
+                   const std::set<std::string>& sinks) {
+  constexpr std::string_view kPrefix = "[[workflow]].steps.";
+  ItemSpec item;
+  const std::string kind = required_string(reader, table, kPrefix, "kind");
+  if (kind == "group") {
+    reader.only_keys(table, kPrefix, {"kind", "name", "children"});
+    item.group = true;
+    item.group_name = required_string(reader, table, kPrefix, "name");
+    const toml::node* children = table.get("children");
+    if (children == nullptr || children->as_array() == nullptr ||
+        !children->as_array()->is_array_of_tables() || children->as_array()->empty()) {
+      reader.fail(table, "[[workflow]].steps.children", "a group needs an array of children");
+    }
+    for (const toml::node& element : *children->as_array()) {
+      const toml::table& child = *element.as_table();
+      constexpr std::string_view kChild = "[[workflow]].steps.children.";
+      reader.only_keys(child, kChild, {"name", "placement", "workflow"});
+      const toml::node* placement = child.get("placement");
+      if (placement == nullptr)
+        reader.fail(child, "[[workflow]].steps.children.placement", "missing");
+      item.children.push_back(ChildSpec{required_string(reader, child, kChild, "name"),
+                                        placement_of(reader, *placement),
+                                        required_string(reader, child, kChild, "workflow")});
+    }
+    return item;
+  }
+  static const std::map<std::string, std::vector<std::string_view>> kKeys{
+      {"work", {"kind", "name", "duration"}},
+      {"write", {"kind", "name", "duration", "sink", "effect", "payload"}},
+      {"busy-write", {"kind", "name", "duration", "sink", "other_sink"}},
+      {"confirm-call", {"kind", "name", "duration"}}};
+  auto keys = kKeys.find(kind);
+  if (keys == kKeys.end()) {
+    reader.fail(*table.get("kind"), "[[workflow]].steps.kind",
+                fmt::format("unknown step kind '{}' (known: work, write, busy-write, "
+                            "confirm-call, group)",
+                            kind));
+  }
+  for (const auto& [key, value] : table) {
+    bool known = false;
+    for (std::string_view name : keys->second) known = known || name == key.str();
+    if (!known) {
+      reader.fail(key.source().begin.line, fmt::format("{}{}", kPrefix, key.str()),
+                  fmt::format("not used by a '{}' step", kind));
+    }
+  }
+  StepSpec& step = item.step;
+  step.kind = kind;
+  step.name = required_string(reader, table, kPrefix, "name");
+  step.duration_ns = optional_duration(reader, table, kPrefix, "duration");
+  auto sink = [&](std::string_view name) {
+    const std::string value = required_string(reader, table, kPrefix, name);
+    if (!sinks.contains(value)) {
+      reader.fail(*table.get(name), fmt::format("{}{}", kPrefix, name),
+                  fmt::format("unknown sink '{}' (declare it as [[sink]])", value));
+    }
+    return value;
+  };
+  if (kind == "write" || kind == "busy-write") step.sink = sink("sink");
+  if (kind == "busy-write") step.other_sink = sink("other_sink");
+  step.effect = step.name;
+  step.payload = step.name;
+  if (const toml::node* node = table.get("effect")) step.effect = reader.string(*node, "effect");
+  if (const toml::node* node = table.get("payload")) step.payload = reader.string(*node, "payload");
+  return item;
+}
+
+// A workflow whose children lead back to itself would place children for ever.
+void check_no_cycle(const SpecReader& reader, const Topology& topology, std::uint32_t line) {
+  std::map<std::string, const WorkflowSpec*> by_name;
+  for (const WorkflowSpec& workflow : topology.workflows) by_name[workflow.name] = &workflow;
+  std::set<std::string> done;
+  std::vector<std::string> path;
+  std::function<void(const std::string&)> visit = [&](const std::string& name) {
+    if (done.contains(name) || !by_name.contains(name)) return;
+    for (const std::string& on_path : path) {
+      if (on_path == name) {
+        reader.fail(line, "[[workflow]]", fmt::format("workflow '{}' contains itself", name));
+      }
+    }
+    path.push_back(name);
+    for (const ItemSpec& item : by_name[name]->items) {
+      for (const ChildSpec& child : item.children) visit(child.workflow);
+    }
+    path.pop_back();
+    done.insert(name);
+  };
+  for (const WorkflowSpec& workflow : topology.workflows) visit(workflow.name);
+}
+
+void read_workflows(const SpecReader& reader, const toml::table& document, Topology& topology) {
+  const std::set<std::string> sinks(topology.sinks.begin(), topology.sinks.end());
+  const toml::array* workflows = tables(reader, document, "workflow");
+  std::uint32_t first_line = 1;
+  if (workflows == nullptr) return;
+  std::set<std::string> names = registered_workflows();
+  for (const toml::node& element : *workflows) {
+    const toml::table& table = *element.as_table();
+    if (first_line == 1) first_line = table.source().begin.line;
+    reader.only_keys(table, "[[workflow]].", {"name", "steps"});
+    WorkflowSpec workflow{required_string(reader, table, "[[workflow]].", "name"), {}};
+    if (!names.insert(workflow.name).second) {
+      reader.fail(table, "[[workflow]].name",
+                  fmt::format("workflow '{}' is declared twice or registered", workflow.name));
+    }
+    const toml::array* steps = tables(reader, table, "steps");
+    if (steps == nullptr || steps->empty()) {
+      reader.fail(table, "[[workflow]].steps", "a workflow needs at least one step");
+    }
+    for (const toml::node& step : *steps) {
+      workflow.items.push_back(read_item(reader, *step.as_table(), sinks));
+    }
+    topology.workflows.push_back(std::move(workflow));
+  }
+  for (const WorkflowSpec& workflow : topology.workflows) {
+    for (const ItemSpec& item : workflow.items) {
+      for (const ChildSpec& child : item.children) {
+        if (!names.contains(child.workflow)) {
+          reader.fail(
+              first_line, "[[workflow]].steps.children.workflow",
+              fmt::format("unknown workflow '{}' (in '{}')", child.workflow, workflow.name));
+        }
+      }
+    }
+  }
+  check_no_cycle(reader, topology, first_line);
+}
+
+void read_nodes(const SpecReader& reader, const toml::table& document, Topology& topology) {
+  std::set<std::string> names{"lease-store"};
+  auto unique = [&](const toml::table& table, std::string_view prefix) {
+    const std::string name = required_string(reader, table, prefix, "name");
+    if (name.empty() || !names.insert(name).second) {
+      reader.fail(*table.get("name"), fmt::format("{}name", prefix),
+                  fmt::format("'{}' is empty or names another node", name));
+    }
+    return name;
+  };
+  if (const toml::array* sinks = tables(reader, document, "sink")) {
+    for (const toml::node& element : *sinks) {
+      reader.only_keys(*element.as_table(), "[[sink]].", {"name"});
+      topology.sinks.push_back(unique(*element.as_table(), "[[sink]]."));
+    }
+  }
+  if (const toml::array* instances = tables(reader, document, "instance")) {
+    for (const toml::node& element : *instances) {
+      const toml::table& table = *element.as_table();
+      reader.only_keys(table, "[[instance]].", {"name", "start"});
+      const std::string name = unique(table, "[[instance]].");
+      topology.instances.emplace_back(name,
+                                      optional_duration(reader, table, "[[instance]].", "start"));
+    }
+  }
+  if (topology.instances.empty()) reader.fail(1, "[[instance]]", "a topology needs an instance");
+}
+
+}  // namespace
+
+bool has_topology(const toml::table& document) {
+  for (std::string_view key : {"instance", "sink", "workflow", "tree"}) {
+    if (document.contains(key)) return true;
+  }
+  return false;
+}
+
+Topology read_topology(const SpecReader& reader, const toml::table& document) {
+  Topology topology;
+  read_nodes(reader, document, topology);
+  read_workflows(reader, document, topology);
+  std::set<std::string> workflows = registered_workflows();
+  for (const WorkflowSpec& workflow : topology.workflows) workflows.insert(workflow.name);
+  const toml::array* trees = tables(reader, document, "tree");
+  if (trees == nullptr) reader.fail(1, "[[tree]]", "a topology needs a tree");
+  std::set<runtime::LeaseKey> keys;
+  for (const toml::node& element : *trees) {
+    const toml::table& table = *element.as_table();
+    constexpr std::string_view kPrefix = "[[tree]].";
+    reader.only_keys(table, kPrefix, {"tenant", "execution", "workflow", "at"});
+    TreeSpec tree{required_string(reader, table, kPrefix, "tenant"),
+                  required_string(reader, table, kPrefix, "execution"),
+                  required_string(reader, table, kPrefix, "workflow"),
+                  optional_duration(reader, table, kPrefix, "at")};
+    if (!workflows.contains(tree.workflow)) {
+      reader.fail(*table.get("workflow"), "[[tree]].workflow",
+                  fmt::format("unknown workflow '{}' (declare it as [[workflow]], or use one "
+                              "registered: order)",
+                              tree.workflow));
+    }
+    if (tree.workflow == "order" && std::find(topology.sinks.begin(), topology.sinks.end(),
+                                              "payments") == topology.sinks.end()) {
+      reader.fail(*table.get("workflow"), "[[tree]].workflow",
+                  "the registered workflow 'order' writes to a sink named 'payments'");
+    }
+    if (!keys.insert(runtime::LeaseKey{tree.tenant, tree.execution}).second) {
+      reader.fail(table, "[[tree]]", "two trees with the same tenant and execution");
+    }
+    topology.trees.push_back(std::move(tree));
+  }
+  return topology;
+}
+
+namespace {
+
+runtime::StepItem make_step(sim::World& world, const StepSpec& spec,
+                            const std::shared_ptr<UncheckedSystem>& system) {
+  if (spec.kind == "work") return work_step(spec.name, spec.duration_ns);
+  if (spec.kind == "busy-write") {
+    return busy_write_step(world, spec.name, spec.duration_ns, spec.sink, spec.other_sink, system);
+  }
+  if (spec.kind == "confirm-call") {
+    return runtime::StepItem{spec.name,
+                             [system, duration = spec.duration_ns](runtime::ExecutionContext& ctx) {
+                               if (system->confirm(ctx)) system->call(ctx, duration);
+                             }};
+  }
+  return runtime::StepItem{spec.name, [&world, spec](runtime::ExecutionContext& ctx) {
+                             ctx.env().sleep(spec.duration_ns);
+                             write_effect(world, ctx, spec.sink, spec.effect, spec.payload);
+                           }};
+}
+
+}  // namespace
+
+void build_topology(const Topology& topology, sim::World& world) {
+  world.add_lease_store();
+  for (const std::string& sink : topology.sinks) world.add_sink(sink);
+  for (const auto& [name, start_ns] : topology.instances) world.add_instance(name, start_ns);
+  sim::Rng workload = world.stream("workload");
+  auto system = std::make_shared<UncheckedSystem>(world);
+  for (const std::string& name : registered_workflows()) {
+    bool used = false;
+    for (const TreeSpec& tree : topology.trees) used = used || tree.workflow == name;
+    for (const WorkflowSpec& workflow : topology.workflows) {
+      for (const ItemSpec& item : workflow.items) {
+        for (const ChildSpec& child : item.children) used = used || child.workflow == name;
+      }
+    }
+    if (used && name == "order") world.workflows().add(order_workflow(world, workload));
+  }
+  for (const WorkflowSpec& spec : topology.workflows) {
+    runtime::Workflow workflow{spec.name, {}};
+    for (const ItemSpec& item : spec.items) {
+      if (!item.group) {
+        workflow.items.push_back(make_step(world, item.step, system));
+        continue;
+      }
+      runtime::GroupItem group{item.group_name, {}};
+      for (const ChildSpec& child : item.children) {
+        group.children.push_back(runtime::ChildItem{child.name, child.placement, child.workflow});
+      }
+      workflow.items.push_back(std::move(group));
+    }
+    world.workflows().add(std::move(workflow));
+  }
+  for (const TreeSpec& tree : topology.trees) {
+    world.submit(runtime::LeaseKey{tree.tenant, tree.execution}, tree.workflow, tree.at_ns);
+  }
+}
+
+}  // namespace fencesim::scenarios::spec

@@ -1,0 +1,78 @@
+// Hostile names: drawn the same for the same seed, hostile in the share asked for, never empty,
+// distinct within a scope, always valid UTF-8 (ADR-0023's ids are JavaScript strings), and the
+// twins of a child's key are the forms a naming scheme could give it.
+#include "scenarios/hostile_names.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace fencesim::scenarios {
+namespace {
+
+// Whether `text` is well-formed UTF-8 (no overlong forms, no lone continuation bytes).
+bool valid_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    std::size_t length = byte < 0x80                   ? 1
+                         : byte >= 0xC2 && byte < 0xE0 ? 2
+                         : byte >= 0xE0 && byte < 0xF0 ? 3
+                         : byte >= 0xF0 && byte < 0xF5 ? 4
+                                                       : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    for (std::size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+TEST(HostileNames, SameSeedSameNames) {
+  HostileNames a(sim::Rng(7), 0.5);
+  HostileNames b(sim::Rng(7), 0.5);
+  for (int i = 0; i < 200; ++i) EXPECT_EQ(a.name("order"), b.name("order"));
+}
+
+TEST(HostileNames, DrawnNamesAreHostileInTheirShareDistinctAndValidUtf8) {
+  HostileNames names(sim::Rng(3), 0.5);
+  std::set<std::string> seen;
+  int hostile = 0;
+  bool nul = false;
+  for (int i = 0; i < 2000; ++i) {
+    const std::string name = names.name("step", "level");
+    EXPECT_FALSE(name.empty());
+    EXPECT_TRUE(seen.insert(name).second) << name;
+    EXPECT_TRUE(valid_utf8(name)) << name;
+    hostile += is_hostile(name) ? 1 : 0;
+    nul = nul || name.find('\0') != std::string::npos;
+  }
+  EXPECT_GT(hostile, 800);
+  EXPECT_LT(hostile, 1200);
+  EXPECT_TRUE(nul);
+  HostileNames plain(sim::Rng(3), 0.0);
+  for (int i = 0; i < 100; ++i) EXPECT_FALSE(is_hostile(plain.name("step")));
+}
+
+TEST(HostileNames, EveryKindHoldsWhatItSays) {
+  HostileNames names(sim::Rng(1), 1.0);
+  EXPECT_NE(names.of_kind(NameKind::kColon, "a").find(':'), std::string::npos);
+  EXPECT_NE(names.of_kind(NameKind::kSlash, "a").find('/'), std::string::npos);
+  EXPECT_NE(names.of_kind(NameKind::kPercent, "a").find('%'), std::string::npos);
+  EXPECT_NE(names.of_kind(NameKind::kNul, "a").find('\0'), std::string::npos);
+  EXPECT_GE(names.of_kind(NameKind::kLong, "a").size(), 256u);
+  EXPECT_FALSE(valid_utf8(names.of_kind(NameKind::kNotUtf8, "a")));
+}
+
+TEST(HostileNames, TwinsOfAChildKeyAndOfANaiveJoin) {
+  const std::vector<std::string> twins = child_key_twins("order-1", "children/invoice");
+  EXPECT_EQ(twins.at(0), "order-1/children/invoice");
+  EXPECT_EQ(twins.at(1), "order-1%2Fchildren%2Finvoice");
+  const auto [first, second] = naive_join_twins("t", "o");
+  EXPECT_EQ(first.tenant_id + ":" + first.lease_execution_id,
+            second.tenant_id + ":" + second.lease_execution_id);
+  EXPECT_NE(first, second);
+}
+
+}  // namespace
+}  // namespace fencesim::scenarios

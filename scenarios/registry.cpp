@@ -32,6 +32,7 @@ ScenarioRegistry builtin_scenarios() {
   register_catalogue_fence_use(registry);
   register_catalogue_children(registry);
   register_catalogue_unchecked(registry);
+  register_planted_bugs(registry);
   return registry;
 }
 

@@ -41,7 +41,7 @@ void read_line(const std::string& line) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   // The first byte sets the size of the chunks the pipe delivers (1 to 16 bytes).
-  const std::size_t chunk = 1 + data[0] % 16;
+  const std::size_t chunk = 1 + static_cast<std::size_t>(data[0] % 16);
   const std::string text(fencesim::fuzz::as_text(data + 1, size - 1));
   cli::LineBuffer lines;
   std::string seen;

@@ -1,13 +1,17 @@
 // `fencesim corpus run DIR`: replays every replay file of a failing-seed corpus (corpus/README.md)
-// on this build and classifies each:
+// on this build, whichever fencesim version wrote it (older schemas are migrated), and classifies
+// each by its outcome:
 //   still-failing              fails with the recorded status and first violated invariant
 //   fails-differently          fails, with another status or first invariant
 //   fixed                      passes, and every fault of its plan fired as before
 //   no-longer-reaches-trigger  passes, but some fault never fired: the moment it waited for is no
 //                              longer reached, so the pass proves nothing
 //   unreadable                 the file cannot be used (its one-line error is shown)
-// Exit 1 if any file still fails or fails differently; else 2 if any is unreadable; else 0. A
-// missing folder, or one without any *.json file, is exit 2.
+// and by its history (reports/replay_compare.h): same-history; history-changed, with the first
+// divergent event; trigger-not-reached.
+// Exit 1 if any file still fails or fails differently; else 2 if any is unreadable; else 0 (the
+// history verdicts inform, they never set the exit code). A missing folder, or one without any
+// *.json file, is exit 2.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -19,8 +23,10 @@
 #include <ostream>
 
 #include "cli/commands.h"
+#include "cli/corpus_entry.h"
 #include "cli/execute.h"
 #include "cli/parse.h"
+#include "reports/replay_compare.h"
 #include "reports/replay_file.h"
 #include "reports/json_text.h"
 
@@ -32,6 +38,8 @@ namespace fs = std::filesystem;
 
 constexpr std::array<std::string_view, 5> kClasses{
     "still-failing", "fails-differently", "no-longer-reaches-trigger", "fixed", "unreadable"};
+constexpr std::array<std::string_view, 3> kHistories{"same-history", "history-changed",
+                                                     "trigger-not-reached"};
 
 struct Verdict {
   std::string file;  // the name inside the folder
@@ -40,6 +48,8 @@ struct Verdict {
   std::string status;  // "" when it did not run
   std::size_t faults = 0;
   std::size_t faults_applied = 0;
+  std::string written_by;                             // the fencesim version that wrote the file
+  std::optional<reports::HistoryComparison> history;  // set when it ran
 };
 
 std::vector<fs::path> replay_files(const std::string& dir) {
@@ -93,20 +103,18 @@ Verdict judge(const scenarios::ScenarioRegistry& registry, const fs::path& path)
   Verdict verdict;
   verdict.file = path.filename().string();
   try {
-    const reports::ReplayFile file = reports::read_replay_file(path.string());
-    if (file.expected_status == properties::to_string(properties::RunStatus::kPass)) {
-      throw reports::ReplayFileError(
-          fmt::format("replay file '{}' records a passing run, not a failure", path.string()));
-    }
-    const scenarios::ScenarioRegistry file_registry =
-        reports::registry_for(registry, file, path.string());
+    const CorpusEntry entry = read_corpus_file(registry, path.string());
+    const reports::ReplayFile& file = entry.file;
+    verdict.written_by = file.fencesim_version;
     std::map<std::string, std::size_t> applied;
-    const Inspect count_applied = [&](const sim::World& world, const properties::RunReport&) {
+    const Inspect count_applied = [&](const sim::World& world,
+                                      const properties::RunReport& report) {
       for (const sim::HistoryEvent& event : world.history().events()) {
         if (event.world == sim::WorldEventKind::kFaultApplied) ++applied[event.detail];
       }
+      verdict.history = reports::compare_history(file, world, report.history_hash);
     };
-    const TimedRun run = execute(file_registry, reports::run_request(file), "", count_applied);
+    const TimedRun run = execute(entry.registry, entry.request, "", count_applied);
     const properties::RunReport& report = run.report;
     verdict.status = std::string(properties::to_string(report.status));
     verdict.faults = file.plan.faults.size();
@@ -159,8 +167,16 @@ int corpus_command(const scenarios::ScenarioRegistry& registry, const CorpusArgs
     if (!args.json) {
       const Verdict& v = verdicts.back();
       fmt::print(out, "{:<26} {}  {}\n", v.verdict, v.file, v.detail);
+      if (v.history) {
+        fmt::print(out, "{:<26} {}  {} (written by fencesim {})\n",
+                   reports::to_string(v.history->verdict), v.file, v.history->detail, v.written_by);
+      }
       out.flush();
     }
+  }
+  std::map<std::string, std::size_t> histories;
+  for (const Verdict& v : verdicts) {
+    if (v.history) ++histories[std::string(reports::to_string(v.history->verdict))];
   }
   std::string tally_text;
   for (std::string_view name : kClasses) {
@@ -176,14 +192,30 @@ int corpus_command(const scenarios::ScenarioRegistry& registry, const CorpusArgs
         entry["faults"] = v.faults;
         entry["faults_applied"] = v.faults_applied;
       }
+      if (v.history) {
+        entry["written_by"] = v.written_by;
+        entry["history"] = reports::to_string(v.history->verdict);
+        entry["history_detail"] = v.history->detail;
+        if (v.history->first_divergent_event) {
+          entry["first_divergent_event"] = *v.history->first_divergent_event;
+        }
+      }
       json["files"].push_back(entry);
     }
     nlohmann::ordered_json counts = nlohmann::ordered_json::object();
     for (std::string_view name : kClasses) counts[std::string(name)] = tally[std::string(name)];
     json["tally"] = counts;
+    nlohmann::ordered_json history_counts = nlohmann::ordered_json::object();
+    for (std::string_view name : kHistories) {
+      history_counts[std::string(name)] = histories[std::string(name)];
+    }
+    json["history_tally"] = history_counts;
     out << reports::json_text(json) << '\n';
   } else {
     fmt::print(out, "corpus {}: {} files: {}\n", args.dir, files.size(), tally_text);
+    fmt::print(out, "histories: {} same-history, {} history-changed, {} trigger-not-reached\n",
+               histories["same-history"], histories["history-changed"],
+               histories["trigger-not-reached"]);
   }
   if (tally["still-failing"] + tally["fails-differently"] > 0) return kExitViolation;
   if (tally["unreadable"] > 0) return kExitUsage;

@@ -10,6 +10,7 @@
 #include "cli/parse.h"
 #include "explore/explorer.h"
 #include "explore/replay_chooser.h"
+#include "reports/replay_compare.h"
 #include "reports/replay_file.h"
 #include "reports/timeline_files.h"
 #include "reports/json_text.h"
@@ -70,9 +71,13 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
   } catch (const reports::ReportFileError& error) {
     throw UsageError(error.what());
   }
+  // How the history compares with the recorded one, whichever version wrote the file.
+  reports::HistoryComparison history;
   const TimedRun run = execute(replay_registry, request, args.trace,
                                [&](const sim::World& world, const properties::RunReport& report) {
                                  pictures.capture(world, report);
+                                 history =
+                                     reports::compare_history(file, world, report.history_hash);
                                });
   const std::string line = verdict(file, run.report, args.file);
   const bool matches = line.starts_with("replay matches");
@@ -86,12 +91,23 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
     json["replay"] = {{"file", args.file},
                       {"matches", matches},
                       {"expected_status", file.expected_status},
-                      {"expected_history_hash", file.expected_history_hash}};
+                      {"expected_history_hash", file.expected_history_hash},
+                      {"written_by", file.fencesim_version},
+                      {"history", reports::to_string(history.verdict)},
+                      {"history_detail", history.detail}};
+    if (history.first_divergent_event) {
+      json["replay"]["first_divergent_event"] = *history.first_divergent_event;
+    }
     out << reports::json_text(json) << '\n';
   } else {
     fmt::print(out, "{}\n", configuration_line(request));
     print_summary(out, run);
     fmt::print(out, "{}\n", line);
+    fmt::print(out,
+               "history: {}: {} (file written by fencesim {}, schema {}; this is fencesim {})\n",
+               reports::to_string(history.verdict), history.detail, file.fencesim_version,
+               file.migrated_from == 0 ? reports::kReplayVersion : file.migrated_from,
+               reports::fencesim_version());
   }
   if (!matches) fmt::print(err, "fencesim: {}\n", line);
   return properties::exit_code(run.report.status);

@@ -26,13 +26,16 @@ namespace {
 // Writes the replay file and returns its path, or "" (with the reason on `err`) if it could not be
 // written: the run's outcome still stands.
 std::string save_replay(const scenarios::ScenarioRegistry& registry, const RunArgs& args,
-                        const properties::RunReport& report, std::ostream& err) {
+                        const properties::RunReport& report,
+                        const std::optional<reports::HistoryRecord>& history, std::ostream& err) {
   const std::string path =
       args.replay_out.empty()
           ? fmt::format("fencesim-replay-{}-{}.json", report.request.scenario, report.request.seed)
           : args.replay_out;
   try {
-    reports::write_replay_file(path, reports::make_replay_file(report, registry));
+    reports::ReplayFile file = reports::make_replay_file(report, registry);
+    file.history = history;
+    reports::write_replay_file(path, file);
   } catch (const reports::ReplayFileError& error) {
     fmt::print(err, "fencesim: {}\n", error.what());
     return {};
@@ -93,13 +96,16 @@ int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std:
   } catch (const reports::ReportFileError& error) {
     throw UsageError(error.what());
   }
+  // The history in brief goes into the replay file: a later fencesim says where it diverges.
+  std::optional<reports::HistoryRecord> history;
   const TimedRun run = execute(registry, request, args.trace,
                                [&](const sim::World& world, const properties::RunReport& report) {
                                  pictures.capture(world, report);
+                                 history = reports::record_history(world.history(), report.plan);
                                });
   std::string replay_file;
   if (run.report.status != properties::RunStatus::kPass) {
-    replay_file = save_replay(registry, args, run.report, err);
+    replay_file = save_replay(registry, args, run.report, history, err);
     // The replay command comes first, before anything else on the stream a person reads.
     if (!replay_file.empty()) {
       fmt::print(args.json ? err : out, "{}\n", replay_command(replay_file));

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "cli/sweep_last_words.h"
 #include "reports/signature.h"
 #include "runtime/check.h"
 
@@ -60,7 +61,12 @@ class Engine {
       for (PoolEvent& event : pool_.wait(timeout)) handle(event);
       progress_.tick(Clock::now());
     }
+    // The workers still alive end now, having said nothing that matters: their files go.
+    std::vector<pid_t> alive;
+    for (std::size_t slot = 0; slot < pool_.size(); ++slot) alive.push_back(pool_.pid(slot));
     pool_.close();
+    for (const pid_t pid : alive) (void)take_last_words(plan_.out, pid);
+    remove_worker_files(plan_.out);
     return std::move(results_);
   }
 
@@ -200,6 +206,7 @@ class Engine {
 
   // A worker died (or was killed for its run timeout) holding tasks: the first is the culprit.
   void died(PoolEvent& event) {
+    const LastWords words = take_last_words(plan_.out, event.pid);
     if (event.tasks.empty()) return;
     const TaskMessage culprit = event.tasks.front();
     event.tasks.pop_front();
@@ -207,13 +214,17 @@ class Engine {
     for (auto it = event.tasks.rbegin(); it != event.tasks.rend(); ++it) {
       retries_.push_front(Retry{*it, it->rerun ? rerun_exclude_[it->id] : 0});
     }
-    const std::string why = "worker " + event.death;
+    // A sanitizer's finding is what the seed did; the worker's death only how it ended.
+    const std::string why =
+        words.sanitizer.empty() ? "worker " + event.death : "sanitizer: " + words.sanitizer;
+    const std::string after_why =
+        words.sanitizer.empty() ? "" : fmt::format(" (worker {})", event.death);
     if (culprit.rerun) {
       reports::RunRecord& record = results_.records.at(rerun_of_.at(culprit.id));
       rerun_of_.erase(culprit.id);
       rerun_exclude_.erase(culprit.id);
       record.rerun_history_hash = "";
-      record.detail = "determinism re-run: " + why;
+      record.detail = "determinism re-run: " + why + after_why;
       progress_.nondeterminism_found(record);
       return;
     }
@@ -222,12 +233,29 @@ class Engine {
       // The failure and its replay file stand; only shrinking or drawing was lost.
       reports::RunRecord record = std::move(found->second);
       found_.erase(found);
-      add_note(record, fmt::format("{} while shrinking or drawing this failure", why));
+      add_note(record, fmt::format("{} while shrinking or drawing this failure{}", why, after_why));
+      keep_report(record, words);
       return finish(std::move(record));
     }
-    reports::RunRecord record = dead_record(culprit.task, why + " while running this seed");
+    reports::RunRecord record =
+        dead_record(culprit.task, why + " while running this seed" + after_why);
+    keep_report(record, words);
     progress_.failure_found(record);
     finish(std::move(record));
+  }
+
+  // A sanitizer's whole report is kept beside the seed's other failure files, and named in its
+  // note: failures/<scenario>-<strategy>-<seed>.sanitizer.txt.
+  void keep_report(reports::RunRecord& record, const LastWords& words) const {
+    if (words.sanitizer.empty()) return;
+    const std::string name = fmt::format("failures/{}-{}-{}.sanitizer.txt", record.scenario,
+                                         record.strategy, record.seed);
+    try {
+      reports::write_file_atomically(plan_.out + "/" + name, words.text);
+      add_note(record, "the sanitizer's report: " + name);
+    } catch (const reports::SweepFileError& error) {
+      add_note(record, fmt::format("the sanitizer's report could not be kept: {}", error.what()));
+    }
   }
 
   // The budget ran out: tasks still running are dropped, except failures already found.

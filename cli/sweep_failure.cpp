@@ -40,9 +40,11 @@ void write_text(const std::string& path, const std::string& text) {
 }
 
 // The shrunk run again, with its history kept, drawn as a timeline and a trace.
-void draw_shrunk_run(const scenarios::ScenarioRegistry& registry,
-                     const properties::ShrinkResult& shrunk, const std::string& out,
-                     const std::string& base, reports::FailureFiles& files) {
+// Returns the shrunk run's history in brief, for its replay file.
+reports::HistoryRecord draw_shrunk_run(const scenarios::ScenarioRegistry& registry,
+                                       const properties::ShrinkResult& shrunk,
+                                       const std::string& out, const std::string& base,
+                                       reports::FailureFiles& files) {
   properties::RunRequest request = shrunk.report.request;
   request.plan_override = shrunk.plan;
   request.keep_events = true;
@@ -53,9 +55,11 @@ void draw_shrunk_run(const scenarios::ScenarioRegistry& registry,
   context.shrink_removed = shrunk.removed;
   nlohmann::ordered_json timeline;
   nlohmann::ordered_json trace;
+  reports::HistoryRecord history;
   execute(registry, request, "", [&](const sim::World& world, const properties::RunReport& report) {
     timeline = reports::timeline_json(world, report, context);
     trace = reports::perfetto_trace(world, report);
+    history = reports::record_history(world.history(), report.plan);
   });
   files.timeline = try_write(files, out, "failures/" + base + ".timeline.json",
                              [&](const std::string& path) { write_text(path, reports::json_text(timeline)); });
@@ -64,6 +68,7 @@ void draw_shrunk_run(const scenarios::ScenarioRegistry& registry,
   });
   files.perfetto = try_write(files, out, "failures/" + base + ".perfetto.json",
                              [&](const std::string& path) { write_text(path, reports::json_text(trace)); });
+  return history;
 }
 
 }  // namespace
@@ -84,7 +89,9 @@ std::string failure_base_name(const std::string& scenario, const std::string& st
 
 reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
                                    const properties::RunReport& failure,
-                                   const std::string& signature, const std::string& out,
+                                   const std::string& signature,
+                                   const std::optional<reports::HistoryRecord>& history,
+                                   const std::string& out,
                                    const std::function<bool(const reports::FailureFiles&)>& found) {
   const std::string base = failure_base_name(
       failure.request.scenario, std::string(reports::strategy_name(failure.request.strategy)),
@@ -95,6 +102,7 @@ reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
       try_write(files, out, "failures/" + base + ".replay.json", [&](const std::string& path) {
         reports::ReplayFile file = reports::make_replay_file(failure, registry);
         file.signature = signature;
+        file.history = history;
         reports::write_replay_file(path, file);
       });
   if (!found(files)) return files;
@@ -104,13 +112,17 @@ reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
     files.shrunk_faults = shrunk.plan.faults.size();
     files.shrink_runs = shrunk.runs;
     files.shrink_removed = shrunk.removed;
-    files.shrunk_replay = try_write(
-        files, out, "failures/" + base + ".shrunk.replay.json", [&](const std::string& path) {
-          reports::ReplayFile file = reports::make_replay_file(shrunk.report, registry);
-          file.signature = signature;
-          reports::write_replay_file(path, file);
-        });
-    draw_shrunk_run(registry, shrunk, out, base, files);
+    reports::ReplayFile shrunk_file = reports::make_replay_file(shrunk.report, registry);
+    shrunk_file.signature = signature;
+    const auto write_shrunk = [&](const std::string& path) {
+      reports::write_replay_file(path, shrunk_file);
+    };
+    const std::string shrunk_name = "failures/" + base + ".shrunk.replay.json";
+    files.shrunk_replay = try_write(files, out, shrunk_name, write_shrunk);
+    // Drawing runs the shrunk plan again: its history goes into the shrunk replay file.
+    shrunk_file.history = draw_shrunk_run(registry, shrunk, out, base, files);
+    if (!files.shrunk_replay.empty())
+      files.shrunk_replay = try_write(files, out, shrunk_name, write_shrunk);
   } catch (const std::exception& error) {
     // A harness error while shrinking or drawing: the failure and its replay file still stand.
     add_note(files, fmt::format("shrinking or drawing failed: {}", error.what()));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "properties/run.h"
+#include "reports/replay_history.h"
 #include "reports/run_record.h"
 
 namespace fencesim::cli {
@@ -22,10 +23,13 @@ std::string failure_base_name(const std::string& scenario, const std::string& st
 // shrinking, which takes longest), with what is known so far; it answers whether to shrink and
 // draw the failure as well (a sweep does so for only the first few of a kind). A file that cannot
 // be made is left out and named in FailureFiles::note; this never throws for it.
-// `signature` is written into both replay files (reports/replay_file.h).
+// `signature` is written into both replay files (reports/replay_file.h), and `history` (the
+// failing run's, when known) into the first; the shrunk file gets its own run's.
 reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
                                    const properties::RunReport& failure,
-                                   const std::string& signature, const std::string& out,
+                                   const std::string& signature,
+                                   const std::optional<reports::HistoryRecord>& history,
+                                   const std::string& out,
                                    const std::function<bool(const reports::FailureFiles&)>& found);
 
 }  // namespace fencesim::cli

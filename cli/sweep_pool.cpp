@@ -152,9 +152,9 @@ void WorkerPool::take_message(std::size_t slot, const std::string& line,
                               std::vector<PoolEvent>& events) {
   Worker& worker = workers_[slot];
   nlohmann::json message = nlohmann::json::parse(line, nullptr, false);
-  const bool valid = message.is_object() && message.contains("type") &&
-                     message["type"].is_string() && message.contains("id") &&
-                     !worker.held.empty() && message["id"] == worker.held.front().id;
+  // Checked whole before the engine reads a field: a broken worker is killed, never trusted.
+  const bool valid = decode_answer(line).has_value() && !worker.held.empty() &&
+                     message["id"] == worker.held.front().id;
   if (!valid) {
     ::kill(worker.pid, SIGKILL);
     events.push_back(bury(slot, fmt::format("sent a malformed answer: {}", line.substr(0, 200))));

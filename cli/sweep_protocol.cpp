@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <nlohmann/json.hpp>
 
 namespace fencesim::cli {
 
@@ -63,6 +64,54 @@ std::optional<DrawMessage> decode_draw(std::string_view line) {
   }
   message.draw = draw == 1;
   return message;
+}
+
+namespace {
+
+std::optional<double> number_field(const nlohmann::json& message, const char* key) {
+  const auto it = message.find(key);
+  if (it == message.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+}  // namespace
+
+std::optional<WorkerAnswer> decode_answer(std::string_view line) {
+  const nlohmann::json message = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (!message.is_object()) return std::nullopt;
+  const auto type = message.find("type");
+  const auto id = message.find("id");
+  if (type == message.end() || !type->is_string()) return std::nullopt;
+  if (id == message.end() || !id->is_number_unsigned()) return std::nullopt;
+  WorkerAnswer answer;
+  answer.type = type->get<std::string>();
+  answer.id = id->get<std::uint64_t>();
+  if (answer.type == "rerun") {
+    const auto hash = message.find("history_hash");
+    if (hash == message.end() || !hash->is_string()) return std::nullopt;
+    answer.history_hash = hash->get<std::string>();
+    if (const auto error = message.find("error"); error != message.end()) {
+      if (!error->is_string()) return std::nullopt;
+      answer.error = error->get<std::string>();
+    }
+    return answer;
+  }
+  if (answer.type != "found" && answer.type != "done") return std::nullopt;
+  const auto record = message.find("record");
+  if (record == message.end()) return std::nullopt;
+  try {
+    answer.record = reports::run_record_from_json(*record, "worker");
+  } catch (const reports::SweepFileError&) {
+    return std::nullopt;
+  }
+  if (answer.type == "done") {
+    const std::optional<double> wall = number_field(message, "wall_seconds");
+    const std::optional<double> task = number_field(message, "task_seconds");
+    if (!wall || !task) return std::nullopt;
+    answer.wall_seconds = *wall;
+    answer.task_seconds = *task;
+  }
+  return answer;
 }
 
 bool write_line(int fd, std::string_view line) {

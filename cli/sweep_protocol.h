@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "cli/sweep_plan.h"
+#include "reports/run_record.h"
 
 namespace fencesim::cli {
 
@@ -35,6 +36,20 @@ struct DrawMessage {
 };
 // nullopt when the line is not a draw answer.
 std::optional<DrawMessage> decode_draw(std::string_view line);
+
+// A worker's answer, checked whole: every field the parent reads is there with its type, and a
+// record is a valid run record.
+struct WorkerAnswer {
+  std::string type;  // "found", "done" or "rerun"
+  std::uint64_t id = 0;
+  std::optional<reports::RunRecord> record;  // found, done
+  double wall_seconds = 0;                   // done
+  double task_seconds = 0;                   // done
+  std::string history_hash;                  // rerun ("" when the re-run failed)
+  std::optional<std::string> error;          // rerun, when it failed
+};
+// nullopt for a line the parent cannot use (a worker that is broken): never an exception.
+std::optional<WorkerAnswer> decode_answer(std::string_view line);
 
 // Writes all of `line` and a newline, through partial writes and EINTR. False on an error (the
 // other side is gone).

@@ -14,6 +14,7 @@
 #include "cli/execute.h"
 #include "cli/parse.h"
 #include "cli/sweep_failure.h"
+#include "cli/sweep_last_words.h"
 #include "cli/sweep_protocol.h"
 #include "reports/signature.h"
 #include "sim/stack_pool.h"
@@ -97,14 +98,19 @@ class Worker {
         misbehave(*setup_.crash_hook);
       // The signature reads the history the violation points at: taken before the world goes.
       std::string signature;
+      std::optional<reports::HistoryRecord> history;  // for a failure's replay file
       const TimedRun run = execute(*setup_.registry, request, "",
                                    [&](const sim::World& world, const properties::RunReport& done) {
                                      signature = reports::run_signature(world, done);
+                                     if (done.status != properties::RunStatus::kPass) {
+                                       history =
+                                           reports::record_history(world.history(), done.plan);
+                                     }
                                    });
       wall_seconds = run.wall_seconds;
       record = reports::make_run_record(run.report);
       record.signature = std::move(signature);
-      if (!record.passed()) record.failure = keep(message.id, run.report, record);
+      if (!record.passed()) record.failure = keep(message.id, run.report, record, history);
     } catch (const std::exception& error) {
       // An exception out of the harness itself: the run has no history to keep.
       wall_seconds = seconds_since(started);
@@ -129,9 +135,10 @@ class Worker {
   }
 
   reports::FailureFiles keep(std::uint64_t id, const properties::RunReport& report,
-                             const reports::RunRecord& record) {
+                             const reports::RunRecord& record,
+                             const std::optional<reports::HistoryRecord>& history) {
     return keep_failure(
-        *setup_.registry, report, record.signature, setup_.plan->out,
+        *setup_.registry, report, record.signature, history, setup_.plan->out,
         [&](const reports::FailureFiles& files) {
           reports::RunRecord found = record;
           found.failure = files;
@@ -201,6 +208,9 @@ class Worker {
 }  // namespace
 
 void run_worker(const WorkerSetup& setup, int task_fd, int result_fd) {
+  // A sanitizer's report (or anything else the worker says before it dies) is read back by the
+  // parent and becomes part of the seed's record (cli/sweep_last_words.h).
+  send_worker_stderr_to_file(setup.plan->out);
   Worker(setup, task_fd, result_fd).serve_all();
 }
 

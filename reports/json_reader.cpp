@@ -5,13 +5,15 @@
 #include <limits>
 
 #include "reports/run_record.h"
+#include "scenarios/one_line.h"
 
 namespace fencesim::reports {
 
 using nlohmann::json;
 
+// One line whatever the file holds: quoted control characters are escaped.
 void JsonReader::fail(std::string_view what) const {
-  throw SweepFileError(fmt::format("{}: {}", source_, what));
+  throw SweepFileError(scenarios::one_line(fmt::format("{}: {}", source_, what)));
 }
 
 void JsonReader::expect_object(const json& object, std::string_view what) const {

@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "scenarios/one_line.h"
 #include "scenarios/spec.h"
 #include "reports/json_text.h"
 
@@ -89,12 +90,13 @@ scenarios::ScenarioRegistry registry_for(const scenarios::ScenarioRegistry& regi
     const std::string name =
         scenarios::register_spec_text(out, file.spec, fmt::format("{} (field 'spec')", path));
     if (name != file.scenario) {
-      throw ReplayFileError(
+      throw ReplayFileError(scenarios::one_line(
           fmt::format("replay file '{}': field 'spec' registers scenario '{}', not '{}'", path,
-                      name, file.scenario));
+                      name, file.scenario)));
     }
   } catch (const scenarios::SpecError& error) {
-    throw ReplayFileError(fmt::format("replay file '{}': {}", path, error.what()));
+    throw ReplayFileError(
+        scenarios::one_line(fmt::format("replay file '{}': {}", path, error.what())));
   }
   return out;
 }
@@ -144,6 +146,11 @@ ordered_json to_json(const ReplayFile& file) {
   if (!file.spec.empty()) out["spec"] = file.spec;
   if (!file.signature.empty()) out["signature"] = file.signature;
   if (file.choices) out["choices"] = *file.choices;
+  if (file.history) {
+    out["history"] = ordered_json{{"events", file.history->events},
+                                  {"digest", file.history->digest},
+                                  {"faults_fired", file.history->faults_fired}};
+  }
   return out;
 }
 
@@ -154,8 +161,9 @@ class FieldReader {
  public:
   explicit FieldReader(std::string_view source) : source_(source) {}
 
+  // One line whatever the file holds: quoted control characters are escaped.
   [[noreturn]] void fail(std::string_view what) const {
-    throw ReplayFileError(fmt::format("replay file '{}': {}", source_, what));
+    throw ReplayFileError(scenarios::one_line(fmt::format("replay file '{}': {}", source_, what)));
   }
 
   // Null when absent and not required.
@@ -255,7 +263,9 @@ sim::Fault read_fault(const FieldReader& reader, const json& object, const std::
   return fault;
 }
 
-void check_header(const FieldReader& reader, const json& document, std::string_view source) {
+// The file's schema version: any from kOldestReplayVersion to kReplayVersion reads (older ones
+// are migrated field by field below); a newer one names the fencesim needed.
+int check_header(const FieldReader& reader, const json& document, std::string_view source) {
   if (!document.is_object()) reader.fail("not a JSON object");
   auto format = document.find("format");
   if (format == document.end() || !format->is_string() || *format != kReplayFormat) {
@@ -264,19 +274,49 @@ void check_header(const FieldReader& reader, const json& document, std::string_v
   }
   const json& version = *reader.find(document, "version", true);
   if (!version.is_number_integer()) reader.fail("field 'version' must be an integer");
-  if (version != kReplayVersion) {
-    throw ReplayFileError(
-        fmt::format("replay file '{}' has format version {}; this fencesim reads "
-                    "version {}",
-                    source, json_text(version), kReplayVersion));
+  const bool known = version >= kOldestReplayVersion && version <= kReplayVersion;
+  if (!known) {
+    throw ReplayFileError(scenarios::one_line(fmt::format(
+        "replay file '{}' has format version {}; this fencesim ({}) reads "
+        "versions {} to {}{}",
+        source, version.dump(), fencesim_version(), kOldestReplayVersion, kReplayVersion,
+        version > kReplayVersion ? " (a newer fencesim wrote it)" : "")));
   }
-  const std::string written_by = reader.string(document, "fencesim_version");
-  if (written_by != fencesim_version()) {
-    throw ReplayFileError(
-        fmt::format("replay file '{}' was written by fencesim {}; this is "
-                    "fencesim {} (a replay is exact only on the same version)",
-                    source, written_by, fencesim_version()));
+  return version.get<int>();
+}
+
+// Schema 2: the history record. Its digest must have 4 hex digits an event and one count per
+// fault of the plan.
+HistoryRecord read_history(const FieldReader& reader, const json& object, std::size_t faults) {
+  if (!object.is_object()) reader.fail("field 'history' must be an object");
+  HistoryRecord record;
+  const json& events = *reader.find(object, "history.events", true);
+  if (!events.is_number_unsigned()) {
+    reader.fail("field 'history.events' must be an unsigned integer");
   }
+  record.events = events.get<std::uint64_t>();
+  record.digest = reader.string(object, "history.digest");
+  const bool hex = record.digest.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+  if (!hex || record.digest.size() / kDigestHexPerEvent != record.events ||
+      record.digest.size() % kDigestHexPerEvent != 0) {
+    reader.fail(fmt::format("field 'history.digest' must be {} hex digits an event ({} events)",
+                            kDigestHexPerEvent, record.events));
+  }
+  for (char& c : record.digest) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const json& fired = *reader.find(object, "history.faults_fired", true);
+  if (!fired.is_array() || fired.size() != faults) {
+    reader.fail(
+        fmt::format("field 'history.faults_fired' must be an array of {} counts (one a "
+                    "fault of 'fault_plan')",
+                    faults));
+  }
+  for (const json& count : fired) {
+    if (!count.is_number_unsigned()) {
+      reader.fail("field 'history.faults_fired' must hold unsigned integers");
+    }
+    record.faults_fired.push_back(count.get<std::uint64_t>());
+  }
+  return record;
 }
 
 std::string read_hash(const FieldReader& reader, const json& document) {
@@ -307,9 +347,10 @@ const json& read_array(const FieldReader& reader, const json& document, const st
 
 ReplayFile replay_file_from_json(const json& document, std::string_view source) {
   const FieldReader reader(source);
-  check_header(reader, document, source);
+  const int version = check_header(reader, document, source);
   ReplayFile file;
-  file.fencesim_version = std::string(fencesim_version());
+  file.migrated_from = version == kReplayVersion ? 0 : version;
+  file.fencesim_version = reader.string(document, "fencesim_version");
   file.scenario = reader.string(document, "scenario");
   file.seed = reader.seed(document);
   file.strategy = reader.string(document, "strategy");
@@ -350,7 +391,21 @@ ReplayFile replay_file_from_json(const json& document, std::string_view source) 
     }
     file.choices = std::move(log);
   }
+  // Version 1 had no history record: migrated, the file simply has none.
+  if (version >= 2) {
+    if (const json* history = reader.find(document, "history", false)) {
+      file.history = read_history(reader, *history, file.plan.faults.size());
+    }
+  }
   return file;
+}
+
+ReplayFile replay_file_from_text(std::string_view text, std::string_view source) {
+  const json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (document.is_discarded()) {
+    throw ReplayFileError(scenarios::one_line(fmt::format("replay file '{}' is not JSON", source)));
+  }
+  return replay_file_from_json(document, source);
 }
 
 void write_replay_file(const std::string& path, const ReplayFile& file) {
@@ -373,11 +428,7 @@ ReplayFile read_replay_file(const std::string& path) {
   if (!in.is_open()) throw ReplayFileError(fmt::format("cannot read replay file '{}'", path));
   std::stringstream text;
   text << in.rdbuf();
-  const json document = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  if (document.is_discarded()) {
-    throw ReplayFileError(fmt::format("replay file '{}' is not JSON", path));
-  }
-  return replay_file_from_json(document, path);
+  return replay_file_from_text(text.str(), path);
 }
 
 }  // namespace fencesim::reports

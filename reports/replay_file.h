@@ -5,6 +5,12 @@
 // `fencesim run` writes one on a failure; `fencesim replay FILE` reads it and checks the outcome.
 // A run of a spec (scenarios/spec.h) carries the spec's TOML text in `spec`, so that the file
 // replays without the spec file; files without the field (all version 1) still read.
+//
+// Files outlive the version that wrote them (docs/replay-files.md): `version` is the file's
+// schema, and every older schema is migrated when read (version 1, before 2 added `history`,
+// reads with no history record); `fencesim_version` says which fencesim wrote it and is never a
+// reason to refuse it. On another version the replay may run differently: reports/
+// replay_compare.h says how (same history; history changed, and where; a fault's trigger lost).
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,6 +20,7 @@
 #include <vector>
 
 #include "properties/run.h"
+#include "reports/replay_history.h"
 #include "sim/fault.h"
 
 namespace fencesim::reports {
@@ -35,8 +42,9 @@ struct RecordedViolation {
 
 struct ReplayFile {
   std::string format = "fencesim-replay";
-  int version = 1;
-  std::string fencesim_version;
+  int version = 2;        // the schema this struct holds (always kReplayVersion once read)
+  int migrated_from = 0;  // the schema the file was written in, when older; else 0 (not written)
+  std::string fencesim_version;  // the fencesim that wrote the file
   std::string scenario;
   std::uint64_t seed = 0;
   std::string strategy;     // "random" or "pct"
@@ -54,11 +62,15 @@ struct ReplayFile {
   // chosen at each choice point, in order; replayed by explore::ReplayChooser. Absent (nullopt)
   // for a seeded run; optional.
   std::optional<std::vector<std::uint32_t>> choices;
+  // The run's history in brief (schema 2; reports/replay_history.h): nullopt in a file migrated
+  // from version 1, or written where the world was not at hand.
+  std::optional<HistoryRecord> history;
   friend bool operator==(const ReplayFile&, const ReplayFile&) = default;
 };
 
 inline constexpr std::string_view kReplayFormat = "fencesim-replay";
-inline constexpr int kReplayVersion = 1;
+inline constexpr int kReplayVersion = 2;
+inline constexpr int kOldestReplayVersion = 1;
 
 // The strategy's name on the command line and in files: "random" or "pct".
 std::string_view strategy_name(sim::Strategy strategy);
@@ -94,6 +106,8 @@ nlohmann::ordered_json to_json(const ReplayFile& file);
 // Checks everything (format, versions, every field's presence and type, names of fault kinds,
 // events and strategies, the seed's range). `source` names the file in error messages.
 ReplayFile replay_file_from_json(const nlohmann::json& json, std::string_view source);
+// The same from a file's text; "not JSON" is a ReplayFileError too.
+ReplayFile replay_file_from_text(std::string_view text, std::string_view source);
 
 // Throws ReplayFileError when the file cannot be written.
 void write_replay_file(const std::string& path, const ReplayFile& file);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <tuple>
 
 #include "reports/json_reader.h"
@@ -224,18 +225,28 @@ void write_lines(const std::string& path, const std::vector<Item>& items) {
 }
 
 template <typename Item, typename Parse>
-std::vector<Item> read_lines(const std::string& path, Parse parse) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SweepFileError(fmt::format("cannot read '{}'", path));
+std::vector<Item> parse_lines(std::string_view text, std::string_view path, Parse parse) {
   std::vector<Item> items;
-  std::string line;
-  for (std::uint64_t number = 1; std::getline(in, line); ++number) {
-    const std::string source = fmt::format("{} line {}", path, number);
+  std::uint64_t number = 1;
+  while (!text.empty()) {
+    const std::size_t newline = text.find('\n');
+    const std::string_view line = text.substr(0, newline);
+    text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
+    const std::string source = fmt::format("{} line {}", path, number++);
     json parsed = json::parse(line, nullptr, false);
     if (parsed.is_discarded()) throw SweepFileError(fmt::format("{}: not JSON", source));
     items.push_back(parse(parsed, source));
   }
   return items;
+}
+
+template <typename Item, typename Parse>
+std::vector<Item> read_lines(const std::string& path, Parse parse) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SweepFileError(fmt::format("cannot read '{}'", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_lines<Item>(text.str(), path, parse);
 }
 
 }  // namespace
@@ -254,6 +265,14 @@ void write_run_times(const std::string& path, const std::vector<RunTime>& times)
 
 std::vector<RunTime> read_run_times(const std::string& path) {
   return read_lines<RunTime>(path, run_time_from_json);
+}
+
+std::vector<RunRecord> run_records_from_text(std::string_view text, std::string_view source) {
+  return parse_lines<RunRecord>(text, source, run_record_from_json);
+}
+
+std::vector<RunTime> run_times_from_text(std::string_view text, std::string_view source) {
+  return parse_lines<RunTime>(text, source, run_time_from_json);
 }
 
 }  // namespace fencesim::reports

@@ -96,6 +96,9 @@ void write_run_records(const std::string& path, const std::vector<RunRecord>& re
 std::vector<RunRecord> read_run_records(const std::string& path);
 void write_run_times(const std::string& path, const std::vector<RunTime>& times);
 std::vector<RunTime> read_run_times(const std::string& path);
+// The same readers over a file's text (what `merge` and `--known` read); `source` names it.
+std::vector<RunRecord> run_records_from_text(std::string_view text, std::string_view source);
+std::vector<RunTime> run_times_from_text(std::string_view text, std::string_view source);
 
 // Writes `text` to `path` through a temporary file in the same folder and a rename, so that a
 // reader (or a crash) never sees half a file. Throws SweepFileError.

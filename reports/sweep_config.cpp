@@ -153,9 +153,13 @@ SweepManifest read_sweep_manifest(const std::string& path) {
   if (!in) throw SweepFileError(fmt::format("cannot read '{}'", path));
   std::stringstream text;
   text << in.rdbuf();
-  const json parsed = json::parse(text.str(), nullptr, false);
-  if (parsed.is_discarded()) throw SweepFileError(fmt::format("{}: not JSON", path));
-  return sweep_manifest_from_json(parsed, path);
+  return sweep_manifest_from_text(text.str(), path);
+}
+
+SweepManifest sweep_manifest_from_text(std::string_view text, std::string_view source) {
+  const json parsed = json::parse(text, nullptr, false);
+  if (parsed.is_discarded()) throw SweepFileError(fmt::format("{}: not JSON", source));
+  return sweep_manifest_from_json(parsed, source);
 }
 
 }  // namespace fencesim::reports

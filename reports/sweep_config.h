@@ -71,5 +71,7 @@ SweepManifest sweep_manifest_from_json(const nlohmann::json& json, std::string_v
 void write_sweep_manifest(const std::string& path, const SweepManifest& manifest);
 // Throws SweepFileError: missing, not JSON, another format or version, a field missing or wrong.
 SweepManifest read_sweep_manifest(const std::string& path);
+// The same over a file's text; `source` names it.
+SweepManifest sweep_manifest_from_text(std::string_view text, std::string_view source);
 
 }  // namespace fencesim::reports

@@ -14,6 +14,12 @@ packages=(
   libsqlite3-dev libpqxx-dev postgresql-15
 )
 
+# `tools/install-deps.sh fuzz`: also clang and libFuzzer, for the `fuzz` preset (tools/fuzz.sh and
+# the nightly fuzz job; docs/fuzzing.md). Ordinary builds replay the fuzz corpora without them.
+if [ "${1:-}" = "fuzz" ]; then
+  packages+=(clang-14 libclang-rt-14-dev libfuzzer-14-dev)
+fi
+
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -147,21 +147,33 @@ TEST_F(CliTest, CorruptReplayFileIsAnInputError) {
                      "fencesim: replay file 'corrupt.json' is not JSON");
 }
 
-TEST_F(CliTest, ForeignVersionReplayFileIsAnInputError) {
+TEST_F(CliTest, NewerSchemaReplayFileIsAnInputError) {
   json file = broken_sink_replay();
-  file["version"] = 2;
-  write("v2.json", file.dump());
-  expect_usage_error(fencesim("replay v2.json"),
-                     "fencesim: replay file 'v2.json' has format version 2; this fencesim reads "
-                     "version 1");
+  file["version"] = 3;
+  write("v3.json", file.dump());
+  const Result newer = fencesim("replay v3.json");
+  EXPECT_EQ(newer.code, 2);
+  EXPECT_TRUE(newer.err.starts_with("fencesim: replay file 'v3.json' has format version 3; "))
+      << newer.err;
+  EXPECT_TRUE(newer.err.ends_with("reads versions 1 to 2 (a newer fencesim wrote it)\n"))
+      << newer.err;
+}
+
+// A file from another fencesim version, in the older schema 1, loads and replays.
+TEST_F(CliTest, OlderVersionsReplayFileReplays) {
+  json file = broken_sink_replay();
   file["version"] = 1;
+  file.erase("history");
   file["fencesim_version"] = "0.0.0-other";
   write("other.json", file.dump());
   const Result other = fencesim("replay other.json");
-  EXPECT_EQ(other.code, 2);
-  EXPECT_TRUE(other.err.starts_with(
-      "fencesim: replay file 'other.json' was written by fencesim 0.0.0-other; this is fencesim "))
-      << other.err;
+  EXPECT_EQ(other.code, 1) << other.out << other.err;
+  EXPECT_NE(other.out.find("replay matches other.json"), std::string::npos) << other.out;
+  EXPECT_NE(other.out.find("history: same-history: same history (hash "), std::string::npos)
+      << other.out;
+  EXPECT_NE(other.out.find("(file written by fencesim 0.0.0-other, schema 1; this is fencesim "),
+            std::string::npos)
+      << other.out;
 }
 
 TEST_F(CliTest, IllTypedReplayFileNamesTheField) {

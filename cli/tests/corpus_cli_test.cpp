@@ -2,6 +2,9 @@
 // (the same failure with the sink double taken out: the bug fixed), one whose trigger is no longer
 // reached, one that fails differently and a corrupt one. Each is classified, the corrupt one does
 // not stop the others, and the exit code says that something still fails.
+#include <sstream>
+#include <vector>
+
 #include "cli/tests/command_fixture.h"
 
 namespace fencesim::cli::testing {
@@ -38,6 +41,36 @@ TEST_F(CorpusCliTest, ClassifiesEachFileAndGoesOnPastACorruptOne) {
   const CommandResult corpus = fencesim("corpus run corpus");
   EXPECT_EQ(corpus.code, 1) << corpus.out << corpus.err;
   EXPECT_EQ(corpus.err, "");
+  // Each file that ran has a second line, its history's verdict (reports/replay_compare.h).
+  std::string outcomes;
+  std::vector<std::string> histories;
+  std::istringstream lines(corpus.out);
+  for (std::string line; std::getline(lines, line);) {
+    const bool history = line.starts_with("same-history") || line.starts_with("history-changed") ||
+                         line.starts_with("trigger-not-reached") || line.starts_with("histories:");
+    if (history) {
+      histories.push_back(line);
+    } else {
+      outcomes += line + "\n";
+    }
+  }
+  ASSERT_EQ(histories.size(), 5u) << corpus.out;
+  EXPECT_TRUE(
+      histories[0].starts_with("same-history               a-still-failing.json  same "
+                               "history (hash "))
+      << histories[0];
+  // The sink refuses the stale write now: the history goes another way from that event on.
+  EXPECT_TRUE(
+      histories[1].starts_with("history-changed            b-fixed.json  history "
+                               "changed: first divergent event #"))
+      << histories[1];
+  EXPECT_TRUE(
+      histories[2].starts_with("trigger-not-reached        c-unreached.json  a fault's "
+                               "trigger is no longer reached: 1 of 1 fault never fired"))
+      << histories[2];
+  EXPECT_TRUE(histories[3].starts_with("same-history               d-other.json  same history"))
+      << histories[3];
+  EXPECT_EQ(histories[4], "histories: 2 same-history, 1 history-changed, 1 trigger-not-reached");
   const std::string expected =
       "still-failing              a-still-failing.json  violation of sink-monotonicity\n"
       "fixed                      b-fixed.json  passes, and all 1 fault fired as before\n"
@@ -49,7 +82,7 @@ TEST_F(CorpusCliTest, ClassifiesEachFileAndGoesOnPastACorruptOne) {
       "JSON\n"
       "corpus corpus: 5 files: 1 still-failing, 1 fails-differently, 1 "
       "no-longer-reaches-trigger, 1 fixed, 1 unreadable\n";
-  EXPECT_EQ(corpus.out, expected);
+  EXPECT_EQ(outcomes, expected);
 
   const CommandResult as_json = fencesim("corpus run corpus --json");
   EXPECT_EQ(as_json.code, 1);
@@ -59,6 +92,12 @@ TEST_F(CorpusCliTest, ClassifiesEachFileAndGoesOnPastACorruptOne) {
   EXPECT_EQ(report["files"][1]["faults_applied"], 1);
   EXPECT_EQ(report["files"][2]["faults_applied"], 0);
   EXPECT_EQ(report["tally"]["unreadable"], 1);
+  EXPECT_EQ(report["files"][0]["history"], "same-history");
+  EXPECT_EQ(report["files"][1]["history"], "history-changed");
+  EXPECT_TRUE(report["files"][1]["first_divergent_event"].is_number_unsigned());
+  EXPECT_EQ(report["files"][2]["history"], "trigger-not-reached");
+  EXPECT_FALSE(report["files"][4].contains("history"));
+  EXPECT_EQ(report["history_tally"]["same-history"], 2);
 }
 
 TEST_F(CorpusCliTest, ExitCodes) {

@@ -1,6 +1,7 @@
 // reports/replay_file: the round trip, and one clear line for every way a file can be wrong.
 #include "reports/replay_file.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -138,14 +139,57 @@ TEST(ReplayFile, RejectsOtherFormatsAndVersions) {
             "replay file 'f.json': not a fencesim replay file (field 'format' "
             "must be 'fencesim-replay')");
   json version = document;
-  version["version"] = 7;
-  EXPECT_EQ(error_of(version),
-            "replay file 'f.json' has format version 7; this fencesim reads version 1");
-  json binary = document;
-  binary["fencesim_version"] = "9.9.9";
-  EXPECT_TRUE(error_of(binary).starts_with(
-      "replay file 'f.json' was written by fencesim 9.9.9; this is fencesim "));
+  version["version"] = 3;
+  EXPECT_EQ(error_of(version), "replay file 'f.json' has format version 3; this fencesim (" +
+                                   std::string(fencesim_version()) +
+                                   ") reads versions 1 to 2 (a newer fencesim wrote it)");
+  version["version"] = 0;
+  EXPECT_EQ(error_of(version), "replay file 'f.json' has format version 0; this fencesim (" +
+                                   std::string(fencesim_version()) + ") reads versions 1 to 2");
   EXPECT_EQ(error_of(json::array()), "replay file 'f.json': not a JSON object");
+}
+
+// A file outlives the fencesim that wrote it: another version's file reads, and says who wrote it.
+TEST(ReplayFile, AnotherFencesimVersionsFileReads) {
+  json document = json::parse(to_json(sample()).dump());
+  document["fencesim_version"] = "9.9.9";
+  const ReplayFile file = replay_file_from_json(document, "f.json");
+  EXPECT_EQ(file.fencesim_version, "9.9.9");
+  EXPECT_EQ(file.scenario, sample().scenario);
+}
+
+// Schema 1 (before the history record) is migrated: it reads as schema 2 without a history, and
+// says what it was migrated from. A schema-1 file never has a history record to read.
+TEST(ReplayFile, SchemaOneIsMigrated) {
+  ReplayFile with_history = sample();
+  with_history.history =
+      HistoryRecord{2, "00ffab12", std::vector<std::uint64_t>(sample().plan.faults.size(), 1)};
+  json document = json::parse(to_json(with_history).dump());
+  EXPECT_EQ(replay_file_from_json(document, "f.json"), with_history);
+  document["version"] = 1;
+  const ReplayFile migrated = replay_file_from_json(document, "f.json");
+  EXPECT_EQ(migrated.migrated_from, 1);
+  EXPECT_EQ(migrated.version, 2);
+  EXPECT_FALSE(migrated.history.has_value());
+  ReplayFile expected = sample();
+  expected.migrated_from = 1;
+  EXPECT_EQ(migrated, expected);
+}
+
+TEST(ReplayFile, RejectsABrokenHistoryRecord) {
+  ReplayFile file = sample();
+  file.history = HistoryRecord{2, "00ffab12", std::vector<std::uint64_t>(file.plan.faults.size())};
+  const json document = json::parse(to_json(file).dump());
+  json short_digest = document;
+  short_digest["history"]["digest"] = "00ffab1";
+  EXPECT_EQ(
+      error_of(short_digest),
+      "replay file 'f.json': field 'history.digest' must be 4 hex digits an event (2 events)");
+  json counts = document;
+  counts["history"]["faults_fired"].push_back(1);
+  EXPECT_EQ(error_of(counts), fmt::format("replay file 'f.json': field 'history.faults_fired' must "
+                                          "be an array of {} counts (one a fault of 'fault_plan')",
+                                          file.plan.faults.size()));
 }
 
 TEST(ReplayFile, ReportsMissingAndNonJsonFiles) {

@@ -1,0 +1,54 @@
+// A sanitizer's report, as a worker leaves it on its stderr, becomes one line for the seed's
+// record.
+#include <gtest/gtest.h>
+
+#include "cli/sweep_last_words.h"
+
+namespace fencesim::cli {
+namespace {
+
+TEST(SanitizerFinding, AddressSanitizerNamesTheKindAndTheSiteWithoutFolders) {
+  const std::string report =
+      "=================================================================\n"
+      "==4242==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000050 at pc "
+      "0x55d0 bp 0x7ffc sp 0x7ffc\n"
+      "READ of size 4 at 0x602000000050 thread T0\n"
+      "    #0 0x55d0 in use_after_free /work/x/scenarios/planted_bugs.cpp:34\n"
+      "SUMMARY: AddressSanitizer: heap-use-after-free /work/x/scenarios/planted_bugs.cpp:34 in "
+      "fencesim::scenarios::use_after_free(int)\n";
+  EXPECT_EQ(sanitizer_finding(report),
+            "AddressSanitizer: heap-use-after-free at planted_bugs.cpp:34 in "
+            "fencesim::scenarios::use_after_free(int)");
+}
+
+TEST(SanitizerFinding, AddressSanitizerWithoutASummaryStillNamesTheKind) {
+  EXPECT_EQ(
+      sanitizer_finding("==1==ERROR: AddressSanitizer: global-buffer-overflow on address 0x1\n"),
+      "AddressSanitizer: global-buffer-overflow");
+}
+
+TEST(SanitizerFinding, UndefinedBehaviorSanitizerNamesWhatAndWhere) {
+  const std::string report =
+      "some earlier line\n"
+      "/work/x/scenarios/planted_bugs.cpp:40:19: runtime error: signed integer overflow: "
+      "2147483000 + 1294 cannot be represented in type 'int'\n";
+  EXPECT_EQ(sanitizer_finding(report),
+            "UndefinedBehaviorSanitizer: signed integer overflow: 2147483000 + 1294 cannot be "
+            "represented in type 'int' at planted_bugs.cpp:40:19");
+}
+
+TEST(SanitizerFinding, TheFirstFindingWins) {
+  const std::string report =
+      "a.cpp:1:2: runtime error: load of misaligned address\n"
+      "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\n";
+  EXPECT_EQ(sanitizer_finding(report),
+            "UndefinedBehaviorSanitizer: load of misaligned address at a.cpp:1:2");
+}
+
+TEST(SanitizerFinding, OtherLastWordsAreNoFinding) {
+  EXPECT_EQ(sanitizer_finding(""), "");
+  EXPECT_EQ(sanitizer_finding("terminate called after throwing an instance of 'x'\n"), "");
+}
+
+}  // namespace
+}  // namespace fencesim::cli

@@ -1,0 +1,86 @@
+// Bugs planted on purpose, to prove that a sanitizer sweep (the `asan-sweep` preset, docs/
+// sanitizers.md) reports what a sanitizer finds inside a simulated fiber with the seed that found
+// it. Registered only when FENCESIM_TEST_PLANTED_BUGS=1, so no ordinary list, run or sweep ever
+// sees them. Each scenario runs the order story; in about one seed in three (drawn from the
+// workload stream) its "charge" step does the bug it is named for:
+//   planted-use-after-free   reads an element through a reference a vector's growth left dangling
+//   planted-signed-overflow  adds to an int near its maximum
+//   planted-abort-in-fiber   calls std::abort inside the step's fiber
+// Without a sanitizer the first two are silent undefined behaviour: never run them outside a
+// sanitizer build.
+#include <fmt/format.h>
+
+#include <climits>
+#include <cstdlib>
+#include <string_view>
+#include <vector>
+
+#include "scenarios/builder.h"
+#include "scenarios/workload.h"
+
+namespace fencesim::scenarios {
+
+namespace {
+
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+// Kept out of the optimizer's sight, so that the bugs happen at run time.
+volatile int g_sink = 0;
+
+void use_after_free(int value) {
+  std::vector<int> amounts{value};
+  const int& first = amounts.front();
+  for (int i = 0; i < 64; ++i) amounts.push_back(i);  // grows: `first` now points at freed memory
+  g_sink = first;
+}
+
+void signed_overflow(int value) {
+  volatile int total = INT_MAX - value;
+  g_sink = total + 2 * value;
+}
+
+runtime::Workflow planted_workflow(sim::World& world, sim::Rng& workload, std::string_view bug) {
+  const bool plant = workload.between(0, 2) == 0;
+  const int value = static_cast<int>(workload.between(1, 1000));
+  const auto work_ns = workload.between(500, 3000) * kMillisecond;
+  runtime::StepBody charge = [&world, bug, plant, value, work_ns](runtime::ExecutionContext& ctx) {
+    ctx.env().sleep(work_ns);
+    if (plant) {
+      if (bug == "use-after-free") use_after_free(value);
+      if (bug == "signed-overflow") signed_overflow(value);
+      if (bug == "abort-in-fiber") std::abort();
+    }
+    write_effect(world, ctx, "payments", "write", "charge 42 EUR");
+  };
+  return runtime::Workflow{"order",
+                           {work_step("reserve", work_ns),
+                            declared_step("charge", {{"payments", "write"}}, std::move(charge)),
+                            work_step("ship", work_ns)}};
+}
+
+void add_planted(ScenarioRegistry& registry, std::string_view bug) {
+  ScenarioBuilder(fmt::format("planted-{}", bug))
+      .describe(fmt::format("test only: the order story whose charge step does a {} in about one "
+                            "seed in three",
+                            bug))
+      .safety_phase(30 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .workflow(
+          [bug](sim::World& world, sim::Rng& rng) { return planted_workflow(world, rng, bug); })
+      .tree("tenant-1", "order-1", "order")
+      .add_to(registry);
+}
+
+}  // namespace
+
+void register_planted_bugs(ScenarioRegistry& registry) {
+  const char* enabled = std::getenv("FENCESIM_TEST_PLANTED_BUGS");
+  if (enabled == nullptr || std::string_view(enabled) != "1") return;
+  for (std::string_view bug : {"use-after-free", "signed-overflow", "abort-in-fiber"}) {
+    add_planted(registry, bug);
+  }
+}
+
+}  // namespace fencesim::scenarios

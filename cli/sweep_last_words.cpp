@@ -54,7 +54,8 @@ std::string asan_finding(std::string_view report) {
   constexpr std::string_view kError = "ERROR: AddressSanitizer: ";
   const std::size_t error = report.find(kError);
   if (error == std::string_view::npos) return {};
-  std::string_view rest = line_at(report, error).substr(kError.size());
+  std::string_view rest = report.substr(error + kError.size());
+  rest = rest.substr(0, rest.find('\n'));
   return fmt::format("AddressSanitizer: {}", rest.substr(0, rest.find(' ')));
 }
 

@@ -186,10 +186,21 @@ TEST(ReplayFile, RejectsABrokenHistoryRecord) {
       error_of(short_digest),
       "replay file 'f.json': field 'history.digest' must be 4 hex digits an event (2 events)");
   json counts = document;
-  counts["history"]["faults_fired"].push_back(1);
-  EXPECT_EQ(error_of(counts), fmt::format("replay file 'f.json': field 'history.faults_fired' must "
-                                          "be an array of {} counts (one a fault of 'fault_plan')",
-                                          file.plan.faults.size()));
+  counts["history"]["faults_fired"] = "1";
+  EXPECT_EQ(error_of(counts),
+            "replay file 'f.json': field 'history.faults_fired' must be an array");
+}
+
+// A plan edited by hand (a fault added) no longer matches its history record's fault counts: the
+// record describes another plan, so it is dropped and the file reads without one.
+TEST(ReplayFile, AHistoryRecordOfAnotherPlanIsDropped) {
+  ReplayFile file = sample();
+  file.history = HistoryRecord{2, "00ffab12", std::vector<std::uint64_t>(file.plan.faults.size())};
+  json document = json::parse(to_json(file).dump());
+  document["history"]["faults_fired"].push_back(std::uint64_t{1});
+  const ReplayFile read = replay_file_from_json(document, "f.json");
+  EXPECT_FALSE(read.history.has_value());
+  EXPECT_EQ(read.plan, file.plan);
 }
 
 TEST(ReplayFile, ReportsMissingAndNonJsonFiles) {

@@ -121,7 +121,7 @@ TEST_F(ReplayFixturesTest, AFaultThatFiredButNoLongerDoesIsALostTrigger) {
   const json entry = judge(file);
   EXPECT_EQ(entry["history"], "trigger-not-reached") << entry.dump();
   EXPECT_NE(entry["history_detail"].get<std::string>().find(
-                "which fired 1 time(s) when recorded; history diverges at event #"),
+                "which fired 1 time(s) when recorded); history diverges at event #"),
             std::string::npos)
       << entry.dump();
 }

@@ -12,6 +12,9 @@ packages=(
   # stores/: SQLite (embedded) and PostgreSQL; the server runs only when tools/postgres-scratch.sh
   # starts a throw-away cluster (CI does; without one the PostgreSQL tests skip).
   libsqlite3-dev libpqxx-dev postgresql-15
+  # tools/mutate/: the mechanical mutants are found with libclang's Python bindings (the nightly
+  # mutation score; ctest runs the generator's unit tests).
+  python3-clang
 )
 
 # `tools/install-deps.sh fuzz`: also clang and libFuzzer, for the `fuzz` preset (tools/fuzz.sh and

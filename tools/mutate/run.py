@@ -1,0 +1,386 @@
+"""Judges the mechanical mutants of runtime/ (tools/mutate/generate.py) against the oracles.
+
+One reusable build tree per worker (a copy of the source tree under --work): a mutant is written
+into its file, `fencesim` is built incrementally (ninja rebuilds what includes the file; ccache
+serves the rest), judged, and the file is written back. For each mutant:
+  1. stillborn: it does not compile;
+  2. a quick differential run: every scenario at a fixed set of seeds and strategies, history
+     hashes compared with the unmutated binary's; a run that does not pass kills it at once;
+  3. a plain `fencesim sweep --budget 30s --jobs 1` of every scenario, stopped at its first
+     failure: killed (invariant, seconds), or survived: with a history changed at some
+     differential seed (an oracle gap), or with every history unchanged (likely equivalent).
+Results go to a JSON file after every mutant, keyed by the runtime/ content hash, so a rerun
+skips what was judged for the same runtime/ (resumable); --shard I/N takes every Nth mutant.
+"""
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import generate  # noqa: E402
+
+# The order of importance: the fence, the lease, the tree runner, the failure decision, the
+# stores; then the rest of runtime/, then headers with inline logic (they rebuild most of the tree).
+PRIORITY = [
+    "runtime/execution_fence.cpp", "runtime/held_lease.cpp", "runtime/tree_runner.cpp",
+    "runtime/errors.cpp", "runtime/memory_lease_repository.cpp", "runtime/checkpoint_store.cpp",
+    "runtime/sink.cpp", "runtime/placement_queue.cpp", "runtime/instance.cpp",
+    "runtime/scope_key.cpp", "runtime/execution_context.cpp", "runtime/workflow.cpp",
+    "runtime/observer.cpp", "runtime/types.cpp", "runtime/check.cpp",
+    "runtime/lease_policy.h", "runtime/abort_signal.h", "runtime/fiber_notification.h",
+    "runtime/held_lease.h", "runtime/tree_runner.h", "runtime/execution_fence.h",
+    "runtime/memory_lease_repository.h", "runtime/scope_key.h", "runtime/types.h",
+    "runtime/errors.h", "runtime/frame.h", "runtime/execution_context.h", "runtime/instance.h",
+    "runtime/sink.h", "runtime/checkpoint_store.h", "runtime/placement_queue.h",
+    "runtime/lease_repository.h", "runtime/env.h", "runtime/workflow.h", "runtime/observer.h",
+    "runtime/instance_options.h", "runtime/check.h",
+]
+# The differential run: every scenario at these (seed, strategy) pairs.
+DIFF_RUNS = ((1, "random"), (2, "pct"))
+FAILURE_LINE = re.compile(r"^  (\S+) (random|pct) seed (\d+): (.*)$")
+
+
+def log(*words):
+    print(f"[{datetime.datetime.utcnow():%H:%M:%S}]", *words, file=sys.stderr, flush=True)
+
+
+def runtime_files(root):
+    """The files of runtime/ that are compiled into fencesim (not its tests or test fixtures)."""
+    found = [f"runtime/{n}" for n in sorted(os.listdir(os.path.join(root, "runtime")))
+             if n.endswith((".cpp", ".h"))]
+    ordered = [f for f in PRIORITY if f in found]
+    return ordered + [f for f in found if f not in ordered]
+
+
+def runtime_hash(root):
+    digest = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(os.path.join(root, "runtime")):
+        dirnames.sort()
+        for name in sorted(filenames):
+            path = os.path.join(dirpath, name)
+            digest.update(os.path.relpath(path, root).encode() + b"\0")
+            digest.update(open(path, "rb").read() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def copy_tree(source, tree):
+    """The tracked and untracked (not ignored) files of `source`, copied into `tree`; files whose
+    content is unchanged are left alone so the build tree stays incremental."""
+    listing = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=source,
+                             check=True, capture_output=True).stdout.split(b"\0")
+    for rel in (r.decode() for r in listing if r):
+        src, dst = os.path.join(source, rel), os.path.join(tree, rel)
+        if not os.path.isfile(src):
+            continue
+        data = open(src, "rb").read()
+        if os.path.exists(dst) and open(dst, "rb").read() == data:
+            continue
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy2(src, dst)
+
+
+class Judge:
+    def __init__(self, args):
+        self.args = args
+        self.work = os.path.abspath(args.work)
+        self.tree = os.path.join(self.work, "tree")
+        # Preset ci's flags: the same as the worktrees' builds, so ccache serves the unmutated tree.
+        # Its -Werror is lifted per object when a mutant only adds a warning (build_fencesim).
+        self.build = os.path.join(self.tree, "build", "ci")
+        self.binary = os.path.join(self.build, "cli", "fencesim")
+        self.env = dict(os.environ, CCACHE_BASEDIR=self.tree, CCACHE_NOHASHDIR="true")
+        self.results_path = os.path.abspath(args.results)
+
+    # -- the build tree ---------------------------------------------------------------------
+    def prepare(self):
+        os.makedirs(self.tree, exist_ok=True)
+        copy_tree(self.args.source, self.tree)
+        flags = ["-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
+        if shutil.which("ccache"):
+            flags.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+        if shutil.which("ld.lld"):  # every mutant relinks fencesim: lld links it in a fraction
+            flags.append("-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld")
+        subprocess.run(["cmake", "--preset", "ci", *flags], cwd=self.tree, env=self.env,
+                       check=True, stdout=subprocess.DEVNULL)
+
+    def build_fencesim(self):
+        """Builds fencesim; returns (ok, output, seconds, warnings_only). An object that fails
+        only by -Werror (a deleted check leaves a variable unused, ...) is compiled again with
+        -Wno-error by its own compile command, and the build goes on: such a mutant is judged."""
+        started = time.monotonic()
+        lifted = False
+        commands = None
+        for _ in range(100):
+            try:
+                proc = subprocess.run(["cmake", "--build", self.build, "--target", "fencesim",
+                                       "-j", str(self.args.build_jobs), "--", "-k", "0"],
+                                      env=self.env, capture_output=True, text=True,
+                                      timeout=self.args.build_timeout)
+                ok, output = proc.returncode == 0, proc.stdout + proc.stderr
+            except subprocess.TimeoutExpired:
+                return False, "build timed out", time.monotonic() - started, lifted
+            if ok:
+                break
+            errors = [l for l in output.splitlines() if " error: " in l or l.startswith("error")]
+            failed = [l.split(":", 1)[1].strip() for l in output.splitlines()
+                      if l.startswith("FAILED: ")]
+            if not errors or not failed or not all("[-Werror" in l for l in errors):
+                break
+            if commands is None:
+                commands = {}
+                for entry in json.load(open(os.path.join(self.build, "compile_commands.json"))):
+                    if "output" in entry:
+                        commands[entry["output"]] = entry
+            retried = False
+            for obj in failed:
+                entry = commands.get(obj)
+                if entry is None:
+                    continue
+                again = subprocess.run(entry["command"] + " -Wno-error", shell=True,
+                                       cwd=entry["directory"], env=self.env, capture_output=True)
+                retried = retried or again.returncode == 0
+            if not retried:
+                break
+            lifted = True
+        return ok, output, time.monotonic() - started, lifted
+
+    # -- runs -------------------------------------------------------------------------------
+    def scenarios(self):
+        out = subprocess.run([self.binary, "list"], check=True, capture_output=True, text=True)
+        return [line.split()[0] for line in out.stdout.splitlines() if line.strip()]
+
+    def run_one(self, scenario, seed, strategy):
+        scratch = os.path.join(self.work, "runs")
+        os.makedirs(scratch, exist_ok=True)
+        try:
+            proc = subprocess.run(
+                [self.binary, "run", "--scenario", scenario, "--seed", str(seed), "--strategy",
+                 strategy, "--json", "--replay-out", os.path.join(scratch, "replay.json")],
+                cwd=scratch, capture_output=True, text=True, timeout=self.args.run_timeout)
+        except subprocess.TimeoutExpired:
+            return {"status": "timeout", "invariant": "timeout", "hash": None}
+        try:
+            result = json.loads(proc.stdout)
+        except ValueError:
+            tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            return {"status": "crash", "invariant": f"crash (exit {proc.returncode})",
+                    "hash": None, "detail": tail[:200]}
+        violations = result.get("violations") or []
+        invariant = violations[0]["invariant"] if violations else result.get("status")
+        return {"status": result.get("status"), "invariant": invariant,
+                "hash": result.get("history_hash"), "detail": result.get("detail", "")[:200]}
+
+    def differential(self, baseline, pairs):
+        """Runs `pairs` until one does not pass; returns (killed_by or None, changed, seconds)."""
+        started = time.monotonic()
+        changed = []
+        for scenario, seed, strategy in pairs:
+            r = self.run_one(scenario, seed, strategy)
+            if r["status"] != "pass":
+                return ({"invariant": r["invariant"], "scenario": scenario, "seed": seed,
+                         "strategy": strategy, "detail": r.get("detail", "")},
+                        changed, time.monotonic() - started)
+            if r["hash"] != baseline[f"{scenario}/{seed}/{strategy}"]:
+                changed.append(f"{scenario}/{seed}/{strategy}")
+        return None, changed, time.monotonic() - started
+
+    def sweep(self):
+        """A plain sweep of every scenario, stopped at the first failure it prints."""
+        out = os.path.join(self.work, "sweep")
+        shutil.rmtree(out, ignore_errors=True)
+        started = time.monotonic()
+        proc = subprocess.Popen(
+            [self.binary, "sweep", "--budget", f"{self.args.sweep_seconds}s", "--jobs", "1",
+             "--out", out, "--progress-every", "5s"],
+            cwd=self.work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True)
+        killed = None
+        deadline = started + self.args.sweep_seconds * 3 + 120
+        tail = []
+        try:
+            for line in proc.stdout:
+                tail = (tail + [line.rstrip()])[-5:]
+                m = FAILURE_LINE.match(line.rstrip("\n"))
+                if m:
+                    what = m.group(4)
+                    if what.startswith("nondeterministic"):
+                        invariant = "nondeterminism"
+                    else:
+                        head = what.split(": ", 1)[0].split(" ")
+                        invariant = head[1] if len(head) > 1 else head[0]
+                    killed = {"invariant": invariant, "scenario": m.group(1),
+                              "strategy": m.group(2), "seed": int(m.group(3)),
+                              "detail": what[:200]}
+                    break
+                if time.monotonic() > deadline:
+                    killed = {"invariant": "sweep-timeout", "detail": "the sweep did not end"}
+                    break
+        finally:
+            seconds = time.monotonic() - started
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            proc.stdout.close()
+        if killed is None and proc.returncode not in (0,):
+            killed = {"invariant": f"sweep-exit-{proc.returncode}", "detail": " | ".join(tail)}
+        return killed, seconds
+
+    # -- results ----------------------------------------------------------------------------
+    def load(self, rhash):
+        if os.path.exists(self.results_path):
+            data = json.load(open(self.results_path))
+            if data.get("runtime_hash") == rhash:
+                return data
+            log(f"{self.results_path} is for runtime/ {data.get('runtime_hash')}, not {rhash}: "
+                "starting over")
+        return {"runtime_hash": rhash, "mutants": {}}
+
+    def save(self, data):
+        tmp = self.results_path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+        os.replace(tmp, self.results_path)
+
+    # -- the loop ---------------------------------------------------------------------------
+    def main(self):
+        a = self.args
+        self.prepare()
+        rhash = runtime_hash(self.tree)
+        data = self.load(rhash)
+        data["source_commit"] = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=a.source, capture_output=True,
+            text=True).stdout.strip()
+        files = a.files or runtime_files(self.tree)
+        ok, output, build_s, _ = self.build_fencesim()
+        if not ok:
+            log("the unmutated tree does not build:\n" + output[-2000:])
+            return 2
+        log(f"unmutated fencesim built in {build_s:.0f}s")
+        if "baseline" not in data:
+            scenarios = self.scenarios()
+            baseline = {}
+            for scenario in scenarios:
+                for seed, strategy in DIFF_RUNS:
+                    r = self.run_one(scenario, seed, strategy)
+                    if r["status"] == "pass":
+                        baseline[f"{scenario}/{seed}/{strategy}"] = r["hash"]
+                    else:
+                        log(f"unmutated {scenario} seed {seed} {strategy}: {r['status']}: "
+                            "left out of the differential run")
+            killed, seconds = self.sweep()
+            if killed:
+                log(f"the unmutated runtime fails its sweep ({killed}): no mutant can be judged")
+                return 2
+            data["baseline"] = {"hashes": baseline, "scenarios": scenarios}
+            self.save(data)
+        baseline = data["baseline"]["hashes"]
+        pairs = [tuple(k.split("/")[:1]) + (int(k.split("/")[1]), k.split("/")[2])
+                 for k in baseline]
+        ccdb = os.path.join(self.build, "compile_commands.json")
+        mutants = generate.generate(self.tree, files, ccdb)
+        shard_i, shard_n = a.shard
+        mutants = [m for i, m in enumerate(mutants) if i % shard_n == shard_i]
+        if a.only:
+            wanted = set(a.only.split(","))
+            mutants = [m for m in mutants if m.id in wanted]
+        todo = [m for m in mutants if m.id not in data["mutants"]]
+        log(f"{len(mutants)} mutants in {len(files)} files (shard {shard_i}/{shard_n}), "
+            f"{len(mutants) - len(todo)} already judged, {len(todo)} to go")
+        if a.limit is not None:
+            todo = todo[: a.limit]
+        for n, m in enumerate(todo, 1):
+            if a.stop_at and datetime.datetime.utcnow().strftime("%H:%M") >= a.stop_at:
+                log(f"--stop-at {a.stop_at}: stopping with {len(todo) - n + 1} mutants to go")
+                break
+            data["mutants"][m.id] = self.judge(m, baseline, pairs)
+            r = data["mutants"][m.id]
+            log(f"{n}/{len(todo)} {m.id}: {r['outcome']} {r.get('killed_by', {}).get('invariant', '')}"
+                f" ({r['total_s']:.0f}s)")
+            self.save(data)
+        # Rebuild the unmutated binary, so the tree is left as it was copied.
+        self.build_fencesim()
+        return 0
+
+    def judge(self, m, baseline, pairs):
+        path = os.path.join(self.tree, m.file)
+        original = open(path, "rb").read()
+        record = m.to_json()
+        record["diff"] = m.diff(original)
+        started = time.monotonic()
+        try:
+            with open(path, "wb") as f:
+                f.write(m.apply(original))
+            ok, output, record["build_s"], record["warnings_lifted"] = self.build_fencesim()
+            if not ok:
+                errors = [l for l in output.splitlines() if "error" in l][:3]
+                record.update(outcome="stillborn", build_error="\n".join(errors)[:600])
+                return record
+            killed, changed, record["diff_s"] = self.differential(baseline, pairs)
+            record["changed"] = changed
+            if killed:
+                record.update(outcome="killed", stage="differential", killed_by=killed,
+                              seconds=record["diff_s"])
+                return record
+            killed, record["sweep_s"] = self.sweep()
+            if killed:
+                record.update(outcome="killed", stage="sweep", killed_by=killed,
+                              seconds=record["sweep_s"])
+            elif changed:
+                record.update(outcome="survived-changed")
+            else:
+                record.update(outcome="likely-equivalent")
+            return record
+        finally:
+            with open(path, "wb") as f:
+                f.write(original)
+            record["total_s"] = time.monotonic() - started
+
+
+def shard(text):
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError("--shard is I/N")
+    if not 0 <= i < n:
+        raise argparse.ArgumentTypeError("--shard I/N needs 0 <= I < N")
+    return i, n
+
+
+def main(argv):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    p = argparse.ArgumentParser(prog="tools/mutate.sh run", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--source", default=root, help="the worktree to mutate (default: this one)")
+    p.add_argument("--work", default="/tmp/mutscore", help="build tree and scratch folder")
+    p.add_argument("--results", default="/tmp/mutscore/results.json")
+    p.add_argument("--shard", type=shard, default=(0, 1), help="I/N: every Nth mutant from I")
+    p.add_argument("--files", nargs="*", help="runtime files to mutate, in order (default all)")
+    p.add_argument("--only", help="mutant ids, comma separated")
+    p.add_argument("--limit", type=int, help="judge at most this many mutants")
+    p.add_argument("--stop-at", help="HH:MM UTC: start no mutant after it")
+    p.add_argument("--sweep-seconds", type=int, default=30)
+    p.add_argument("--run-timeout", type=int, default=60)
+    p.add_argument("--build-jobs", type=int, default=2)
+    p.add_argument("--build-timeout", type=int, default=1800)
+    args = p.parse_args(argv)
+    args.source = os.path.abspath(args.source)
+
+    # A terminated run still writes the mutated file back (judge's finally); a rerun would also
+    # copy the source over it.
+    def terminate(signum, frame):
+        raise SystemExit(128 + signum)
+    signal.signal(signal.SIGTERM, terminate)
+    return Judge(args).main()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

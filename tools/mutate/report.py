@@ -55,6 +55,16 @@ def markdown(rhash, mutants):
                                   if m["outcome"] == "killed")
     out += ["", "Kills by invariant: " +
             ", ".join(f"{k} {v}" for k, v in killers.most_common()), ""]
+    out += ["### Every mutant", "", "| mutant | outcome | killed by | stage | seconds | build s |",
+            "|---|---|---|---|---|---|"]
+    for m in sorted(mutants.values(), key=lambda m: (m["file"], m["line"], m["column"],
+                                                     m["operator"])):
+        k = m.get("killed_by") or {}
+        where = f" @ {k['scenario']} {k['strategy']} seed {k['seed']}" if "scenario" in k else ""
+        seconds = f"{m['seconds']:.1f}" if "seconds" in m else "-"
+        out.append(f"| `{m['id']}` | {m['outcome']} | {k.get('invariant', '')}{where} | "
+                   f"{m.get('stage', '')} | {seconds} | {m.get('build_s', 0):.0f} |")
+    out.append("")
     for outcome, title in (("survived-changed", "Survivors with a history changed (oracle gaps?)"),
                            ("likely-equivalent", "Survivors with every history unchanged")):
         ms = sorted((m for m in mutants.values() if m["outcome"] == outcome),

@@ -46,6 +46,7 @@ PRIORITY = [
 ]
 # The differential run: every scenario at these (seed, strategy) pairs.
 DIFF_RUNS = ((1, "random"), (2, "pct"))
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 FAILURE_LINE = re.compile(r"^  (\S+) (random|pct) seed (\d+): (.*)$")
 
 
@@ -125,7 +126,8 @@ class Judge:
                                        "-j", str(self.args.build_jobs), "--", "-k", "0"],
                                       env=self.env, capture_output=True, text=True,
                                       timeout=self.args.build_timeout)
-                ok, output = proc.returncode == 0, proc.stdout + proc.stderr
+                # The project asks gcc for colours (-fdiagnostics-color=always): drop them.
+                ok, output = proc.returncode == 0, ANSI.sub("", proc.stdout + proc.stderr)
             except subprocess.TimeoutExpired:
                 return False, "build timed out", time.monotonic() - started, lifted
             if ok:
@@ -286,7 +288,16 @@ class Judge:
         pairs = [tuple(k.split("/")[:1]) + (int(k.split("/")[1]), k.split("/")[2])
                  for k in baseline]
         ccdb = os.path.join(self.build, "compile_commands.json")
-        mutants = generate.generate(self.tree, files, ccdb)
+        # Generating takes a minute or two (libclang parses every file): kept per runtime/ content.
+        cache = os.path.join(self.work, f"mutants-{rhash}.json")
+        cached = json.load(open(cache)) if os.path.exists(cache) else {}
+        if cached.get("files") == files:
+            mutants = [generate.Mutant(**{k: v for k, v in m.items() if k != "id"})
+                       for m in cached["mutants"]]
+        else:
+            mutants = generate.generate(self.tree, files, ccdb)
+            with open(cache, "w") as f:
+                json.dump({"files": files, "mutants": [m.to_json() for m in mutants]}, f)
         shard_i, shard_n = a.shard
         mutants = [m for i, m in enumerate(mutants) if i % shard_n == shard_i]
         if a.only:
@@ -321,7 +332,7 @@ class Judge:
                 f.write(m.apply(original))
             ok, output, record["build_s"], record["warnings_lifted"] = self.build_fencesim()
             if not ok:
-                errors = [l for l in output.splitlines() if "error" in l][:3]
+                errors = [l for l in output.splitlines() if " error: " in l][:3]
                 record.update(outcome="stillborn", build_error="\n".join(errors)[:600])
                 return record
             killed, changed, record["diff_s"] = self.differential(baseline, pairs)

@@ -106,52 +106,36 @@ class Judge:
         os.makedirs(self.tree, exist_ok=True)
         copy_tree(self.args.source, self.tree)
         flags = ["-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
-        if shutil.which("ccache"):
-            flags.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+        # ccache when installed, and -Wno-error on demand (build_fencesim).
+        flags.append("-DCMAKE_CXX_COMPILER_LAUNCHER=" +
+                     os.path.join(os.path.dirname(os.path.abspath(__file__)), "compile.sh"))
         if shutil.which("ld.lld"):  # every mutant relinks fencesim: lld links it in a fraction
             flags.append("-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld")
         subprocess.run(["cmake", "--preset", "ci", *flags], cwd=self.tree, env=self.env,
                        check=True, stdout=subprocess.DEVNULL)
 
     def build_fencesim(self):
-        """Builds fencesim; returns (ok, output, seconds, warnings_only). An object that fails
-        only by -Werror (a deleted check leaves a variable unused, ...) is compiled again with
-        -Wno-error by its own compile command, and the build goes on: such a mutant is judged."""
+        """Builds fencesim; returns (ok, output, seconds, warnings_lifted). A build that fails only
+        by -Werror (a deleted check leaves a variable unused, a comparison becomes always true)
+        is run again with -Wno-error on the failed objects (tools/mutate/compile.sh): such a
+        mutant is judged, not discarded."""
         started = time.monotonic()
+        env = dict(self.env)
         lifted = False
-        commands = None
-        for _ in range(100):
+        for _ in range(2):
             try:
                 proc = subprocess.run(["cmake", "--build", self.build, "--target", "fencesim",
                                        "-j", str(self.args.build_jobs), "--", "-k", "0"],
-                                      env=self.env, capture_output=True, text=True,
+                                      env=env, capture_output=True, text=True,
                                       timeout=self.args.build_timeout)
                 # The project asks gcc for colours (-fdiagnostics-color=always): drop them.
                 ok, output = proc.returncode == 0, ANSI.sub("", proc.stdout + proc.stderr)
             except subprocess.TimeoutExpired:
                 return False, "build timed out", time.monotonic() - started, lifted
-            if ok:
+            errors = [l for l in output.splitlines() if " error: " in l]
+            if ok or lifted or not errors or not all("[-Werror" in l for l in errors):
                 break
-            errors = [l for l in output.splitlines() if " error: " in l or l.startswith("error")]
-            failed = [l.split(":", 1)[1].strip() for l in output.splitlines()
-                      if l.startswith("FAILED: ")]
-            if not errors or not failed or not all("[-Werror" in l for l in errors):
-                break
-            if commands is None:
-                commands = {}
-                for entry in json.load(open(os.path.join(self.build, "compile_commands.json"))):
-                    if "output" in entry:
-                        commands[entry["output"]] = entry
-            retried = False
-            for obj in failed:
-                entry = commands.get(obj)
-                if entry is None:
-                    continue
-                again = subprocess.run(entry["command"] + " -Wno-error", shell=True,
-                                       cwd=entry["directory"], env=self.env, capture_output=True)
-                retried = retried or again.returncode == 0
-            if not retried:
-                break
+            env["FENCESIM_MUTATE_NO_WERROR"] = "1"  # only the failed objects are built again
             lifted = True
         return ok, output, time.monotonic() - started, lifted
 

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The compiler launcher of the mutants' build tree (tools/mutate/run.py): ccache when installed,
+# and -Wno-error appended when FENCESIM_MUTATE_NO_WERROR is set, which run.py sets to build again
+# a mutant whose objects failed only by -Werror (the flags, and so ccache's hits, are otherwise
+# those of preset ci).
+if command -v ccache >/dev/null 2>&1; then
+  exec ccache "$@" ${FENCESIM_MUTATE_NO_WERROR:+-Wno-error}
+fi
+exec "$@" ${FENCESIM_MUTATE_NO_WERROR:+-Wno-error}

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <fmt/format.h>
 #include <map>
 #include <sstream>
@@ -20,6 +21,7 @@
 #include "real/event_log.h"
 #include "real/run_clock.h"
 #include "real/store_links.h"
+#include "real/worker.h"
 #include "real/worker_stores.h"
 #include "runtime/observer.h"
 
@@ -114,7 +116,8 @@ class Coordinator {
 
  private:
   void open_control();
-  void start_instance(sim::NodeId node);
+  void start_instance(sim::NodeId node, bool parked = false);
+  void start_when_all_ready();
   void place_due();
   void apply(std::size_t index, bool announced);
   void apply_to_instance(std::size_t index, sim::NodeId node, bool announced);
@@ -164,7 +167,7 @@ void Coordinator::open_control() {
   if (order_fd_ < 0) throw std::runtime_error("cannot create the run's order lock");
 }
 
-void Coordinator::start_instance(sim::NodeId node) {
+void Coordinator::start_instance(sim::NodeId node, bool parked) {
   Process& process = processes_[node];
   ++process.incarnation;
   std::string fired;
@@ -182,7 +185,7 @@ void Coordinator::start_instance(sim::NodeId node) {
                                 "--incarnation",
                                 std::to_string(process.incarnation),
                                 "--clock-start",
-                                std::to_string(clock_.start_steady_ns()),
+                                std::to_string(parked ? kAwaitStart : clock_.start_steady_ns()),
                                 "--time-scale",
                                 fmt::format("{}", request_.scale),
                                 "--store",
@@ -199,6 +202,43 @@ void Coordinator::start_instance(sim::NodeId node) {
   process.stopped = false;
   process.crashed = false;
   ++result_.processes;
+}
+
+// The ready handshake. A process takes 0.1 to 0.5 s of real time to start and open its stores
+// (a PostgreSQL connection and schema among them): at scale 0.02 that is up to 25 scenario
+// seconds, which shifted the story when the clock ran from the coordinator's start (a stall could
+// outlast the run). Every first incarnation is started at once and parks when ready; the run
+// clock starts when the last one is, and each starts its instance at its own scenario time.
+void Coordinator::start_when_all_ready() {
+  for (const auto& [node, start_ns] : world_.instance_starts()) start_instance(node, true);
+  const std::int64_t began = steady_now_ns();
+  for (;;) {
+    bool ready = true;
+    for (const auto& [node, start_ns] : world_.instance_starts()) {
+      ready = ready && std::filesystem::exists(ready_file(folder_, node));
+    }
+    if (ready) break;
+    if (g_interrupt != 0) {
+      children_.kill_all();
+      throw Interrupted(fmt::format("interrupted by signal {}; every instance process was killed",
+                                    g_interrupt.load()));
+    }
+    check_children();
+    if (!harness_error_.empty()) return;
+    if (steady_now_ns() - began > 60'000'000'000LL) {
+      harness_error_ = "the instance processes were not ready within 60 s of real time";
+      return;
+    }
+    wait_real(1'000'000);
+  }
+  clock_.start_at(steady_now_ns());
+  const std::string go = go_file(folder_);
+  {
+    std::ofstream out(go + ".new");
+    out << clock_.start_steady_ns() << "\n";
+    if (!out) throw std::runtime_error("cannot write " + go);
+  }
+  std::filesystem::rename(go + ".new", go);
 }
 
 void Coordinator::place_due() {
@@ -423,6 +463,7 @@ RealRun Coordinator::run() {
                              ? request_.wall_limit_seconds
                              : 2 * static_cast<double>(clock_.to_real_ns(end_ns)) / 1e9 + 30;
   const std::int64_t wall_start = steady_now_ns();
+  start_when_all_ready();
   log_.record(sim::kWorldNode, WorldEventKind::kPhase, "safety");
 
   std::string liveness;
@@ -433,15 +474,6 @@ RealRun Coordinator::run() {
                                     g_interrupt.load()));
     }
     const std::int64_t now = clock_.now_ns();
-    // In start order, each only once the one before is up (its event file exists): a process
-    // takes hundreds of ms to start on a loaded machine, which must not reorder the story.
-    bool previous_up = true;
-    for (const auto& [node, start_ns] : world_.instance_starts()) {
-      Process& process = processes_[node];
-      if (start_ns <= now && process.incarnation == 0 && previous_up) start_instance(node);
-      previous_up = process.incarnation > 0 &&
-                    std::filesystem::exists(fmt::format("{}/events-{:03}-001.bin", folder_, node));
-    }
     place_due();
     if (!quiet_) {
       const auto& faults = world_.fault_plan().faults;

@@ -120,13 +120,9 @@ TEST(RealMode, TheThreeScenariosPassOnPostgres) {
     stores::testing::no_postgres("FENCESIM_POSTGRES is not set");
     return;
   }
-  // At 0.05, not 0.02: a worker connects to PostgreSQL and opens its schema while the run clock
-  // already runs (no ready handshake yet, docs/real-mode.md), 0.1 to 0.3 s of real time that
-  // shifts the story; at 0.02 that is up to 15 scenario seconds and the stall of
-  // kleppmann-fencing could outlast the run (2 of 20 runs missed stale-write-refused).
-  expect_conformant("kleppmann-fencing", "postgres", "0.05");
-  expect_conformant("sigstop-checkpoint-in-flight", "postgres", "0.05");
-  expect_conformant("instance-crash-restart", "postgres", "0.05");
+  expect_conformant("kleppmann-fencing", "postgres");
+  expect_conformant("sigstop-checkpoint-in-flight", "postgres");
+  expect_conformant("instance-crash-restart", "postgres");
 }
 
 // The sink-no-token-check mutant patches the in-memory sink, which a real run does not use; the

@@ -264,10 +264,16 @@ void check_timely_loss(const Events& events, const RunFacts& facts, const LeaseT
     if (due == kNever || due + policy.slack_ns >= std::min(h.end_ns, t.last_ns)) continue;
     out.push_back(violation(
         TimelyLoss{}.name(),
-        fmt::format("{} expired locally at t={}ns (monotonic {}ns), but its holder gave it up "
-                    "only at {}",
+        fmt::format("{} expired locally at t={}ns (monotonic {}ns){}, but its holder gave it up "
+                    "only at {} ({}ns of slack allowed)",
                     describe_holding(h), expiry_true, expiry,
-                    h.end_index ? fmt::format("t={}ns", h.end_ns) : std::string("no time")),
+                    due != std::max(expiry_true, h.taken_ns)
+                        ? fmt::format(" and was due to be given up at t={}ns (its node was "
+                                      "paused or its take came back late)",
+                                      due)
+                        : std::string(),
+                    h.end_index ? fmt::format("t={}ns", h.end_ns) : std::string("no time"),
+                    policy.slack_ns),
         h.end_index ? std::vector<std::uint64_t>{last, *h.end_index}
                     : std::vector<std::uint64_t>{last}));
   }
@@ -290,6 +296,15 @@ void RenewalCadence::check(const sim::World& world, std::vector<Violation>& out)
 
 void TimelyLoss::check(const sim::World& world, std::vector<Violation>& out) const {
   check_timely_loss(world.history().events(), run_facts(world), timer_policy(world), out);
+}
+
+void check_lease_timers(const sim::World& world, runtime::Nanoseconds slack_ns,
+                        std::vector<Violation>& out) {
+  LeaseTimerPolicy policy = timer_policy(world);
+  policy.slack_ns = slack_ns;
+  const RunFacts facts = run_facts(world);
+  check_renewal_cadence(world.history().events(), facts, policy, out);
+  check_timely_loss(world.history().events(), facts, policy, out);
 }
 
 }  // namespace fencesim::properties

@@ -42,6 +42,12 @@ struct LeaseTimerPolicy {
   runtime::Nanoseconds slack_ns = runtime::kMillisecond;
 };
 
+// Both invariants over a world's history with `slack_ns` of timer lateness allowed instead of the
+// simulation's millisecond: a real run (real/) is scheduled by the OS and woken late after
+// SIGCONT, so its timers are judged with the OS's latency, scaled to scenario time.
+void check_lease_timers(const sim::World& world, runtime::Nanoseconds slack_ns,
+                        std::vector<Violation>& out);
+
 void check_renewal_cadence(const Events& events, const RunFacts& facts,
                            const LeaseTimerPolicy& policy, std::vector<Violation>& out);
 void check_timely_loss(const Events& events, const RunFacts& facts, const LeaseTimerPolicy& policy,

@@ -143,6 +143,12 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
       case EventKind::kLeaseReleased:
         if (waiting.contains({r.holder, r.key})) ++marks["lease-yielded"];
         break;
+      case EventKind::kWithdrawalRefused:
+        // A withdrawal that met its tree live and not running here (before a step, between steps,
+        // in a checkpoint or a remote-children wait, on another instance): the runtime refuses it
+        // and its body, which marks the moment, never runs; the refusal itself is the mark.
+        ++marks["withdrawal-refused-while-live"];
+        break;
       default:
         break;
     }

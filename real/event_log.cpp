@@ -29,6 +29,8 @@ void EventLog::set_node_clock(sim::NodeId node, std::function<std::int64_t()> mo
 }
 
 void EventLog::record(sim::NodeId node, sim::HistoryEvent event) {
+  // Stamped and numbered under one lock, so a file's order is its stamps' order.
+  const std::lock_guard<std::mutex> one_writer(mutex_);
   event.node = node;
   event.time_ns = clock_.now_ns();
   auto it = node_clocks_.find(node);

@@ -4,6 +4,7 @@
 // event with the shared run clock and the recording node's monotonic clock.
 #include <functional>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ class EventLog {
  private:
   const RunClock& clock_;
   int fd_ = -1;
+  std::mutex
+      mutex_;  // the fibers' thread and a store call's thread (real/store_links.cpp) both record
   std::uint64_t sequence_ = 0;
   std::map<sim::NodeId, std::function<std::int64_t()>> node_clocks_;
 };

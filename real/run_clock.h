@@ -33,6 +33,9 @@ class RunClock {
     return static_cast<std::int64_t>(static_cast<double>(scenario_ns) * scale_);
   }
   std::int64_t start_steady_ns() const { return start_ns_; }
+  // Moves the run's start (the ready handshake: every process parks until all have opened their
+  // stores, then the run starts for all of them at once).
+  void start_at(std::int64_t start_steady_ns) { start_ns_ = start_steady_ns; }
   double scale() const { return scale_; }
 
  private:

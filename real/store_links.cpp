@@ -2,8 +2,12 @@
 
 #include <sys/file.h>
 
+#include <boost/fiber/future.hpp>
 #include <cerrno>
+#include <exception>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 namespace fencesim::real {
 
@@ -34,6 +38,54 @@ void cross_network(Wire& wire, const LinkTrouble& trouble, const std::string& wh
   }
 }
 
+// One store call of this process at a time: the stores' connections (a sqlite3 handle, a libpqxx
+// connection) are not for two threads at once, and flock does not exclude two threads of one
+// process (the lock belongs to the open file, not to the thread).
+std::mutex& store_call_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+// Runs `call` on a thread of its own while the calling fiber waits for it. A store call blocks
+// (SQLite's busy wait, a PostgreSQL round trip and its commit, the order lock): on the fibers'
+// thread it would stop every fiber of the process with it, the lease's expiry watchdog and renewal
+// timer among them, and a holder would give up an expired lease only when the call returned. In
+// the ADR's runtime a request never blocks its event loop, so neither does it here.
+template <typename Call>
+void off_the_fibers_thread(Call&& call) {
+  boost::fibers::promise<void> done;
+  boost::fibers::future<void> finished = done.get_future();
+  std::thread worker([&call, &done] {
+    try {
+      call();
+      done.set_value();
+    } catch (...) {
+      done.set_exception(std::current_exception());
+    }
+  });
+  std::exception_ptr error;
+  try {
+    finished.get();  // suspends this fiber only; the others run
+  } catch (...) {
+    error = std::current_exception();
+  }
+  worker.join();
+  if (error) std::rethrow_exception(error);
+}
+
+// Asks the store without recording the call (the placement queue's polls, as in the simulation):
+// across the same network, on a thread of its own, one call of the process at a time.
+template <typename Reply, typename Handle>
+Reply unrecorded(Wire& wire, const std::string& what, Handle handle) {
+  cross_network(wire, wire.faults.trouble(wire.from_name, wire.to_name, wire.log.now_ns()), what);
+  std::optional<Reply> reply;
+  off_the_fibers_thread([&] {
+    const std::lock_guard<std::mutex> one_call(store_call_mutex());
+    reply.emplace(handle());
+  });
+  return std::move(*reply);
+}
+
 // Asks the store under the order lock and records the call with its reply at the store's node.
 template <typename Reply, typename Handle, typename Fill>
 Reply handled(Wire& wire, StoreCall call, const std::string& what, Handle handle, Fill fill) {
@@ -44,29 +96,32 @@ Reply handled(Wire& wire, StoreCall call, const std::string& what, Handle handle
   cross_network(wire, trouble, what);
   const int times = wire.faults.happens(trouble.duplicate_probability) ? 2 : 1;
   std::optional<Reply> reply;
-  for (int i = 0; i < times; ++i) {
-    OrderLock lock(wire.order_fd);
-    StoreCall record = call;
-    record.store_wall_ns = wire.store_clock.latch();
-    try {
-      reply.emplace(handle());
-      wire.store_clock.unlatch();
-    } catch (const std::exception& error) {
-      wire.store_clock.unlatch();
-      record.failed = true;
-      record.outcome = error.what();
+  off_the_fibers_thread([&] {
+    const std::lock_guard<std::mutex> one_call(store_call_mutex());
+    for (int i = 0; i < times; ++i) {
+      OrderLock lock(wire.order_fd);
+      StoreCall record = call;
+      record.store_wall_ns = wire.store_clock.latch();
+      try {
+        reply.emplace(handle());
+        wire.store_clock.unlatch();
+      } catch (const std::exception& error) {
+        wire.store_clock.unlatch();
+        record.failed = true;
+        record.outcome = error.what();
+        sim::HistoryEvent event;
+        event.world = sim::WorldEventKind::kStoreCall;
+        event.store = std::make_shared<const StoreCall>(std::move(record));
+        wire.log.record(wire.to, std::move(event));
+        throw;
+      }
+      fill(*reply, record);
       sim::HistoryEvent event;
       event.world = sim::WorldEventKind::kStoreCall;
       event.store = std::make_shared<const StoreCall>(std::move(record));
       wire.log.record(wire.to, std::move(event));
-      throw;
     }
-    fill(*reply, record);
-    sim::HistoryEvent event;
-    event.world = sim::WorldEventKind::kStoreCall;
-    event.store = std::make_shared<const StoreCall>(std::move(record));
-    wire.log.record(wire.to, std::move(event));
-  }
+  });
   if (wire.faults.happens(trouble.drop_probability)) {
     wire.log.record(wire.to, sim::WorldEventKind::kMessageLost,
                     wire.to_name + " -> " + wire.from_name + ": reply to " + what + " (dropped)");
@@ -155,8 +210,8 @@ runtime::CommitResult LinkedCheckpointStore::commit_step(const runtime::LeaseKey
 runtime::CommitResult LinkedCheckpointStore::commit_tree(const runtime::LeaseKey& key,
                                                          runtime::Token token) {
   return handled<runtime::CommitResult>(
-      wire_, lease_call(StoreOp::kCommitTree, wire_.to_name, key, {}, token, 0),
-      "checkpoint-tree", [&] { return target_.commit_tree(key, token); }, fill_commit);
+      wire_, lease_call(StoreOp::kCommitTree, wire_.to_name, key, {}, token, 0), "checkpoint-tree",
+      [&] { return target_.commit_tree(key, token); }, fill_commit);
 }
 
 runtime::Checkpoint LinkedCheckpointStore::load(const runtime::LeaseKey& key) {
@@ -188,9 +243,8 @@ void LinkedPlacementQueue::place(const runtime::LeaseKey& key, const std::string
 std::vector<runtime::Placement> LinkedPlacementQueue::pending() {
   // Polled every second by every instance: not recorded (as in the simulation), but it crosses
   // the same network.
-  cross_network(wire_, wire_.faults.trouble(wire_.from_name, wire_.to_name, wire_.log.now_ns()),
-                "pending");
-  return target_.pending();
+  return unrecorded<std::vector<runtime::Placement>>(wire_, "pending",
+                                                     [&] { return target_.pending(); });
 }
 
 void LinkedPlacementQueue::finish(const runtime::LeaseKey& key) {
@@ -204,9 +258,8 @@ void LinkedPlacementQueue::finish(const runtime::LeaseKey& key) {
 }
 
 std::optional<runtime::Placement> LinkedPlacementQueue::find(const runtime::LeaseKey& key) {
-  cross_network(wire_, wire_.faults.trouble(wire_.from_name, wire_.to_name, wire_.log.now_ns()),
-                "find");
-  return target_.find(key);
+  return unrecorded<std::optional<runtime::Placement>>(wire_, "find",
+                                                      [&] { return target_.find(key); });
 }
 
 runtime::SinkReply LinkedSink::write(const runtime::SinkWrite& write) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <stdexcept>
 #include <thread>
 
@@ -24,6 +25,14 @@
 #include "scenarios/scenario.h"
 
 namespace fencesim::real {
+
+std::string ready_file(const std::string& folder, std::size_t node) {
+  return fmt::format("{}/ready-{:03}", folder, node);
+}
+
+std::string go_file(const std::string& folder) {
+  return folder + "/go";
+}
 
 std::string control_line(int pid, std::size_t fault_index) {
   return fmt::format("{} {}\n", pid, fault_index);
@@ -265,6 +274,24 @@ int worker_main(const WorkerArgs& args) {
 
 namespace {
 
+// Says this process is ready (its stores are open) and parks until the coordinator's go, whose
+// CLOCK_MONOTONIC start becomes the run clock's. Nothing was recorded before: no event moves.
+void await_go(const std::string& folder, sim::NodeId node, RunClock& clock) {
+  const std::string ready = ready_file(folder, node);
+  const int fd = ::open(ready.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot create " + ready);
+  ::close(fd);
+  for (;;) {
+    std::ifstream in(go_file(folder));
+    std::int64_t start = 0;
+    if (in >> start) {
+      clock.start_at(start);
+      return;
+    }
+    boost::this_fiber::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 void run_instance(const WorkerArgs& args, sim::World& world) {
   const sim::WorldOptions& options = world.options();
   const std::optional<sim::NodeId> found = world.find_node(args.node);
@@ -275,7 +302,8 @@ void run_instance(const WorkerArgs& args, sim::World& world) {
   const sim::NodeId store_node = node_of_kind(world, sim::NodeKind::kStore);
   const std::string& store_name = world.node_names()[store_node];
 
-  const RunClock clock(args.clock_start_ns, args.scale);
+  RunClock clock(args.clock_start_ns == kAwaitStart ? steady_now_ns() : args.clock_start_ns,
+                 args.scale);
   ProcessEnv env(clock, world.stream("real/" + args.node).next() + static_cast<std::uint64_t>(args.incarnation));
   EventLog log(fmt::format("{}/events-{:03}-{:03}.bin", args.folder, node, args.incarnation), clock);
   log.set_node_clock(node, [&env] { return env.monotonic_ns(); });
@@ -317,6 +345,13 @@ void run_instance(const WorkerArgs& args, sim::World& world) {
   instance_options.poll_interval_ns = options.poll_interval_ns;
   runtime::Instance instance(env, leases, checkpoints, queue, world.workflows(), observer,
                              instance_options);
+  if (args.clock_start_ns == kAwaitStart) {
+    await_go(args.folder, node, clock);
+    // Started at its scenario time, as the simulation starts it (parked until then).
+    const std::int64_t start_ns = world.instance_starts().at(node);
+    const std::int64_t wait_ns = clock.to_real_ns(start_ns - clock.now_ns());
+    if (wait_ns > 0) boost::this_fiber::sleep_for(std::chrono::nanoseconds(wait_ns));
+  }
   instance.start();
   // Until the coordinator kills this process: the fibers run while this one sleeps.
   for (;;) {

@@ -10,13 +10,22 @@
 
 namespace fencesim::real {
 
+inline constexpr std::int64_t kAwaitStart = -1;
+
+// The handshake's files in the run's folder: a parked process's "ready" and the coordinator's "go"
+// (which holds the run's CLOCK_MONOTONIC start, written whole by a rename).
+std::string ready_file(const std::string& folder, std::size_t node);
+std::string go_file(const std::string& folder);
+
 struct WorkerArgs {
   std::string folder;  // the run's folder: store file, order lock, event files
   std::string scenario;
   std::uint64_t seed = 1;
   std::string node;  // the instance's name
   int incarnation = 1;
-  std::int64_t clock_start_ns = 0;  // CLOCK_MONOTONIC at the run's start
+  // CLOCK_MONOTONIC at the run's start; kAwaitStart: the run has not started yet, the process
+  // opens its stores, says it is ready and parks until the coordinator's go (real/coordinator.cpp).
+  std::int64_t clock_start_ns = 0;
   double scale = 0.01;
   std::string store = "sqlite";
   std::string postgres;         // the server's address, for --store postgres

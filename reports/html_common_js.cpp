@@ -17,6 +17,15 @@ FS.obj = (v) => (v && typeof v === "object" && !Array.isArray(v) ? v : {});
 FS.str = (v) => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
 FS.secs = (ns) => (FS.isNum(ns) ? (ns / 1e9).toFixed(6) + " s" : "-");
 FS.fixed = (v, digits) => (FS.isNum(v) ? v.toFixed(digits) : FS.dash(v));
+// Shortens a label to at most `max` visible characters, "…" included. It cuts between grapheme
+// clusters, never inside one: a cut by UTF-16 unit (String.slice) splits an emoji's surrogate pair,
+// and a lone surrogate in the DOM is not text (Debian's chromium 156 dies of SIGILL dumping it).
+FS.clip = function (text, max) {
+  const parts = typeof Intl === "object" && Intl.Segmenter
+    ? Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (s) => s.segment)
+    : Array.from(text);
+  return parts.length > max ? parts.slice(0, Math.max(1, max - 1)).join("") + "…" : text;
+};
 FS.readJson = function (id) {
   const node = document.getElementById(id);
   if (!node) return null;

@@ -40,7 +40,7 @@ FS.drawLane = function (g, lane, width, AXIS, LEFT) {
   for (const row of lane.rows) {
     if (!row.label) continue;
     g.appendChild(FS.svg("text", { x: 14, y: AXIS + row.top + row.height / 2 + 4,
-      class: "row-label", text: row.label.length > 32 ? row.label.slice(0, 31) + "…" : row.label }));
+      class: "row-label", text: FS.clip(row.label, 32) }));
   }
 };
 FS.drawFaults = function (g, lane, cx, shown, AXIS, hit) {
@@ -69,7 +69,7 @@ FS.drawRow = function (g, row, lane, cx, shown, AXIS, hit, id) {
 };
 FS.label = function (g, x, y, text, limit) {
   if (limit < 24) return;
-  const shown = text.length * 6 > limit ? text.slice(0, Math.max(1, Math.floor(limit / 6) - 1)) + "…" : text;
+  const shown = text.length * 6 > limit ? FS.clip(text, Math.floor(limit / 6)) : text;
   g.appendChild(FS.svg("text", { x: x, y: y, text: shown, class: "on-bar" }));
 };
 FS.ROW_DRAW = {};

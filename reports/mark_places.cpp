@@ -120,6 +120,9 @@ class Placer {
       case EventKind::kLeaseReleased:
         if (waiting_.contains({r.holder, r.key})) place("lease-yielded");
         break;
+      case EventKind::kWithdrawalRefused:
+        place("withdrawal-refused-while-live");
+        break;
       default:
         break;
     }

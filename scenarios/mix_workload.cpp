@@ -233,11 +233,12 @@ const std::vector<std::string>& mix_window_marks() {
   static const std::vector<std::string> kMarks{
       "hostile-name-ran",        "child-key-twin-ran",           "second-effect-written",
       "unchecked-after-write",   "other-sink-written",           "remote-waits-overlapped",
-      "withdrawal-during-step",  "withdrawal-after-end"};
+      "withdrawal-during-step",  "withdrawal-after-end",          "withdrawal-refused-while-live"};
   // Not required: withdrawal-before-start, -between-steps and -during-remote-wait. The runtime
   // refuses a withdrawal while its tree is live and no step of it runs here (issue 9 item 2), so
-  // its body (where the moment is marked) never runs there; the refusal is judged by the
-  // invariants, and the marks stay as the moments' names when a body does run.
+  // its body (where the moment is marked) never runs there: those moments are counted together
+  // as withdrawal-refused-while-live (from the runtime's refusal in the history), and the
+  // invariants judge the refusal.
   return kMarks;
 }
 

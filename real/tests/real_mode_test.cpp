@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "scenarios/scenario.h"
+#include "stores/testing/test_stores.h"
 
 namespace fencesim::real {
 namespace {
@@ -77,11 +78,13 @@ std::vector<std::string> processes_naming(const std::string& folder) {
   return found;
 }
 
-void expect_conformant(const std::string& scenario) {
+void expect_conformant(const std::string& scenario, const std::string& store = "sqlite",
+                       const std::string& scale = "0.02") {
   Scratch scratch;
   const std::string report = scratch.path() + "/report.json";
-  const Outcome outcome = run_fencesim(
-      "real --scenario " + scenario + " --seed 1 --time-scale 0.02 --json " + report, scratch);
+  const Outcome outcome = run_fencesim("real --scenario " + scenario + " --store " + store +
+                                           " --seed 1 --time-scale " + scale + " --json " + report,
+                                       scratch);
   ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
   const nlohmann::json json = read_json(report);
   EXPECT_EQ(json["status"], "pass") << json.dump(2);
@@ -107,6 +110,19 @@ TEST(RealMode, SigstopCheckpointInFlightPasses) {
 
 TEST(RealMode, InstanceCrashRestartPassesWithARealSigkill) {
   expect_conformant("instance-crash-restart");
+}
+
+// The same three on PostgreSQL (the server of FENCESIM_POSTGRES; each run in a schema of its own).
+// Its store calls take milliseconds where SQLite's take microseconds: they run off the fibers'
+// thread (real/store_links.cpp), so a lease's timers keep their time while one is in flight.
+TEST(RealMode, TheThreeScenariosPassOnPostgres) {
+  if (stores::testing::env_or_empty("FENCESIM_POSTGRES").empty()) {
+    stores::testing::no_postgres("FENCESIM_POSTGRES is not set");
+    return;
+  }
+  expect_conformant("kleppmann-fencing", "postgres");
+  expect_conformant("sigstop-checkpoint-in-flight", "postgres");
+  expect_conformant("instance-crash-restart", "postgres");
 }
 
 // The sink-no-token-check mutant patches the in-memory sink, which a real run does not use; the

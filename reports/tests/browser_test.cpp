@@ -149,11 +149,9 @@ TEST_F(BrowserTest, RunPageOfAFailureDrawsItsTimeline) {
 }
 
 TEST_F(BrowserTest, RunPageOfALongPassingRunDraws) {
-  // Seed 2 (6.9 MB page): seeds 1 and 3 of nightly-mix, whose hostile names reach the page, make
-  // Debian 12's chromium (156) die of SIGILL while drawing; not yet narrowed to the name that does it
-  // (open finding, noted on the triage issue). A page that kills the browser must become a test
-  // of its own once the name is known.
-  const testing::Captured run = testing::run_and_capture("nightly-mix", 2);
+  // Seed 1 (2.6 MB page) draws names of emoji that a bar's label clips: before labels were clipped
+  // between characters it killed the browser (LabelsOfEmojiAreClippedBetweenCharacters).
+  const testing::Captured run = testing::run_and_capture("nightly-mix", 1);
   const Loaded loaded = load("nightly-mix.html", render_run_html(run.timeline));
   expect_drawn(loaded);
   EXPECT_NE(loaded.dom.find("No invariant was violated."), std::string::npos);
@@ -173,6 +171,44 @@ TEST_F(BrowserTest, RunPageOfALongPassingRunDraws) {
   }
   EXPECT_GE(counted, 3u);
   EXPECT_EQ(diamonds, counted);
+}
+
+// Labels on the timeline's bars are clipped to the bar's width. Clipped by UTF-16 unit, a name made
+// of emoji (the hostile names of nightly-mix seeds 1 and 3) left half a surrogate pair in the DOM,
+// and Debian's chromium died of SIGILL dumping it. Names of emoji at both parities, and an emoji
+// with a skin-tone modifier, must be clipped between characters and drawn.
+TEST_F(BrowserTest, LabelsOfEmojiAreClippedBetweenCharacters) {
+  auto timeline = testing::passing_kleppmann().timeline;
+  ASSERT_TRUE(timeline["beliefs"].is_array());
+  ASSERT_FALSE(timeline["beliefs"].empty());
+  ASSERT_TRUE(timeline["end_ns"].is_number());
+  std::string odd = "a", even, toned;
+  for (int i = 0; i < 60; ++i) {
+    odd += "\U0001F9FE";
+    even += "\U0001F9FE";
+    toned += "\U0001F44D\U0001F3FD";
+  }
+  // Bars of every width from 30 to 300 pixels in steps of about one character (6 px), each name
+  // at both parities of its surrogate pairs, so some cut falls inside a pair whatever the scale.
+  const auto first = timeline["beliefs"][0];
+  const double pixel_ns = timeline["end_ns"].get<double>() / 760.0;
+  const std::int64_t taken = first["taken_ns"].get<std::int64_t>();
+  auto beliefs = decltype(timeline)::array();
+  for (int width = 30; width <= 300; width += 3) {
+    for (const std::string* name : {&odd, &even, &toned}) {
+      auto belief = first;
+      belief["key"] = *name;
+      belief["ended_ns"] = taken + static_cast<std::int64_t>(width * pixel_ns);
+      belief["renewals"] = decltype(timeline)::array();
+      belief["confirmed"] = decltype(timeline)::array();
+      beliefs.push_back(belief);
+    }
+  }
+  timeline["beliefs"] = beliefs;
+  const Loaded loaded = load("emoji.html", render_run_html(timeline));
+  expect_drawn(loaded);
+  // Clipped labels end in an ellipsis right after a whole emoji.
+  EXPECT_NE(loaded.dom.find("\U0001F9FE\u2026"), std::string::npos);
 }
 
 TEST_F(BrowserTest, SweepPageDrawsFailureTimelines) {

@@ -71,6 +71,7 @@ void check_no_false_fencing(const Events& events, std::vector<Violation>& out) {
                                           highest_text(highest)),
                               with_grant(highest, e.index)));
     } else if (r->kind == EventKind::kStoreCheckpointRefused) {
+      if (r->detail == "cancelled") continue;  // a completion refused by a recorded cancel
       const std::optional<Highest> highest = find(by_key, r->key);
       if (highest && highest->token > r->token) continue;
       if (released.contains({r->key, r->token})) continue;

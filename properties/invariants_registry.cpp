@@ -1,5 +1,6 @@
 // The invariants every run is checked against, in the order their violations are reported.
 #include "properties/invariants_builtin.h"
+#include "properties/invariants_cancel.h"
 #include "properties/invariants_lease_timers.h"
 
 namespace fencesim::properties {
@@ -26,7 +27,8 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<RenewalCadence>());
   out.push_back(std::make_unique<TimelyLoss>());
   out.push_back(std::make_unique<OwnWorkflow>());
-  // Liveness (every tree completes in the quiet phase) is judged by the run's outcome, and replay
+  out.push_back(std::make_unique<CancelIsFinal>());
+  // Liveness (every tree completes, or ends cancelled, in the quiet phase) is judged by the run's outcome, and replay
   // (same seed, same history hash) by running twice: neither is a checker over one history.
   return out;
 }

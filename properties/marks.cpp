@@ -11,6 +11,26 @@ namespace fencesim::properties {
 
 using runtime::EventKind;
 
+namespace {
+
+// Cancellation's moments (#360): a cancel recorded while a confirm of its tree was in flight, a
+// holder that saw a cancel, a tree ended cancelled.
+void count_cancel_marks(const sim::HistoryEvent& e, std::map<runtime::LeaseKey, std::int64_t>& cancels,
+                        std::map<std::string, std::uint64_t>& marks) {
+  if (e.world == sim::WorldEventKind::kStoreCall && e.store &&
+      e.store->op == sim::StoreOp::kCancel && e.store->outcome == "recorded") {
+    cancels.try_emplace(e.store->key, e.time_ns);
+  } else if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "confirm") {
+    auto it = cancels.find(e.runtime.key);
+    if (it != cancels.end() && e.runtime.value < it->second) ++marks["cancel-during-confirm"];
+  } else if (e.world == sim::WorldEventKind::kRuntime) {
+    if (e.runtime.kind == EventKind::kCancelSeen) ++marks["cancel-seen"];
+    if (e.runtime.kind == EventKind::kTreeCancelled) ++marks["tree-cancelled"];
+  }
+}
+
+}  // namespace
+
 std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
   std::map<std::string, std::uint64_t> marks;
   // Steps running per (key, token): started and not yet ended.
@@ -28,12 +48,14 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
   const runtime::Nanoseconds margin_ns = world.options().lease.drift_margin_ns();
   // Tokens accepted at each sink per tenant, by scope key.
   std::map<std::pair<std::string, std::string>, std::map<std::string, runtime::Token>> accepted;
+  std::map<runtime::LeaseKey, std::int64_t> cancels;  // true time of each tree's recorded cancel
   for (const sim::HistoryEvent& e : world.history().events()) {
     if (e.world == sim::WorldEventKind::kMark) ++marks[e.detail];
     if (e.world == sim::WorldEventKind::kNodeRestarted) {
       ++marks[world.node_kind(e.node) == sim::NodeKind::kInstance ? "instance-restarted"
                                                                   : "store-restarted"];
     }
+    count_cancel_marks(e, cancels, marks);
     if (e.world != sim::WorldEventKind::kRuntime) continue;
     const runtime::RuntimeEvent& r = e.runtime;
     switch (r.kind) {

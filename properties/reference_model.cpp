@@ -36,6 +36,8 @@ std::optional<std::string> ReferenceStores::handle(const StoreCall& call) {
       return load(call);
     case StoreOp::kWrite:
       return write(call);
+    case StoreOp::kCancel:
+      return cancel(call);
     case StoreOp::kPlace:
     case StoreOp::kFinish:
       return std::nullopt;  // the queue says what exists; it has no verdict to judge
@@ -144,7 +146,13 @@ std::optional<std::string> ReferenceStores::read(const StoreCall& call) {
 std::optional<std::string> ReferenceStores::commit(const StoreCall& call) {
   auto it = leases_.find({call.store, call.key});
   const runtime::Token epoch = it == leases_.end() ? runtime::kTokenNone : it->second.epoch;
-  const bool grant = it != leases_.end() && epoch == call.token && !it->second.released;
+  const bool current = it != leases_.end() && epoch == call.token && !it->second.released;
+  // A tree whose cancel was recorded never completes: its current holder's completion is
+  // answered "cancelled" (a stale token is still refused as stale).
+  const auto model = checkpoints_.find({call.store, call.key});
+  const bool cancelled = call.op == StoreOp::kCommitTree && model != checkpoints_.end() &&
+                         model->second.cancelled;
+  const bool grant = current && !cancelled;
   if (grant) {
     ModelCheckpoint& checkpoint = checkpoints_[{call.store, call.key}];
     if (call.op == StoreOp::kCommitTree) {
@@ -155,10 +163,11 @@ std::optional<std::string> ReferenceStores::commit(const StoreCall& call) {
   }
   const std::string what =
       call.op == StoreOp::kCommitTree ? "the tree's completion" : "step '" + call.argument + "'";
-  if (grant != (call.outcome == "committed")) {
+  const std::string expected = grant ? "committed" : current ? "cancelled" : "refused";
+  if (call.outcome != expected) {
     return fmt::format("the model {} the checkpoint of {} under token {} (epoch {}{}), the store "
                        "answered '{}'",
-                       grant ? "commits" : "refuses", what, call.token, epoch,
+                       grant ? "commits" : current ? "refuses (cancelled)" : "refuses", what, call.token, epoch,
                        it != leases_.end() && it->second.released ? ", released" : "",
                        call.outcome);
   }
@@ -169,11 +178,28 @@ std::optional<std::string> ReferenceStores::commit(const StoreCall& call) {
   return std::nullopt;
 }
 
+// A cancel is recorded once, and never for a tree that completed: the cancel and the completion
+// exclude each other, judged in the store's order.
+std::optional<std::string> ReferenceStores::cancel(const StoreCall& call) {
+  ModelCheckpoint& model = checkpoints_[{call.store, call.key}];
+  const std::string expected = model.tree        ? "tree-completed"
+                               : model.cancelled ? "already-recorded"
+                                                 : "recorded";
+  if (expected == "recorded") model.cancelled = true;
+  if (call.outcome == expected) return std::nullopt;
+  return fmt::format("the model answers the cancel of {} '{}', the store answered '{}'",
+                     runtime::to_string(call.key), expected, call.outcome);
+}
+
 std::optional<std::string> ReferenceStores::load(const StoreCall& call) {
   auto it = checkpoints_.find({call.store, call.key});
   static const ModelCheckpoint kNone;
   const ModelCheckpoint& model = it == checkpoints_.end() ? kNone : it->second;
   const std::set<std::string> loaded(call.completed_steps.begin(), call.completed_steps.end());
+  if (call.cancelled != model.cancelled) {
+    return fmt::format("the loaded checkpoint says cancelled {}, the model's cancel {}",
+                       call.cancelled, model.cancelled ? "was recorded" : "was never recorded");
+  }
   if (loaded == model.steps && call.tree_completed == model.tree) return std::nullopt;
   std::string missing;
   std::string extra;

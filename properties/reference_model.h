@@ -34,6 +34,7 @@ class ReferenceStores {
   struct ModelCheckpoint {
     std::set<std::string> steps;
     bool tree = false;
+    bool cancelled = false;  // a client's cancel was recorded (#360)
   };
 
   std::optional<std::string> take(const sim::StoreCall& call);
@@ -42,6 +43,7 @@ class ReferenceStores {
   std::optional<std::string> read(const sim::StoreCall& call);
   std::optional<std::string> commit(const sim::StoreCall& call);
   std::optional<std::string> load(const sim::StoreCall& call);
+  std::optional<std::string> cancel(const sim::StoreCall& call);
   std::optional<std::string> write(const sim::StoreCall& call);
 
   // Per store name, then per key (two lease stores never share a table).

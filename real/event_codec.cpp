@@ -105,7 +105,7 @@ void write_call(Writer& w, const sim::StoreCall& c) {
   w.u64(c.reply_token);
   w.u64(c.completed_steps.size());
   for (const std::string& step : c.completed_steps) w.text(step);
-  w.u8(c.tree_completed ? 1 : 0);
+  w.u8((c.tree_completed ? 1 : 0) | (c.cancelled ? 2 : 0));  // flags: one byte, as before
 }
 
 sim::StoreCall read_call(Reader& r) {
@@ -130,7 +130,9 @@ sim::StoreCall read_call(Reader& r) {
   c.reply_token = r.u64();
   const std::uint64_t steps = r.u64();
   for (std::uint64_t i = 0; i < steps; ++i) c.completed_steps.push_back(r.text());
-  c.tree_completed = r.u8() != 0;
+  const std::uint8_t flags = r.u8();
+  c.tree_completed = (flags & 1) != 0;
+  c.cancelled = (flags & 2) != 0;
   return c;
 }
 

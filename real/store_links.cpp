@@ -145,7 +145,7 @@ StoreCall lease_call(StoreOp op, const std::string& store, const runtime::LeaseK
 }
 
 void fill_commit(const runtime::CommitResult& r, StoreCall& call) {
-  call.outcome = r.status == runtime::CommitStatus::kCommitted ? "committed" : "refused";
+  call.outcome = std::string(sim::to_string(r.status));
   call.reply_token = r.current_epoch;
 }
 
@@ -222,7 +222,17 @@ runtime::Checkpoint LinkedCheckpointStore::load(const runtime::LeaseKey& key) {
         call.outcome = "ok";
         call.completed_steps.assign(r.completed_steps.begin(), r.completed_steps.end());
         call.tree_completed = r.tree_completed;
+        call.cancelled = r.cancelled;
         call.reply_token = r.last_token;
+      });
+}
+
+runtime::CancelStatus LinkedCheckpointStore::request_cancel(const runtime::LeaseKey& key) {
+  return handled<runtime::CancelStatus>(
+      wire_, lease_call(StoreOp::kCancel, wire_.to_name, key, {}, 0, 0), "cancel",
+      [&] { return target_.request_cancel(key); },
+      [](const runtime::CancelStatus& r, StoreCall& call) {
+        call.outcome = std::string(runtime::to_string(r));
       });
 }
 

@@ -74,6 +74,7 @@ class LinkedCheckpointStore final : public runtime::CheckpointStore {
                                     const std::string& step_path) override;
   runtime::CommitResult commit_tree(const runtime::LeaseKey& key, runtime::Token token) override;
   runtime::Checkpoint load(const runtime::LeaseKey& key) override;
+  runtime::CancelStatus request_cancel(const runtime::LeaseKey& key) override;
 
  private:
   Wire wire_;

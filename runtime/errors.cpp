@@ -119,6 +119,12 @@ ExecutionFencedError::ExecutionFencedError(LeaseKey key, Token token, Token obse
   check(observed_token <= kTokenMax, "an observed token is a safe integer");
 }
 
+ExecutionCancelledError::ExecutionCancelledError(LeaseKey key, std::exception_ptr cause)
+    : ExecutionError(fmt::format("execution cancelled: the cancel of {} was recorded",
+                                 make_scope_key(key)),
+                     std::move(cause)),
+      key_(std::move(key)) {}
+
 AggregateError::AggregateError(std::vector<std::exception_ptr> errors, std::string message,
                                std::exception_ptr cause)
     : ExecutionError(message.empty() ? fmt::format("{} errors", errors.size()) : std::move(message),
@@ -143,6 +149,10 @@ std::optional<ExecutionFencedError> find_fenced(const std::exception_ptr& error)
   } catch (...) {
   }
   return std::nullopt;
+}
+
+std::exception_ptr find_cancelled_ptr(const std::exception_ptr& error) noexcept {
+  return find_first<ExecutionCancelledError>(error);
 }
 
 std::exception_ptr find_lease_lost_ptr(const std::exception_ptr& error) noexcept {
@@ -173,6 +183,13 @@ FailureDecision decide_failure(const std::exception_ptr& error,
   }
   const std::exception_ptr lost = find_lease_lost_ptr(error);
   if (lost != nullptr) return lease_decision(Kind::LeaseLost, lost);
+  for (const std::exception_ptr* source : {&error, &abort_reason}) {
+    const std::exception_ptr cancelled = find_cancelled_ptr(*source);
+    if (cancelled != nullptr) {
+      return {Kind::Cancelled, cancelled, std::string(ExecutionCancelledError::kCode), std::nullopt,
+              std::nullopt};
+    }
+  }
   if (abort_reason != nullptr) {
     return {Kind::Aborted, abort_reason, error_code(abort_reason), std::nullopt, std::nullopt};
   }

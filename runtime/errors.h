@@ -102,6 +102,23 @@ class WithdrawalRefusedError : public ExecutionContextUnavailableError {
   std::string_view code() const noexcept override { return kCode; }
 };
 
+// The tree's cancel was requested by a client and recorded at the checkpoint store (#360). A
+// cancel is final: the tree never completes, its steps are not retried and no new step of it
+// starts. It is not a lease loss: the holder still holds its lease when it learns of the cancel,
+// and it ends the tree (finishing its placement) rather than giving it to another holder.
+class ExecutionCancelledError : public ExecutionError {
+ public:
+  static constexpr std::string_view kCode = "execution.cancelled";
+
+  explicit ExecutionCancelledError(LeaseKey key, std::exception_ptr cause = nullptr);
+
+  std::string_view code() const noexcept override { return kCode; }
+  const LeaseKey& key() const noexcept { return key_; }
+
+ private:
+  LeaseKey key_;
+};
+
 // Several failures at once, like JavaScript's AggregateError (e.g. parallel branches).
 class AggregateError : public ExecutionError {
  public:
@@ -137,6 +154,9 @@ std::exception_ptr find_fenced_ptr(const std::exception_ptr& error) noexcept;
 // A copy of what find_fenced_ptr finds.
 std::optional<ExecutionFencedError> find_fenced(const std::exception_ptr& error) noexcept;
 
+// As find_fenced_ptr, for the first ExecutionCancelledError.
+std::exception_ptr find_cancelled_ptr(const std::exception_ptr& error) noexcept;
+
 // As find_fenced_ptr, for the first ExecutionLeaseLostError (a fenced error is one too).
 std::exception_ptr find_lease_lost_ptr(const std::exception_ptr& error) noexcept;
 
@@ -145,7 +165,7 @@ std::exception_ptr find_lease_lost_ptr(const std::exception_ptr& error) noexcept
 std::string error_code(const std::exception_ptr& error);
 
 struct FailureDecision {
-  enum class Kind { Fenced, LeaseLost, Aborted, Failed };
+  enum class Kind { Fenced, LeaseLost, Cancelled, Aborted, Failed };
 
   Kind kind;
   std::exception_ptr error;         // What to rethrow.
@@ -161,8 +181,12 @@ struct FailureDecision {
 //   2. LeaseLost: an ExecutionLeaseLostError anywhere in `error`, searched like a fenced one, so
 //      that wrapping a lost lease in a StepError or an aggregate cannot hide it. `error` is the
 //      lease-lost error itself; nothing extra is stopped (the loss is the holder's own).
-//   3. Aborted: abort_reason is not null (the signal was aborted); `error` is abort_reason.
-//   4. Failed: `error` itself.
+//   3. Cancelled: an ExecutionCancelledError anywhere in `error`, else anywhere in `abort_reason`
+//      (a cancel aborts the signal with it): the tree was cancelled; `error` is that error. It
+//      comes after a lost lease (a holder that lost its lease does not end the tree: the next
+//      holder finds the cancel at its pass's start) and before any other abort reason.
+//   4. Aborted: abort_reason is not null (the signal was aborted); `error` is abort_reason.
+//   5. Failed: `error` itself.
 // REQUIRES: error is not null. abort_reason is null when the signal was not aborted.
 FailureDecision decide_failure(const std::exception_ptr& error,
                                const std::exception_ptr& abort_reason);

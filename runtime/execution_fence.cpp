@@ -48,8 +48,35 @@ void ExecutionFence::assert_held() const {
   live().assert_held();
 }
 
+namespace {
+
+// The #360 cancel check of confirmNow(): reads the tree's cancel at the checkpoint store and
+// throws ExecutionCancelledError once it is known. A store that cannot be reached cannot say that
+// the tree was not cancelled, and confirmNow() is strict: it throws ExecutionLeaseLostError (the
+// error a confirm that could not be confirmed throws, see the renewal below), carrying why.
+void check_cancel(TreeCancel* cancel, HeldLease& lease, const char* when) {
+  if (cancel == nullptr) return;  // a frame without a pass (tests that build frames by hand)
+  bool reached = true;
+  try {
+    cancel->read(when);
+  } catch (const StoreUnavailableError&) {
+    reached = false;
+  }
+  cancel->throw_if_seen();
+  if (!reached) {
+    throw ExecutionLeaseLostError(
+        lease.key(), lease.token(),
+        std::make_exception_ptr(StoreUnavailableError(
+            "confirmNow: the cancel check could not reach the checkpoint store")));
+  }
+}
+
+}  // namespace
+
 Nanoseconds ExecutionFence::confirm_now() const {
   HeldLease& lease = live();
+  TreeCancel* cancel = frame_->cancel.get();
+  if (cancel != nullptr) cancel->throw_if_seen();
   lease.signal().throw_if_aborted();
   lease.assert_held();
   lease.services().observer.on_event(RuntimeEvent{EventKind::kConfirmSent,
@@ -60,6 +87,11 @@ Nanoseconds ExecutionFence::confirm_now() const {
                                                   frame_->path,
                                                   {},
                                                   0});
+  // The cancel checks (#360) come before and after the renewal: before, so that a confirm that
+  // began after the cancel was recorded never returns (its read reaches the store after the
+  // recording); after, so that a confirm returns only if the tree was not cancelled when its
+  // renewal was already granted, just before the unchecked call it guards.
+  check_cancel(cancel, lease, "confirm-before");
   // Strict: only a renewal the store granted, sent after the confirm began, lets the call go on.
   // A renewal not granted (refused, store unreachable, dropped, timed out) throws lease-lost even
   // while the old belief has not run out: the caller is about to make a call that cannot check
@@ -71,6 +103,7 @@ Nanoseconds ExecutionFence::confirm_now() const {
         std::make_exception_ptr(StoreUnavailableError(
             "confirmNow: the strict renewal was not granted (the lease store was not reached)")));
   }
+  check_cancel(cancel, lease, "confirm-after");
   lease.assert_held();
   lease.signal().throw_if_aborted();
   return lease.confirmed_until_ns();

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "runtime/held_lease.h"
+#include "runtime/tree_cancel.h"
 #include "runtime/types.h"
 
 namespace fencesim::runtime {
@@ -20,6 +21,7 @@ struct Frame {
   std::shared_ptr<HeldLease> lease;  // set only for a step's frame
   bool ended = false;                // the step returned: its fence refuses from now on
   std::shared_ptr<Frame> parent;     // the enclosing level's frame (null at the root level)
+  std::shared_ptr<TreeCancel> cancel;  // set only for a step's frame: its pass's cancel checks
 };
 
 }  // namespace fencesim::runtime

@@ -83,6 +83,11 @@ void HeldLease::lose(std::string reason, std::exception_ptr error) {
   changed_->notify_all();
 }
 
+void HeldLease::abort_steps(std::exception_ptr reason) {
+  abort_.abort(std::move(reason));
+  changed_->notify_all();
+}
+
 void HeldLease::end_belief() {
   // A lease no longer held is believed until now at the latest: confirmedUntil never reports a
   // future moment for a lease that was lost or given back.

@@ -60,6 +60,9 @@ class HeldLease : public std::enable_shared_from_this<HeldLease> {
   bool renew_once();
   // Gives the lease back (the tree ended, or yields during a remote-children wait).
   void release();
+  // Aborts the signal of every step under the lease with `reason` without ending the lease (the
+  // tree was cancelled: the holder still holds it while it ends the tree). The first reason wins.
+  void abort_steps(std::exception_ptr reason);
   // Ends the lease with `reason`, aborting every step under it with `error`.
   void lose(std::string reason, std::exception_ptr error);
   // A wake-up for callers waiting on the lease's end: notified when the lease is lost (by a

@@ -30,6 +30,20 @@ std::exception_ptr with_late_refusal(const std::exception_ptr& failure, HeldLeas
   return std::make_exception_ptr(AggregateError({failure, refusal}));
 }
 
+// The decision about a failure of a step or a pass under `lease`. A cancel does not hide a lost
+// lease: a holder whose lease was lost (it may be stale) ends with the loss, as with any other
+// failure, and whoever holds the tree next finds the cancel at its pass's start. A lease given
+// back (a yield) is not a loss: a cancel seen during the remote-children wait ends the tree.
+FailureDecision decide(const std::exception_ptr& failure, HeldLease& lease) {
+  FailureDecision decision =
+      decide_failure(with_late_refusal(failure, lease), lease.signal().reason());
+  if (decision.kind == FailureDecision::Kind::Cancelled &&
+      lease.state() != LeaseState::kReleased && !lease.held_now()) {
+    decision = decide_failure(lease.lost_error(), nullptr);
+  }
+  return decision;
+}
+
 }  // namespace
 
 TreeRunner::TreeRunner(InstanceServices& services, Placement placement,
@@ -37,8 +51,10 @@ TreeRunner::TreeRunner(InstanceServices& services, Placement placement,
     : services_(services),
       placement_(std::move(placement)),
       lease_(std::move(lease)),
-      changed_(services.env.make_notification()) {
+      changed_(services.env.make_notification()),
+      cancel_(std::make_shared<TreeCancel>(services.checkpoints, placement_.key)) {
   check(lease_ != nullptr, "a pass starts with a held lease");
+  cancel_->set_lease(lease_);
 }
 
 void TreeRunner::emit(EventKind kind, const std::string& step, std::string detail,
@@ -54,7 +70,12 @@ PassOutcome TreeRunner::run() {
   // No blocking call inside a catch block: the exception state is per thread, not per fiber.
   try {
     checkpoint_ = services_.checkpoints.load(placement_.key);
+    // A cancelled tree runs no step: the pass ends it at once (a tree that completed was never
+    // cancelled: the store refuses one after the other).
+    cancel_->learn_from(checkpoint_, "pass-start");
+    cancel_->throw_if_seen();
     if (!checkpoint_.tree_completed) {
+      TreeCancel::start_watcher(cancel_);
       const Workflow& workflow = services_.workflows.get(placement_.workflow);
       auto root = std::make_shared<Frame>(
           Frame{FrameKind::kLevel, placement_.key, "", nullptr, false, nullptr});
@@ -64,8 +85,13 @@ PassOutcome TreeRunner::run() {
       const CommitResult result =
           services_.checkpoints.commit_tree(placement_.key, lease_->token());
       if (result.status != CommitStatus::kCommitted) {
-        emit(EventKind::kCheckpointRefused, "<tree>", {},
+        emit(EventKind::kCheckpointRefused, "<tree>",
+             result.status == CommitStatus::kCancelled ? "cancelled" : "",
              static_cast<std::int64_t>(result.current_epoch));
+        if (result.status == CommitStatus::kCancelled) {
+          cancel_->learn_from(Checkpoint{.cancelled = true}, "commit-tree");
+          cancel_->throw_if_seen();
+        }
         if (result.current_epoch > lease_->token()) throw lease_fence_error(result.current_epoch);
         throw ExecutionLeaseLostError(placement_.key, lease_->token());
       }
@@ -75,13 +101,15 @@ PassOutcome TreeRunner::run() {
   } catch (const std::exception&) {
     failure = std::current_exception();
   }
+  cancel_->end_pass();
   if (!failure) {
     emit(EventKind::kTreeCompleted);
     lease_->release();
     return PassOutcome::kCompleted;
   }
-  const FailureDecision decision = decide_failure(with_late_refusal(failure, *lease_), lease_->signal().reason());
+  const FailureDecision decision = decide(failure, *lease_);
   emit(EventKind::kErrorClassified, {}, decision.code);
+  if (decision.kind == FailureDecision::Kind::Cancelled) return end_cancelled(decision);
   if (decision.stop_token && decision.stop_key == lease_->key() &&
       *decision.stop_token == lease_->token()) {
     lease_->lose("fenced", decision.error);
@@ -91,6 +119,22 @@ PassOutcome TreeRunner::run() {
   // again (at least once) by whoever takes it next.
   lease_->release();
   return PassOutcome::kAbandoned;
+}
+
+PassOutcome TreeRunner::end_cancelled(const FailureDecision& decision) {
+  // A cancel is final and durable at the store, so ending the tree needs no held lease: the
+  // placement is finished (no instance takes it again) even by a holder whose lease ran out. If
+  // the queue cannot be reached, the pass is abandoned instead: the next holder to take the tree
+  // finds the cancel at its pass's start and ends it then.
+  bool finished = true;
+  try {
+    services_.queue.finish(placement_.key);
+  } catch (const StoreUnavailableError&) {
+    finished = false;
+  }
+  emit(finished ? EventKind::kTreeCancelled : EventKind::kTreeAbandoned, {}, decision.code);
+  lease_->release();
+  return finished ? PassOutcome::kCancelled : PassOutcome::kAbandoned;
 }
 
 ExecutionFencedError TreeRunner::lease_fence_error(Token observed) {
@@ -120,10 +164,11 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
   if (checkpoint_.completed_steps.contains(path)) return;
   // While the lease is yielded for a remote-children wait, no step of the tree may start.
   while (yielded_) changed_->wait();
+  refuse_if_cancelled();
   lease_->assert_held();
   std::shared_ptr<HeldLease> lease = lease_;
-  auto frame =
-      std::make_shared<Frame>(Frame{FrameKind::kStep, placement_.key, path, lease, false, level});
+  auto frame = std::make_shared<Frame>(
+      Frame{FrameKind::kStep, placement_.key, path, lease, false, level, cancel_});
   ++running_steps_;
   running_frames_.push_back(frame);
   emit(EventKind::kStepStarted, path);
@@ -160,13 +205,25 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
     emit(EventKind::kStepEnded, path, "ok");
     return;
   }
-  const FailureDecision decision = decide_failure(with_late_refusal(failure, *lease), lease->signal().reason());
+  const FailureDecision decision = decide(failure, *lease);
   if (decision.stop_token && decision.stop_key == lease->key() &&
       *decision.stop_token == lease->token()) {
     lease->lose("fenced", decision.error);
   }
   emit(EventKind::kStepEnded, path, decision.code);
   std::rethrow_exception(decision.error);
+}
+
+void TreeRunner::refuse_if_cancelled() {
+  cancel_->throw_if_seen();
+  // A store that cannot be reached cannot say that the tree was cancelled; the step starts, and
+  // the watcher, its confirms and the tree's completion commit go on checking (refusing the step
+  // would turn every store outage into a failed pass).
+  try {
+    cancel_->read("step-start");
+  } catch (const StoreUnavailableError&) {
+  }
+  cancel_->throw_if_seen();
 }
 
 void TreeRunner::commit_step(const std::string& path) {
@@ -266,6 +323,15 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
     // new token inside this pass, and the pass would then decide its branches' failures (made
     // under the old token) against the new lease, missing a refusal that stopped the old one.
     if (!yielded_) lease_->assert_held();
+    // A cancel seen by the watcher (which goes on while the lease is yielded) ends the wait: the
+    // tree will not use its children's results. The children are trees of their own and run on.
+    if (cancel_->seen()) {
+      if (yielded_) {
+        yielded_ = false;  // nobody takes the lease back for a cancelled tree
+        changed_->notify_all();
+      }
+      cancel_->throw_if_seen();
+    }
     // Yield only while no other step of the tree runs or is about to: a sibling ParentInstance
     // branch's steps must run and checkpoint under a held lease.
     if (!yielded_ && services_.options.yield_during_remote_wait && running_steps_ == 0 &&
@@ -328,6 +394,7 @@ bool TreeRunner::retake_after_yield() {
   if (!lease) return false;
   lease_ = std::move(lease);
   lease_->start_timers();
+  cancel_->set_lease(lease_);
   // Another holder may have advanced the tree while the lease was free; steps it committed are
   // skipped. If the store cannot be read now, the old checkpoint is still safe: a step run twice
   // is at least once, and its writes deduplicate.

@@ -29,7 +29,9 @@ struct InstanceServices {
   }
 };
 
-enum class PassOutcome { kCompleted, kAbandoned };
+// kCancelled: the tree's cancel was recorded; the pass ended the tree (its placement is finished,
+// it never completes and is never run again).
+enum class PassOutcome { kCompleted, kAbandoned, kCancelled };
 
 class TreeRunner {
  public:
@@ -62,6 +64,11 @@ class TreeRunner {
   bool retake_after_yield();
   bool child_completed(const LeaseKey& child);
   void commit_step(const std::string& path);
+  // The step start's cancel check (#360): refuses (throws ExecutionCancelledError) once the pass
+  // knows of the cancel, reading the store first.
+  void refuse_if_cancelled();
+  // Ends a cancelled tree: finishes its placement and gives the lease back.
+  PassOutcome end_cancelled(const FailureDecision& decision);
   // The fenced error for a refusal by the checkpoint store that saw `observed`; stops the holder.
   ExecutionFencedError lease_fence_error(Token observed);
   void emit(EventKind kind, const std::string& step = {}, std::string detail = {},
@@ -79,6 +86,7 @@ class TreeRunner {
   bool yielded_ = false;
   bool retaking_ = false;
   std::unique_ptr<Notification> changed_;  // a step ended, a branch ended, or a yield ended
+  std::shared_ptr<TreeCancel> cancel_;     // what the pass knows of its tree's cancel
   std::vector<std::shared_ptr<Frame>> running_frames_;
 };
 

@@ -227,6 +227,17 @@ void add_mix_workload(sim::World& world, const std::vector<std::string>& instanc
   }
   sim::Rng withdrawals = world.stream("withdrawals");
   add_timed_withdrawals(world, watch, withdrawals, instances, keys, probes->paths);
+  // Cancels (#360) of a seed in two, at any moment of the safety phase (before a tree arrives,
+  // during its steps, its confirms, its remote waits, after it completed), from a stream of their
+  // own so that every other draw stays.
+  sim::Rng cancels = world.stream("cancels");
+  if (cancels.chance(0.5)) {
+    const auto cancel_count = cancels.between(1, 2);
+    for (std::int64_t i = 0; i < cancel_count; ++i) {
+      const runtime::LeaseKey& key = keys[cancels.below(keys.size())];
+      world.cancel_at(cancels.between(0, world.options().safety_phase_ns - 10 * kSecond), key);
+    }
+  }
 }
 
 const std::vector<std::string>& mix_window_marks() {

@@ -177,6 +177,7 @@ const std::vector<std::string> kSwarmMarks{
     "lease-yielded", "yield-deferred", "rerun-deduplicated", "independent-epochs",
     "late-renewal-refused", "stale-renewal-refused", "renewal-reply-late",
     "fenced-after-local-expiry", "expiry-during-write", "instance-restarted", "store-restarted",
+    "cancel-seen", "tree-cancelled",
     // moments the workloads record
     "kept-fence-refused", "ancestor-fence-refused", "unfenced-withdrawal-refused",
     "fenced-withdrawal-written", "fenced-error-wrapped", "unchecked-call-overlapped",

@@ -33,6 +33,7 @@ ScenarioRegistry builtin_scenarios() {
   register_catalogue_children(registry);
   register_catalogue_unchecked(registry);
   register_catalogue_explore(registry);
+  register_catalogue_cancel(registry);
   register_planted_bugs(registry);
   return registry;
 }

@@ -53,6 +53,7 @@ void register_catalogue_fence_use(ScenarioRegistry& registry);
 void register_catalogue_children(ScenarioRegistry& registry);
 void register_catalogue_unchecked(ScenarioRegistry& registry);
 void register_catalogue_explore(ScenarioRegistry& registry);
+void register_catalogue_cancel(ScenarioRegistry& registry);
 // Test only: registers nothing unless FENCESIM_TEST_PLANTED_BUGS=1 (scenarios/planted_bugs.cpp).
 void register_planted_bugs(ScenarioRegistry& registry);
 

@@ -17,6 +17,9 @@ void TreeWatch::catch_up() {
       case EventKind::kTreeCompleted:
         trees_[r.key].ended = true;
         [[fallthrough]];
+      // A cancelled tree never runs again, but it did not complete: a withdrawal after it is
+      // still refused (its checkpoint does not say it ended), so it is not "after-end".
+      case EventKind::kTreeCancelled:
       case EventKind::kTreeAbandoned:  // the holder's pass is over: nothing of it is in flight
         trees_[r.key].holders.erase(r.holder);
         break;

@@ -36,6 +36,8 @@ std::string_view to_string(WorldEventKind kind) {
       return "store-call";
     case WorldEventKind::kObserved:
       return "observed";
+    case WorldEventKind::kCancelRequest:
+      return "cancel-request";
   }
   return "unknown";
 }
@@ -82,7 +84,7 @@ void History::record(HistoryEvent event) {
   encode.integer(static_cast<std::uint64_t>(event.local_monotonic_ns));
   encode.integer(static_cast<std::uint64_t>(event.world));
   if (event.world == WorldEventKind::kRuntime || event.world == WorldEventKind::kIntent ||
-      event.world == WorldEventKind::kObserved) {
+      event.world == WorldEventKind::kObserved || event.world == WorldEventKind::kCancelRequest) {
     const runtime::RuntimeEvent& r = event.runtime;
     encode.integer(static_cast<std::uint64_t>(r.kind));
     encode.text(r.holder);
@@ -126,6 +128,7 @@ void History::record(HistoryEvent event) {
     encode.integer(c.completed_steps.size());
     for (const std::string& step : c.completed_steps) encode.text(step);
     encode.integer(c.tree_completed);
+    if (c.cancelled) encode.integer(1);  // only when set: histories without cancels keep their hash
   }
   XXH3_64bits_update(state_, encoded_.data(), encoded_.size());
   if (keep_events_) {

@@ -44,6 +44,12 @@ enum class WorldEventKind : std::uint8_t {
   // (write), runtime.detail = the effect (write), runtime.value = the true time the call began;
   // detail = what it returned ("applied", "deduplicated", "confirmed") or "error: <what>".
   kObserved,
+  // A client's cancel request (#360, World::cancel_at), at the client (the world node):
+  // runtime.key = the tree, runtime.detail = "sent", "no-reply" (lost, late or the store down: the
+  // client sends it again) or the store's answer ("recorded", "already-recorded",
+  // "tree-completed"); detail = the same in words. The recording itself is the store's kStoreCall
+  // (op cancel).
+  kCancelRequest,
 };
 
 std::string_view to_string(WorldEventKind kind);

@@ -171,14 +171,26 @@ class RemoteCheckpointStore final : public runtime::CheckpointStore {
             call.outcome = "ok";
             call.completed_steps.assign(r.completed_steps.begin(), r.completed_steps.end());
             call.tree_completed = r.tree_completed;
+            call.cancelled = r.cancelled;
             call.reply_token = r.last_token;
+          });
+    });
+  }
+  runtime::CancelStatus request_cancel(const runtime::LeaseKey& key) override {
+    const detail::Sent sent = detail::sent_now(route_);
+    return route_.network.call<runtime::CancelStatus>(route_.from, route_.to, "cancel", [=, this] {
+      return detail::handled_at_store<runtime::CancelStatus>(
+          route_, sent, detail::lease_call(StoreOp::kCancel, store_, key, {}, 0, 0),
+          [&] { return target_.request_cancel(key); },
+          [](const runtime::CancelStatus& r, StoreCall& call) {
+            call.outcome = std::string(runtime::to_string(r));
           });
     });
   }
 
  private:
   static void fill_commit(const runtime::CommitResult& r, StoreCall& call) {
-    call.outcome = r.status == runtime::CommitStatus::kCommitted ? "committed" : "refused";
+    call.outcome = std::string(to_string(r.status));
     call.reply_token = r.current_epoch;
   }
 

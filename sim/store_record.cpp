@@ -26,8 +26,22 @@ std::string_view to_string(StoreOp op) {
       return "finish";
     case StoreOp::kWrite:
       return "write";
+    case StoreOp::kCancel:
+      return "cancel";
   }
   return "unknown";
+}
+
+std::string_view to_string(runtime::CommitStatus status) {
+  switch (status) {
+    case runtime::CommitStatus::kCommitted:
+      return "committed";
+    case runtime::CommitStatus::kCancelled:
+      return "cancelled";
+    case runtime::CommitStatus::kRefused:
+      break;
+  }
+  return "refused";
 }
 
 std::string describe(const StoreCall& call) {

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/checkpoint_store.h"
 #include "runtime/lease_repository.h"
 #include "runtime/types.h"
 #include "sim/node_id.h"
@@ -31,9 +32,12 @@ enum class StoreOp : std::uint8_t {
   kLoad,
   kPlace,
   kFinish,
-  kWrite,  // a write to a sink
+  kWrite,   // a write to a sink
+  kCancel,  // a client's cancel of a tree (#360), recorded at the checkpoint store
 };
 std::string_view to_string(StoreOp op);
+// A commit's outcome as a StoreCall records it: committed, refused or cancelled.
+std::string_view to_string(runtime::CommitStatus status);
 
 struct StoreCall {
   StoreOp op = StoreOp::kTake;
@@ -57,14 +61,16 @@ struct StoreCall {
   // The reply. `failed`: the store threw (its what() in `outcome`).
   bool failed = false;
   // take: taken/held; renew: renewed/stale/expired/released/not-holder/unknown-key;
-  // release: released/refused; commit: committed/refused; write: applied/deduplicated/refused;
-  // read, load, place, finish: "ok".
+  // release: released/refused; commit: committed/refused (commit-tree: also "cancelled", the
+  // tree's cancel was recorded first); write: applied/deduplicated/refused; cancel: recorded/
+  // already-recorded/tree-completed; read, load, place, finish: "ok".
   std::string outcome;
   std::optional<runtime::Lease> lease;  // take, renew, read: the lease in the reply
   // commit: the key's epoch when judged; write: the scope key's high-water token after the call.
   runtime::Token reply_token = runtime::kTokenNone;
   std::vector<std::string> completed_steps;  // load
   bool tree_completed = false;               // load
+  bool cancelled = false;                    // load: the tree's cancel was recorded
 };
 
 // Where the remote stores report what their store handled. Implemented by the world.

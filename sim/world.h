@@ -151,6 +151,14 @@ class World final : private StoreRecorder {
   // pass it runs in the running step's frame, after the tree ended without a fence.
   void withdraw_at(std::int64_t at_ns, const std::string& instance, runtime::LeaseKey tree,
                    std::string step_path, runtime::StepBody body);
+  // At `at_ns`, a client asks the checkpoint store to cancel `tree` (#360). The client is the
+  // world node; its request crosses the simulated network to the lease store (which hosts the
+  // checkpoints), so it can be late, duplicated or lost like any message. A request that gets no
+  // reply within the RPC timeout is sent again one second later, until the store answers (a
+  // retry of a request that was recorded answers already-recorded): a client that keeps asking,
+  // so every cancel is eventually delivered once faults end. Each send and each outcome is a
+  // kCancelRequest history event; the store's recording is its kStoreCall (op cancel).
+  void cancel_at(std::int64_t at_ns, runtime::LeaseKey tree);
   // The node a step runs on.
   NodeId node_of(runtime::ExecutionContext& context) const;
   // True time now: the scheduler's virtual time, or the stage's when one is set.
@@ -197,6 +205,8 @@ class World final : private StoreRecorder {
   void apply(const Fault& fault);
   void heal();
   bool all_trees_completed();
+  // Records a kCancelRequest event for `tree` at the client (the world node).
+  void record_cancel_request(const runtime::LeaseKey& tree, std::string what);
   NodeId node_named(const std::string& name) const;
 
   WorldOptions options_;

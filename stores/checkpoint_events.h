@@ -1,6 +1,6 @@
 #pragma once
 // The store-side event of a checkpoint write, as the in-memory checkpoint store reports it:
-// committed or refused, with the step path ("<tree>" for the tree) and the key's current epoch.
+// committed or refused (detail "cancelled" for a completion refused by a recorded cancel), with the step path ("<tree>" for the tree) and the key's current epoch.
 #include <string>
 
 #include "runtime/checkpoint_store.h"
@@ -20,7 +20,7 @@ inline runtime::RuntimeEvent checkpoint_event(const std::string& store,
                                {},
                                token,
                                what,
-                               {},
+                               result.status == runtime::CommitStatus::kCancelled ? "cancelled" : "",
                                static_cast<std::int64_t>(result.current_epoch)};
 }
 

@@ -14,6 +14,6 @@ class StoreSetupError : public std::runtime_error {
 
 // The version of the schema this build reads and writes, in both SQLite and PostgreSQL. A store
 // created by another version is refused at open, never migrated or half-used.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;  // 2: fencesim_checkpoints.cancelled (#360)
 
 }  // namespace fencesim::stores

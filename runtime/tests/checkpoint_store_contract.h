@@ -162,6 +162,60 @@ TEST_P(CheckpointStoreContract, KeysAndStepPathsKeepEveryByte) {
   }
 }
 
+// Cancellation (#360): a client's cancel is recorded once, loads report it, and it and the tree's
+// completion exclude each other, whichever the store judged first winning.
+TEST_P(CheckpointStoreContract, ACancelIsRecordedOnceAndLoaded) {
+  EXPECT_FALSE(checkpoints().load(key_).cancelled);
+  EXPECT_EQ(checkpoints().request_cancel(key_), CancelStatus::kRecorded);
+  EXPECT_TRUE(checkpoints().load(key_).cancelled);
+  EXPECT_EQ(checkpoints().request_cancel(key_), CancelStatus::kAlreadyRecorded);
+  // A key never placed nor taken: its checkpoint is otherwise empty.
+  const Checkpoint loaded = checkpoints().load(key_);
+  EXPECT_TRUE(loaded.completed_steps.empty());
+  EXPECT_FALSE(loaded.tree_completed);
+  EXPECT_EQ(loaded.last_token, kTokenNone);
+  // Other keys are not cancelled.
+  EXPECT_FALSE(checkpoints().load(LeaseKey{"tenant-1", "exec-2"}).cancelled);
+  EXPECT_FALSE(checkpoints().load(LeaseKey{"tenant-2", "exec-1"}).cancelled);
+}
+
+TEST_P(CheckpointStoreContract, ACancelledTreeNeverCompletesButItsStepsStillCommit) {
+  const Token token = take(key_, "holder-a");
+  ASSERT_EQ(checkpoints().commit_step(key_, token, "a").status, CommitStatus::kCommitted);
+  ASSERT_EQ(checkpoints().request_cancel(key_), CancelStatus::kRecorded);
+  const CommitResult tree = checkpoints().commit_tree(key_, token);
+  EXPECT_EQ(tree.status, CommitStatus::kCancelled);
+  EXPECT_EQ(tree.current_epoch, token);
+  // A step's outcome is a fact of the past: it still commits under the current token.
+  EXPECT_EQ(checkpoints().commit_step(key_, token, "b").status, CommitStatus::kCommitted);
+  const Checkpoint loaded = checkpoints().load(key_);
+  EXPECT_FALSE(loaded.tree_completed);
+  EXPECT_TRUE(loaded.cancelled);
+  EXPECT_EQ(loaded.completed_steps, (std::set<std::string>{"a", "b"}));
+  EXPECT_EQ(loaded.last_token, token);
+}
+
+TEST_P(CheckpointStoreContract, ACompletedTreeCannotBeCancelled) {
+  const Token token = take(key_, "holder-a");
+  ASSERT_EQ(checkpoints().commit_tree(key_, token).status, CommitStatus::kCommitted);
+  EXPECT_EQ(checkpoints().request_cancel(key_), CancelStatus::kTreeCompleted);
+  const Checkpoint loaded = checkpoints().load(key_);
+  EXPECT_TRUE(loaded.tree_completed);
+  EXPECT_FALSE(loaded.cancelled);
+}
+
+TEST_P(CheckpointStoreContract, AStaleCompletionOfACancelledTreeIsRefusedAsStale) {
+  const Token first = take(key_, "holder-a");
+  clock_.advance(kTtl);
+  const Token second = take(key_, "holder-b");
+  ASSERT_EQ(checkpoints().request_cancel(key_), CancelStatus::kRecorded);
+  const CommitResult stale = checkpoints().commit_tree(key_, first);
+  EXPECT_EQ(stale.status, CommitStatus::kRefused);
+  EXPECT_EQ(stale.current_epoch, second);
+  EXPECT_EQ(checkpoints().commit_tree(key_, second).status, CommitStatus::kCancelled);
+  EXPECT_FALSE(checkpoints().load(key_).tree_completed);
+}
+
 }  // namespace fencesim::runtime::contract
 
 // Instantiates the contract for one implementation, at namespace scope of the including file.

@@ -475,3 +475,33 @@ RC_GTEST_PROP(DecideFailure, FencedIffARefusalIsPresentWhateverTheAbortReason, (
 
 }  // namespace
 }  // namespace fencesim::runtime
+
+namespace fencesim::runtime {
+namespace {
+
+// Cancellation (#360): its code extends the execution family; the decision finds it anywhere in
+// a failure or as the signal's reason, after a lost lease and before any other abort reason.
+TEST(ErrorCodes, CancelledCodeExtendsTheExecutionCode) {
+  const ExecutionCancelledError cancelled(LeaseKey{"t", "e"});
+  EXPECT_EQ(cancelled.code(), "execution.cancelled");
+  EXPECT_TRUE(std::string(cancelled.code()).starts_with(std::string(ExecutionError::kCode) + "."));
+}
+
+TEST(DecideFailure, ACancelIsFoundInTheFailureOrTheReasonAfterALostLease) {
+  const LeaseKey key{"t", "e"};
+  const auto cancel = std::make_exception_ptr(ExecutionCancelledError(key));
+  const auto wrapped = std::make_exception_ptr(StepError("body gave up", cancel));
+  FailureDecision decision = decide_failure(wrapped, nullptr);
+  EXPECT_EQ(decision.kind, FailureDecision::Kind::Cancelled);
+  EXPECT_EQ(decision.error, cancel);
+  EXPECT_EQ(decision.code, "execution.cancelled");
+  EXPECT_FALSE(decision.stop_token.has_value());
+  decision = decide_failure(std::make_exception_ptr(StepError("x")), cancel);
+  EXPECT_EQ(decision.kind, FailureDecision::Kind::Cancelled);
+  const auto lost = std::make_exception_ptr(ExecutionLeaseLostError(key, 2));
+  decision = decide_failure(std::make_exception_ptr(AggregateError({cancel, lost})), nullptr);
+  EXPECT_EQ(decision.kind, FailureDecision::Kind::LeaseLost);
+}
+
+}  // namespace
+}  // namespace fencesim::runtime

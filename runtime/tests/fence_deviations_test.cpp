@@ -231,6 +231,7 @@ class UnreachableCheckpoints final : public CheckpointStore {
   CommitResult commit_step(const LeaseKey&, Token, const std::string&) override { throw down(); }
   CommitResult commit_tree(const LeaseKey&, Token) override { throw down(); }
   Checkpoint load(const LeaseKey&) override { throw down(); }
+  CancelStatus request_cancel(const LeaseKey&) override { throw down(); }
 
  private:
   static StoreUnavailableError down() { return StoreUnavailableError("checkpoints: no reply"); }

@@ -19,11 +19,13 @@ class PostgresCheckpointStore : public runtime::CheckpointStore {
                                     const std::string& step_path) override;
   runtime::CommitResult commit_tree(const runtime::LeaseKey& key, runtime::Token token) override;
   runtime::Checkpoint load(const runtime::LeaseKey& key) override;
+  runtime::CancelStatus request_cancel(const runtime::LeaseKey& key) override;
 
  private:
+  // `write` returns false when the tree's recorded cancel refuses it (kCancelled, nothing written).
   runtime::CommitResult commit(const runtime::LeaseKey& key, runtime::Token token,
                                const std::string& what,
-                               const std::function<void(pqxx::work&)>& write);
+                               const std::function<bool(pqxx::work&)>& write);
 
   PostgresDatabase& database_;
   runtime::Observer& observer_;

@@ -32,6 +32,9 @@ CREATE TABLE fencesim_checkpoints (
   lease_execution_id bytea NOT NULL,
   tree_completed boolean NOT NULL,
   last_token bigint NOT NULL,
+  -- A client's cancel of the tree was recorded (#360). Never set together with tree_completed:
+  -- both are set by an upsert of this row whose condition reads the other (the row is locked).
+  cancelled boolean NOT NULL DEFAULT false,
   PRIMARY KEY (tenant_id, lease_execution_id)
 );
 

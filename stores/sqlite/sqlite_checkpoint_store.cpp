@@ -15,7 +15,7 @@ SqliteCheckpointStore::SqliteCheckpointStore(SqliteDatabase& database, runtime::
 
 CommitResult SqliteCheckpointStore::commit(const LeaseKey& key, Token token,
                                            const std::string& what,
-                                           const std::function<void()>& write) {
+                                           const std::function<bool()>& write) {
   CommitResult result{CommitStatus::kRefused, runtime::kTokenNone};
   database_.immediate([&] {
     SqliteStatement lease = database_.prepare(
@@ -27,8 +27,11 @@ CommitResult SqliteCheckpointStore::commit(const LeaseKey& key, Token token,
     // An expired lease nobody took since is still the key's epoch: no other holder can have
     // written. A released lease's holder has let go and must not write.
     if (result.current_epoch != token || lease.integer(1) != 0) return;
+    if (!write()) {
+      result.status = CommitStatus::kCancelled;
+      return;
+    }
     result.status = CommitStatus::kCommitted;
-    write();
     SqliteStatement last = database_.prepare(
         "INSERT INTO fencesim_checkpoints (tenant_id, lease_execution_id, tree_completed, "
         "last_token) VALUES (?1, ?2, 0, ?3) ON CONFLICT (tenant_id, lease_execution_id) DO "
@@ -49,11 +52,18 @@ CommitResult SqliteCheckpointStore::commit_step(const LeaseKey& key, Token token
         "INSERT OR IGNORE INTO fencesim_checkpoint_steps "
         "(tenant_id, lease_execution_id, step_path) VALUES (?1, ?2, ?3)");
     insert.bind(1, key.tenant_id).bind(2, key.lease_execution_id).bind(3, step_path).run();
+    return true;
   });
 }
 
 CommitResult SqliteCheckpointStore::commit_tree(const LeaseKey& key, Token token) {
   return commit(key, token, "<tree>", [&] {
+    // BEGIN IMMEDIATE serializes this with request_cancel: a recorded cancel refuses completion.
+    SqliteStatement cancelled = database_.prepare(
+        "SELECT cancelled FROM fencesim_checkpoints "
+        "WHERE tenant_id = ?1 AND lease_execution_id = ?2");
+    cancelled.bind(1, key.tenant_id).bind(2, key.lease_execution_id);
+    if (cancelled.step() && cancelled.integer(0) != 0) return false;
     SqliteStatement completed = database_.prepare(
         "INSERT INTO fencesim_checkpoints (tenant_id, lease_execution_id, tree_completed, "
         "last_token) VALUES (?1, ?2, 1, ?3) ON CONFLICT (tenant_id, lease_execution_id) DO "
@@ -62,7 +72,35 @@ CommitResult SqliteCheckpointStore::commit_tree(const LeaseKey& key, Token token
         .bind(2, key.lease_execution_id)
         .bind(3, static_cast<std::int64_t>(token))
         .run();
+    return true;
   });
+}
+
+runtime::CancelStatus SqliteCheckpointStore::request_cancel(const LeaseKey& key) {
+  runtime::CancelStatus status = runtime::CancelStatus::kRecorded;
+  database_.immediate([&] {
+    status = runtime::CancelStatus::kRecorded;
+    SqliteStatement row = database_.prepare(
+        "SELECT tree_completed, cancelled FROM fencesim_checkpoints "
+        "WHERE tenant_id = ?1 AND lease_execution_id = ?2");
+    row.bind(1, key.tenant_id).bind(2, key.lease_execution_id);
+    if (row.step()) {
+      if (row.integer(0) != 0) {
+        status = runtime::CancelStatus::kTreeCompleted;
+        return;
+      }
+      if (row.integer(1) != 0) {
+        status = runtime::CancelStatus::kAlreadyRecorded;
+        return;
+      }
+    }
+    SqliteStatement record = database_.prepare(
+        "INSERT INTO fencesim_checkpoints (tenant_id, lease_execution_id, tree_completed, "
+        "last_token, cancelled) VALUES (?1, ?2, 0, 0, 1) ON CONFLICT (tenant_id, "
+        "lease_execution_id) DO UPDATE SET cancelled = 1");
+    record.bind(1, key.tenant_id).bind(2, key.lease_execution_id).run();
+  });
+  return status;
 }
 
 runtime::Checkpoint SqliteCheckpointStore::load(const LeaseKey& key) {
@@ -73,12 +111,13 @@ runtime::Checkpoint SqliteCheckpointStore::load(const LeaseKey& key) {
 
 void SqliteCheckpointStore::load_into(const LeaseKey& key, runtime::Checkpoint& checkpoint) {
   SqliteStatement row = database_.prepare(
-      "SELECT tree_completed, last_token FROM fencesim_checkpoints "
+      "SELECT tree_completed, last_token, cancelled FROM fencesim_checkpoints "
       "WHERE tenant_id = ?1 AND lease_execution_id = ?2");
   row.bind(1, key.tenant_id).bind(2, key.lease_execution_id);
   if (row.step()) {
     checkpoint.tree_completed = row.integer(0) != 0;
     checkpoint.last_token = static_cast<Token>(row.integer(1));
+    checkpoint.cancelled = row.integer(2) != 0;
   }
   SqliteStatement steps = database_.prepare(
       "SELECT step_path FROM fencesim_checkpoint_steps "

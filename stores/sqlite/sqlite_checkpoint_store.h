@@ -17,12 +17,14 @@ class SqliteCheckpointStore : public runtime::CheckpointStore {
                                     const std::string& step_path) override;
   runtime::CommitResult commit_tree(const runtime::LeaseKey& key, runtime::Token token) override;
   runtime::Checkpoint load(const runtime::LeaseKey& key) override;
+  runtime::CancelStatus request_cancel(const runtime::LeaseKey& key) override;
 
  private:
   // Judges `token` against the key's lease row and, when it is the current unreleased epoch,
-  // runs `write` in the same transaction.
+  // runs `write` in the same transaction; `write` returns false when the tree's recorded cancel
+  // refuses it (the commit is then kCancelled and writes nothing).
   runtime::CommitResult commit(const runtime::LeaseKey& key, runtime::Token token,
-                               const std::string& what, const std::function<void()>& write);
+                               const std::string& what, const std::function<bool()>& write);
   void load_into(const runtime::LeaseKey& key, runtime::Checkpoint& checkpoint);
 
   SqliteDatabase& database_;

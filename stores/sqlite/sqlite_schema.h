@@ -23,6 +23,9 @@ CREATE TABLE fencesim_checkpoints (
   lease_execution_id BLOB NOT NULL,
   tree_completed INTEGER NOT NULL,
   last_token INTEGER NOT NULL,
+  -- A client's cancel of the tree was recorded (#360). Never set together with tree_completed:
+  -- the cancel and the completion are judged in one transaction, the first one wins.
+  cancelled INTEGER NOT NULL DEFAULT 0 CHECK (cancelled IN (0, 1)),
   PRIMARY KEY (tenant_id, lease_execution_id)
 ) WITHOUT ROWID;
 

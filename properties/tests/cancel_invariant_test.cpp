@@ -1,0 +1,141 @@
+// The cancel-is-final oracle (#360) on hand-made histories: an honest cancellation passes, and each
+// mistake a runtime could make (a confirm begun after the recording returns, a step after the
+// holder saw the cancel, a step in a pass begun after the recording, a completion committed after
+// it, a cancel nobody requested, a tree ended before its placement was finished) is reported.
+#include <gtest/gtest.h>
+
+#include "properties/invariants_cancel.h"
+
+namespace fencesim::properties {
+namespace {
+
+using runtime::EventKind;
+using sim::StoreCall;
+using sim::StoreOp;
+
+const runtime::LeaseKey kTree{"tenant-1", "order-1"};
+constexpr sim::NodeId kStore = 1;
+constexpr sim::NodeId kInstance = 2;
+
+class Story {
+ public:
+  void store(StoreOp op, std::string outcome, std::int64_t at_ns, sim::NodeId from = kInstance) {
+    StoreCall c;
+    c.op = op;
+    c.key = kTree;
+    c.token = 1;
+    c.from = from;
+    c.outcome = std::move(outcome);
+    sim::HistoryEvent e = stamped(kStore, sim::WorldEventKind::kStoreCall, at_ns);
+    e.store = std::make_shared<const StoreCall>(std::move(c));
+    events_.push_back(std::move(e));
+  }
+  void runtime(EventKind kind, std::int64_t at_ns, std::string step = {}) {
+    sim::HistoryEvent e = stamped(kInstance, sim::WorldEventKind::kRuntime, at_ns);
+    e.runtime = runtime::RuntimeEvent{kind, "instance-1", kTree, "tenant-1:order-1", 1,
+                                      std::move(step), {}, 0};
+    events_.push_back(std::move(e));
+  }
+  void confirm(std::int64_t began_ns, std::int64_t returned_ns, std::string outcome) {
+    sim::HistoryEvent e = stamped(kInstance, sim::WorldEventKind::kObserved, returned_ns);
+    e.runtime.holder = "confirm";
+    e.runtime.key = kTree;
+    e.runtime.token = 1;
+    e.runtime.step = "notify";
+    e.runtime.value = began_ns;
+    e.detail = std::move(outcome);
+    events_.push_back(std::move(e));
+  }
+  std::vector<Violation> check() const {
+    std::vector<Violation> out;
+    check_cancel_is_final(events_, out);
+    return out;
+  }
+
+ private:
+  sim::HistoryEvent stamped(sim::NodeId node, sim::WorldEventKind kind, std::int64_t at_ns) {
+    sim::HistoryEvent e;
+    e.index = events_.size();
+    e.time_ns = at_ns;
+    e.node = node;
+    e.world = kind;
+    return e;
+  }
+  std::vector<sim::HistoryEvent> events_;
+};
+
+// The pass of instance-1 up to the cancel's recording at t=100.
+Story started_then_cancelled() {
+  Story s;
+  s.runtime(EventKind::kTreeStarted, 10);
+  s.runtime(EventKind::kStepStarted, 20, "notify");
+  s.confirm(30, 40, "confirmed");
+  s.confirm(90, 120, "confirmed");  // in flight across the recording: may go either way
+  s.store(StoreOp::kCancel, "recorded", 100);
+  return s;
+}
+
+TEST(CancelIsFinal, AnHonestCancellationPasses) {
+  Story s = started_then_cancelled();
+  s.confirm(130, 140, "error: execution cancelled");
+  s.runtime(EventKind::kCancelSeen, 140);
+  s.runtime(EventKind::kStepEnded, 141, "notify");
+  s.store(StoreOp::kFinish, "ok", 150);
+  s.runtime(EventKind::kTreeCancelled, 160);
+  EXPECT_TRUE(s.check().empty());
+}
+
+TEST(CancelIsFinal, AConfirmBegunAfterTheRecordingMustNotReturn) {
+  Story s = started_then_cancelled();
+  s.confirm(101, 140, "confirmed");
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].invariant, "cancel-is-final");
+  EXPECT_NE(found[0].message.find("confirmNow() returned"), std::string::npos);
+}
+
+TEST(CancelIsFinal, NoStepStartsAfterTheHolderSawTheCancel) {
+  Story s = started_then_cancelled();
+  s.runtime(EventKind::kCancelSeen, 110);
+  s.runtime(EventKind::kStepStarted, 120, "pack");
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].message.find("after it saw the tree's cancel"), std::string::npos);
+}
+
+TEST(CancelIsFinal, APassBegunAfterTheRecordingRunsNoStep) {
+  Story s;
+  s.store(StoreOp::kCancel, "recorded", 5);
+  s.runtime(EventKind::kTreeStarted, 10);
+  s.runtime(EventKind::kStepStarted, 20, "reserve");
+  EXPECT_EQ(s.check().size(), 1u);
+}
+
+TEST(CancelIsFinal, TheTreeNeverCompletesAfterTheRecording) {
+  Story s = started_then_cancelled();
+  s.store(StoreOp::kCommitTree, "committed", 200);
+  EXPECT_EQ(s.check().size(), 1u);
+  Story refused = started_then_cancelled();
+  refused.store(StoreOp::kCommitTree, "cancelled", 200);
+  EXPECT_TRUE(refused.check().empty());
+}
+
+TEST(CancelIsFinal, NoCancelIsLearnedOrEndedWithoutARecording) {
+  Story s;
+  s.runtime(EventKind::kTreeStarted, 10);
+  s.store(StoreOp::kCancel, "tree-completed", 15);  // answered, not recorded
+  s.runtime(EventKind::kCancelSeen, 20);
+  s.store(StoreOp::kFinish, "ok", 25);
+  s.runtime(EventKind::kTreeCancelled, 30);
+  EXPECT_EQ(s.check().size(), 2u);
+}
+
+TEST(CancelIsFinal, ATreeEndsCancelledOnlyAfterItsPlacementWasFinished) {
+  Story s = started_then_cancelled();
+  s.runtime(EventKind::kCancelSeen, 140);
+  s.runtime(EventKind::kTreeCancelled, 160);
+  EXPECT_EQ(s.check().size(), 1u);
+}
+
+}  // namespace
+}  // namespace fencesim::properties

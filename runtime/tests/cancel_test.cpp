@@ -1,0 +1,195 @@
+// Cancellation (#360, issue 9 item 11): a client's cancel, recorded at the checkpoint store,
+// reaches the holder; its steps' signal aborts with the cancel; confirmNow() and the next step
+// start refuse; the tree ends cancelled, never completes, and is not run again. Each test fails on
+// the old runtime (no cancel checks), kept as mutants/cancel-checks-dead.patch.
+#include <gtest/gtest.h>
+
+#include "runtime/errors.h"
+#include "runtime/execution_context.h"
+#include "runtime/testing/leases_fixture.h"
+
+namespace fencesim::runtime {
+namespace {
+
+using testing::LeasesFixture;
+
+const LeaseKey kKey{"tenant-1", "order-7"};
+
+template <typename Error>
+bool is(const std::exception_ptr& error) {
+  if (!error) return false;
+  try {
+    std::rethrow_exception(error);
+  } catch (const Error&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+std::size_t started(const LeasesFixture& f, const std::string& step) {
+  std::size_t n = 0;
+  for (const RuntimeEvent& e : f.events.events()) n += e.kind == EventKind::kStepStarted && e.step == step;
+  return n;
+}
+
+std::size_t count_of(const LeasesFixture& f, EventKind kind, const LeaseKey& key) {
+  std::size_t n = 0;
+  for (const RuntimeEvent& e : f.events.events()) n += e.kind == kind && e.key == key;
+  return n;
+}
+
+void expect_ended_cancelled(LeasesFixture& f) {
+  EXPECT_EQ(count_of(f, EventKind::kTreeCancelled, kKey), 1u);
+  EXPECT_EQ(count_of(f, EventKind::kTreeCompleted, kKey), 0u);
+  EXPECT_EQ(f.events.last(EventKind::kTreeCancelled)->detail, "execution.cancelled");
+  EXPECT_FALSE(f.checkpoints.load(kKey).tree_completed);
+  ASSERT_TRUE(f.queue.find(kKey).has_value());
+  EXPECT_TRUE(f.queue.find(kKey)->finished);
+  // Its holder gave the lease back: the tree is not held by anyone.
+  ASSERT_TRUE(f.leases.read(kKey).has_value());
+  EXPECT_TRUE(f.leases.read(kKey)->released);
+}
+
+// A confirm that begins after the cancel was recorded throws ExecutionCancelledError, though the
+// lease is held and the renewal would be granted; the signal's reason is the cancel; the next
+// step does not start.
+TEST(Cancel, ConfirmNowThrowsOnceTheCancelIsRecorded) {
+  LeasesFixture f;
+  std::exception_ptr second_confirm;
+  std::exception_ptr reason;
+  bool first_confirmed = false;
+  f.workflows.add(Workflow{"w", {StepItem{"notify",
+                                          [&](ExecutionContext& c) {
+                                            c.fence().confirm_now();
+                                            first_confirmed = true;
+                                            c.env().sleep(2 * kSecond);
+                                            try {
+                                              c.fence().confirm_now();
+                                            } catch (const std::exception&) {
+                                              second_confirm = std::current_exception();
+                                            }
+                                            reason = c.signal().reason();
+                                            if (second_confirm) std::rethrow_exception(second_confirm);
+                                          }},
+                                 StepItem{"after", [](ExecutionContext&) {}}}});
+  f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(kSecond);
+  ASSERT_TRUE(first_confirmed);
+  ASSERT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
+  f.time.advance(5 * kSecond);
+  EXPECT_TRUE(is<ExecutionCancelledError>(second_confirm));
+  EXPECT_EQ(error_code(second_confirm), "execution.cancelled");
+  EXPECT_TRUE(is<ExecutionCancelledError>(reason));
+  EXPECT_EQ(started(f, "after"), 0u);
+  ASSERT_NE(f.events.last(EventKind::kStepEnded), nullptr);
+  EXPECT_EQ(f.events.last(EventKind::kStepEnded)->detail, "execution.cancelled");
+  ASSERT_NE(f.events.last(EventKind::kCancelSeen), nullptr);
+  EXPECT_EQ(f.events.last(EventKind::kCancelSeen)->detail, "confirm-before");
+  // Not a lease loss: the holder kept its lease until it ended the tree.
+  EXPECT_EQ(f.events.count(EventKind::kLeaseLost), 0u);
+  expect_ended_cancelled(f);
+}
+
+// The watcher beside the renewal timer learns of the cancel while a step runs that never
+// confirms: the step's signal aborts with the cancel, and the step after it does not start even
+// though the running step returned normally.
+TEST(Cancel, TheWatcherAbortsTheSignalAndTheNextStepDoesNotStart) {
+  LeasesFixture f;
+  bool aborted_with_cancel = false;
+  f.workflows.add(Workflow{"w", {StepItem{"long",
+                                          [&](ExecutionContext& c) {
+                                            c.env().sleep(25 * kSecond);
+                                            aborted_with_cancel =
+                                                is<ExecutionCancelledError>(c.signal().reason());
+                                          }},
+                                 StepItem{"after", [](ExecutionContext&) {}}}});
+  f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(2 * kSecond);
+  ASSERT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
+  f.time.advance(10 * kSecond);
+  // Seen within one renewal interval, by the watcher.
+  ASSERT_NE(f.events.last(EventKind::kCancelSeen), nullptr);
+  EXPECT_EQ(f.events.last(EventKind::kCancelSeen)->detail, "watcher");
+  f.time.advance(30 * kSecond);
+  EXPECT_TRUE(aborted_with_cancel);
+  EXPECT_EQ(started(f, "after"), 0u);
+  expect_ended_cancelled(f);
+}
+
+// A cancel recorded between two steps, before the watcher's next read: the next step's start
+// reads the store and refuses.
+TEST(Cancel, TheNextStepStartReadsTheCancelAndRefuses) {
+  LeasesFixture f;
+  // The client's cancel is recorded as "first" returns (before its checkpoint commits).
+  f.workflows.add(Workflow{"w", {StepItem{"first", [&](ExecutionContext& c) {
+                                            c.env().sleep(kSecond);
+                                            ASSERT_EQ(f.checkpoints.request_cancel(c.tree_key()),
+                                                      CancelStatus::kRecorded);
+                                          }},
+                                 StepItem{"second", [](ExecutionContext&) {}}}});
+  f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(3 * kSecond);
+  EXPECT_EQ(started(f, "second"), 0u);
+  ASSERT_NE(f.events.last(EventKind::kCancelSeen), nullptr);
+  EXPECT_EQ(f.events.last(EventKind::kCancelSeen)->detail, "step-start");
+  EXPECT_TRUE(f.checkpoints.load(kKey).completed_steps.contains("first"));
+  expect_ended_cancelled(f);
+}
+
+// A tree cancelled before any holder ran it: the first pass runs no step and finishes the
+// placement; no instance takes it again.
+TEST(Cancel, ACancelledTreeIsNotRetaken) {
+  LeasesFixture f;
+  int ran = 0;
+  f.workflows.add(Workflow{"w", {StepItem{"a", [&](ExecutionContext&) { ++ran; }}}});
+  f.add_instance("A");
+  f.add_instance("B");
+  f.queue.place(kKey, "w", std::nullopt);
+  ASSERT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
+  f.start_all();
+  f.time.advance(5 * kSecond);
+  EXPECT_EQ(ran, 0);
+  EXPECT_EQ(started(f, "a"), 0u);
+  expect_ended_cancelled(f);
+  EXPECT_EQ(f.events.count(EventKind::kLeaseTaken), 1u);
+  const std::size_t takes = f.events.count(EventKind::kTakeSent);
+  f.time.advance(60 * kSecond);
+  // Its placement is finished: nobody asks for its lease again.
+  EXPECT_EQ(f.events.count(EventKind::kTakeSent), takes);
+  EXPECT_EQ(f.events.count(EventKind::kLeaseTaken), 1u);
+  EXPECT_EQ(f.events.last(EventKind::kCancelSeen)->detail, "pass-start");
+}
+
+// The store decides between a cancel and the tree's completion: a cancel recorded after the last
+// step's start check beats the completion commit (the holder ends the tree cancelled), and a tree
+// that completed cannot be cancelled.
+TEST(Cancel, ACancelThatBeatsTheCompletionEndsTheTreeCancelled) {
+  LeasesFixture f;
+  const LeaseKey other{"tenant-1", "other"};
+  // The body records its own tree's cancel at the store, as a racing client would.
+  f.workflows.add(Workflow{"racing", {StepItem{"only", [&](ExecutionContext& c) {
+                                         (void)f.checkpoints.request_cancel(c.tree_key());
+                                       }}}});
+  f.workflows.add(Workflow{"plain", {StepItem{"only", [](ExecutionContext&) {}}}});
+  f.add_instance("A");
+  f.queue.place(kKey, "racing", std::nullopt);
+  f.queue.place(other, "plain", std::nullopt);
+  f.start_all();
+  f.time.advance(2 * kSecond);
+  EXPECT_TRUE(f.checkpoints.load(kKey).completed_steps.contains("only"));
+  ASSERT_NE(f.events.last(EventKind::kCancelSeen), nullptr);
+  EXPECT_EQ(f.events.last(EventKind::kCancelSeen)->detail, "commit-tree");
+  expect_ended_cancelled(f);
+  EXPECT_TRUE(f.checkpoints.load(other).tree_completed);
+  EXPECT_EQ(f.checkpoints.request_cancel(other), CancelStatus::kTreeCompleted);
+}
+
+}  // namespace
+}  // namespace fencesim::runtime

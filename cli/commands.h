@@ -68,6 +68,13 @@ struct SweepArgs {
   std::string fail_on = "any";  // "any" failure fails the sweep, or only "new" groups
 };
 
+// `fencesim bench` (cli/bench_command.cpp; docs/benchmarks.md).
+struct BenchArgs {
+  std::string scenario = "nightly-mix";
+  std::string seeds = "1..40";       // run under each strategy
+  std::string switches = "2000000";  // per switch measurement
+};
+
 // `fencesim shrink FILE` (cli/shrink_command.cpp).
 struct ShrinkArgs {
   std::string file;
@@ -154,6 +161,8 @@ int real_worker_command(const RealWorkerArgs& args);
 std::string real_run_note();
 int explore_command(const scenarios::ScenarioRegistry& registry, const ExploreArgs& args,
                     std::ostream& out, std::ostream& err);
+int bench_command(const scenarios::ScenarioRegistry& registry, const BenchArgs& args,
+                  std::ostream& out, std::ostream& err);
 int determinism_command(const scenarios::ScenarioRegistry& registry, const DeterminismArgs& args,
                         std::ostream& out, std::ostream& err);
 

@@ -34,6 +34,7 @@ struct Args {
   RealArgs real;
   RealWorkerArgs worker;
   ExploreArgs explore;
+  BenchArgs bench;
 };
 
 void add_run(CLI::App& app, RunArgs& args) {
@@ -87,6 +88,15 @@ void add_determinism(CLI::App& app, DeterminismArgs& args) {
   check->add_option("--scenario", args.scenario, "Scenario name (see 'fencesim list')")->required();
   check->add_option("--seeds", args.seeds, "Seeds A..B (inclusive)")->required();
   check->add_option("--strategy", args.strategy, "Scheduling strategy: random or pct");
+}
+
+void add_bench(CLI::App& app, BenchArgs& args) {
+  CLI::App* bench = app.add_subcommand(
+      "bench", "Speed figures of one thread, every invariant on (docs/benchmarks.md)");
+  bench->add_option("--scenario", args.scenario, "Scenario to run (default nightly-mix)");
+  bench->add_option("--seeds", args.seeds, "Seeds A..B, run under each strategy (default 1..40)");
+  bench->add_option("--switches", args.switches,
+                    "Fiber switches per switch measurement (default 2000000)");
 }
 
 void add_sweep(CLI::App& app, SweepArgs& args) {
@@ -154,8 +164,9 @@ void add_real(CLI::App& app, RealArgs& args) {
   real->add_option("--seed", args.seed, "Seed: fixes the fault plan (not the interleaving)")
       ->required();
   real->add_option("--store", args.store, "sqlite (default, a temporary file) or postgres");
-  real->add_option("--postgres", args.postgres,
-                   "PostgreSQL connection string for --store postgres (default $FENCESIM_POSTGRES)");
+  real->add_option(
+      "--postgres", args.postgres,
+      "PostgreSQL connection string for --store postgres (default $FENCESIM_POSTGRES)");
   real->add_option("--time-scale", args.time_scale,
                    "Real seconds per scenario second (default 0.01: a 30 s lease lasts 300 ms)");
   real->add_option("--json", args.json_file, "Write the run's report as JSON to FILE");
@@ -216,6 +227,7 @@ int dispatch(const CLI::App& app, const Args& args) {
   if (app.got_subcommand("explore")) {
     return explore_command(registry, args.explore, std::cout, std::cerr);
   }
+  if (app.got_subcommand("bench")) return bench_command(registry, args.bench, std::cout, std::cerr);
   if (app.got_subcommand("corpus")) {
     return corpus_command(registry, args.corpus, std::cout, std::cerr);
   }
@@ -247,6 +259,7 @@ int main_checked(int argc, char** argv) {
   add_real(app, args.real);
   add_real_worker(app, args.worker);
   add_explore(app, args.explore);
+  add_bench(app, args.bench);
   if (argc > 1 && argv[1][0] != '-' && !is_subcommand(app, argv[1])) {
     // The list is the registered subcommands, so it cannot fall behind them; hidden ones (the
     // real run's worker, group "") are the harness's own and not offered.

@@ -51,6 +51,12 @@ void judge_passes(const Events& events, std::vector<Violation>& out) {
   for (const sim::HistoryEvent& e : events) {
     const runtime::RuntimeEvent* r = runtime_event(e);
     if (r == nullptr) continue;
+    // Only these kinds change a pass or are judged: the key (hostile names run to hundreds of
+    // bytes) is copied for them alone.
+    if (r->kind != EventKind::kTreeStarted && r->kind != EventKind::kStepEnded &&
+        r->kind != EventKind::kErrorClassified && !is_fenced_refusal(*r)) {
+      continue;
+    }
     const auto key = std::make_pair(r->holder, r->key);
     if (r->kind == EventKind::kTreeStarted) {
       passes[key] = Pass{e.index, std::nullopt};

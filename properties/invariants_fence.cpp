@@ -51,10 +51,10 @@ void check_fence_scoping(const Events& events, std::vector<Violation>& out) {
   for (const sim::HistoryEvent& e : events) {
     const runtime::RuntimeEvent* r = runtime_event(e);
     if (r == nullptr) continue;
-    const RunAtHolder run{held_token(*r), r->step};
     if (r->kind == EventKind::kStepStarted) {
-      running[run] = e.index;
+      running[RunAtHolder{held_token(*r), r->step}] = e.index;
     } else if (r->kind == EventKind::kStepEnded) {
+      const RunAtHolder run{held_token(*r), r->step};
       running.erase(run);
       ended[run] = e.index;
     } else if (sent_through_fence(r->kind) ||

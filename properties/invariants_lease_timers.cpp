@@ -83,6 +83,13 @@ Timeline read_timeline(const Events& events) {
     }
     const runtime::RuntimeEvent* r = runtime_event(e);
     if (r == nullptr) continue;
+    // Only these kinds are read: the copy of the holder and key (hostile names run to hundreds
+    // of bytes) is made for them alone.
+    if (r->kind != EventKind::kLeaseTaken && r->kind != EventKind::kLeaseLost &&
+        r->kind != EventKind::kLeaseReleased && r->kind != EventKind::kConfirmSent &&
+        r->kind != EventKind::kRenewSent) {
+      continue;
+    }
     const std::pair<sim::NodeId, HeldToken> id{e.node, held_token(*r)};
     switch (r->kind) {
       case EventKind::kLeaseTaken:

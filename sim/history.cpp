@@ -65,15 +65,29 @@ class Encoder {
   std::string& buffer_;
 };
 
+// The storage of the last History that ended on this thread, kept for the next one.
+struct SpareStorage {
+  std::vector<HistoryEvent> events;
+  std::vector<std::uint64_t> rolling;
+};
+thread_local SpareStorage spare;
+
 }  // namespace
 
 History::History() : state_(XXH3_createState()) {
   check(state_ != nullptr, "XXH3 state allocated");
   XXH3_64bits_reset(state_);
+  events_.swap(spare.events);
+  rolling_.swap(spare.rolling);
 }
 
 History::~History() {
   XXH3_freeState(state_);
+  // Keep the larger storage for the next History of this thread.
+  events_.clear();
+  rolling_.clear();
+  if (events_.capacity() > spare.events.capacity()) events_.swap(spare.events);
+  if (rolling_.capacity() > spare.rolling.capacity()) rolling_.swap(spare.rolling);
 }
 
 void History::record(HistoryEvent event) {
@@ -147,20 +161,21 @@ std::string describe(const HistoryEvent& event, const std::vector<std::string>& 
   const double seconds = static_cast<double>(event.time_ns) / 1e9;
   if (event.world == WorldEventKind::kIntent) {
     const runtime::RuntimeEvent& r = event.runtime;
-    return fmt::format("#{} t={:.6f}s {} intent sink={} tree=({}, {}) step={} effect={} token={}: {}",
-                       event.index, seconds, node, r.holder, r.key.tenant_id,
-                       r.key.lease_execution_id, r.step, r.detail, r.token, event.detail);
+    return fmt::format(
+        "#{} t={:.6f}s {} intent sink={} tree=({}, {}) step={} effect={} token={}: {}", event.index,
+        seconds, node, r.holder, r.key.tenant_id, r.key.lease_execution_id, r.step, r.detail,
+        r.token, event.detail);
   }
   if (event.world == WorldEventKind::kStoreCall && event.store) {
     return fmt::format("#{} t={:.6f}s {} {}", event.index, seconds, node, describe(*event.store));
   }
   if (event.world == WorldEventKind::kObserved) {
     const runtime::RuntimeEvent& r = event.runtime;
-    return fmt::format("#{} t={:.6f}s {} observed {} tree=({}, {}) step={} token={} sink={} "
-                       "effect={}: {}",
-                       event.index, seconds, node, r.holder, r.key.tenant_id,
-                       r.key.lease_execution_id, r.step, r.token, r.scope_key, r.detail,
-                       event.detail);
+    return fmt::format(
+        "#{} t={:.6f}s {} observed {} tree=({}, {}) step={} token={} sink={} "
+        "effect={}: {}",
+        event.index, seconds, node, r.holder, r.key.tenant_id, r.key.lease_execution_id, r.step,
+        r.token, r.scope_key, r.detail, event.detail);
   }
   if (event.world != WorldEventKind::kRuntime) {
     return fmt::format("#{} t={:.6f}s {} {}: {}", event.index, seconds, node,

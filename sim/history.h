@@ -60,14 +60,18 @@ struct HistoryEvent {
   NodeId node = kWorldNode;
   std::int64_t local_monotonic_ns = 0;  // the node's monotonic clock when it happened
   WorldEventKind world = WorldEventKind::kRuntime;
-  runtime::RuntimeEvent runtime{};  // set when world == kRuntime
-  std::string detail;               // world events' description
+  runtime::RuntimeEvent runtime{};         // set when world == kRuntime
+  std::string detail;                      // world events' description
   std::shared_ptr<const StoreCall> store;  // set when world == kStoreCall
 };
 
 // One line describing an event, for reports and divergence messages.
 std::string describe(const HistoryEvent& event, const std::vector<std::string>& node_names);
 
+// A History keeps its events in storage borrowed from its thread: the vectors of the last History
+// that ended on this thread, emptied but with their capacity, so that the worlds a worker runs one
+// after another reuse the same memory (no reallocation while a run grows its history, no page
+// faults on fresh memory; docs/benchmarks.md).
 class History {
  public:
   History();

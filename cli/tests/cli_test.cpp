@@ -125,8 +125,23 @@ TEST_F(CliTest, CommandLineParseErrorsExitTwoWithOneLine) {
   }
   expect_usage_error(fencesim("frobnicate"),
                      "fencesim: unknown command 'frobnicate' (expected list, run, replay, "
-                     "check-determinism, sweep, merge, shrink, corpus, real or explore; try "
+                     "check-determinism, sweep, merge, shrink, corpus, real, explore or bench; try "
                      "'fencesim --help')");
+}
+
+// The bench prints every figure of issue 13 with its goal; no figure is asserted (no timed tests).
+TEST_F(CliTest, BenchPrintsTheSpeedFiguresAndRefusesBadInput) {
+  const Result bench = fencesim("bench --scenario kleppmann-fencing --seeds 1..2 --switches 2000");
+  ASSERT_EQ(bench.code, 0) << bench.err;
+  for (const char* figure : {"raw Boost.Fiber switch", "PCT", "virtual/wall", "history events/s",
+                             "a raw fiber switch", "kleppmann-fencing random: 2 runs (0 failed)",
+                             "kleppmann-fencing pct: 2 runs (0 failed)"}) {
+    EXPECT_NE(bench.out.find(figure), std::string::npos) << figure << "\n" << bench.out;
+  }
+  expect_usage_error(fencesim("bench --scenario nope"),
+                     "fencesim: --scenario: unknown scenario 'nope' (try 'fencesim list')");
+  expect_usage_error(fencesim("bench --switches 10"), "fencesim: --switches: at least 1000");
+  EXPECT_EQ(fencesim("bench --seeds 3..1").code, 2);
 }
 
 TEST_F(CliTest, HelpAndVersionExitZero) {

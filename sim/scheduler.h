@@ -63,8 +63,8 @@ struct SchedulerOptions {
   // in schedule order, drawn from the seed's "instant-order" stream (or picked by the chooser's
   // pick_order). 1: strictly in schedule order. Nothing orders events of one instant in a real
   // system (two messages that arrive together, a reply and its timeout), so a world gives the
-  // seed this choice where virtual time leaves none; the bound keeps an event from being
-  // overtaken without end by a chain of zero-delay timers.
+  // seed this choice where virtual time leaves none; an event overtakes at most window - 1 of
+  // those scheduled before it (deliveries of one instant are reordered within that bound).
   std::size_t same_instant_window = 1;
 };
 

@@ -311,7 +311,8 @@ TEST_F(SweepTest, BadBudgetsAreOneLineErrors) {
                      "--run-timeout: expected a duration such as 90s, 2m, 1h30m or 500ms, got '5'");
   expect_usage_error(fencesim("sweep --seeds 1..2 --jobs 0"), "--jobs: expected 1..512, got '0'");
   expect_usage_error(fencesim("sweep --seeds 1..2 --strategy both2"),
-                     "--strategy: unknown strategy 'both2' (expected random, pct or both)");
+                     "--strategy: unknown strategy 'both2' (expected drawn, random, pct, "
+                     "pct-dN or both)");
   expect_usage_error(fencesim("sweep --seeds 1..2 --scenario kleppmann-fencing --scenario "
                               "kleppmann-fencing"),
                      "--scenario: 'kleppmann-fencing' is given twice");

@@ -56,7 +56,7 @@ struct SweepArgs {
   std::string budget;                    // a duration: "90s", "2m", "1h"
   std::string jobs;                      // worker processes; "" for one per core
   std::string shard;                     // "I/N"; "" for the whole sweep
-  std::string strategy = "both";         // random, pct or both
+  std::string strategy = "drawn";        // drawn, random, pct, pct-dN or both
   std::uint64_t determinism_every = 10;  // every Kth seed, when it passes, runs again
   std::string out = "fencesim-out";
   std::string corpus;  // "" for none: folder to keep the failures' (shrunk) replay files in

@@ -46,7 +46,7 @@ std::string describe_at(const Captured& run, std::size_t index) {
 void print_divergence(std::ostream& out, const Captured& first, const Captured& second) {
   const properties::RunRequest& request = first.report.request;
   fmt::print(out, "nondeterminism: scenario {} seed {} strategy {}: history hash {} then {}\n",
-             request.scenario, request.seed, reports::strategy_name(request.strategy),
+             request.scenario, request.seed, reports::strategy_name(request),
              reports::hash_hex(first.report.history_hash),
              reports::hash_hex(second.report.history_hash));
   const auto [left, right] = std::mismatch(first.rolling.begin(), first.rolling.end(),
@@ -71,12 +71,13 @@ int determinism_command(const scenarios::ScenarioRegistry& registry, const Deter
   const SeedRange seeds = parse_seed_range("--seeds", args.seeds);
   properties::RunRequest request;
   request.scenario = args.scenario;
-  request.strategy = parse_strategy("--strategy", args.strategy);
+  set_strategy("--strategy", args.strategy, request);  // checked before the first run
   request.stack_pool = std::make_shared<sim::StackPool>();
 
   std::uint64_t failing = 0;
   for (std::uint64_t seed = seeds.first;; ++seed) {
     request.seed = seed;
+    set_strategy("--strategy", args.strategy, request);  // "drawn" draws per seed
     const Captured first = run_captured(registry, request);
     const Captured second = run_captured(registry, request);
     const bool same = first.report.history_hash == second.report.history_hash &&

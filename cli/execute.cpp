@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <ctime>
 #include <fstream>
 
 #include "cli/parse.h"
@@ -17,6 +18,12 @@ void check_scenario(const scenarios::ScenarioRegistry& registry, const std::stri
 }
 
 namespace {
+
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
+}
 
 void write_trace(std::ofstream& trace, const sim::World& world) {
   for (const sim::HistoryEvent& event : world.history().events()) {
@@ -39,6 +46,7 @@ TimedRun execute(const scenarios::ScenarioRegistry& registry, const properties::
     if (inspect) inspect(world, report);
   };
   TimedRun run;
+  const double cpu_started = thread_cpu_seconds();
   const auto started = std::chrono::steady_clock::now();
   try {
     run.report = properties::run_scenario(registry, request, observe);
@@ -47,10 +55,11 @@ TimedRun execute(const scenarios::ScenarioRegistry& registry, const properties::
   } catch (const std::exception& error) {
     throw HarnessFailure(fmt::format("harness error in scenario '{}' seed {} (strategy {}): {}",
                                      request.scenario, request.seed,
-                                     reports::strategy_name(request.strategy), error.what()));
+                                     reports::strategy_name(request), error.what()));
   }
   const auto elapsed = std::chrono::steady_clock::now() - started;
   run.wall_seconds = std::chrono::duration<double>(elapsed).count();
+  run.cpu_seconds = thread_cpu_seconds() - cpu_started;
   if (trace.is_open()) {
     trace.flush();
     if (!trace) throw UsageError(fmt::format("--trace: cannot write '{}'", trace_path));

@@ -19,6 +19,9 @@ class HarnessFailure : public std::runtime_error {
 struct TimedRun {
   properties::RunReport report;
   double wall_seconds = 0;
+  // The thread's CPU time for the run: what a sweep's "per CPU-second" figures divide by, since
+  // wall time on a shared machine counts other processes' turns too.
+  double cpu_seconds = 0;
 };
 
 using Inspect = std::function<void(const sim::World&, const properties::RunReport&)>;

@@ -42,7 +42,8 @@ void add_run(CLI::App& app, RunArgs& args) {
   run->add_option("--scenario", args.scenario, "Scenario name (see 'fencesim list')");
   run->add_option("--spec", args.spec, "A TOML scenario spec to run instead (docs/specs.md)");
   run->add_option("--seed", args.seed, "Seed, an unsigned 64-bit integer")->required();
-  run->add_option("--strategy", args.strategy, "Scheduling strategy: random or pct");
+  run->add_option("--strategy", args.strategy,
+                  "Scheduling strategy: random, pct, pct-dN (PCT with N change points) or drawn");
   run->add_flag("--json", args.json, "Print one JSON object instead of the summary");
   run->add_option("--trace", args.trace, "Write every history event, one a line, to FILE");
   run->add_option("--replay-out", args.replay_out,
@@ -87,7 +88,8 @@ void add_determinism(CLI::App& app, DeterminismArgs& args) {
       "check-determinism", "Run each seed twice in this process and compare history hashes");
   check->add_option("--scenario", args.scenario, "Scenario name (see 'fencesim list')")->required();
   check->add_option("--seeds", args.seeds, "Seeds A..B (inclusive)")->required();
-  check->add_option("--strategy", args.strategy, "Scheduling strategy: random or pct");
+  check->add_option("--strategy", args.strategy,
+                    "Scheduling strategy: random, pct, pct-dN or drawn (drawn per seed)");
 }
 
 void add_bench(CLI::App& app, BenchArgs& args) {
@@ -109,7 +111,9 @@ void add_sweep(CLI::App& app, SweepArgs& args) {
                     "Run seeds 1, 2, ... until this much real time is spent (90s, 2m, 1h)");
   sweep->add_option("--jobs", args.jobs, "Worker processes (default: one per core)");
   sweep->add_option("--shard", args.shard, "I/N: run only the seeds whose index % N == I");
-  sweep->add_option("--strategy", args.strategy, "random, pct or both (default both)");
+  sweep->add_option("--strategy", args.strategy,
+                    "drawn (one strategy per seed, drawn from it; the default), random, pct, "
+                    "pct-dN or both");
   sweep->add_option("--determinism-every", args.determinism_every,
                     "Run every Kth seed again in another worker, when it passes (default 10)");
   sweep->add_option("--out", args.out, "Folder for the reports (default fencesim-out)");

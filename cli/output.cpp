@@ -13,7 +13,7 @@ using json = nlohmann::ordered_json;
 
 std::string configuration_line(const properties::RunRequest& request) {
   std::string line = fmt::format("scenario={} seed={} strategy={}", request.scenario, request.seed,
-                                 reports::strategy_name(request.strategy));
+                                 reports::strategy_name(request));
   if (!request.sink_double.empty()) line += fmt::format(" sink-double={}", request.sink_double);
   if (request.plan_override) line += " plan=replay-file";
   return line + fmt::format(" fencesim={}", reports::fencesim_version());
@@ -82,7 +82,7 @@ json run_json(const TimedRun& run, const std::string& replay_file) {
   return json{{"fencesim_version", std::string(reports::fencesim_version())},
               {"scenario", report.request.scenario},
               {"seed", report.request.seed},
-              {"strategy", std::string(reports::strategy_name(report.request.strategy))},
+              {"strategy", reports::strategy_name(report.request)},
               {"sink_double", report.request.sink_double},
               {"status", std::string(properties::to_string(report.status))},
               {"detail", report.detail},

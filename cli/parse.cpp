@@ -60,7 +60,21 @@ SeedRange parse_seed_range(std::string_view option, std::string_view text) {
 
 sim::Strategy parse_strategy(std::string_view option, std::string_view text) {
   if (const auto strategy = reports::strategy_from_name(text)) return *strategy;
-  throw UsageError(fmt::format("{}: unknown strategy '{}' (expected random or pct)", option, text));
+  throw UsageError(fmt::format("{}: unknown strategy '{}' (expected random, pct or pct-dN)",
+                               option, text));
+}
+
+void set_strategy(std::string_view option, std::string_view text,
+                  properties::RunRequest& request) {
+  if (text == "drawn") {
+    reports::apply_strategy(reports::drawn_strategy(request.seed), request);
+    return;
+  }
+  if (!reports::named_strategy(text)) {
+    throw UsageError(fmt::format(
+        "{}: unknown strategy '{}' (expected random, pct, pct-dN or drawn)", option, text));
+  }
+  reports::apply_strategy(text, request);
 }
 
 }  // namespace fencesim::cli

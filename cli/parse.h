@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "properties/run.h"
 #include "sim/scheduler.h"
 
 namespace fencesim::cli {
@@ -29,5 +30,8 @@ SeedRange parse_seed_range(std::string_view option, std::string_view text);
 
 // "random" or "pct".
 sim::Strategy parse_strategy(std::string_view option, std::string_view text);
+// Sets the request's strategy and PCT change points from a name: random, pct, pct-dN, or "drawn"
+// (the strategy a sweep draws from the seed: set request.seed first). Throws UsageError.
+void set_strategy(std::string_view option, std::string_view text, properties::RunRequest& request);
 
 }  // namespace fencesim::cli

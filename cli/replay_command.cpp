@@ -23,7 +23,7 @@ properties::RunRequest request_from(const reports::ReplayFile& file) {
   properties::RunRequest request;
   request.scenario = file.scenario;
   request.seed = file.seed;
-  request.strategy = parse_strategy("strategy", file.strategy);
+  set_strategy("strategy", file.strategy, request);
   request.sink_double = file.sink_double;
   request.plan_override = file.plan;
   return request;

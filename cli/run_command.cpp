@@ -60,7 +60,7 @@ std::string rerun_command(const RunArgs& args, const properties::RunRequest& req
   command += args.spec.empty() ? " --scenario " + shell_word(request.scenario)
                                : " --spec " + shell_word(args.spec);
   command += fmt::format(" --seed {} --strategy {}", request.seed,
-                         reports::strategy_name(request.strategy));
+                         reports::strategy_name(request));
   if (!request.sink_double.empty()) command += " --sink-double " + shell_word(request.sink_double);
   return command;
 }
@@ -87,7 +87,7 @@ int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std:
   properties::RunRequest request;
   request.scenario = scenario;
   request.seed = parse_seed("--seed", args.seed);
-  request.strategy = parse_strategy("--strategy", args.strategy);
+  set_strategy("--strategy", args.strategy, request);
   request.sink_double = args.sink_double;
 
   reports::RunPictures pictures(args.html, args.perfetto);

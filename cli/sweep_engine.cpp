@@ -168,8 +168,11 @@ class Engine {
     ++task_count_[task.task.scenario];
     all_seconds_ += task_seconds;
     ++all_count_;
-    results_.times.push_back(reports::RunTime{record.scenario, record.strategy, record.seed,
-                                              event.message["wall_seconds"].get<double>()});
+    // cpu_seconds is absent from a worker of an older binary: 0 then.
+    const auto cpu = event.message.find("cpu_seconds");
+    results_.times.push_back(reports::RunTime{
+        record.scenario, record.strategy, record.seed, event.message["wall_seconds"].get<double>(),
+        cpu != event.message.end() && cpu->is_number() ? cpu->get<double>() : 0.0});
     if (!record.passed() && !found_.contains(task.id)) progress_.failure_found(record);
     found_.erase(task.id);
     if (const auto note = not_drawn_.find(task.id); note != not_drawn_.end()) {
@@ -307,7 +310,7 @@ class Engine {
   reports::RunRecord dead_record(const SweepTask& task, const std::string& why) const {
     reports::RunRecord record;
     record.scenario = plan_.config.scenarios.at(task.scenario).name;
-    record.strategy = plan_.config.strategies.at(task.strategy);
+    record.strategy = task_strategy(plan_.config, task);
     record.seed = task.seed;
     record.status = std::string(properties::to_string(properties::RunStatus::kHarnessError));
     record.detail = why;

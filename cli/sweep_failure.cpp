@@ -94,7 +94,7 @@ reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
                                    const std::string& out,
                                    const std::function<bool(const reports::FailureFiles&)>& found) {
   const std::string base = failure_base_name(
-      failure.request.scenario, std::string(reports::strategy_name(failure.request.strategy)),
+      failure.request.scenario, reports::strategy_name(failure.request),
       failure.request.seed);
   reports::FailureFiles files;
   files.original_faults = failure.plan.faults.size();

@@ -109,6 +109,11 @@ std::string number(const ordered_json& value) {
   return reports::json_text(value);
 }
 
+// A fraction as a percentage with one decimal (what the distinct-history lines print).
+std::string percent(const ordered_json& fraction) {
+  return fmt::format("{:.1f}", fraction.is_number() ? 100.0 * fraction.get<double>() : 0.0);
+}
+
 std::string under(const std::string& dir, const ordered_json& path) {
   return path.is_string() ? dir + "/" + path.get<std::string>() : std::string("-");
 }
@@ -233,10 +238,14 @@ ordered_json write_reports(const std::string& dir, const reports::SweepManifest&
 void print_summary_lines(std::ostream& out, const ordered_json& summary, const std::string& dir) {
   print_groups(out, summary, dir);
   for (const ordered_json& scenario : summary["scenarios"]) {
-    fmt::print(out, "{}: {} runs, {} failures, {} nondeterministic, {}x virtual/wall\n",
+    fmt::print(out,
+               "{}: {} runs, {} failures, {} nondeterministic, {}x virtual/wall, {} distinct "
+               "histories ({}%), {} distinct per CPU-second\n",
                scenario["name"].get<std::string>(), number(scenario["runs"]),
                number(scenario["failures"]), number(scenario["nondeterministic"]),
-               number(scenario["virtual_per_wall"]));
+               number(scenario["virtual_per_wall"]), number(scenario["distinct_histories"]),
+               percent(scenario["distinct_fraction"]),
+               number(scenario["distinct_per_cpu_second"]));
     std::string marks;
     for (const auto& [name, count] : scenario["marks"].items()) {
       marks += fmt::format(" {}={}", name, number(count));
@@ -255,6 +264,9 @@ void print_summary_lines(std::ostream& out, const ordered_json& summary, const s
              count("failed") - count("harness_errors"), count("nondeterministic"),
              count("harness_errors"), count("groups"), count("groups") == 1 ? "" : "s",
              count("new_groups"));
+  fmt::print(out, "distinct histories: {} of {} runs ({}%), {} per CPU-second ({} CPU s)\n",
+             count("distinct_histories"), count("runs"), percent(totals["distinct_fraction"]),
+             number(totals["distinct_per_cpu_second"]), number(totals["cpu_seconds"]));
 }
 
 FailOn parse_fail_on(const std::string& text) {

@@ -85,9 +85,10 @@ namespace {
 
 std::vector<std::string> strategy_names(const std::string& text) {
   if (text == "both") return {"random", "pct"};
+  if (text == kDrawnStrategy) return {std::string(kDrawnStrategy)};
   if (!reports::strategy_from_name(text)) {
-    throw UsageError(
-        fmt::format("--strategy: unknown strategy '{}' (expected random, pct or both)", text));
+    throw UsageError(fmt::format(
+        "--strategy: unknown strategy '{}' (expected drawn, random, pct, pct-dN or both)", text));
   }
   return {text};
 }
@@ -144,9 +145,6 @@ SweepPlan plan_sweep(const scenarios::ScenarioRegistry& registry, const SweepArg
   plan.config.scenarios = swept_scenarios(registry, names);
   plan_seeds(args, plan.config);
   plan.config.strategies = strategy_names(args.strategy);
-  for (const std::string& name : plan.config.strategies) {
-    plan.strategies.push_back(*reports::strategy_from_name(name));
-  }
   if (args.determinism_every == 0) throw UsageError("--determinism-every: must be at least 1");
   plan.config.determinism_every = args.determinism_every;
   if (!args.sink_double.empty() && args.sink_double != "accept-stale" &&
@@ -177,6 +175,11 @@ SweepPlan plan_sweep(const scenarios::ScenarioRegistry& registry, const SweepArg
   return plan;
 }
 
+std::string task_strategy(const reports::SweepConfig& config, const SweepTask& task) {
+  const std::string& name = config.strategies.at(task.strategy);
+  return name == kDrawnStrategy ? reports::drawn_strategy(task.seed) : name;
+}
+
 std::uint64_t first_seed(const reports::SweepConfig& config) {
   return config.seeds_first.value_or(1);
 }
@@ -187,7 +190,7 @@ bool rerun_for_determinism(const reports::SweepConfig& config, std::uint64_t see
 
 TaskSource::TaskSource(const SweepPlan& plan)
     : scenarios_(plan.config.scenarios.size()),
-      strategies_(plan.strategies.size()),
+      strategies_(plan.config.strategies.size()),
       step_(plan.shard.count),
       last_(plan.config.seeds_last) {
   const std::uint64_t first = first_seed(plan.config);

@@ -24,9 +24,12 @@ struct Shard {
 // "I/N" with N >= 1 and 0 <= I < N.
 Shard parse_shard(std::string_view option, std::string_view text);
 
+// The sweep's default: each seed runs once, under a strategy (and PCT depth) drawn from the seed
+// (reports::drawn_strategy), so that no two runs of a sweep repeat one (seed, world) pair.
+inline constexpr std::string_view kDrawnStrategy = "drawn";
+
 struct SweepPlan {
-  reports::SweepConfig config;
-  std::vector<sim::Strategy> strategies;  // config.strategies, parsed
+  reports::SweepConfig config;  // config.strategies: "drawn", or named strategies
   Shard shard;
   unsigned jobs = 1;
   double run_timeout_seconds = 60;
@@ -48,7 +51,7 @@ SweepPlan plan_sweep(const scenarios::ScenarioRegistry& registry, const SweepArg
 // One run to make.
 struct SweepTask {
   std::size_t scenario = 0;  // index into SweepPlan::config.scenarios
-  std::size_t strategy = 0;  // index into SweepPlan::strategies
+  std::size_t strategy = 0;  // index into SweepPlan::config.strategies
   std::uint64_t seed = 0;
 };
 
@@ -73,6 +76,10 @@ class TaskSource {
   bool exhausted_ = false;
   std::optional<std::uint64_t> total_;
 };
+
+// The strategy the task runs under, by name (reports::named_strategy): its own, or the one its seed
+// draws.
+std::string task_strategy(const reports::SweepConfig& config, const SweepTask& task);
 
 // Whether a passing run of `seed` is run again for determinism: every Kth seed counted from the
 // range's first seed (1 for a budget), whatever the shard.

@@ -93,6 +93,7 @@ class Worker {
     }
     reports::RunRecord record;
     double wall_seconds = 0;
+    double cpu_seconds = 0;
     try {
       if (setup_.crash_hook && setup_.crash_hook->seed == request.seed)
         misbehave(*setup_.crash_hook);
@@ -108,6 +109,7 @@ class Worker {
                                      }
                                    });
       wall_seconds = run.wall_seconds;
+      cpu_seconds = run.cpu_seconds;
       record = reports::make_run_record(run.report);
       record.signature = std::move(signature);
       if (!record.passed()) record.failure = keep(message.id, run.report, record, history);
@@ -120,6 +122,7 @@ class Worker {
                       {"id", message.id},
                       {"record", reports::to_json(record)},
                       {"wall_seconds", wall_seconds},
+                      {"cpu_seconds", cpu_seconds},
                       {"task_seconds", seconds_since(started)}});
   }
 
@@ -127,8 +130,8 @@ class Worker {
   properties::RunRequest request_for(const SweepTask& task) const {
     properties::RunRequest request;
     request.scenario = setup_.plan->config.scenarios.at(task.scenario).name;
-    request.strategy = setup_.plan->strategies.at(task.strategy);
     request.seed = task.seed;
+    reports::apply_strategy(task_strategy(setup_.plan->config, task), request);
     request.sink_double = setup_.plan->config.sink_double;
     request.stack_pool = pool_;
     return request;
@@ -182,7 +185,7 @@ class Worker {
                                                  const std::string& what) {
     reports::RunRecord record;
     record.scenario = request.scenario;
-    record.strategy = std::string(reports::strategy_name(request.strategy));
+    record.strategy = reports::strategy_name(request);
     record.seed = request.seed;
     record.status = std::string(properties::to_string(properties::RunStatus::kHarnessError));
     record.detail = fmt::format("an exception escaped the harness: {}", what);

@@ -20,6 +20,7 @@ using SleepSet = std::map<std::uint64_t, Footprint>;
 
 struct ChoicePoint {
   bool fiber = true;  // a pick of a fiber, or a data choice
+  bool ordered = false;  // a data choice of which due event fires next (ChoiceSource::pick_order)
   std::size_t count = 0;
   std::vector<sim::Candidate> candidates;  // fiber points
   std::size_t chosen = 0;
@@ -35,6 +36,8 @@ struct ChoicePoint {
   // Delays a pick of `index` costs: the awake fibers it passes over (delay bounding: the default
   // is the first awake fiber in spawn order; each one skipped is a delay). Data choices are free.
   int delays_of(std::size_t index) const {
+    // An event that overtakes k earlier ones of its instant costs k delays.
+    if (ordered) return static_cast<int>(index);
     if (!fiber) return 0;
     int delays = 0;
     for (std::size_t i = 0; i < index; ++i) {

@@ -22,10 +22,8 @@ bool backtrack(std::vector<ChoicePoint>& path, const ExploreOptions& options) {
       point.tried[point.chosen] = true;
       for (std::size_t next = 0; next < point.count; ++next) {
         if (point.tried[next] || !point.backtrack[next]) continue;
-        if (point.fiber) {
-          if (point.sleep_in.contains(point.candidates[next].fiber)) continue;
-          if (point.delays_before + point.delays_of(next) > options.bound) break;
-        }
+        if (point.fiber && point.sleep_in.contains(point.candidates[next].fiber)) continue;
+        if (point.delays_before + point.delays_of(next) > options.bound) break;
         point.chosen = next;
         point.tried[next] = true;
         return true;

@@ -94,18 +94,28 @@ std::size_t PathChooser::pick_fiber(std::span<const sim::Candidate> runnable) {
 }
 
 std::size_t PathChooser::pick_value(std::string_view, std::size_t count) {
+  return pick_data(count, false);
+}
+
+std::size_t PathChooser::pick_order(std::string_view, std::size_t count) {
+  return pick_data(count, true);
+}
+
+std::size_t PathChooser::pick_data(std::size_t count, bool ordered) {
   if (count <= 1) return 0;
   const std::size_t depth = depth_++;
   if (depth < prefix_) {
     const ChoicePoint& point = path_[depth];
-    if (point.fiber || point.count != count) {
+    if (point.fiber || point.ordered != ordered || point.count != count) {
       diverged_ = true;
       return 0;
     }
+    delays_ += point.delays_of(point.chosen);
     return point.chosen;
   }
   ChoicePoint point;
   point.fiber = false;
+  point.ordered = ordered;
   point.count = count;
   point.tried.assign(count, false);
   point.tried[0] = true;

@@ -27,6 +27,8 @@ class PathChooser final : public sim::ChoiceSource {
 
   std::size_t pick_fiber(std::span<const sim::Candidate> runnable) override;
   std::size_t pick_value(std::string_view what, std::size_t count) override;
+  // A data choice whose index k costs k delays (ChoicePoint::ordered).
+  std::size_t pick_order(std::string_view what, std::size_t count) override;
   void touch(std::uint32_t object) override;
 
   // The world's scheduler, read for the virtual time of each step (set when the world is built).
@@ -48,6 +50,7 @@ class PathChooser final : public sim::ChoiceSource {
   bool covered() const { return covered_; }
 
  private:
+  std::size_t pick_data(std::size_t count, bool ordered);
   void close_step();
   void start_step(const sim::Candidate& fiber, std::optional<std::size_t> point);
 

@@ -54,6 +54,7 @@ RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunReq
   sim::WorldOptions options;
   options.seed = request.seed;
   options.strategy = request.strategy;
+  options.pct_change_points = request.pct_change_points;
   options.keep_events = true;  // the checkers read them
   options.stack_pool = request.stack_pool;
   sim::World* built = nullptr;  // the world the sinks of a double live in, once it exists

@@ -29,6 +29,9 @@ struct RunRequest {
   std::string sink_double;
   bool keep_events = true;
   std::shared_ptr<sim::StackPool> stack_pool;
+  // PCT's change points (its bug depth less one); only read under kPct. Named in files and on the
+  // command line as "pct" for 3 and "pct-dN" otherwise (reports::strategy_name).
+  int pct_change_points = 3;
 };
 
 enum class RunStatus { kPass, kViolation, kLiveness, kHarnessError };

@@ -318,7 +318,7 @@ nlohmann::ordered_json perfetto_trace(const sim::World& world,
               {"otherData",
                {{"scenario", request.scenario},
                 {"seed", std::to_string(request.seed)},
-                {"strategy", strategy_name(request.strategy)},
+                {"strategy", strategy_name(request)},
                 {"status", properties::to_string(report.status)},
                 {"history_hash", hash_hex(report.history_hash)},
                 {"fencesim_version", fencesim_version()}}}};

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "scenarios/one_line.h"
+#include "sim/random.h"
 #include "scenarios/spec.h"
 #include "reports/json_text.h"
 
@@ -25,10 +26,46 @@ std::string_view strategy_name(sim::Strategy strategy) {
   return strategy == sim::Strategy::kPct ? "pct" : "random";
 }
 
-std::optional<sim::Strategy> strategy_from_name(std::string_view name) {
-  if (name == "random") return sim::Strategy::kRandomWalk;
-  if (name == "pct") return sim::Strategy::kPct;
+std::string strategy_name(const properties::RunRequest& request) {
+  if (request.strategy != sim::Strategy::kPct || request.pct_change_points == 3) {
+    return std::string(strategy_name(request.strategy));
+  }
+  return fmt::format("pct-d{}", request.pct_change_points);
+}
+
+std::optional<NamedStrategy> named_strategy(std::string_view name) {
+  if (name == "random") return NamedStrategy{sim::Strategy::kRandomWalk, 3};
+  if (name == "pct") return NamedStrategy{sim::Strategy::kPct, 3};
+  // "pct-dN": one digit, so that every depth has exactly one name.
+  if (name.size() == 6 && name.substr(0, 5) == "pct-d" && name[5] >= '0' && name[5] <= '9' &&
+      name != "pct-d3") {
+    return NamedStrategy{sim::Strategy::kPct, name[5] - '0'};
+  }
   return std::nullopt;
+}
+
+std::optional<sim::Strategy> strategy_from_name(std::string_view name) {
+  if (const auto named = named_strategy(name)) return named->strategy;
+  return std::nullopt;
+}
+
+void apply_strategy(std::string_view name, properties::RunRequest& request) {
+  const NamedStrategy named = named_strategy(name).value();
+  request.strategy = named.strategy;
+  request.pct_change_points = named.pct_change_points;
+}
+
+std::string drawn_strategy(std::uint64_t seed) {
+  // Its own stream: the world's streams (scheduler, network, faults) are the seed's as before.
+  sim::Rng rng = sim::derive_stream(seed, "sweep-strategy");
+  if (rng.below(2) == 0) return "random";
+  // PCT finds a bug of depth d with d - 1 change points; 0..4 covers the shallow bugs, which are
+  // the likely ones, and makes the runs of one seed range differ in depth too.
+  const int change_points = static_cast<int>(rng.below(5));
+  properties::RunRequest request;
+  request.strategy = sim::Strategy::kPct;
+  request.pct_change_points = change_points;
+  return strategy_name(request);
 }
 
 std::optional<runtime::EventKind> event_kind_from_string(std::string_view name) {
@@ -44,7 +81,7 @@ ReplayFile make_replay_file(const properties::RunReport& report) {
   file.fencesim_version = std::string(fencesim_version());
   file.scenario = report.request.scenario;
   file.seed = report.request.seed;
-  file.strategy = std::string(strategy_name(report.request.strategy));
+  file.strategy = strategy_name(report.request);
   file.sink_double = report.request.sink_double;
   file.plan = report.plan;
   file.expected_status = std::string(properties::to_string(report.status));
@@ -68,7 +105,7 @@ properties::RunRequest run_request(const ReplayFile& file) {
   properties::RunRequest request;
   request.scenario = file.scenario;
   request.seed = file.seed;
-  request.strategy = strategy_from_name(file.strategy).value_or(sim::Strategy::kRandomWalk);
+  if (named_strategy(file.strategy)) apply_strategy(file.strategy, request);
   request.sink_double = file.sink_double;
   request.plan_override = file.plan;
   return request;

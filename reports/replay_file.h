@@ -72,9 +72,22 @@ inline constexpr std::string_view kReplayFormat = "fencesim-replay";
 inline constexpr int kReplayVersion = 2;
 inline constexpr int kOldestReplayVersion = 1;
 
-// The strategy's name on the command line and in files: "random" or "pct".
+// The strategy's name on the command line and in files: "random" or "pct" (PCT with its default
+// 3 change points), or "pct-dN" for PCT with N change points (0..9), as a sweep draws them.
 std::string_view strategy_name(sim::Strategy strategy);
+std::string strategy_name(const properties::RunRequest& request);
 std::optional<sim::Strategy> strategy_from_name(std::string_view name);
+// The strategy of a name, with its change points; nullopt for an unknown name.
+struct NamedStrategy {
+  sim::Strategy strategy = sim::Strategy::kRandomWalk;
+  int pct_change_points = 3;
+};
+std::optional<NamedStrategy> named_strategy(std::string_view name);
+// Sets the request's strategy and change points from a known name. REQUIRES: named_strategy(name).
+void apply_strategy(std::string_view name, properties::RunRequest& request);
+// The strategy a sweep's "drawn" mode runs `seed` under: random walk or PCT, with PCT's change
+// points, drawn from the seed alone (so one run per seed, and the seed says how it ran).
+std::string drawn_strategy(std::uint64_t seed);
 // Inverse of runtime::to_string(EventKind); nullopt for an unknown name.
 std::optional<runtime::EventKind> event_kind_from_string(std::string_view name);
 // 16 lower-case hex digits.

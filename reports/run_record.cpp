@@ -20,7 +20,7 @@ using nlohmann::ordered_json;
 RunRecord make_run_record(const properties::RunReport& report) {
   RunRecord record;
   record.scenario = report.request.scenario;
-  record.strategy = std::string(strategy_name(report.request.strategy));
+  record.strategy = strategy_name(report.request);
   record.seed = report.request.seed;
   record.status = std::string(properties::to_string(report.status));
   record.detail = report.detail;
@@ -135,7 +135,8 @@ ordered_json to_json(const RunTime& time) {
   return ordered_json{{"scenario", time.scenario},
                       {"strategy", time.strategy},
                       {"seed", time.seed},
-                      {"wall_seconds", time.wall_seconds}};
+                      {"wall_seconds", time.wall_seconds},
+                      {"cpu_seconds", time.cpu_seconds}};
 }
 
 RunRecord run_record_from_json(const json& object, std::string_view source) {
@@ -187,6 +188,8 @@ RunTime run_time_from_json(const json& object, std::string_view source) {
   time.strategy = reader.string(object, "strategy");
   time.seed = reader.unsigned_integer(object, "seed");
   time.wall_seconds = reader.number(object, "wall_seconds");
+  // Absent from the run times of a fencesim older than the CPU-time figures.
+  if (object.contains("cpu_seconds")) time.cpu_seconds = reader.number(object, "cpu_seconds");
   return time;
 }
 

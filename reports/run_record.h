@@ -75,6 +75,9 @@ struct RunTime {
   std::string strategy;
   std::uint64_t seed = 0;
   double wall_seconds = 0;
+  // The worker thread's CPU time for the run (0 in the files of a fencesim that did not measure
+  // it): the denominator of the distinct-histories-per-CPU-second figures.
+  double cpu_seconds = 0;
 };
 
 // The record of a finished run (no re-run, no failure files yet).

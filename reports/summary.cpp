@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "reports/groups.h"
 #include "reports/signature.h"
@@ -41,6 +42,10 @@ struct ScenarioTally {
   std::uint64_t determinism_reruns = 0;
   double virtual_seconds = 0;
   double wall_seconds = 0;
+  double cpu_seconds = 0;
+  // The history hashes of the runs: a run whose history another run had already bought nothing
+  // new. A worker that died left no hash, and its run counts as not distinct.
+  std::set<std::string> histories;
   std::map<std::string, std::uint64_t> marks;
   std::map<std::string, FigureTally> figures;
 };
@@ -51,6 +56,7 @@ void add(ScenarioTally& tally, const RunRecord& record) {
   if (record.nondeterministic()) ++tally.nondeterministic;
   if (record.rerun_history_hash) ++tally.determinism_reruns;
   tally.virtual_seconds += static_cast<double>(record.virtual_ns) / 1e9;
+  if (!record.history_hash.empty()) tally.histories.insert(record.history_hash);
   for (const auto& [name, count] : record.marks) tally.marks[name] += count;
   for (const auto& [name, value] : record.figures) {
     FigureTally& figure = tally.figures[name];
@@ -62,6 +68,16 @@ void add(ScenarioTally& tally, const RunRecord& record) {
 
 double ratio(double numerator, double denominator) {
   return denominator > 0 ? numerator / denominator : 0.0;
+}
+
+// The distinct-history figures of a set of runs (docs/reports.md): how many histories, the share
+// of runs that were distinct, and distinct histories per CPU-second of the runs.
+void add_distinct(ordered_json& json, std::uint64_t runs, std::uint64_t distinct,
+                  double cpu_seconds) {
+  json["distinct_histories"] = distinct;
+  json["distinct_fraction"] = ratio(static_cast<double>(distinct), static_cast<double>(runs));
+  json["cpu_seconds"] = cpu_seconds;
+  json["distinct_per_cpu_second"] = ratio(static_cast<double>(distinct), cpu_seconds);
 }
 
 ordered_json scenario_json(const SweptScenario& scenario, const ScenarioTally& tally) {
@@ -76,7 +92,7 @@ ordered_json scenario_json(const SweptScenario& scenario, const ScenarioTally& t
     figures[name] = ordered_json{
         {"runs_measured", figure.runs_measured}, {"total", figure.total}, {"max", figure.max}};
   }
-  return ordered_json{
+  ordered_json json{
       {"name", scenario.name},
       {"description", scenario.description},
       {"runs", tally.runs},
@@ -89,6 +105,8 @@ ordered_json scenario_json(const SweptScenario& scenario, const ScenarioTally& t
       {"wall_seconds", tally.wall_seconds},
       {"seeds_per_second", ratio(static_cast<double>(tally.runs), tally.wall_seconds)},
       {"virtual_per_wall", ratio(tally.virtual_seconds, tally.wall_seconds)}};
+  add_distinct(json, tally.runs, tally.histories.size(), tally.cpu_seconds);
+  return json;
 }
 
 // What the failure is, in two fields: the invariant (or the kind of failure) and why.
@@ -215,7 +233,16 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
       failures.push_back(failure_json(record, config));
     }
   }
-  for (const RunTime& time : times) tallies[time.scenario].wall_seconds += time.wall_seconds;
+  double cpu_seconds = 0;
+  std::set<std::string> histories;  // a merge of shards counts a history once, whichever shard ran it
+  for (const RunRecord& record : records) {
+    if (!record.history_hash.empty()) histories.insert(record.history_hash);
+  }
+  for (const RunTime& time : times) {
+    tallies[time.scenario].wall_seconds += time.wall_seconds;
+    tallies[time.scenario].cpu_seconds += time.cpu_seconds;
+    cpu_seconds += time.cpu_seconds;
+  }
 
   // Scenarios by name, so that the order does not depend on how --scenario was spelled.
   std::vector<SweptScenario> scenarios = config.scenarios;
@@ -247,6 +274,17 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
     known_json =
         ordered_json{{"sources", known->sources}, {"signatures", known->signatures.size()}};
   }
+  ordered_json totals{{"runs", records.size()},
+                      {"passed", passed},
+                      {"failed", failed},
+                      {"nondeterministic", nondeterministic},
+                      {"harness_errors", harness_errors},
+                      {"groups", groups.size()},
+                      {"new_groups", new_groups},
+                      {"wall_seconds", manifest.wall_seconds},
+                      {"virtual_seconds", virtual_seconds},
+                      {"seeds_per_second", ratio(runs, manifest.wall_seconds)}};
+  add_distinct(totals, records.size(), histories.size(), cpu_seconds);
   // The groups first: how many distinct bugs, which are new, and the smallest example of each.
   return ordered_json{
       {"format", kSummaryFormat},
@@ -257,16 +295,7 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
       {"configuration", to_json(config)},
       {"shards",
        ordered_json{{"count", manifest.shard_count}, {"indices", manifest.shard_indices}}},
-      {"totals", ordered_json{{"runs", records.size()},
-                              {"passed", passed},
-                              {"failed", failed},
-                              {"nondeterministic", nondeterministic},
-                              {"harness_errors", harness_errors},
-                              {"groups", groups.size()},
-                              {"new_groups", new_groups},
-                              {"wall_seconds", manifest.wall_seconds},
-                              {"virtual_seconds", virtual_seconds},
-                              {"seeds_per_second", ratio(runs, manifest.wall_seconds)}}},
+      {"totals", totals},
       {"budget", budget},
       {"scenarios", per_scenario},
       {"failures", failures}};

@@ -68,10 +68,11 @@ void totals_table(std::string& out, const ordered_json& summary) {
   const ordered_json& t = summary.contains("totals") ? summary["totals"] : ordered_json();
   table(out,
         {"runs", "passed", "failed", "nondeterministic", "harness errors", "groups", "new groups",
-         "wall s", "seeds / s"},
+         "wall s", "seeds / s", "distinct histories", "distinct / CPU s"},
         {{text(t, "runs"), text(t, "passed"), text(t, "failed"), text(t, "nondeterministic"),
           text(t, "harness_errors"), text(t, "groups"), text(t, "new_groups"),
-          text(t, "wall_seconds"), text(t, "seeds_per_second")}},
+          text(t, "wall_seconds"), text(t, "seeds_per_second"), text(t, "distinct_histories"),
+          text(t, "distinct_per_cpu_second")}},
         "");
 }
 
@@ -135,7 +136,8 @@ void scenarios_section(std::string& out, const ordered_json& summary) {
     rows.push_back({markdown_cell(text(s, "name")), text(s, "runs"), text(s, "failures"),
                     text(s, "nondeterministic"),
                     never.empty() ? "none" : markdown_cell(joined(never)),
-                    text(s, "seeds_per_second")});
+                    text(s, "seeds_per_second"), text(s, "distinct_histories"),
+                    text(s, "distinct_per_cpu_second")});
     if (!s.contains("figures") || !s["figures"].is_object()) continue;
     for (const auto& [name, figure] : s["figures"].items()) {
       figures.push_back({markdown_cell(text(s, "name")), markdown_cell(name),
@@ -149,7 +151,8 @@ void scenarios_section(std::string& out, const ordered_json& summary) {
              : fmt::format("{} mark(s) never reached: the danger they name was not exercised.\n\n",
                            never_total);
   table(out,
-        {"scenario", "runs", "failures", "nondeterministic", "marks never reached", "seeds / s"},
+        {"scenario", "runs", "failures", "nondeterministic", "marks never reached", "seeds / s",
+         "distinct histories", "distinct / CPU s"},
         rows, "scenarios");
   out += "### Figures\n\n";
   if (figures.empty()) {

@@ -113,7 +113,7 @@ Json header_json(const properties::RunReport& report, const TimelineContext& con
               {"scenario", request.scenario},
               {"seed", request.seed},
               {"seed_text", std::to_string(request.seed)},
-              {"strategy", strategy_name(request.strategy)},
+              {"strategy", strategy_name(request)},
               {"sink_double", request.sink_double},
               {"status", properties::to_string(report.status)},
               {"detail", report.detail},

@@ -2,7 +2,7 @@
 // The hook a systematic explorer (explore/) drives a world through. With a ChoiceSource installed
 // (SchedulerOptions::chooser, WorldOptions::chooser), every pick of a fiber asks it which runnable
 // fiber runs next, every choice of data a scenario makes (World::choose) asks it which alternative
-// to take, and the running fiber's step reports what it touched beyond its own node (a message's
+// to take, which of the events due at one instant fires next (pick_order), and the running fiber's step reports what it touched beyond its own node (a message's
 // destination, a fault applied), so that the explorer can tell which steps commute. Without one,
 // nothing changes: the seeded strategies pick as before and no history hash moves.
 #include <cstddef>
@@ -34,6 +34,13 @@ class ChoiceSource {
   // A choice among `count` >= 1 alternatives of data (a fault's trigger, a duration), named by
   // `what` for the choice log.
   virtual std::size_t pick_value(std::string_view what, std::size_t count) = 0;
+  // Which of `count` >= 1 events due at one virtual instant (timer callbacks: message deliveries,
+  // timeouts, faults) fires next, the candidates in the order they were scheduled. Index 0 keeps
+  // that order; index k lets an event overtake k earlier ones, which a bounded search counts as k
+  // delays. Made on the main context, between the fibers' steps. By default a data choice.
+  virtual std::size_t pick_order(std::string_view what, std::size_t count) {
+    return pick_value(what, count);
+  }
   // The running fiber's step touched `object` (see kTouchAll); only called from a fiber.
   virtual void touch(std::uint32_t object) = 0;
 };

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <boost/fiber/algo/round_robin.hpp>
 #include <boost/fiber/fiber.hpp>
 #include <boost/fiber/operations.hpp>
@@ -59,10 +60,13 @@ std::string_view to_string(RunStatus status) {
 }
 
 Scheduler::Scheduler(SchedulerOptions options)
-    : options_(std::move(options)), rng_(derive_stream(options_.seed, "scheduler")) {
+    : options_(std::move(options)),
+      rng_(derive_stream(options_.seed, "scheduler")),
+      order_rng_(derive_stream(options_.seed, "instant-order")) {
   check(!t_world_alive, "one live Scheduler per thread");
   check(on_main_context(), "a Scheduler is built on a thread's main context");
   check(options_.pct_change_points >= 0, "pct_change_points >= 0");
+  check(options_.same_instant_window >= 1, "same_instant_window >= 1");
   stack_pool_ = options_.stack_pool ? options_.stack_pool : std::make_shared<StackPool>();
   if (options_.strategy == Strategy::kPct) {
     const std::uint64_t horizon =
@@ -307,12 +311,30 @@ void Scheduler::fire_due_events() {
   // Callbacks may schedule more timers at this very instant; they fire in this batch too.
   while (!timers_.empty() && timers_.begin()->first.time_ns <= now_ns_) {
     if (interruption()) return;
-    fire_timer();
+    fire_timer(pick_due_timer());
   }
 }
 
-void Scheduler::fire_timer() {
-  const auto due = timers_.begin();
+std::map<EventKey, std::function<void()>>::iterator Scheduler::pick_due_timer() {
+  // Every due timer is at this instant (or overdue, which is the same to the world). The draw
+  // comes from its own stream so that it does not shift the strategy's picks, and only when there
+  // is a choice, so that a world whose instants hold one event each draws nothing.
+  std::size_t due = 0;
+  for (auto it = timers_.begin(); it != timers_.end() && it->first.time_ns <= now_ns_ &&
+                                  due < options_.same_instant_window;
+       ++it) {
+    ++due;
+  }
+  std::size_t index = 0;
+  if (due > 1) {
+    index = options_.chooser != nullptr ? options_.chooser->pick_order("same-instant event", due)
+                                        : static_cast<std::size_t>(order_rng_.below(due));
+    check(index < due, "a ChoiceSource picks one of the due events");
+  }
+  return std::next(timers_.begin(), static_cast<std::ptrdiff_t>(index));
+}
+
+void Scheduler::fire_timer(std::map<EventKey, std::function<void()>>::iterator due) {
   const std::int64_t time_ns = due->first.time_ns;
   std::function<void()> callback = std::move(due->second);
   timers_.erase(due);

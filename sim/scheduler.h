@@ -59,6 +59,13 @@ struct SchedulerOptions {
   // A systematic explorer's hook (sim/choice.h): when set, it makes every pick instead of the
   // strategy. Not owned; outlives the Scheduler.
   ChoiceSource* chooser = nullptr;
+  // Timer callbacks due at one virtual instant: the next to fire is one of the first this many
+  // in schedule order, drawn from the seed's "instant-order" stream (or picked by the chooser's
+  // pick_order). 1: strictly in schedule order. Nothing orders events of one instant in a real
+  // system (two messages that arrive together, a reply and its timeout), so a world gives the
+  // seed this choice where virtual time leaves none; an event overtakes at most window - 1 of
+  // those scheduled before it (deliveries of one instant are reordered within that bound).
+  std::size_t same_instant_window = 1;
 };
 
 // Thrown out of the blocking calls of a killed node's fibers to unwind them. Deliberately not a
@@ -120,7 +127,8 @@ class Scheduler {
   void wake(Waiter& waiter);
 
   // Runs fn on the scheduler's own (main) context at virtual time `time_ns` (now, if earlier).
-  // Timers of equal time fire in the order they were scheduled. A callback must not block; it may
+  // Timers of equal time fire in the order they were scheduled, or in a seeded order within
+  // SchedulerOptions::same_instant_window. A callback must not block; it may
   // spawn, wake, schedule timers, pause, resume or kill nodes, and stop the run.
   void at(std::int64_t time_ns, std::function<void()> fn);
 
@@ -177,7 +185,8 @@ class Scheduler {
   std::optional<RunStatus> interruption() const;
   std::optional<std::int64_t> next_event_ns() const;
   void fire_due_events();
-  void fire_timer();
+  std::map<EventKey, std::function<void()>>::iterator pick_due_timer();
+  void fire_timer(std::map<EventKey, std::function<void()>>::iterator due);
   bool has_stuck_fibers() const;
 
   void fiber_main(FiberRecord* fiber);
@@ -194,6 +203,7 @@ class Scheduler {
   SchedulerOptions options_;
   std::shared_ptr<StackPool> stack_pool_;
   Rng rng_;
+  Rng order_rng_;  // the order of events due at one instant (its own stream: see fire_due_events)
   SimAlgorithm* algorithm_ = nullptr;  // owned by Boost's per-thread scheduler
 
   ReadyQueue ready_;

@@ -39,6 +39,8 @@ World::World(WorldOptions options) : options_(std::move(options)) {
   SchedulerOptions scheduler_options;
   scheduler_options.seed = derive_stream(options_.seed, "scheduler").next();
   scheduler_options.strategy = options_.strategy;
+  scheduler_options.pct_change_points = options_.pct_change_points;
+  scheduler_options.same_instant_window = options_.same_instant_window;
   scheduler_options.step_limit = options_.step_limit;
   scheduler_options.virtual_time_limit_ns =
       options_.safety_phase_ns + options_.liveness_budget_ns + kSecond;

@@ -33,6 +33,9 @@ namespace fencesim::sim {
 struct WorldOptions {
   std::uint64_t seed = 1;
   Strategy strategy = Strategy::kRandomWalk;
+  int pct_change_points = 3;  // PCT's depth less one (SchedulerOptions::pct_change_points)
+  // Events due at one instant fire in a seeded order among this many (SchedulerOptions).
+  std::size_t same_instant_window = 4;
   std::int64_t safety_phase_ns = 120 * runtime::kSecond;
   std::int64_t liveness_budget_ns = 600 * runtime::kSecond;  // quiet phase: trees must complete
   std::uint64_t step_limit = 20'000'000;

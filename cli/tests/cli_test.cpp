@@ -98,7 +98,7 @@ TEST_F(CliTest, SeedOutOfRangeIsAUsageError) {
 
 TEST_F(CliTest, UnknownStrategyIsAUsageError) {
   expect_usage_error(fencesim("run --scenario kleppmann-fencing --seed 1 --strategy dfs"),
-                     "fencesim: --strategy: unknown strategy 'dfs' (expected random or pct)");
+                     "fencesim: --strategy: unknown strategy 'dfs' (expected random, pct, pct-dN or drawn)");
 }
 
 TEST_F(CliTest, UnknownSinkDoubleIsAUsageError) {
@@ -339,7 +339,7 @@ TEST_F(CliTest, CheckDeterminismPassesOnFiveSeeds) {
 
 TEST_F(CliTest, SweepPassesAndSummarizesEachScenario) {
   const Result result =
-      fencesim("sweep --scenario kleppmann-fencing --seeds 1..10 --out sweep-out");
+      fencesim("sweep --scenario kleppmann-fencing --seeds 1..10 --strategy both --out sweep-out");
   EXPECT_EQ(result.code, 0) << result.err;
   EXPECT_NE(result.out.find("kleppmann-fencing: 20 runs, 0 failures, 0 nondeterministic"),
             std::string::npos)

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <set>
+
+#include "reports/replay_file.h"
 
 namespace fencesim::cli {
 namespace {
@@ -55,7 +58,41 @@ TEST(ParseStrategy, KnowsRandomAndPct) {
   EXPECT_EQ(parse_strategy("--strategy", "random"), sim::Strategy::kRandomWalk);
   EXPECT_EQ(parse_strategy("--strategy", "pct"), sim::Strategy::kPct);
   EXPECT_EQ(error_of([] { parse_strategy("--strategy", "PCT"); }),
-            "--strategy: unknown strategy 'PCT' (expected random or pct)");
+            "--strategy: unknown strategy 'PCT' (expected random, pct or pct-dN)");
+}
+
+TEST(ParseStrategy, PctDepthsRoundTripThroughTheirNames) {
+  properties::RunRequest request;
+  set_strategy("--strategy", "pct-d1", request);
+  EXPECT_EQ(request.strategy, sim::Strategy::kPct);
+  EXPECT_EQ(request.pct_change_points, 1);
+  EXPECT_EQ(reports::strategy_name(request), "pct-d1");
+  set_strategy("--strategy", "pct", request);
+  EXPECT_EQ(request.pct_change_points, 3);
+  EXPECT_EQ(reports::strategy_name(request), "pct");
+  set_strategy("--strategy", "random", request);
+  EXPECT_EQ(reports::strategy_name(request), "random");
+  // One name per depth: the default depth is "pct", never "pct-d3".
+  EXPECT_EQ(error_of([&] { set_strategy("--strategy", "pct-d3", request); }),
+            "--strategy: unknown strategy 'pct-d3' (expected random, pct, pct-dN or drawn)");
+  EXPECT_EQ(error_of([&] { set_strategy("--strategy", "pct-d12", request); }),
+            "--strategy: unknown strategy 'pct-d12' (expected random, pct, pct-dN or drawn)");
+}
+
+TEST(ParseStrategy, DrawnIsTheSeedsOwnAndVaries) {
+  std::set<std::string> names;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    properties::RunRequest request;
+    request.seed = seed;
+    set_strategy("--strategy", "drawn", request);
+    const std::string name = reports::strategy_name(request);
+    EXPECT_EQ(name, reports::drawn_strategy(seed));
+    EXPECT_TRUE(reports::named_strategy(name).has_value()) << name;
+    names.insert(name);
+  }
+  // Random walk and PCT at every depth 0..4 ("pct" is depth 3).
+  EXPECT_EQ(names, (std::set<std::string>{"pct", "pct-d0", "pct-d1", "pct-d2", "pct-d4",
+                                          "random"}));
 }
 
 }  // namespace

@@ -15,7 +15,6 @@ SweepPlan plan(std::optional<std::uint64_t> first, std::optional<std::uint64_t> 
   SweepPlan p;
   p.config.scenarios = {{"a", "", {}}, {"b", "", {}}};
   p.config.strategies = {"random", "pct"};
-  p.strategies = {sim::Strategy::kRandomWalk, sim::Strategy::kPct};
   p.config.seeds_first = first;
   p.config.seeds_last = last;
   if (!first) p.config.budget_ms = 1000;

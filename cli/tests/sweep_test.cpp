@@ -25,7 +25,7 @@ std::vector<std::tuple<std::string, std::string, std::uint64_t>> run_keys(const 
 
 TEST_F(SweepTest, PassingSweepWritesEveryReportSorted) {
   const Result result =
-      fencesim("sweep --scenario kleppmann-fencing --seeds 1..6 --jobs 2 --out out");
+      fencesim("sweep --scenario kleppmann-fencing --seeds 1..6 --strategy both --jobs 2 --out out");
   ASSERT_EQ(result.code, 0) << result.out << result.err;
   EXPECT_EQ(
       result.out.substr(0, result.out.find('\n')).rfind("sweep: scenarios=kleppmann-fencing", 0),
@@ -250,7 +250,7 @@ TEST_F(SweepTest, AShardTakesEveryNthSeedOfTheRange) {
 TEST_F(SweepTest, ABudgetGivesEveryScenarioAndStrategyTheSameSeeds) {
   const Result result = fencesim(
       "sweep --scenario kleppmann-fencing --scenario expiry-during-write --budget 2s --jobs 2 "
-      "--out out");
+      "--strategy both --out out");
   ASSERT_EQ(result.code, 0) << result.err;
   EXPECT_NE(result.out.find("budget: "), std::string::npos) << result.out;
   std::map<std::pair<std::string, std::string>, std::set<std::uint64_t>> seeds;
@@ -269,7 +269,7 @@ TEST_F(SweepTest, ABudgetGivesEveryScenarioAndStrategyTheSameSeeds) {
 }
 
 TEST_F(SweepTest, ARerunOfTheSameSweepReplacesItsReportsAndKeepsOtherFiles) {
-  const std::string args = "sweep --scenario kleppmann-fencing --seeds 1..2 --out out";
+  const std::string args = "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy both --out out";
   ASSERT_EQ(fencesim(args).code, 0);
   write("out/notes.txt", "mine");
   const Result again = fencesim(args);
@@ -311,7 +311,8 @@ TEST_F(SweepTest, BadBudgetsAreOneLineErrors) {
                      "--run-timeout: expected a duration such as 90s, 2m, 1h30m or 500ms, got '5'");
   expect_usage_error(fencesim("sweep --seeds 1..2 --jobs 0"), "--jobs: expected 1..512, got '0'");
   expect_usage_error(fencesim("sweep --seeds 1..2 --strategy both2"),
-                     "--strategy: unknown strategy 'both2' (expected random, pct or both)");
+                     "--strategy: unknown strategy 'both2' (expected drawn, random, pct, "
+                     "pct-dN or both)");
   expect_usage_error(fencesim("sweep --seeds 1..2 --scenario kleppmann-fencing --scenario "
                               "kleppmann-fencing"),
                      "--scenario: 'kleppmann-fencing' is given twice");

@@ -90,6 +90,37 @@ TEST(RunRecord, AWrongFieldIsNamedWithItsLine) {
   EXPECT_THROW(run_record_from_json(line, "x"), SweepFileError);
 }
 
+TEST(Summary, CountsDistinctHistoriesPerScenarioAndOverAllRuns) {
+  // Two runs of one history (random and PCT chose alike), a third with its own, and one whose
+  // worker died (no hash): 2 distinct of 4 runs in nightly-mix.
+  RunRecord pct = passing("nightly-mix", "pct", 1);
+  RunRecord other = passing("nightly-mix", "random", 2);
+  other.history_hash = "00000000000000bb";
+  RunRecord dead = passing("nightly-mix", "random", 3);
+  dead.status = "harness-error";
+  dead.history_hash = "";
+  dead.failure = FailureFiles{};
+  std::vector<RunRecord> records = {passing("nightly-mix", "random", 1), pct, other, dead,
+                                    passing("kleppmann-fencing", "random", 1)};
+  sort_records(records);
+  const std::vector<RunTime> times = {{"nightly-mix", "random", 1, 0.5, 0.25},
+                                      {"nightly-mix", "pct", 1, 0.5, 0.25},
+                                      {"kleppmann-fencing", "random", 1, 2.0, 1.0}};
+  const ordered_json summary = sweep_summary(manifest(), records, times);
+  const ordered_json& mix = summary["scenarios"][1];
+  EXPECT_EQ(mix["name"], "nightly-mix");
+  EXPECT_EQ(mix["distinct_histories"], 2);
+  EXPECT_EQ(mix["distinct_fraction"], 0.5);
+  EXPECT_EQ(mix["cpu_seconds"], 0.5);
+  EXPECT_EQ(mix["distinct_per_cpu_second"], 4.0);
+  // kleppmann-fencing's one run has the hash of nightly-mix's first: across scenarios a history
+  // is counted once too (what a merge of shards does with a run both made).
+  const ordered_json& totals = summary["totals"];
+  EXPECT_EQ(totals["distinct_histories"], 2);
+  EXPECT_EQ(totals["distinct_fraction"], 0.4);
+  EXPECT_EQ(totals["cpu_seconds"], 1.5);
+}
+
 TEST(Summary, CountsEachKindOfOutcome) {
   RunRecord nondeterministic = passing("nightly-mix", "random", 1);
   nondeterministic.rerun_history_hash = "00000000000000ff";

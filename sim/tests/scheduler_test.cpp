@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -74,6 +75,45 @@ TEST(SchedulerTest, TimersFireInTimeThenScheduleOrder) {
   EXPECT_EQ(world.run(), RunStatus::kIdle);
   EXPECT_EQ(order, "BDACDE");
   EXPECT_EQ(world.timers_fired(), 6u);
+}
+
+// The order in which six timers of one instant fire, under a window of `window`.
+std::string same_instant_order(std::uint64_t seed, std::size_t window) {
+  Scheduler world({.seed = seed, .same_instant_window = window});
+  std::string order;
+  for (char name = 'A'; name <= 'F'; ++name) {
+    world.at(7, [&order, name] { order += name; });
+  }
+  world.at(9, [&order] { order += 'Z'; });  // a later instant: always last
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  return order;
+}
+
+TEST(SchedulerTest, EventsOfOneInstantFireInASeededOrderWithinTheWindow) {
+  // Same seed, same order; other seeds, other orders; every event fires once.
+  EXPECT_EQ(same_instant_order(3, 4), same_instant_order(3, 4));
+  std::set<std::string> orders;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    std::string order = same_instant_order(seed, 4);
+    ASSERT_EQ(order.back(), 'Z') << order;
+    std::string sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    ASSERT_EQ(sorted, "ABCDEFZ") << order;
+    // The window: each pick is one of the first 4 not fired yet, so an event overtakes at most 3
+    // that were scheduled before it (F, the 6th, fires no earlier than 3rd).
+    for (std::size_t at = 0; at < order.size(); ++at) {
+      std::size_t overtaken = 0;
+      for (std::size_t later = at + 1; later < order.size(); ++later) {
+        if (order[later] < order[at]) ++overtaken;
+      }
+      EXPECT_LE(overtaken, 3u) << order;
+    }
+    EXPECT_GE(order.find('F'), 2u) << order;
+    orders.insert(order);
+  }
+  EXPECT_GT(orders.size(), 10u);
+  // A window of 1 keeps the schedule order.
+  EXPECT_EQ(same_instant_order(5, 1), "ABCDEFZ");
 }
 
 TEST(SchedulerTest, TimerInThePastFiresNow) {

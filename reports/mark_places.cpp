@@ -29,6 +29,7 @@ class Placer {
         place(world_.node_kind(e.node) == sim::NodeKind::kInstance ? "instance-restarted"
                                                                    : "store-restarted");
       }
+      cancel_event(e);
       if (e.world == sim::WorldEventKind::kRuntime) runtime_event(e);
     }
     return std::move(placed_);
@@ -36,6 +37,20 @@ class Placer {
 
  private:
   void place(std::string name) { placed_.push_back(PlacedMark{std::move(name), index_}); }
+
+  // Cancellation's moments, as count_marks counts them (properties/marks.cpp).
+  void cancel_event(const sim::HistoryEvent& e) {
+    if (e.world == sim::WorldEventKind::kStoreCall && e.store &&
+        e.store->op == sim::StoreOp::kCancel && e.store->outcome == "recorded") {
+      cancels_.try_emplace(e.store->key, e.time_ns);
+    } else if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "confirm") {
+      auto it = cancels_.find(e.runtime.key);
+      if (it != cancels_.end() && e.runtime.value < it->second) place("cancel-during-confirm");
+    } else if (e.world == sim::WorldEventKind::kRuntime) {
+      if (e.runtime.kind == EventKind::kCancelSeen) place("cancel-seen");
+      if (e.runtime.kind == EventKind::kTreeCancelled) place("tree-cancelled");
+    }
+  }
 
   void runtime_event(const sim::HistoryEvent& e) {
     const runtime::RuntimeEvent& r = e.runtime;
@@ -175,6 +190,7 @@ class Placer {
     }
   }
 
+  std::map<runtime::LeaseKey, std::int64_t> cancels_;  // true time of each recorded cancel
   const sim::World& world_;
   const runtime::Nanoseconds margin_ns_;
   std::uint64_t index_ = 0;

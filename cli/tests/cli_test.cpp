@@ -225,7 +225,9 @@ TEST_F(CliTest, RunPrintsTheConfigurationFirstThenTheSummary) {
 // Scenario 13's figures (how often a stale holder's unchecked call overlapped the next holder)
 // reach the run's JSON, not only the sweep's summary.
 TEST_F(CliTest, RunJsonCarriesTheFiguresAWorkloadMeasured) {
-  const Result result = fencesim("run --scenario confirm-then-unchecked-call --seed 1 --json");
+  // Seed 3: at seeds 1 and 2 the stop lands in the confirm's cancel check (a store read after
+  // its renewal), the confirm is refused and no unchecked call is made, so nothing is measured.
+  const Result result = fencesim("run --scenario confirm-then-unchecked-call --seed 3 --json");
   ASSERT_EQ(result.code, 0) << result.err;
   const json report = json::parse(result.out);
   ASSERT_TRUE(report["figures"].is_object());

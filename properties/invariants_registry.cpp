@@ -2,6 +2,7 @@
 #include "properties/invariants_builtin.h"
 #include "properties/invariants_cancel.h"
 #include "properties/invariants_lease_timers.h"
+#include "properties/invariants_write_verdict.h"
 
 namespace fencesim::properties {
 
@@ -28,6 +29,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<TimelyLoss>());
   out.push_back(std::make_unique<OwnWorkflow>());
   out.push_back(std::make_unique<CancelIsFinal>());
+  out.push_back(std::make_unique<WriteVerdict>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase) is judged by the run's outcome, and replay
   // (same seed, same history hash) by running twice: neither is a checker over one history.
   return out;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds, runs the real-time fence demo, then sweeps every
-# scenario with both scheduling strategies on all cores (one worker process per core) for a
+# scenario, each seed under the scheduling strategy it draws, on all cores (one worker process per core) for a
 # 2-minute budget (FENCESIM_BUDGET=10m for longer; FENCESIM_SEEDS=1..500 for a fixed range
 # instead). Reports go to a new folder fencesim-out/<UTC time>/ (docs/reports.md); each failure is
 # printed as found, with the command that replays it. Exit code: the sweep's (0 pass, 1 violation,

@@ -12,12 +12,18 @@ namespace fencesim::properties {
 
 namespace {
 
-// What identifies one write call from the workload's side: the intent is recorded at the instant
-// the call begins (World::intend, then the call), on the step's node. Several calls can share all
-// of it (two trees' steps of one name on one node in one instant): each keeps its own payload.
+// What identifies one write call from the workload's side: the intent is recorded as the call
+// begins (World::intend, then the call), on the step's node. A call's intent is the latest one of
+// its key at or before the call began (the same instant in a simulated run; a little earlier in a
+// real one, whose clock moves between the two records). Several calls can share all of it (two
+// trees' steps of one name on one node in one instant): each keeps its own payload.
 using CallKey = std::tuple<sim::NodeId, runtime::LeaseKey, std::string, std::string, std::string,
-                           runtime::Token, std::int64_t>;  // node, tree, step, sink, effect, token,
-                                                           // true time
+                           runtime::Token>;  // node, tree, step, sink, effect, token
+
+struct Intent {
+  std::int64_t time_ns = 0;
+  std::string payload;
+};
 
 struct Judged {
   std::int64_t time_ns = 0;
@@ -28,13 +34,13 @@ struct Judged {
 }  // namespace
 
 void check_write_verdict(const Events& events, std::vector<Violation>& out) {
-  std::map<CallKey, std::vector<std::string>> payloads;  // what the calls were meant to carry
+  std::map<CallKey, std::vector<Intent>> intents;  // what the calls were meant to carry, in order
   // The sink's verdicts by (sink, token, payload), in order.
   std::map<std::tuple<std::string, runtime::Token, std::string>, std::vector<Judged>> judged;
   for (const sim::HistoryEvent& e : events) {
     const runtime::RuntimeEvent& r = e.runtime;
     if (e.world == sim::WorldEventKind::kIntent) {
-      payloads[{e.node, r.key, r.step, r.holder, r.detail, r.token, e.time_ns}].push_back(e.detail);
+      intents[{e.node, r.key, r.step, r.holder, r.detail, r.token}].push_back({e.time_ns, e.detail});
     } else if (e.world == sim::WorldEventKind::kStoreCall && e.store &&
                e.store->op == sim::StoreOp::kWrite) {
       const sim::StoreCall& call = *e.store;
@@ -43,9 +49,16 @@ void check_write_verdict(const Events& events, std::vector<Violation>& out) {
     } else if (e.world == sim::WorldEventKind::kObserved && r.holder == "write" &&
                !e.detail.starts_with("error")) {
       // r.scope_key is the sink's name, r.detail the effect, r.value the call's true start.
-      const auto payload =
-          payloads.find({e.node, r.key, r.step, r.scope_key, r.detail, r.token, r.value});
-      if (payload == payloads.end()) {
+      std::vector<const Intent*> mine;  // the latest intents at or before the call began
+      if (auto it = intents.find({e.node, r.key, r.step, r.scope_key, r.detail, r.token});
+          it != intents.end()) {
+        for (const Intent& intent : it->second) {
+          if (intent.time_ns > r.value) break;
+          if (!mine.empty() && mine.front()->time_ns < intent.time_ns) mine.clear();
+          mine.push_back(&intent);
+        }
+      }
+      if (mine.empty()) {
         out.push_back(violation(
             "write-verdict",
             fmt::format("step '{}' saw its write of '{}' to sink '{}' return '{}', but no intent "
@@ -65,11 +78,11 @@ void check_write_verdict(const Events& events, std::vector<Violation>& out) {
       }
       bool found = false;
       std::string seen;
-      for (const std::string& sent : payload->second) {
-        auto it = judged.find({r.scope_key, r.token, sent});
+      for (const Intent* intent : mine) {
+        auto it = judged.find({r.scope_key, r.token, intent->payload});
         if (it == judged.end()) continue;
         for (const Judged& j : it->second) {
-          if (j.time_ns < r.value || j.time_ns > e.time_ns) continue;
+          if (j.time_ns < intent->time_ns || j.time_ns > e.time_ns) continue;
           seen += (seen.empty() ? "" : ", ") + j.outcome;
           found = found || j.outcome == e.detail;
         }

@@ -118,6 +118,7 @@ class Coordinator {
   void open_control();
   void start_instance(sim::NodeId node, bool parked = false);
   void start_when_all_ready();
+  void stop_if_interrupted();
   void place_due();
   void apply(std::size_t index, bool announced);
   void apply_to_instance(std::size_t index, sim::NodeId node, bool announced);
@@ -204,6 +205,14 @@ void Coordinator::start_instance(sim::NodeId node, bool parked) {
   ++result_.processes;
 }
 
+// Ctrl-C or SIGTERM: every instance process is killed, and the run ends.
+void Coordinator::stop_if_interrupted() {
+  if (g_interrupt == 0) return;
+  children_.kill_all();
+  throw Interrupted(fmt::format("interrupted by signal {}; every instance process was killed",
+                                g_interrupt.load()));
+}
+
 // The ready handshake. A process takes 0.1 to 0.5 s of real time to start and open its stores
 // (a PostgreSQL connection and schema among them): at scale 0.02 that is up to 25 scenario
 // seconds, which shifted the story when the clock ran from the coordinator's start (a stall could
@@ -218,11 +227,7 @@ void Coordinator::start_when_all_ready() {
       ready = ready && std::filesystem::exists(ready_file(folder_, node));
     }
     if (ready) break;
-    if (g_interrupt != 0) {
-      children_.kill_all();
-      throw Interrupted(fmt::format("interrupted by signal {}; every instance process was killed",
-                                    g_interrupt.load()));
-    }
+    stop_if_interrupted();
     check_children();
     if (!harness_error_.empty()) return;
     if (steady_now_ns() - began > 60'000'000'000LL) {
@@ -468,11 +473,7 @@ RealRun Coordinator::run() {
 
   std::string liveness;
   for (;;) {
-    if (g_interrupt != 0) {
-      children_.kill_all();
-      throw Interrupted(fmt::format("interrupted by signal {}; every instance process was killed",
-                                    g_interrupt.load()));
-    }
+    stop_if_interrupted();
     const std::int64_t now = clock_.now_ns();
     place_due();
     if (!quiet_) {

@@ -12,21 +12,21 @@ namespace {
 
 // The running step of a holder's token at a path, and of a lease key's token at a path as the
 // store sees it (the store's events carry no holder; a token names one holder).
-using RunAtHolder = std::pair<HeldToken, std::string>;
-using RunAtStore = std::tuple<runtime::LeaseKey, runtime::Token, std::string>;
+using RunAtHolder = std::pair<HeldToken, sim::Name>;
+using RunAtStore = std::tuple<sim::NameKey, runtime::Token, sim::Name>;
 
 struct Reader {
   StepHistory out;
   std::map<RunAtHolder, std::size_t> open_at_holder;
   std::map<RunAtStore, std::size_t> open_at_store;
 
-  StepRun* open(const runtime::RuntimeEvent& r) {
+  StepRun* open(const sim::RuntimeRecord& r) {
     auto it = open_at_holder.find({held_token(r), r.step});
     return it == open_at_holder.end() ? nullptr : &out.runs[it->second];
   }
 
   void start(const sim::HistoryEvent& e) {
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     out.runs.push_back(StepRun{held_token(r), r.step, e.index, {}, {}, {}, {}, {}});
     open_at_holder[{held_token(r), r.step}] = out.runs.size() - 1;
     open_at_store[{r.key, r.token, r.step}] = out.runs.size() - 1;
@@ -42,7 +42,7 @@ struct Reader {
   }
 
   void store_commit(const sim::HistoryEvent& e) {
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     auto it = open_at_store.find({r.key, r.token, r.step});
     if (it == open_at_store.end()) return;
     StepRun& run = out.runs[it->second];
@@ -50,7 +50,7 @@ struct Reader {
   }
 
   void read(const sim::HistoryEvent& e) {
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     switch (r.kind) {
       case EventKind::kStepStarted:
         start(e);
@@ -93,8 +93,7 @@ StepHistory read_steps(const std::vector<sim::HistoryEvent>& events) {
   return std::move(reader.out);
 }
 
-std::optional<std::uint64_t> first_higher_grant(const StepHistory& steps,
-                                                const runtime::LeaseKey& key,
+std::optional<std::uint64_t> first_higher_grant(const StepHistory& steps, const sim::NameKey& key,
                                                 runtime::Token token) {
   auto it = steps.grants.find(key);
   if (it == steps.grants.end()) return std::nullopt;
@@ -113,7 +112,8 @@ const TokenLoss* loss_before(const StepHistory& steps, const HeldToken& held,
 
 std::string describe_run(const StepRun& run) {
   return fmt::format("step '{}' of {} under token {} at {}", run.path,
-                     runtime::to_string(run.held.key), run.held.token, run.held.holder);
+                     runtime::to_string(run.held.key.lease_key()), run.held.token,
+                     run.held.holder);
 }
 
 }  // namespace fencesim::properties

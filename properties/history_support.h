@@ -17,7 +17,7 @@
 namespace fencesim::properties {
 
 // The runtime event of `e`, or null for a world event.
-inline const runtime::RuntimeEvent* runtime_event(const sim::HistoryEvent& e) {
+inline const sim::RuntimeRecord* runtime_event(const sim::HistoryEvent& e) {
   return e.world == sim::WorldEventKind::kRuntime ? &e.runtime : nullptr;
 }
 
@@ -25,23 +25,24 @@ inline bool is(const sim::HistoryEvent& e, runtime::EventKind kind) {
   return e.world == sim::WorldEventKind::kRuntime && e.runtime.kind == kind;
 }
 
-// A token as one holder held it: holder, lease key, token.
+// A token as one holder held it: holder, lease key, token. Names (sim/name.h): copying one copies
+// no bytes, and comparing two of one run compares identities first.
 struct HeldToken {
-  std::string holder;
-  runtime::LeaseKey key;
+  sim::Name holder;
+  sim::NameKey key;
   runtime::Token token = runtime::kTokenNone;
 
   friend auto operator<=>(const HeldToken&, const HeldToken&) = default;
   friend bool operator==(const HeldToken&, const HeldToken&) = default;
 };
 
-inline HeldToken held_token(const runtime::RuntimeEvent& r) {
+inline HeldToken held_token(const sim::RuntimeRecord& r) {
   return {r.holder, r.key, r.token};
 }
 
 // A refusal that names a later token: a sink refused a write, or the checkpoint store saw a higher
 // epoch (a refusal of a released lease is not a fence).
-inline bool is_fenced_refusal(const runtime::RuntimeEvent& r) {
+inline bool is_fenced_refusal(const sim::RuntimeRecord& r) {
   if (r.kind == runtime::EventKind::kWriteRefused) return true;
   return r.kind == runtime::EventKind::kCheckpointRefused &&
          static_cast<runtime::Token>(r.value) > r.token;
@@ -50,10 +51,10 @@ inline bool is_fenced_refusal(const runtime::RuntimeEvent& r) {
 // One run of a step at a holder: from its kStepStarted to its kStepEnded (if it ended).
 struct StepRun {
   HeldToken held;
-  std::string path;
+  sim::Name path;
   std::uint64_t started = 0;
   std::optional<std::uint64_t> ended;
-  std::string outcome;                           // the kStepEnded detail
+  sim::Name outcome;                             // the kStepEnded detail
   std::optional<std::uint64_t> checkpoint_sent;  // the holder's kCheckpointSent for the step
   std::optional<std::uint64_t> store_committed;  // the store's kStoreCheckpointCommitted for it
   std::optional<std::uint64_t> own_refusal;      // a fenced refusal met by this step itself
@@ -63,21 +64,21 @@ struct StepRun {
 struct TokenLoss {
   std::uint64_t index = 0;
   runtime::EventKind kind = runtime::EventKind::kLeaseLost;
-  std::string detail;
+  sim::Name detail;
 };
 
 struct StepHistory {
   std::vector<StepRun> runs;  // in order of their kStepStarted
   std::map<HeldToken, TokenLoss> first_loss;
   // Per lease key, the store's grants in history order: (event index, token).
-  std::map<runtime::LeaseKey, std::vector<std::pair<std::uint64_t, runtime::Token>>> grants;
+  std::map<sim::NameKey, std::vector<std::pair<std::uint64_t, runtime::Token>>> grants;
 };
 
 StepHistory read_steps(const std::vector<sim::HistoryEvent>& events);
 
 // The first grant of `key` with a token above `token`, at or after index 0, if any.
-std::optional<std::uint64_t> first_higher_grant(const StepHistory& steps,
-                                                const runtime::LeaseKey& key, runtime::Token token);
+std::optional<std::uint64_t> first_higher_grant(const StepHistory& steps, const sim::NameKey& key,
+                                                runtime::Token token);
 
 // The first loss of `held` strictly before history index `before`, if any.
 const TokenLoss* loss_before(const StepHistory& steps, const HeldToken& held, std::uint64_t before);

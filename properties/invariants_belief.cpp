@@ -80,7 +80,7 @@ std::string_view belief_name() {
 // the same key and token before it.
 void judge_belief(const sim::HistoryEvent& e, const sim::HistoryEvent& s, const RunFacts& facts,
                   std::vector<Violation>& out) {
-  const runtime::RuntimeEvent& r = e.runtime;
+  const sim::RuntimeRecord& r = e.runtime;
   if (s.runtime.holder != r.holder) {
     out.push_back(
         violation(belief_name(),
@@ -118,10 +118,10 @@ void judge_belief(const sim::HistoryEvent& e, const sim::HistoryEvent& s, const 
 void check_conservative_belief(const Events& events, const RunFacts& facts,
                                std::vector<Violation>& out) {
   // (key, token) -> position in `events` of the store's latest grant or renewal.
-  std::map<std::pair<runtime::LeaseKey, runtime::Token>, std::size_t> latest;
+  std::map<std::pair<sim::NameKey, runtime::Token>, std::size_t> latest;
   for (std::size_t i = 0; i < events.size(); ++i) {
     const sim::HistoryEvent& e = events[i];
-    const runtime::RuntimeEvent* r = runtime_event(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     if (r->kind == EventKind::kStoreLeaseGranted || r->kind == EventKind::kStoreLeaseRenewed) {
       latest[{r->key, r->token}] = i;

@@ -53,7 +53,7 @@ class CancelJudge {
   }
 
   void observed(const sim::HistoryEvent& e) {
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     if (r.holder != "confirm" || e.detail != "confirmed") return;
     const Recording* rec = recording(r.key);
     // Strictly after: a confirm that began at the very moment of the recording may have read the
@@ -66,7 +66,7 @@ class CancelJudge {
   }
 
   void runtime(const sim::HistoryEvent& e) {
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     switch (r.kind) {
       case EventKind::kCancelSeen:
       case EventKind::kTreeCancelled:
@@ -91,7 +91,7 @@ class CancelJudge {
   }
 
   void judge_learned(const sim::HistoryEvent& e) {
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     const bool ended = r.kind == EventKind::kTreeCancelled;
     if (recording(r.key) == nullptr) {
       report(fmt::format("{} {} {} though no cancel of it was recorded", r.holder,
@@ -107,7 +107,7 @@ class CancelJudge {
   }
 
   void judge_step(const sim::HistoryEvent& e) {
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     if (auto seen = seen_.find({r.holder, r.key}); seen != seen_.end()) {
       report(fmt::format("{} started step '{}' of {} after it saw the tree's cancel", r.holder,
                          r.step, runtime::to_string(r.key)),

@@ -10,7 +10,7 @@ namespace fencesim::properties {
 void check_fenced_checkpoint(const Events& events, std::vector<Violation>& out) {
   for (const sim::HistoryEvent& e : events) {
     if (e.world != sim::WorldEventKind::kRuntime) continue;
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     if (r.kind != runtime::EventKind::kStoreCheckpointCommitted) continue;
     const auto epoch = static_cast<runtime::Token>(r.value);
     if (r.token == epoch) continue;

@@ -47,9 +47,9 @@ struct Pass {
 };
 
 void judge_passes(const Events& events, std::vector<Violation>& out) {
-  std::map<std::pair<std::string, runtime::LeaseKey>, Pass> passes;
+  std::map<std::pair<sim::Name, sim::NameKey>, Pass> passes;
   for (const sim::HistoryEvent& e : events) {
-    const runtime::RuntimeEvent* r = runtime_event(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     // Only these kinds change a pass or are judged: the key (hostile names run to hundreds of
     // bytes) is copied for them alone.

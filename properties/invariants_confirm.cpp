@@ -35,7 +35,7 @@ void check_strict_confirm(const Events& events, std::vector<Violation>& out) {
         e.detail != "confirmed") {
       continue;
     }
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     const std::int64_t began_ns = r.value;
     bool answered = false;
     if (auto it = granted.find({r.key, r.token}); it != granted.end()) {

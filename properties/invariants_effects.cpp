@@ -95,7 +95,7 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
 
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kIntent) {
-      const runtime::RuntimeEvent& r = e.runtime;
+      const sim::RuntimeRecord& r = e.runtime;
       const auto identity = scenarios::parse_effect_identity(e.detail);
       if (!identity) {
         out.push_back(violation(name(), "an intent without the workload's effect identity",
@@ -117,7 +117,7 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
         paths[r.key][{r.holder, r.detail}].insert(r.step);
       }
     } else if (e.world == sim::WorldEventKind::kObserved) {
-      const runtime::RuntimeEvent& r = e.runtime;
+      const sim::RuntimeRecord& r = e.runtime;
       if (r.holder == "write" && e.detail.starts_with("error")) {
         failed.insert({{r.key, r.token, r.step}, r.scope_key, r.detail});
       }

@@ -16,10 +16,10 @@ void PerKeyEpochs::check(const sim::World& world, std::vector<Violation>& out) c
     runtime::Token epoch = 0;
     std::uint64_t granted_at = 0;
   };
-  std::map<runtime::LeaseKey, KeyState> keys;
+  std::map<sim::NameKey, KeyState> keys;
   for (const sim::HistoryEvent& e : world.history().events()) {
     if (e.world != sim::WorldEventKind::kRuntime) continue;
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     if (r.kind == EventKind::kStoreLeaseGranted) {
       KeyState& key = keys[r.key];
       if (r.token != key.epoch + 1) {

@@ -51,7 +51,7 @@ void check_expired_write_never_succeeds(const Events& events, const LocalExpiryP
         (e.detail != "applied" && e.detail != "deduplicated")) {
       continue;
     }
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     std::vector<Grant> mine;
     if (auto it = grants.find({r.key, r.token}); it != grants.end()) {
       for (const Grant& g : it->second) {

@@ -23,11 +23,11 @@ bool sent_through_fence(EventKind kind) {
          kind == EventKind::kUncheckedCallSent;
 }
 
-using RunAtHolder = std::pair<HeldToken, std::string>;
+using RunAtHolder = std::pair<HeldToken, sim::Name>;
 
 void judge_scoped(const sim::HistoryEvent& e, const std::map<RunAtHolder, std::uint64_t>& running,
                   const std::map<RunAtHolder, std::uint64_t>& ended, std::vector<Violation>& out) {
-  const runtime::RuntimeEvent& r = e.runtime;
+  const sim::RuntimeRecord& r = e.runtime;
   const RunAtHolder run{held_token(r), r.step};
   if (running.contains(run)) return;
   const std::string what =
@@ -49,7 +49,7 @@ void check_fence_scoping(const Events& events, std::vector<Violation>& out) {
   std::map<RunAtHolder, std::uint64_t> running;  // -> its kStepStarted
   std::map<RunAtHolder, std::uint64_t> ended;    // -> its last kStepEnded
   for (const sim::HistoryEvent& e : events) {
-    const runtime::RuntimeEvent* r = runtime_event(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     if (r->kind == EventKind::kStepStarted) {
       running[RunAtHolder{held_token(*r), r->step}] = e.index;
@@ -67,7 +67,7 @@ void check_fence_scoping(const Events& events, std::vector<Violation>& out) {
 void check_stopped_holder(const Events& events, std::vector<Violation>& out) {
   std::map<HeldToken, std::uint64_t> stopped;  // -> the refusal or loss that stopped it
   for (const sim::HistoryEvent& e : events) {
-    const runtime::RuntimeEvent* r = runtime_event(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     if (is_fenced_refusal(*r) || r->kind == EventKind::kLeaseLost ||
         r->kind == EventKind::kLeaseReleased) {

@@ -81,7 +81,7 @@ Timeline read_timeline(const Events& events) {
       }
       continue;
     }
-    const runtime::RuntimeEvent* r = runtime_event(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     // Only these kinds are read: the copy of the holder and key (hostile names run to hundreds
     // of bytes) is made for them alone.

@@ -36,15 +36,15 @@ std::string highest_text(const std::optional<Highest>& highest) {
 void check_no_false_fencing(const Events& events, std::vector<Violation>& out) {
   const std::string_view name = NoFalseFencing{}.name();
   std::map<std::string, Highest> by_scope;
-  std::map<runtime::LeaseKey, Highest> by_key;
-  std::set<std::pair<runtime::LeaseKey, runtime::Token>> released;
+  std::map<sim::NameKey, Highest> by_key;
+  std::set<std::pair<sim::NameKey, runtime::Token>> released;
   auto find = [](const auto& map, const auto& key) -> std::optional<Highest> {
     auto it = map.find(key);
     if (it == map.end()) return std::nullopt;
     return it->second;
   };
   for (const sim::HistoryEvent& e : events) {
-    const runtime::RuntimeEvent* r = runtime_event(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     if (r->kind == EventKind::kStoreLeaseGranted) {
       by_scope[runtime::make_scope_key(r->key)] = Highest{r->token, e.index};

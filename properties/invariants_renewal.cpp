@@ -26,7 +26,7 @@ void judge_store_renewal(const sim::HistoryEvent& e, runtime::Nanoseconds ttl_ns
                          std::map<runtime::LeaseKey, StoreLease>& leases,
                          std::vector<Violation>& out) {
   const std::string_view name = ConditionalRenewal{}.name();
-  const runtime::RuntimeEvent& r = e.runtime;
+  const sim::RuntimeRecord& r = e.runtime;
   auto it = leases.find(r.key);
   if (it == leases.end()) {
     out.push_back(violation(name,
@@ -71,7 +71,7 @@ void check_conditional_renewal(const Events& events, runtime::Nanoseconds ttl_ns
   std::map<runtime::LeaseKey, StoreLease> leases;
   std::map<HeldToken, std::uint64_t> lost;  // held token -> the holder's kLeaseLost
   for (const sim::HistoryEvent& e : events) {
-    const runtime::RuntimeEvent* r = runtime_event(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     switch (r->kind) {
       case EventKind::kStoreLeaseGranted:

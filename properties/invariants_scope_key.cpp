@@ -42,7 +42,7 @@ class Judge {
   }
 
   // The runtime used `scope_key` for `key`: it must be the reference's, and no other key's.
-  void pair_seen(const runtime::LeaseKey& key, const std::string& scope_key, std::string_view what,
+  void pair_seen(const sim::NameKey& key, const sim::Name& scope_key, std::string_view what,
                  std::uint64_t index) {
     auto [it, fresh] = owner_.try_emplace(scope_key, key, index);
     if (!fresh && it->second.first != key) {
@@ -53,7 +53,7 @@ class Judge {
           {it->second.second, index}));
     }
     if (!fresh && it->second.first == key) return;  // judged when first seen
-    const std::string expected = reference_scope_key(key);
+    const std::string expected = reference_scope_key(key.lease_key());
     if (scope_key == expected) return;
     out_.push_back(violation(scope_name(),
                              fmt::format("{} for {} carries the scope key '{}', JavaScript's "
@@ -65,10 +65,11 @@ class Judge {
  private:
   std::vector<Violation>& out_;
   std::set<std::string> checked_;
-  std::map<std::string, std::pair<runtime::LeaseKey, std::uint64_t>> owner_;
+  // Keyed by the history's names (sim/name.h): judging an event copies no bytes.
+  std::map<sim::Name, std::pair<sim::NameKey, std::uint64_t>> owner_;
 };
 
-bool names_a_key(const runtime::RuntimeEvent& r) {
+bool names_a_key(const sim::RuntimeRecord& r) {
   return !r.key.tenant_id.empty() || !r.key.lease_execution_id.empty();
 }
 
@@ -97,7 +98,7 @@ void check_scope_key_injective(const Events& events, std::vector<Violation>& out
           {it->second.second, e.index}));
       continue;
     }
-    const runtime::RuntimeEvent* r = runtime_event(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     if (!r->scope_key.empty() && names_a_key(*r)) {
       judge.pair_seen(r->key, r->scope_key, runtime::to_string(r->kind), e.index);

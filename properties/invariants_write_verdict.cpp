@@ -38,7 +38,7 @@ void check_write_verdict(const Events& events, std::vector<Violation>& out) {
   // The sink's verdicts by (sink, token, payload), in order.
   std::map<std::tuple<std::string, runtime::Token, std::string>, std::vector<Judged>> judged;
   for (const sim::HistoryEvent& e : events) {
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     if (e.world == sim::WorldEventKind::kIntent) {
       intents[{e.node, r.key, r.step, r.holder, r.detail, r.token}].push_back({e.time_ns, e.detail});
     } else if (e.world == sim::WorldEventKind::kStoreCall && e.store &&

@@ -18,18 +18,18 @@ using runtime::EventKind;
 
 namespace {
 
-using TreeAtHolder = std::pair<std::string, runtime::LeaseKey>;
+using TreeAtHolder = std::pair<sim::Name, sim::NameKey>;  // names: no bytes copied
 
 struct TreeState {
   int waits_open = 0;                                // remote-children waits begun, not ended
-  std::map<std::string, std::uint64_t> running;      // step path -> its kStepStarted
-  std::map<std::string, std::uint64_t> checkpoints;  // path -> its kCheckpointSent, unanswered
+  std::map<sim::Name, std::uint64_t> running;      // step path -> its kStepStarted
+  std::map<sim::Name, std::uint64_t> checkpoints;  // path -> its kCheckpointSent, unanswered
   std::optional<std::uint64_t> released;  // the kLeaseReleased, until the next kLeaseTaken
 };
 
 void judge_release(const sim::HistoryEvent& e, const TreeState& tree, std::vector<Violation>& out) {
   if (tree.running.empty() && tree.checkpoints.empty()) return;
-  const runtime::RuntimeEvent& r = e.runtime;
+  const sim::RuntimeRecord& r = e.runtime;
   std::vector<std::uint64_t> events;
   std::string paths;
   for (const auto& [path, started] : tree.running) {
@@ -55,7 +55,7 @@ void judge_release(const sim::HistoryEvent& e, const TreeState& tree, std::vecto
 void work_after_release(const sim::HistoryEvent& e, const TreeState& tree, std::string_view what,
                         std::vector<Violation>& out) {
   if (!tree.released) return;
-  const runtime::RuntimeEvent& r = e.runtime;
+  const sim::RuntimeRecord& r = e.runtime;
   out.push_back(violation(SafeYield{}.name(),
                           fmt::format("{} {} '{}' of {} after it released the tree's lease and "
                                       "before it took it again: a lane was busy at the release",
@@ -69,7 +69,7 @@ void check_safe_yield(const Events& events, std::vector<Violation>& out) {
   std::map<TreeAtHolder, TreeState> trees;
   std::map<HeldToken, std::uint64_t> released;  // -> the kLeaseReleased
   for (const sim::HistoryEvent& e : events) {
-    const runtime::RuntimeEvent* r = runtime_event(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     TreeState& tree = trees[{r->holder, r->key}];
     switch (r->kind) {

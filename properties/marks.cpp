@@ -33,18 +33,19 @@ void count_cancel_marks(const sim::HistoryEvent& e, std::map<runtime::LeaseKey, 
 
 std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
   std::map<std::string, std::uint64_t> marks;
+  // Keyed by the history's names (sim/name.h): reading an event copies no bytes.
   // Steps running per (key, token): started and not yet ended.
-  std::map<std::pair<runtime::LeaseKey, runtime::Token>, int> running;
-  std::set<std::pair<std::string, runtime::LeaseKey>> renewing;  // (holder, key) renew in flight
+  std::map<std::pair<sim::NameKey, runtime::Token>, int> running;
+  std::set<std::pair<sim::Name, sim::NameKey>> renewing;  // (holder, key) renew in flight
   // Writes in flight per (holder, key, token), to see a local expiry land in the middle of one.
-  std::set<std::tuple<std::string, runtime::LeaseKey, runtime::Token>> writing;
-  std::set<std::pair<std::string, runtime::LeaseKey>> waiting;  // remote-children waits
+  std::set<std::tuple<sim::Name, sim::NameKey, runtime::Token>> writing;
+  std::set<std::pair<sim::Name, sim::NameKey>> waiting;  // remote-children waits
   // Why each held token was first lost at its holder.
-  std::map<std::tuple<std::string, runtime::LeaseKey, runtime::Token>, std::string> lost;
+  std::map<std::tuple<sim::Name, sim::NameKey, runtime::Token>, sim::Name> lost;
   // Per key, the store's latest grant (token) and whether it was given back since.
-  std::map<runtime::LeaseKey, std::pair<runtime::Token, bool>> granted;
+  std::map<sim::NameKey, std::pair<runtime::Token, bool>> granted;
   // True time of the store's latest renewal per (requester, key, token).
-  std::map<std::tuple<std::string, runtime::LeaseKey, runtime::Token>, std::int64_t> store_renewed;
+  std::map<std::tuple<sim::Name, sim::NameKey, runtime::Token>, std::int64_t> store_renewed;
   const runtime::Nanoseconds margin_ns = world.options().lease.drift_margin_ns();
   // Tokens accepted at each sink per tenant, by scope key.
   std::map<std::pair<std::string, std::string>, std::map<std::string, runtime::Token>> accepted;
@@ -57,7 +58,7 @@ std::map<std::string, std::uint64_t> count_marks(const sim::World& world) {
     }
     count_cancel_marks(e, cancels, marks);
     if (e.world != sim::WorldEventKind::kRuntime) continue;
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     switch (r.kind) {
       case EventKind::kSinkRefused:
         ++marks["stale-write-refused"];

@@ -146,7 +146,7 @@ std::string encode_record(const LoggedEvent& logged) {
   w.u64(e.node);
   w.i64(e.local_monotonic_ns);
   w.u8(static_cast<std::uint8_t>(e.world));
-  const runtime::RuntimeEvent& r = e.runtime;
+  const sim::RuntimeRecord& r = e.runtime;
   w.u8(static_cast<std::uint8_t>(r.kind));
   w.text(r.holder);
   w.key(r.key);
@@ -180,7 +180,7 @@ std::vector<LoggedEvent> decode_records(std::string_view bytes) {
     e.node = static_cast<sim::NodeId>(r.u64());
     e.local_monotonic_ns = r.i64();
     e.world = static_cast<sim::WorldEventKind>(r.u8());
-    runtime::RuntimeEvent& rt = e.runtime;
+    sim::RuntimeRecord& rt = e.runtime;
     rt.kind = static_cast<runtime::EventKind>(r.u8());
     rt.holder = r.text();
     rt.key = r.key();

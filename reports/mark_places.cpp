@@ -53,7 +53,7 @@ class Placer {
   }
 
   void runtime_event(const sim::HistoryEvent& e) {
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     switch (r.kind) {
       case EventKind::kSinkRefused:
         place("stale-write-refused");
@@ -97,7 +97,7 @@ class Placer {
 
   // Lease, step and wait events: the marks about takeovers, renewals, expiries and yields.
   void lease_event(const sim::HistoryEvent& e) {
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     switch (r.kind) {
       case EventKind::kStepStarted:
         ++running_[{r.key, r.token}];
@@ -143,7 +143,7 @@ class Placer {
     }
   }
 
-  void sink_accepted(const runtime::RuntimeEvent& r) {
+  void sink_accepted(const sim::RuntimeRecord& r) {
     const std::string tenant = r.scope_key.substr(0, r.scope_key.find(':'));
     auto& tokens = accepted_[{r.holder, tenant}];
     tokens[r.scope_key] = r.token;
@@ -155,7 +155,7 @@ class Placer {
     }
   }
 
-  void store_renew_refused(const runtime::RuntimeEvent& r) {
+  void store_renew_refused(const sim::RuntimeRecord& r) {
     place("late-renewal-refused");
     if (auto it = granted_.find(r.key); r.detail == "stale" && it != granted_.end() &&
                                         it->second.first > r.token && !it->second.second) {
@@ -163,13 +163,13 @@ class Placer {
     }
   }
 
-  void error_classified(const runtime::RuntimeEvent& r) {
+  void error_classified(const sim::RuntimeRecord& r) {
     if (r.detail != runtime::ExecutionFencedError::kCode) return;
     auto it = lost_.find({r.holder, r.key, r.token});
     if (it != lost_.end() && it->second == "local-expiry") place("fenced-after-local-expiry");
   }
 
-  void lease_lost(const runtime::RuntimeEvent& r) {
+  void lease_lost(const sim::RuntimeRecord& r) {
     lost_.try_emplace({r.holder, r.key, r.token}, r.detail);
     if (r.detail == "local-expiry" && renewing_.contains({r.holder, r.key})) {
       place("renewal-raced-expiry");
@@ -180,7 +180,7 @@ class Placer {
     renewing_.erase({r.holder, r.key});
   }
 
-  void remote_wait_began(const runtime::RuntimeEvent& r) {
+  void remote_wait_began(const sim::RuntimeRecord& r) {
     waiting_.insert({r.holder, r.key});
     for (const auto& [key_token, count] : running_) {
       if (key_token.first == r.key && count > 0) {

@@ -61,7 +61,7 @@ std::string term(const sim::World& world, const sim::HistoryEvent& e) {
     }
     return fmt::format("{}({})", sim::to_string(e.world), at);
   }
-  const runtime::RuntimeEvent& r = e.runtime;
+  const sim::RuntimeRecord& r = e.runtime;
   // A sink that applied a write and one that deduplicated it both accepted its token: which of the
   // two depends on whether the step ran before, not on the bug.
   const bool accepted = r.kind == EventKind::kSinkApplied || r.kind == EventKind::kSinkDeduplicated;

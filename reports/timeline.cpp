@@ -59,7 +59,7 @@ Json event_json(const sim::HistoryEvent& e) {
     event["detail"] = e.detail;
     return event;
   }
-  const runtime::RuntimeEvent& r = e.runtime;
+  const sim::RuntimeRecord& r = e.runtime;
   event["kind"] = runtime::to_string(r.kind);
   event["holder"] = r.holder;
   if (!r.key.tenant_id.empty() || !r.key.lease_execution_id.empty()) {

@@ -51,7 +51,7 @@ void close_belief(Json& span, OpenBelief& open, std::int64_t at_ns,
 }
 
 Json new_belief(const sim::HistoryEvent& e, std::int64_t until_ns) {
-  const runtime::RuntimeEvent& r = e.runtime;
+  const sim::RuntimeRecord& r = e.runtime;
   return Json{{"node", e.node},
               {"holder", r.holder},
               {"key", runtime::to_string(r.key)},
@@ -86,7 +86,7 @@ Json belief_spans(const Frame& frame) {
   };
   for (const sim::HistoryEvent& e : frame.world.history().events()) {
     if (e.world == sim::WorldEventKind::kNodeCrashed) end_node(e.node, e);
-    const runtime::RuntimeEvent* r = properties::runtime_event(e);
+    const sim::RuntimeRecord* r = properties::runtime_event(e);
     if (r == nullptr) continue;
     const properties::HeldToken held = properties::held_token(*r);
     if (r->kind == EventKind::kLeaseTaken) {
@@ -140,7 +140,7 @@ Json step_spans(const Frame& frame) {
         it = open.erase(it);
       }
     }
-    const runtime::RuntimeEvent* r = properties::runtime_event(e);
+    const sim::RuntimeRecord* r = properties::runtime_event(e);
     if (r == nullptr) continue;
     if (r->kind != EventKind::kStepStarted && r->kind != EventKind::kStepEnded) continue;
     const auto id = std::make_tuple(r->holder, r->key, r->token, r->step);
@@ -171,7 +171,7 @@ Json write_attempts(const Frame& frame) {
            std::vector<std::size_t>>
       waiting;
   for (const sim::HistoryEvent& e : frame.world.history().events()) {
-    const runtime::RuntimeEvent* r = properties::runtime_event(e);
+    const sim::RuntimeRecord* r = properties::runtime_event(e);
     if (r == nullptr) continue;
     const auto id = std::make_tuple(r->holder, r->key, r->token, r->step);
     if (r->kind == EventKind::kWriteSent) {
@@ -193,7 +193,8 @@ Json write_attempts(const Frame& frame) {
     if (it == waiting.end() || it->second.empty()) continue;
     Json& attempt = attempts[it->second.front()];
     it->second.erase(it->second.begin());
-    attempt["reply"] = r->kind == EventKind::kWriteRefused ? std::string("refused") : r->detail;
+    attempt["reply"] =
+        r->kind == EventKind::kWriteRefused ? std::string("refused") : r->detail.str();
     attempt["reply_ns"] = e.time_ns;
     attempt["reply_event"] = e.index;
     attempt["high_water"] = r->value;

@@ -29,7 +29,7 @@ void end_epoch(Json& epoch, std::int64_t at_ns, std::optional<std::uint64_t> eve
 }
 
 Json new_epoch(const Frame& frame, const sim::HistoryEvent& e) {
-  const runtime::RuntimeEvent& r = e.runtime;
+  const sim::RuntimeRecord& r = e.runtime;
   return Json{{"node", e.node},
               {"key", runtime::to_string(r.key)},
               {"token", r.token},
@@ -47,7 +47,7 @@ Json store_epochs(const Frame& frame) {
   std::map<runtime::LeaseKey, std::size_t> current;  // key -> its latest epoch, while not ended
   std::map<std::pair<runtime::LeaseKey, runtime::Token>, std::size_t> by_token;
   for (const sim::HistoryEvent& e : frame.world.history().events()) {
-    const runtime::RuntimeEvent* r = properties::runtime_event(e);
+    const sim::RuntimeRecord* r = properties::runtime_event(e);
     if (r == nullptr) continue;
     if (r->kind == EventKind::kStoreLeaseGranted) {
       auto previous = current.find(r->key);
@@ -88,7 +88,7 @@ Json store_epochs(const Frame& frame) {
 Json sink_writes(const Frame& frame) {
   Json writes = Json::array();
   for (const sim::HistoryEvent& e : frame.world.history().events()) {
-    const runtime::RuntimeEvent* r = properties::runtime_event(e);
+    const sim::RuntimeRecord* r = properties::runtime_event(e);
     if (r == nullptr) continue;
     std::string_view outcome;
     if (r->kind == EventKind::kSinkApplied) {
@@ -116,7 +116,7 @@ Json sink_writes(const Frame& frame) {
 Json checkpoint_judgements(const Frame& frame) {
   Json judgements = Json::array();
   for (const sim::HistoryEvent& e : frame.world.history().events()) {
-    const runtime::RuntimeEvent* r = properties::runtime_event(e);
+    const sim::RuntimeRecord* r = properties::runtime_event(e);
     if (r == nullptr) continue;
     if (r->kind != EventKind::kStoreCheckpointCommitted &&
         r->kind != EventKind::kStoreCheckpointRefused) {

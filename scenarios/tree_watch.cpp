@@ -9,7 +9,7 @@ void TreeWatch::catch_up() {
   for (; read_ < events.size(); ++read_) {
     const sim::HistoryEvent& e = events[read_];
     if (e.world != sim::WorldEventKind::kRuntime) continue;
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     switch (r.kind) {
       case EventKind::kTreeStarted:
         trees_[r.key].started = true;
@@ -50,14 +50,15 @@ void TreeWatch::catch_up() {
 
 std::string TreeWatch::moment(const runtime::LeaseKey& tree, const std::string& step_path) {
   catch_up();
-  auto it = trees_.find(tree);
+  auto it = trees_.find(sim::NameKey(tree));
   if (it == trees_.end() || !it->second.started) return "before-start";
   if (it->second.ended) return "after-end";
   bool any_running = false;
   bool any_checkpointing = false;
   bool any_waiting = false;
+  const sim::Name step(step_path);
   for (const auto& [holder, state] : it->second.holders) {
-    if (state.running.contains(step_path)) return "during-step";
+    if (state.running.contains(step)) return "during-step";
     any_running = any_running || !state.running.empty();
     any_checkpointing = any_checkpointing || !state.checkpointing.empty();
     any_waiting = any_waiting || state.waiting > 0;

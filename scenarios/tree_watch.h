@@ -26,22 +26,23 @@ class TreeWatch {
   bool remote_waits_overlap();
 
  private:
+  // Keyed by the history's names (sim/name.h): reading an event copies no bytes.
   struct Holder {
-    std::set<std::string> running;
-    std::set<std::string> checkpointing;
+    std::set<sim::Name> running;
+    std::set<sim::Name> checkpointing;
     int waiting = 0;
   };
   struct Tree {
     bool started = false;
     bool ended = false;
-    std::map<std::string, Holder> holders;
+    std::map<sim::Name, Holder> holders;
   };
 
   void catch_up();
 
   const sim::World& world_;
   std::size_t read_ = 0;  // events read so far
-  std::map<runtime::LeaseKey, Tree> trees_;
+  std::map<sim::NameKey, Tree> trees_;
 };
 
 }  // namespace fencesim::scenarios

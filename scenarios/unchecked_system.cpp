@@ -25,7 +25,7 @@ std::int64_t overlap_with_later_holders(const std::vector<sim::HistoryEvent>& ev
   for (const sim::HistoryEvent& e : events) {
     if (e.time_ns > to_ns) break;
     if (e.world != sim::WorldEventKind::kRuntime || e.runtime.key != key) continue;
-    const runtime::RuntimeEvent& r = e.runtime;
+    const sim::RuntimeRecord& r = e.runtime;
     if (r.kind == EventKind::kStoreLeaseGranted) {
       close(e.time_ns);  // the next grant ends the previous holder's tenure
       if (r.token > token) {

@@ -56,7 +56,7 @@ class Encoder {
     text(key.tenant_id);
     text(key.lease_execution_id);
   }
-  void text(const std::string& value) {
+  void text(std::string_view value) {
     integer(value.size());
     buffer_.append(value);
   }
@@ -73,6 +73,41 @@ struct SpareStorage {
 thread_local SpareStorage spare;
 
 }  // namespace
+
+RuntimeRecord::RuntimeRecord(const runtime::RuntimeEvent& event)
+    : kind(event.kind),
+      holder(event.holder),
+      key(event.key),
+      scope_key(event.scope_key),
+      token(event.token),
+      step(event.step),
+      detail(event.detail),
+      value(event.value) {}
+
+RuntimeRecord::RuntimeRecord(runtime::RuntimeEvent&& event)
+    : kind(event.kind),
+      holder(std::move(event.holder)),
+      key(std::move(event.key)),
+      scope_key(std::move(event.scope_key)),
+      token(event.token),
+      step(std::move(event.step)),
+      detail(std::move(event.detail)),
+      value(event.value) {}
+
+RuntimeRecord::RuntimeRecord(const runtime::RuntimeEvent& event, NameTable& names)
+    : kind(event.kind),
+      holder(names.intern(std::string_view(event.holder))),
+      key(names.intern(event.key)),
+      scope_key(names.intern(std::string_view(event.scope_key))),
+      token(event.token),
+      step(names.intern(std::string_view(event.step))),
+      detail(names.intern(std::string_view(event.detail))),
+      value(event.value) {}
+
+RuntimeRecord::operator runtime::RuntimeEvent() const {
+  return runtime::RuntimeEvent{kind,  holder.str(), key,          scope_key.str(),
+                               token, step.str(),   detail.str(), value};
+}
 
 History::History() : state_(XXH3_createState()) {
   check(state_ != nullptr, "XXH3 state allocated");
@@ -99,18 +134,19 @@ void History::record(HistoryEvent event) {
   encode.integer(static_cast<std::uint64_t>(event.world));
   if (event.world == WorldEventKind::kRuntime || event.world == WorldEventKind::kIntent ||
       event.world == WorldEventKind::kObserved || event.world == WorldEventKind::kCancelRequest) {
-    const runtime::RuntimeEvent& r = event.runtime;
+    const RuntimeRecord& r = event.runtime;
     encode.integer(static_cast<std::uint64_t>(r.kind));
-    encode.text(r.holder);
-    encode.text(r.key.tenant_id);
-    encode.text(r.key.lease_execution_id);
-    encode.text(r.scope_key);
+    encode.text(r.holder.view());
+    encode.text(r.key.tenant_id.view());
+    encode.text(r.key.lease_execution_id.view());
+    encode.text(r.scope_key.view());
     encode.integer(r.token);
-    encode.text(r.step);
-    encode.text(r.detail);
+    encode.text(r.step.view());
+    encode.text(r.detail.view());
     encode.integer(static_cast<std::uint64_t>(r.value));
   }
-  encode.text(event.detail);
+  // A name's bytes, never its identity: the hash is what it was when events carried strings.
+  encode.text(event.detail.view());
   if (event.world == WorldEventKind::kStoreCall && event.store) {
     const StoreCall& c = *event.store;
     encode.integer(static_cast<std::uint64_t>(c.op));
@@ -160,7 +196,7 @@ std::string describe(const HistoryEvent& event, const std::vector<std::string>& 
       event.node < node_names.size() ? node_names[event.node] : fmt::format("node-{}", event.node);
   const double seconds = static_cast<double>(event.time_ns) / 1e9;
   if (event.world == WorldEventKind::kIntent) {
-    const runtime::RuntimeEvent& r = event.runtime;
+    const RuntimeRecord& r = event.runtime;
     return fmt::format(
         "#{} t={:.6f}s {} intent sink={} tree=({}, {}) step={} effect={} token={}: {}", event.index,
         seconds, node, r.holder, r.key.tenant_id, r.key.lease_execution_id, r.step, r.detail,
@@ -170,7 +206,7 @@ std::string describe(const HistoryEvent& event, const std::vector<std::string>& 
     return fmt::format("#{} t={:.6f}s {} {}", event.index, seconds, node, describe(*event.store));
   }
   if (event.world == WorldEventKind::kObserved) {
-    const runtime::RuntimeEvent& r = event.runtime;
+    const RuntimeRecord& r = event.runtime;
     return fmt::format(
         "#{} t={:.6f}s {} observed {} tree=({}, {}) step={} token={} sink={} "
         "effect={}: {}",
@@ -181,7 +217,7 @@ std::string describe(const HistoryEvent& event, const std::vector<std::string>& 
     return fmt::format("#{} t={:.6f}s {} {}: {}", event.index, seconds, node,
                        to_string(event.world), event.detail);
   }
-  const runtime::RuntimeEvent& r = event.runtime;
+  const RuntimeRecord& r = event.runtime;
   std::string text = fmt::format("#{} t={:.6f}s {} {} holder={} key={}", event.index, seconds, node,
                                  runtime::to_string(r.kind), r.holder, r.scope_key);
   if (r.scope_key.empty() && !r.key.tenant_id.empty()) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/observer.h"
+#include "sim/name.h"
 #include "sim/node_id.h"
 #include "sim/store_record.h"
 
@@ -54,14 +55,36 @@ enum class WorldEventKind : std::uint8_t {
 
 std::string_view to_string(WorldEventKind kind);
 
+// A runtime event as the history keeps it: runtime::RuntimeEvent's fields, with names (sim/name.h)
+// for its strings, so that recording it copies no bytes and the events of one tree share its key.
+// Converts from a runtime::RuntimeEvent (its names then are not interned: a world interns them,
+// see World::on_runtime_event) and back to one (a copy), so that code written for the runtime's
+// type still compiles.
+struct RuntimeRecord {
+  runtime::EventKind kind{};
+  Name holder;  // the instance (holder id) or the store or sink name
+  NameKey key;
+  Name scope_key;
+  runtime::Token token = runtime::kTokenNone;
+  Name step;  // step path within the tree
+  Name detail;
+  std::int64_t value = 0;
+
+  RuntimeRecord() = default;
+  RuntimeRecord(const runtime::RuntimeEvent& event);  // NOLINT(google-explicit-constructor)
+  RuntimeRecord(runtime::RuntimeEvent&& event);       // NOLINT(google-explicit-constructor)
+  RuntimeRecord(const runtime::RuntimeEvent& event, NameTable& names);
+  operator runtime::RuntimeEvent() const;  // NOLINT(google-explicit-constructor)
+};
+
 struct HistoryEvent {
   std::uint64_t index = 0;
   std::int64_t time_ns = 0;  // true virtual time
   NodeId node = kWorldNode;
   std::int64_t local_monotonic_ns = 0;  // the node's monotonic clock when it happened
   WorldEventKind world = WorldEventKind::kRuntime;
-  runtime::RuntimeEvent runtime{};         // set when world == kRuntime
-  std::string detail;                      // world events' description
+  RuntimeRecord runtime{};                 // set when world == kRuntime
+  Name detail;                             // world events' description
   std::shared_ptr<const StoreCall> store;  // set when world == kStoreCall
 };
 

@@ -190,14 +190,14 @@ void World::record_store_call(NodeId store, StoreCall call) {
 
 void World::observe(runtime::ExecutionContext& context, Observation observation) {
   HistoryEvent event = stamped(node_of(context), WorldEventKind::kObserved);
-  event.runtime.holder = std::move(observation.what);
-  event.runtime.key = std::move(observation.lease);
+  event.runtime.holder = interned_.intern(std::move(observation.what));
+  event.runtime.key = interned_.intern(observation.lease);
   event.runtime.token = observation.token;
-  event.runtime.step = context.path();
-  event.runtime.scope_key = std::move(observation.sink);
-  event.runtime.detail = std::move(observation.effect);
+  event.runtime.step = interned_.intern(std::string_view(context.path()));
+  event.runtime.scope_key = interned_.intern(std::move(observation.sink));
+  event.runtime.detail = interned_.intern(std::move(observation.effect));
   event.runtime.value = observation.began_ns;
-  event.detail = std::move(observation.outcome);
+  event.detail = interned_.intern(std::move(observation.outcome));
   keep(std::move(event));
 }
 
@@ -262,10 +262,10 @@ void World::cancel_at(std::int64_t at_ns, runtime::LeaseKey tree) {
 
 void World::record_cancel_request(const runtime::LeaseKey& tree, std::string what) {
   HistoryEvent event = stamped(kWorldNode, WorldEventKind::kCancelRequest);
-  event.runtime.key = tree;
+  event.runtime.key = interned_.intern(tree);
   event.detail = fmt::format("cancel of ({}, {}): {}", tree.tenant_id, tree.lease_execution_id,
                              what);
-  event.runtime.detail = std::move(what);
+  event.runtime.detail = interned_.intern(std::move(what));
   keep(std::move(event));
 }
 
@@ -284,13 +284,13 @@ void World::intend(runtime::ExecutionContext& context, const std::string& sink,
                    std::string_view effect, const std::string& payload, runtime::Token token,
                    bool at_most_once) {
   HistoryEvent event = stamped(node_of(context), WorldEventKind::kIntent);
-  event.runtime.holder = sink;
-  event.runtime.key = context.tree_key();
-  event.runtime.step = context.path();
-  event.runtime.detail = std::string(effect);
+  event.runtime.holder = interned_.intern(std::string_view(sink));
+  event.runtime.key = interned_.intern(context.tree_key());
+  event.runtime.step = interned_.intern(std::string_view(context.path()));
+  event.runtime.detail = interned_.intern(effect);
   event.runtime.token = token;
   event.runtime.value = at_most_once ? 1 : 0;
-  event.detail = payload;
+  event.detail = interned_.intern(std::string_view(payload));
   keep(std::move(event));
 }
 
@@ -324,7 +324,7 @@ HistoryEvent World::stamped(NodeId node, WorldEventKind kind) const {
 
 void World::record(NodeId node, WorldEventKind kind, std::string detail) {
   HistoryEvent event = stamped(node, kind);
-  event.detail = std::move(detail);
+  event.detail = interned_.intern(std::move(detail));
   keep(std::move(event));
 }
 
@@ -343,7 +343,7 @@ std::int64_t World::true_now_ns() const {
 
 void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {
   HistoryEvent entry = stamped(node, WorldEventKind::kRuntime);
-  entry.runtime = event;
+  entry.runtime = RuntimeRecord(event, interned_);
   history_.record(std::move(entry));
   if (quiet_) return;
   for (Armed& armed : armed_) {

@@ -214,6 +214,9 @@ class World final : private StoreRecorder {
 
   WorldOptions options_;
   std::unique_ptr<Scheduler> scheduler_;
+  // Every name this world records, interned (sim/name.h): the events of one tree or holder share
+  // one copy of its name.
+  NameTable interned_;
   History history_;
   std::unique_ptr<Network> network_;
   std::vector<std::string> names_;

@@ -1,0 +1,88 @@
+#include "sim/name.h"
+
+#include <xxhash.h>
+
+#include <ostream>
+
+namespace fencesim::sim {
+
+const std::string& Name::empty_text() noexcept {
+  static const std::string empty;
+  return empty;
+}
+
+std::uint64_t Name::hash_of(std::string_view text) noexcept {
+  return XXH3_64bits(text.data(), text.size());
+}
+
+Name::Name(std::string text) {
+  if (text.empty()) return;
+  const std::uint64_t hash = hash_of(text);
+  node_ = new Node{1, hash, std::move(text)};
+}
+
+std::ostream& operator<<(std::ostream& out, const Name& name) {
+  return out << name.view();
+}
+
+NameTable::~NameTable() {
+  for (Name::Node* node : slots_) {
+    if (node != nullptr && --node->refs == 0) delete node;
+  }
+}
+
+Name::Node** NameTable::slot(std::string_view text, std::uint64_t hash) {
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
+    Name::Node*& node = slots_[i];
+    if (node == nullptr) return &node;
+    if (node->hash == hash && node->text == text) return &node;
+  }
+}
+
+void NameTable::grow() {
+  std::vector<Name::Node*> old(slots_.empty() ? 256 : slots_.size() * 2, nullptr);
+  old.swap(slots_);
+  for (Name::Node* node : old) {
+    if (node != nullptr) *slot(node->text, node->hash) = node;
+  }
+}
+
+Name NameTable::intern(std::string_view text) {
+  if (text.empty()) return Name();
+  if ((count_ + 1) * 2 > slots_.size()) grow();
+  const std::uint64_t hash = Name::hash_of(text);
+  Name::Node** node = slot(text, hash);
+  if (*node == nullptr) {
+    *node = new Name::Node{1, hash, std::string(text)};  // the table's own reference
+    ++count_;
+  }
+  return Name(*node);
+}
+
+Name NameTable::intern(std::string&& text) {
+  if (text.empty()) return Name();
+  if ((count_ + 1) * 2 > slots_.size()) grow();
+  const std::uint64_t hash = Name::hash_of(text);
+  Name::Node** node = slot(text, hash);
+  if (*node == nullptr) {
+    *node = new Name::Node{1, hash, std::move(text)};
+    ++count_;
+  }
+  return Name(*node);
+}
+
+Name NameTable::intern(const Name& name) {
+  if (name.empty()) return Name();
+  if ((count_ + 1) * 2 > slots_.size()) grow();
+  Name::Node** node = slot(name.view(), name.hash());
+  if (*node == nullptr) {
+    // Adopt the name's own node: no copy of its bytes.
+    *node = name.node_;
+    ++(*node)->refs;
+    ++count_;
+  }
+  return Name(*node);
+}
+
+}  // namespace fencesim::sim

@@ -1,6 +1,7 @@
 #include "cli/sweep_branch.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,10 +36,9 @@ std::set<std::string> parse_branch_marks(const scenarios::ScenarioRegistry& regi
       throw UsageError(fmt::format("--branch-at: expected MARK[,MARK...], got '{}'", text));
     }
     if (!known.contains(name)) {
-      throw UsageError(fmt::format(
-          "--branch-at: unknown mark '{}' (a mark the history rules reach, such as "
-          "fenced-after-local-expiry, or one a scenario names: see 'fencesim list')",
-          name));
+      throw UsageError(fmt::format("--branch-at: unknown mark '{}' (the history's marks: {}; or a "
+                                   "mark a scenario names as its own)",
+                                   name, fmt::join(properties::history_mark_names(), ", ")));
     }
     if (!marks.insert(name).second) {
       throw UsageError(fmt::format("--branch-at: '{}' is given twice", name));
@@ -106,7 +106,7 @@ std::optional<BranchChild> fork_branches(
       // budget's end), it dies too. A worker gone before this line leaves it an orphan: end.
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (getppid() != worker) _exit(0);
-      BranchChild self{at, process_cpu_seconds()};
+      BranchChild self{at, process_cpu_seconds(), std::chrono::steady_clock::now()};
       world.reseed(properties::branch_seed(seed, at));
       return self;
     }

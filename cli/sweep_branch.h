@@ -13,6 +13,7 @@
 //
 // A branch needs no fork to replay: its replay file names the branch point, and a run of the
 // parent seed with RunRequest::branch set reseeds at the same call (properties/run.cpp).
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -42,6 +43,7 @@ std::uint64_t parse_branches(std::string_view text);
 struct BranchChild {
   properties::BranchPoint at;
   double cpu_started = 0;  // this process's CPU clock at the fork
+  std::chrono::steady_clock::time_point forked;
 };
 
 // Forks `count` branches of the running world at `mark`, one at a time. In a child it reseeds the

@@ -147,7 +147,7 @@ class Worker {
       send(ordered_json{{"type", "branch"},
                         {"id", message.id},
                         {"record", reports::to_json(record)},
-                        {"wall_seconds", wall_seconds},
+                        {"wall_seconds", seconds_since(branch->forked)},
                         {"cpu_seconds", process_cpu_seconds() - branch->cpu_started},
                         {"task_seconds", seconds_since(started)}});
       _exit(0);

@@ -446,7 +446,9 @@ ReplayFile replay_file_from_json(const json& document, std::string_view source) 
       if (!branch->is_object()) reader.fail("field 'branch' must be an object");
       const auto count = [&](const std::string& path) {
         const json& value = *reader.find(*branch, path, true);
-        if (!value.is_number_unsigned()) {
+        // A JSON reader keeps a small non-negative number as a signed integer: judge the value.
+        if (!value.is_number_integer() ||
+            (!value.is_number_unsigned() && value.get<std::int64_t>() < 0)) {
           reader.fail(fmt::format("field '{}' must be an unsigned integer", path));
         }
         return value.get<std::uint64_t>();

@@ -32,6 +32,7 @@ struct RunArgs {
   std::string sink_double;
   std::string html;      // "" for none: the run's timeline page
   std::string perfetto;  // "" for none: the run as a Chrome trace-event file
+  std::string branch;    // "" for none: MARK:EVENT:N, a sweep's branch (cli/sweep_branch.h)
 };
 
 struct ReplayArgs {
@@ -66,6 +67,8 @@ struct SweepArgs {
   std::string sink_double;
   std::string known;            // "" for none: a corpus or an earlier output (cli/sweep_known.h)
   std::string fail_on = "any";  // "any" failure fails the sweep, or only "new" groups
+  std::string branch_at;        // "" for none: MARK[,MARK...] to branch at (cli/sweep_branch.h)
+  std::string branches;         // branches per hit; "" for the default (8) with --branch-at
 };
 
 // `fencesim bench` (cli/bench_command.cpp; docs/benchmarks.md).

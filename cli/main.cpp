@@ -51,6 +51,9 @@ void add_run(CLI::App& app, RunArgs& args) {
                   ".json)");
   run->add_option("--sink-double", args.sink_double,
                   "Replace every sink by a broken test double: accept-stale");
+  run->add_option("--branch", args.branch,
+                  "MARK:EVENT:N: run branch N of the seed's run at MARK's event EVENT (a sweep's "
+                  "--branch-at run)");
   run->add_option("--html", args.html, "Write the run's timeline as a self-contained HTML page");
   run->add_option("--perfetto", args.perfetto,
                   "Write the run as a Chrome trace-event file (ui.perfetto.dev)");
@@ -128,6 +131,11 @@ void add_sweep(CLI::App& app, SweepArgs& args) {
                     "Replace every sink by a broken test double: accept-stale");
   sweep->add_option("--known", args.known,
                     "A corpus or an earlier sweep's output: mark each failure group new or known");
+  sweep->add_option("--branch-at", args.branch_at,
+                    "MARK[,MARK]: when a run reaches one, fork it into --branches runs with fresh "
+                    "sub-seeds from that event on");
+  sweep->add_option("--branches", args.branches, "Branches per mark hit with --branch-at (1..64, "
+                                                 "default 8)");
   sweep->add_option("--fail-on", args.fail_on,
                     "new: exit non-zero only for failure groups not in --known; any (default)");
 }

@@ -26,6 +26,7 @@ properties::RunRequest request_from(const reports::ReplayFile& file) {
   set_strategy("strategy", file.strategy, request);
   request.sink_double = file.sink_double;
   request.plan_override = file.plan;
+  request.branch = file.branch;  // a sweep's branch: reseeded at its mark's event, no fork
   return request;
 }
 

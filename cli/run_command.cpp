@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/parse.h"
+#include "cli/sweep_branch.h"
 #include "reports/replay_file.h"
 #include "reports/timeline_files.h"
 #include "scenarios/spec.h"
@@ -62,6 +63,10 @@ std::string rerun_command(const RunArgs& args, const properties::RunRequest& req
   command += fmt::format(" --seed {} --strategy {}", request.seed,
                          reports::strategy_name(request));
   if (!request.sink_double.empty()) command += " --sink-double " + shell_word(request.sink_double);
+  if (request.branch) {
+    command += fmt::format(" --branch {}:{}:{}", request.branch->mark, request.branch->event,
+                           request.branch->number);
+  }
   return command;
 }
 
@@ -89,6 +94,7 @@ int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std:
   request.seed = parse_seed("--seed", args.seed);
   set_strategy("--strategy", args.strategy, request);
   request.sink_double = args.sink_double;
+  if (!args.branch.empty()) request.branch = parse_branch_point(registry, "--branch", args.branch);
 
   reports::RunPictures pictures(args.html, args.perfetto);
   try {

@@ -110,6 +110,9 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   reports::write_sweep_manifest(plan.out + "/sweep.json", manifest);
   std::error_code created;
   std::filesystem::create_directories(plan.out + "/failures", created);
+  if (!created && !plan.branch_marks.empty()) {
+    std::filesystem::create_directories(plan.out + "/branches", created);
+  }
   if (created) {
     throw UsageError(
         fmt::format("--out: cannot create '{}/failures': {}", plan.out, created.message()));

@@ -158,7 +158,20 @@ class Engine {
       done(event, task);
     } else if (type == "rerun") {
       reran(event, task);
+    } else if (type == "branch") {
+      branched(event);
     }
+  }
+
+  // A branch of a run: a run of its own (not run again for determinism: its replay file is the
+  // check, and the CLI test replays branches to their hashes).
+  void branched(const PoolEvent& event) {
+    reports::RunRecord record = reports::run_record_from_json(event.message["record"], "worker");
+    results_.times.push_back(reports::RunTime{record.scenario, record.strategy, record.seed,
+                                              event.message["wall_seconds"].get<double>(),
+                                              event.message["cpu_seconds"].get<double>()});
+    if (!record.passed()) progress_.failure_found(record);
+    finish(std::move(record));
   }
 
   void done(const PoolEvent& event, const TaskMessage& task) {

@@ -87,15 +87,21 @@ std::string failure_base_name(const std::string& scenario, const std::string& st
   return file_name_safe(fmt::format("{}-{}-{}", scenario, strategy, seed));
 }
 
+std::string failure_base_name(const properties::RunRequest& request) {
+  const std::string base =
+      failure_base_name(request.scenario, reports::strategy_name(request), request.seed);
+  if (!request.branch) return base;
+  const properties::BranchPoint& at = *request.branch;
+  return file_name_safe(fmt::format("{}-{}-e{}-b{}", base, at.mark, at.event, at.number));
+}
+
 reports::FailureFiles keep_failure(const scenarios::ScenarioRegistry& registry,
                                    const properties::RunReport& failure,
                                    const std::string& signature,
                                    const std::optional<reports::HistoryRecord>& history,
                                    const std::string& out,
                                    const std::function<bool(const reports::FailureFiles&)>& found) {
-  const std::string base = failure_base_name(
-      failure.request.scenario, reports::strategy_name(failure.request),
-      failure.request.seed);
+  const std::string base = failure_base_name(failure.request);
   reports::FailureFiles files;
   files.original_faults = failure.plan.faults.size();
   files.replay =

@@ -18,6 +18,8 @@ std::string file_name_safe(std::string text);
 // by '_'.
 std::string failure_base_name(const std::string& scenario, const std::string& strategy,
                               std::uint64_t seed);
+// The same for a run: a branch's (RunRequest::branch) adds "-<mark>-e<event>-b<number>".
+std::string failure_base_name(const properties::RunRequest& request);
 
 // Writes the failure's files. `found` is called once the original replay file is written (before
 // shrinking, which takes longest), with what is known so far; it answers whether to shrink and

@@ -208,8 +208,12 @@ std::string keep_in_corpus(const std::string& corpus, const std::string& out,
   // The name says which failure this is, so that finding it again (the same seed failing the same
   // way, in a later sweep) does not add it twice; the invariant makes the seed failing another way
   // a new entry.
-  const std::string file = failure_base_name(record.scenario, record.strategy, record.seed) + "-" +
-                           file_name_safe(what) + ".replay.json";
+  std::string base = failure_base_name(record.scenario, record.strategy, record.seed);
+  if (record.branch) {
+    const properties::BranchPoint& at = record.branch->at;
+    base += file_name_safe(fmt::format("-{}-e{}-b{}", at.mark, at.event, at.number));
+  }
+  const std::string file = base + "-" + file_name_safe(what) + ".replay.json";
   const std::string target = corpus + "/" + file;
   if (fs::exists(target)) return {};
   reports::write_file_atomically(target, read_text(out + "/" + source));
@@ -267,6 +271,16 @@ void print_summary_lines(std::ostream& out, const ordered_json& summary, const s
   fmt::print(out, "distinct histories: {} of {} runs ({}%), {} per CPU-second ({} CPU s)\n",
              count("distinct_histories"), count("runs"), percent(totals["distinct_fraction"]),
              number(totals["distinct_per_cpu_second"]), number(totals["cpu_seconds"]));
+  // Every mark's hits per CPU-second of all runs (branches count only what they reached after
+  // their branch point): the figure of docs/benchmarks.md "Branching from rare states".
+  if (totals.contains("mark_hits")) {
+    fmt::print(out, "mark hits per CPU-second ({} branch runs):\n",
+               totals["branch_runs"].get<std::uint64_t>());
+    for (const auto& [name, hits] : totals["mark_hits"].items()) {
+      fmt::print(out, "  {:<32} {:>8} hits  {:>10.2f} per CPU-second\n", name, number(hits),
+                 totals["mark_hits_per_cpu_second"][name].get<double>());
+    }
+  }
 }
 
 FailOn parse_fail_on(const std::string& text) {

@@ -9,6 +9,7 @@
 
 #include "cli/execute.h"
 #include "cli/parse.h"
+#include "cli/sweep_branch.h"
 #include "reports/replay_file.h"
 
 namespace fencesim::cli {
@@ -172,6 +173,12 @@ SweepPlan plan_sweep(const scenarios::ScenarioRegistry& registry, const SweepArg
   if (args.out.empty()) throw UsageError("--out: the folder name is empty");
   plan.out = args.out;
   plan.corpus = args.corpus;
+  if (!args.branch_at.empty()) {
+    plan.branch_marks = parse_branch_marks(registry, args.branch_at);
+    plan.branches = args.branches.empty() ? kDefaultBranches : parse_branches(args.branches);
+  } else if (!args.branches.empty()) {
+    throw UsageError("--branches: give --branch-at too (the marks to branch at)");
+  }
   return plan;
 }
 

@@ -4,6 +4,7 @@
 // so that a budget cut anywhere gives every scenario the same seeds.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,9 @@ struct SweepPlan {
   std::uint64_t draw_limit = 5;
   std::string out;
   std::string corpus;  // "" for none
+  // --branch-at and --branches (cli/sweep_branch.h): empty for a sweep that does not branch.
+  std::set<std::string> branch_marks;
+  std::uint64_t branches = 0;
   bool budgeted() const { return config.budget_ms.has_value(); }
   double budget_seconds() const { return static_cast<double>(config.budget_ms.value_or(0)) / 1e3; }
 };

@@ -164,9 +164,10 @@ void WorkerPool::take_message(std::size_t slot, const std::string& line,
   event.pid = worker.pid;
   event.tasks.push_back(worker.held.front());
   const std::string type = message["type"].get<std::string>();
-  // "found" comes before shrinking: the shrinking gets a run timeout of its own.
+  // "found" comes before shrinking: the shrinking gets a run timeout of its own; so does each
+  // branch of a run (cli/sweep_branch.h), which answers before the run it branched from.
   worker.current_since = Clock::now();
-  if (type != "found") worker.held.pop_front();
+  if (type != "found" && type != "branch") worker.held.pop_front();
   event.message = std::move(message);
   events.push_back(std::move(event));
 }

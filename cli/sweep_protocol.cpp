@@ -96,7 +96,9 @@ std::optional<WorkerAnswer> decode_answer(std::string_view line) {
     }
     return answer;
   }
-  if (answer.type != "found" && answer.type != "done") return std::nullopt;
+  if (answer.type != "found" && answer.type != "done" && answer.type != "branch") {
+    return std::nullopt;
+  }
   const auto record = message.find("record");
   if (record == message.end()) return std::nullopt;
   try {
@@ -104,7 +106,7 @@ std::optional<WorkerAnswer> decode_answer(std::string_view line) {
   } catch (const reports::SweepFileError&) {
     return std::nullopt;
   }
-  if (answer.type == "done") {
+  if (answer.type == "done" || answer.type == "branch") {
     const std::optional<double> wall = number_field(message, "wall_seconds");
     const std::optional<double> task = number_field(message, "task_seconds");
     if (!wall || !task) return std::nullopt;

@@ -5,6 +5,8 @@
 //   {"type":"found","id":ID,"record":R}  a failure, its replay file written; shrinking follows
 //   {"type":"done","id":ID,"record":R,"wall_seconds":W,"task_seconds":T}
 //   {"type":"rerun","id":ID,"history_hash":H[,"error":E]}  a determinism re-run (H "" on error)
+//   {"type":"branch","id":ID,"record":R,"wall_seconds":W,"cpu_seconds":C,"task_seconds":T}
+//     a branch of task ID's run (cli/sweep_branch.h), before the task's own "done"
 // After "found" the worker waits for the parent's "draw ID 1" (shrink and draw the failure) or
 // "draw ID 0" (keep the replay file only): the parent counts the failures of every kind, so that
 // the limit holds exactly whatever the number of workers.
@@ -40,11 +42,11 @@ std::optional<DrawMessage> decode_draw(std::string_view line);
 // A worker's answer, checked whole: every field the parent reads is there with its type, and a
 // record is a valid run record.
 struct WorkerAnswer {
-  std::string type;  // "found", "done" or "rerun"
+  std::string type;  // "found", "done", "rerun" or "branch"
   std::uint64_t id = 0;
-  std::optional<reports::RunRecord> record;  // found, done
-  double wall_seconds = 0;                   // done
-  double task_seconds = 0;                   // done
+  std::optional<reports::RunRecord> record;  // found, done, branch
+  double wall_seconds = 0;                   // done, branch
+  double task_seconds = 0;                   // done, branch
   std::string history_hash;                  // rerun ("" when the re-run failed)
   std::optional<std::string> error;          // rerun, when it failed
 };

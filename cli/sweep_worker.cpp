@@ -9,10 +9,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <map>
 #include <memory>
 
 #include "cli/execute.h"
 #include "cli/parse.h"
+#include "cli/sweep_branch.h"
 #include "cli/sweep_failure.h"
 #include "cli/sweep_last_words.h"
 #include "cli/sweep_protocol.h"
@@ -79,7 +81,7 @@ class Worker {
 
   void serve(const TaskMessage& message) {
     const auto started = std::chrono::steady_clock::now();
-    const properties::RunRequest request = request_for(message.task);
+    properties::RunRequest request = request_for(message.task);
     if (message.rerun) {
       ordered_json answer{{"type", "rerun"}, {"id", message.id}, {"history_hash", ""}};
       try {
@@ -94,29 +96,61 @@ class Worker {
     reports::RunRecord record;
     double wall_seconds = 0;
     double cpu_seconds = 0;
+    std::uint64_t branch_points = 0;
+    std::map<std::string, std::uint64_t> marks_after;  // a branch's, after its branch point
+    std::optional<BranchChild> branch;                  // set in a forked branch
+    if (!setup_.plan->branch_marks.empty()) {
+      request.branch_marks = setup_.plan->branch_marks;
+      request.on_branch_mark = [&](sim::World& world, const properties::PlacedMark& mark) {
+        if (branch) return;  // a branch does not branch again
+        ++branch_points;
+        branch = fork_branches(world, request.seed, mark, setup_.plan->branches,
+                               [&](const properties::BranchPoint& at, const std::string& how) {
+                                 lost_branch(message.id, request, at, how);
+                               });
+      };
+    }
     try {
       if (setup_.crash_hook && setup_.crash_hook->seed == request.seed)
         misbehave(*setup_.crash_hook);
       // The signature reads the history the violation points at: taken before the world goes.
       std::string signature;
       std::optional<reports::HistoryRecord> history;  // for a failure's replay file
-      const TimedRun run = execute(*setup_.registry, request, "",
-                                   [&](const sim::World& world, const properties::RunReport& done) {
-                                     signature = reports::run_signature(world, done);
-                                     if (done.status != properties::RunStatus::kPass) {
-                                       history =
-                                           reports::record_history(world.history(), done.plan);
-                                     }
-                                   });
+      TimedRun run = execute(*setup_.registry, request, "",
+                             [&](const sim::World& world, const properties::RunReport& done) {
+                               signature = reports::run_signature(world, done);
+                               if (done.status != properties::RunStatus::kPass || branch) {
+                                 history = reports::record_history(world.history(), done.plan);
+                               }
+                               if (branch) marks_after = marks_since(world, branch->at.event);
+                             });
       wall_seconds = run.wall_seconds;
       cpu_seconds = run.cpu_seconds;
+      if (branch) as_branch(run.report, *branch);
       record = reports::make_run_record(run.report);
       record.signature = std::move(signature);
-      if (!record.passed()) record.failure = keep(message.id, run.report, record, history);
+      if (branch) {
+        record.branch = reports::BranchRecord{branch->at, std::move(marks_after), ""};
+        record.branch->replay = keep_branch(run.report, record, history);
+      } else if (!record.passed()) {
+        record.failure = keep(message.id, run.report, record, history);
+      }
+      record.branch_points = branch ? 0 : branch_points;  // a branch inherits the count
     } catch (const std::exception& error) {
       // An exception out of the harness itself: the run has no history to keep.
       wall_seconds = seconds_since(started);
       record = harness_error_record(request, error.what());
+      if (branch) record.branch = reports::BranchRecord{branch->at, {}, ""};
+    }
+    if (branch) {
+      // A branch's answer; then it ends (its worker, waiting for it, goes on with its own run).
+      send(ordered_json{{"type", "branch"},
+                        {"id", message.id},
+                        {"record", reports::to_json(record)},
+                        {"wall_seconds", seconds_since(branch->forked)},
+                        {"cpu_seconds", process_cpu_seconds() - branch->cpu_started},
+                        {"task_seconds", seconds_since(started)}});
+      _exit(0);
     }
     send(ordered_json{{"type", "done"},
                       {"id", message.id},
@@ -127,6 +161,66 @@ class Worker {
   }
 
  private:
+  // The marks a branch reached after its branch point (the rest its parent's record counts).
+  static std::map<std::string, std::uint64_t> marks_since(const sim::World& world,
+                                                          std::uint64_t event) {
+    std::map<std::string, std::uint64_t> marks;
+    for (const properties::PlacedMark& mark : properties::place_marks(world)) {
+      if (mark.event > event) ++marks[mark.name];
+    }
+    return marks;
+  }
+
+  // A forked branch's report says what it is: the request that replays it.
+  static void as_branch(properties::RunReport& report, const BranchChild& branch) {
+    report.request.branch = branch.at;
+    report.request.branch_marks.clear();
+    report.request.on_branch_mark = nullptr;
+  }
+
+  // A branch's replay file: failures/ for a failing one (kept, not shrunk: a branch has no
+  // protocol of its own to ask for drawing), branches/ for a passing one. Returns its path
+  // relative to the sweep's folder, or "" (noted in the record) when it could not be written.
+  std::string keep_branch(const properties::RunReport& report, reports::RunRecord& record,
+                          const std::optional<reports::HistoryRecord>& history) {
+    if (!record.passed()) {
+      record.failure = keep_failure(*setup_.registry, report, record.signature, history,
+                                    setup_.plan->out, [](const reports::FailureFiles&) {
+                                      return false;
+                                    });
+      record.failure->note += record.failure->note.empty() ? "" : "; ";
+      record.failure->note += "a branch: its replay file is kept, not shrunk or drawn";
+      return record.failure->replay;
+    }
+    const std::string name =
+        "branches/" + failure_base_name(report.request) + ".replay.json";
+    try {
+      reports::ReplayFile file = reports::make_replay_file(report, *setup_.registry);
+      file.history = history;
+      reports::write_replay_file(setup_.plan->out + "/" + name, file);
+      return name;
+    } catch (const reports::ReplayFileError& error) {
+      record.detail = fmt::format("replay file not written: {}", error.what());
+      return "";
+    }
+  }
+
+  // A branch that died before it answered: a harness error of its own.
+  void lost_branch(std::uint64_t id, const properties::RunRequest& request,
+                   const properties::BranchPoint& at, const std::string& how) {
+    properties::RunRequest lost = request;
+    lost.branch = at;
+    reports::RunRecord record =
+        harness_error_record(lost, fmt::format("the branch's process {}", how));
+    record.branch = reports::BranchRecord{at, {}, ""};
+    send(ordered_json{{"type", "branch"},
+                      {"id", id},
+                      {"record", reports::to_json(record)},
+                      {"wall_seconds", 0.0},
+                      {"cpu_seconds", 0.0},
+                      {"task_seconds", 0.0}});
+  }
+
   properties::RunRequest request_for(const SweepTask& task) const {
     properties::RunRequest request;
     request.scenario = setup_.plan->config.scenarios.at(task.scenario).name;

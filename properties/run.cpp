@@ -27,6 +27,55 @@ std::string_view to_string(RunStatus status) {
   return "unknown";
 }
 
+std::uint64_t branch_seed(std::uint64_t seed, const BranchPoint& at) {
+  const std::string name = fmt::format("branch/{}/{}/{}", at.mark, at.event, at.number);
+  return sim::derive_stream(seed, name).next();
+}
+
+namespace {
+
+// Watches the history for the request's branch marks, and for its own branch point: there the
+// world is reseeded for the branch, as the forked branch of a sweep was at the same call.
+class BranchWatch {
+ public:
+  BranchWatch(sim::World& world, const RunRequest& request) : world_(world), request_(request) {
+    std::set<std::string> watched = request.branch_marks;
+    if (request.branch) watched.insert(request.branch->mark);
+    detector_.emplace(world, std::move(watched));
+    world.set_history_hook([this](const sim::HistoryEvent& e) { observe(e); });
+  }
+  ~BranchWatch() { world_.set_history_hook(nullptr); }
+  BranchWatch(const BranchWatch&) = delete;
+  BranchWatch& operator=(const BranchWatch&) = delete;
+
+  // Whether the request's branch point was reached (always true without one).
+  bool reached() const { return !request_.branch || reached_; }
+
+ private:
+  void observe(const sim::HistoryEvent& e) {
+    placed_.clear();
+    detector_->observe(e, placed_);
+    for (const PlacedMark& mark : placed_) {
+      if (request_.branch && !reached_ && mark.name == request_.branch->mark &&
+          mark.event == request_.branch->event) {
+        reached_ = true;
+        world_.reseed(branch_seed(request_.seed, *request_.branch));
+      }
+      if (request_.on_branch_mark && request_.branch_marks.contains(mark.name)) {
+        request_.on_branch_mark(world_, mark);
+      }
+    }
+  }
+
+  sim::World& world_;
+  const RunRequest& request_;
+  std::optional<MarkDetector> detector_;
+  std::vector<PlacedMark> placed_;
+  bool reached_ = false;
+};
+
+}  // namespace
+
 int exit_code(RunStatus status) {
   switch (status) {
     case RunStatus::kPass:
@@ -82,7 +131,11 @@ RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunReq
   report.plan = world.fault_plan();
   report.within_assumptions = world.within_assumptions();
 
+  std::optional<BranchWatch> watch;
+  if (request.branch || !request.branch_marks.empty()) watch.emplace(world, request);
   const sim::RunSummary summary = world.run();
+  const bool branch_reached = !watch || watch->reached();
+  watch.reset();
   report.virtual_ns = summary.virtual_ns;
   report.steps = summary.steps;
   report.history_hash = world.history().hash();
@@ -90,7 +143,13 @@ RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunReq
   for (const auto& invariant : default_invariants()) invariant->check(world, report.violations);
   report.marks = count_marks(world);
   report.figures = sum_figures(world);
-  if (summary.outcome == sim::RunOutcome::kHarnessError) {
+  if (!branch_reached) {
+    // The run never reached the event it branches at (another fencesim, or a hand-edited file):
+    // it is not the branch that was asked for.
+    report.status = RunStatus::kHarnessError;
+    report.detail = fmt::format("seed {}: the branch point was not reached (mark {} at event {})",
+                                request.seed, request.branch->mark, request.branch->event);
+  } else if (summary.outcome == sim::RunOutcome::kHarnessError) {
     report.status = RunStatus::kHarnessError;
     report.detail = fmt::format("seed {}: {}", request.seed, summary.detail);
   } else if (!report.violations.empty()) {

@@ -1,13 +1,16 @@
 #pragma once
 // One run of a scenario: build its world from the seed, run the safety and quiet phases, check the
 // invariants, and count the marks reached. Same request, same binary: same report and history hash.
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "properties/invariant.h"
+#include "properties/marks.h"
 #include "scenarios/scenario.h"
 
 namespace fencesim::properties {
@@ -17,6 +20,18 @@ class UsageError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
 };
+
+// A branch of a run (a sweep's --branch-at, cli/sweep_branch.h): the run of the request's seed up
+// to the event `event` at which it reached `mark`, then, from inside that event's recording, every
+// draw of the world from streams of branch_seed(seed, *this) (sim::World::reseed).
+struct BranchPoint {
+  std::string mark;
+  std::uint64_t event = 0;
+  std::uint64_t number = 0;  // the branch's number, 1..K
+  friend bool operator==(const BranchPoint&, const BranchPoint&) = default;
+};
+// The sub-seed of a branch: the parent's seed mixed with the mark, its event and the number.
+std::uint64_t branch_seed(std::uint64_t seed, const BranchPoint& at);
 
 struct RunRequest {
   std::string scenario;
@@ -32,6 +47,14 @@ struct RunRequest {
   // PCT's change points (its bug depth less one); only read under kPct. Named in files and on the
   // command line as "pct" for 3 and "pct-dN" otherwise (reports::strategy_name).
   int pct_change_points = 3;
+  // Run as this branch of the seed's run (replay files of branches; no fork needed: the run is
+  // deterministic up to the mark's event).
+  std::optional<BranchPoint> branch;
+  // Marks to branch at: `on_branch_mark` is called from inside the run (the history's hook) at
+  // each event that reaches one of them, and may reseed the world there (a sweep forks into its
+  // branches at that call).
+  std::set<std::string> branch_marks;
+  std::function<void(sim::World&, const PlacedMark&)> on_branch_mark;
 };
 
 enum class RunStatus { kPass, kViolation, kLiveness, kHarnessError };

@@ -84,6 +84,7 @@ ReplayFile make_replay_file(const properties::RunReport& report) {
   file.strategy = strategy_name(report.request);
   file.sink_double = report.request.sink_double;
   file.plan = report.plan;
+  file.branch = report.request.branch;
   file.expected_status = std::string(properties::to_string(report.status));
   file.expected_history_hash = hash_hex(report.history_hash);
   for (const properties::Violation& violation : report.violations) {
@@ -108,6 +109,7 @@ properties::RunRequest run_request(const ReplayFile& file) {
   if (named_strategy(file.strategy)) apply_strategy(file.strategy, request);
   request.sink_double = file.sink_double;
   request.plan_override = file.plan;
+  request.branch = file.branch;
   return request;
 }
 
@@ -183,6 +185,11 @@ ordered_json to_json(const ReplayFile& file) {
   if (!file.spec.empty()) out["spec"] = file.spec;
   if (!file.signature.empty()) out["signature"] = file.signature;
   if (file.choices) out["choices"] = *file.choices;
+  if (file.branch) {
+    out["branch"] = ordered_json{{"mark", file.branch->mark},
+                                 {"event", file.branch->event},
+                                 {"number", file.branch->number}};
+  }
   if (file.history) {
     out["history"] = ordered_json{{"events", file.history->events},
                                   {"digest", file.history->digest},
@@ -431,6 +438,28 @@ ReplayFile replay_file_from_json(const json& document, std::string_view source) 
   if (version >= 2) {
     if (const json* history = reader.find(document, "history", false)) {
       file.history = read_history(reader, *history, file.plan.faults.size());
+    }
+  }
+  // Versions 1 and 2 had no branches: migrated, the file is an ordinary run.
+  if (version >= 3) {
+    if (const json* branch = reader.find(document, "branch", false)) {
+      if (!branch->is_object()) reader.fail("field 'branch' must be an object");
+      const auto count = [&](const std::string& path) {
+        const json& value = *reader.find(*branch, path, true);
+        // A JSON reader keeps a small non-negative number as a signed integer: judge the value.
+        if (!value.is_number_integer() ||
+            (!value.is_number_unsigned() && value.get<std::int64_t>() < 0)) {
+          reader.fail(fmt::format("field '{}' must be an unsigned integer", path));
+        }
+        return value.get<std::uint64_t>();
+      };
+      properties::BranchPoint point;
+      point.mark = reader.string(*branch, "branch.mark");
+      point.event = count("branch.event");
+      point.number = count("branch.number");
+      if (point.mark.empty()) reader.fail("field 'branch.mark' must not be empty");
+      if (point.number == 0) reader.fail("field 'branch.number' must be at least 1");
+      file.branch = std::move(point);
     }
   }
   return file;

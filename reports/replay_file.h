@@ -8,7 +8,7 @@
 //
 // Files outlive the version that wrote them (docs/replay-files.md): `version` is the file's
 // schema, and every older schema is migrated when read (version 1, before 2 added `history`,
-// reads with no history record); `fencesim_version` says which fencesim wrote it and is never a
+// reads with no history record; version 2, before 3 added `branch`, reads as no branch); `fencesim_version` says which fencesim wrote it and is never a
 // reason to refuse it. On another version the replay may run differently: reports/
 // replay_compare.h says how (same history; history changed, and where; a fault's trigger lost).
 #include <cstdint>
@@ -42,7 +42,7 @@ struct RecordedViolation {
 
 struct ReplayFile {
   std::string format = "fencesim-replay";
-  int version = 2;        // the schema this struct holds (always kReplayVersion once read)
+  int version = 3;        // the schema this struct holds (always kReplayVersion once read)
   int migrated_from = 0;  // the schema the file was written in, when older; else 0 (not written)
   std::string fencesim_version;  // the fencesim that wrote the file
   std::string scenario;
@@ -65,11 +65,15 @@ struct ReplayFile {
   // The run's history in brief (schema 2; reports/replay_history.h): nullopt in a file migrated
   // from version 1, or written where the world was not at hand.
   std::optional<HistoryRecord> history;
+  // A branch of the seed's run (schema 3; a sweep's --branch-at): the run of `seed` up to the
+  // event at which it reached the mark, then reseeded for the branch's number
+  // (properties::BranchPoint). nullopt for an ordinary run and in files migrated from 1 or 2.
+  std::optional<properties::BranchPoint> branch;
   friend bool operator==(const ReplayFile&, const ReplayFile&) = default;
 };
 
 inline constexpr std::string_view kReplayFormat = "fencesim-replay";
-inline constexpr int kReplayVersion = 2;
+inline constexpr int kReplayVersion = 3;
 inline constexpr int kOldestReplayVersion = 1;
 
 // The strategy's name on the command line and in files: "random" or "pct" (PCT with its default

@@ -40,9 +40,14 @@ RunRecord make_run_record(const properties::RunReport& report) {
 }
 
 void sort_records(std::vector<RunRecord>& records) {
-  std::sort(records.begin(), records.end(), [](const RunRecord& a, const RunRecord& b) {
-    return std::tie(a.scenario, a.strategy, a.seed) < std::tie(b.scenario, b.strategy, b.seed);
-  });
+  // A seed's branches come after its own run, by branch point and number.
+  const auto key = [](const RunRecord& r) {
+    const properties::BranchPoint at = r.branch ? r.branch->at : properties::BranchPoint{};
+    return std::make_tuple(std::cref(r.scenario), std::cref(r.strategy), r.seed, at.event, at.mark,
+                           at.number);
+  };
+  std::sort(records.begin(), records.end(),
+            [&](const RunRecord& a, const RunRecord& b) { return key(a) < key(b); });
 }
 
 void sort_times(std::vector<RunTime>& times) {
@@ -110,7 +115,7 @@ ordered_json to_json(const RunRecord& record) {
     first_violation = ordered_json{{"invariant", record.first_violation->invariant},
                                    {"message", record.first_violation->message}};
   }
-  return ordered_json{
+  ordered_json out{
       {"scenario", record.scenario},
       {"strategy", record.strategy},
       {"seed", record.seed},
@@ -129,6 +134,18 @@ ordered_json to_json(const RunRecord& record) {
       {"rerun_history_hash",
        record.rerun_history_hash ? ordered_json(*record.rerun_history_hash) : ordered_json()},
       {"failure", record.failure ? failure_json(*record.failure) : ordered_json()}};
+  // Only in a branching sweep's records: the others stay as they always were.
+  if (record.branch) {
+    ordered_json after = ordered_json::object();
+    for (const auto& [name, count] : record.branch->marks_after) after[name] = count;
+    out["branch"] = ordered_json{{"mark", record.branch->at.mark},
+                                 {"event", record.branch->at.event},
+                                 {"number", record.branch->at.number},
+                                 {"marks_after", after},
+                                 {"replay", record.branch->replay}};
+  }
+  if (record.branch_points > 0) out["branch_points"] = record.branch_points;
+  return out;
 }
 
 ordered_json to_json(const RunTime& time) {
@@ -176,6 +193,22 @@ RunRecord run_record_from_json(const json& object, std::string_view source) {
   }
   if (!reader.is_null(object, "failure")) {
     record.failure = failure_from_json(reader, reader.object(object, "failure"));
+  }
+  if (object.contains("branch")) {
+    const json& branch = reader.object(object, "branch");
+    BranchRecord read;
+    read.at.mark = reader.string(branch, "mark");
+    read.at.event = reader.unsigned_integer(branch, "event");
+    read.at.number = reader.unsigned_integer(branch, "number");
+    for (const auto& [name, count] : reader.object(branch, "marks_after").items()) {
+      if (!count.is_number_unsigned()) reader.fail(fmt::format("mark '{}' must be a count", name));
+      read.marks_after[name] = count.get<std::uint64_t>();
+    }
+    read.replay = reader.string(branch, "replay");
+    record.branch = std::move(read);
+  }
+  if (object.contains("branch_points")) {
+    record.branch_points = reader.unsigned_integer(object, "branch_points");
   }
   return record;
 }

@@ -39,6 +39,15 @@ struct FailureFiles {
   friend bool operator==(const FailureFiles&, const FailureFiles&) = default;
 };
 
+// A branch run of a sweep (--branch-at): the branch point, and the marks the branch reached after
+// it (its `marks` count the shared prefix too, which its parent's record already counts).
+struct BranchRecord {
+  properties::BranchPoint at;
+  std::map<std::string, std::uint64_t> marks_after;
+  std::string replay;  // its replay file, relative to the sweep's folder; "" if not written
+  friend bool operator==(const BranchRecord&, const BranchRecord&) = default;
+};
+
 struct RunRecord {
   std::string scenario;
   std::string strategy;  // "random" or "pct"
@@ -61,8 +70,17 @@ struct RunRecord {
   // The history hash of the determinism re-run (in another worker), when this run had one.
   std::optional<std::string> rerun_history_hash;
   std::optional<FailureFiles> failure;  // set for every run whose status is not "pass"
+  // Set for a branch run (its seed is its parent's); absent in older files.
+  std::optional<BranchRecord> branch;
+  // How many times this run branched (mark hits at which it forked its branches); 0 when the
+  // sweep did not branch.
+  std::uint64_t branch_points = 0;
 
   bool passed() const { return status == "pass"; }
+  // The marks this run reached that no other record counts: a branch's after its branch point.
+  const std::map<std::string, std::uint64_t>& own_marks() const {
+    return branch ? branch->marks_after : marks;
+  }
   bool nondeterministic() const {
     return rerun_history_hash.has_value() && *rerun_history_hash != history_hash;
   }

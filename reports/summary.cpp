@@ -57,7 +57,8 @@ void add(ScenarioTally& tally, const RunRecord& record) {
   if (record.rerun_history_hash) ++tally.determinism_reruns;
   tally.virtual_seconds += static_cast<double>(record.virtual_ns) / 1e9;
   if (!record.history_hash.empty()) tally.histories.insert(record.history_hash);
-  for (const auto& [name, count] : record.marks) tally.marks[name] += count;
+  // A branch's marks before its branch point are its parent's, counted in the parent's record.
+  for (const auto& [name, count] : record.own_marks()) tally.marks[name] += count;
   for (const auto& [name, value] : record.figures) {
     FigureTally& figure = tally.figures[name];
     figure.max = figure.runs_measured == 0 ? value : std::max(figure.max, value);
@@ -78,6 +79,28 @@ void add_distinct(ordered_json& json, std::uint64_t runs, std::uint64_t distinct
   json["distinct_fraction"] = ratio(static_cast<double>(distinct), static_cast<double>(runs));
   json["cpu_seconds"] = cpu_seconds;
   json["distinct_per_cpu_second"] = ratio(static_cast<double>(distinct), cpu_seconds);
+}
+
+// Every scenario's mark hits together, per CPU-second of every run (branches included, each
+// counting only what it reached after its branch point): the figure that says whether branching
+// at rare marks (cli/sweep_branch.h) finds them faster than plain runs.
+void add_mark_hits(ordered_json& totals, const std::vector<RunRecord>& records,
+                   double cpu_seconds) {
+  std::map<std::string, std::uint64_t> hits;
+  std::uint64_t branch_runs = 0;
+  for (const RunRecord& record : records) {
+    if (record.branch) ++branch_runs;
+    for (const auto& [name, count] : record.own_marks()) hits[name] += count;
+  }
+  ordered_json counts = ordered_json::object();
+  ordered_json rates = ordered_json::object();
+  for (const auto& [name, count] : hits) {
+    counts[name] = count;
+    rates[name] = ratio(static_cast<double>(count), cpu_seconds);
+  }
+  totals["branch_runs"] = branch_runs;
+  totals["mark_hits"] = counts;
+  totals["mark_hits_per_cpu_second"] = rates;
 }
 
 ordered_json scenario_json(const SweptScenario& scenario, const ScenarioTally& tally) {
@@ -285,6 +308,7 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
                       {"virtual_seconds", virtual_seconds},
                       {"seeds_per_second", ratio(runs, manifest.wall_seconds)}};
   add_distinct(totals, records.size(), histories.size(), cpu_seconds);
+  add_mark_hits(totals, records, cpu_seconds);
   // The groups first: how many distinct bugs, which are new, and the smallest example of each.
   return ordered_json{
       {"format", kSummaryFormat},

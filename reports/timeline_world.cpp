@@ -4,7 +4,7 @@
 #include <map>
 #include <vector>
 
-#include "reports/mark_places.h"
+#include "properties/marks.h"
 #include "reports/timeline_parts.h"
 
 namespace fencesim::reports::timeline {
@@ -122,7 +122,7 @@ Json mark_events(const Frame& frame) {
   // the store's grant), each on the lane of the node where it happened.
   const std::vector<sim::HistoryEvent>& events = frame.world.history().events();
   Json marks = Json::array();
-  for (const PlacedMark& mark : place_marks(frame.world)) {
+  for (const properties::PlacedMark& mark : properties::place_marks(frame.world)) {
     const sim::HistoryEvent& e = events.at(mark.event);
     marks.push_back(
         Json{{"node", e.node}, {"name", mark.name}, {"t", e.time_ns}, {"event", e.index}});

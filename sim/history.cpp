@@ -185,6 +185,7 @@ void History::record(HistoryEvent event) {
     rolling_.push_back(XXH3_64bits_digest(state_));
     events_.push_back(std::move(event));
   }
+  if (hook_) hook_(keep_events_ ? events_.back() : event);
 }
 
 std::uint64_t History::hash() const {

@@ -7,6 +7,7 @@
 #include <xxhash.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -110,6 +111,9 @@ class History {
   // When false, events are hashed but not kept (faster sweeps that need only the hash).
   void set_keep_events(bool keep) { keep_events_ = keep; }
   std::uint64_t size() const { return count_; }
+  // Called with each event once it is recorded and hashed, inside record() (a sweep watches for
+  // the marks it branches at, properties/marks.h). It may not record events itself.
+  void set_hook(std::function<void(const HistoryEvent&)> hook) { hook_ = std::move(hook); }
 
  private:
   XXH3_state_t* state_;
@@ -118,6 +122,7 @@ class History {
   std::vector<std::uint64_t> rolling_;
   std::uint64_t count_ = 0;
   bool keep_events_ = true;
+  std::function<void(const HistoryEvent&)> hook_;
 };
 
 }  // namespace fencesim::sim

@@ -62,6 +62,8 @@ class Network {
     hold_sends_until_.clear();
   }
   void set_paused_probe(std::function<bool(NodeId)> paused) { paused_ = std::move(paused); }
+  // Draws from `rng` from now on (World::reseed).
+  void reseed(Rng rng) { rng_ = rng; }
 
   std::uint64_t messages_sent() const { return sent_; }
   std::uint64_t messages_lost() const { return lost_count_; }

@@ -59,6 +59,11 @@ std::string_view to_string(RunStatus status) {
   return "unknown";
 }
 
+void Scheduler::reseed(std::uint64_t seed) {
+  rng_ = derive_stream(seed, "scheduler");
+  order_rng_ = derive_stream(seed, "instant-order");
+}
+
 Scheduler::Scheduler(SchedulerOptions options)
     : options_(std::move(options)),
       rng_(derive_stream(options_.seed, "scheduler")),

@@ -146,6 +146,9 @@ class Scheduler {
   // Tells the explorer's hook (if any) that the running fiber's step touched `object` (a node, or
   // kTouchAll). Does nothing on the main context or without a hook.
   void note_touch(std::uint32_t object);
+  // From now on the strategy's draws (random walk's picks, new fibers' PCT priorities) and the
+  // order of events due at one instant come from streams of `seed` (World::reseed).
+  void reseed(std::uint64_t seed);
   ChoiceSource* chooser() const { return options_.chooser; }
 
   // Runs until idle, stop(), a limit, a deadlock or a fiber error (see RunStatus). The deadlock

@@ -24,6 +24,8 @@ class SimEnv final : public runtime::Env {
   std::uint64_t random_u64() override { return rng_.next(); }
 
   NodeId node() const { return node_; }
+  // Draws from `rng` from now on (World::reseed).
+  void reseed(Rng rng) { rng_ = rng; }
   NodeClock& clock() { return clock_; }
 
  private:

@@ -76,6 +76,15 @@ NodeId World::add_node(const std::string& name, NodeKind kind) {
   return node;
 }
 
+void World::reseed(std::uint64_t seed) {
+  scheduler_->reseed(derive_stream(seed, "scheduler").next());
+  network_->reseed(derive_stream(seed, "network"));
+  choices_.emplace(derive_stream(seed, "choices"));
+  for (std::size_t node = 0; node < envs_.size(); ++node) {
+    envs_[node].reseed(derive_stream(seed, "node/" + names_[node]));
+  }
+}
+
 std::optional<NodeId> World::find_node(const std::string& name) const {
   for (std::size_t i = 0; i < names_.size(); ++i) {
     if (names_[i] == name) return static_cast<NodeId>(i);

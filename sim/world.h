@@ -98,10 +98,20 @@ class World final : private StoreRecorder {
   // A choice among `count` >= 1 alternatives that an explorer enumerates (a fault's trigger, a
   // duration): the chooser's pick, or a draw from the run's "choices" stream without one.
   std::size_t choose(std::string_view what, std::size_t count);
+  // From this instant on, every random draw the world itself makes comes from streams of `seed`
+  // instead of the run's: the scheduler's picks and same-instant orders, the network's latencies,
+  // drops and duplicates (the fault plan's network faults), choose(), and each node's runtime
+  // stream. A sweep branching at a rare mark (cli/sweep_branch.h) calls it in each branch, at the
+  // mark's event. Streams a scenario took at build time (world.stream) are its own and go on.
+  void reseed(std::uint64_t seed);
 
   RunSummary run();
 
   const History& history() const { return history_; }
+  // A hook on the history: called with each event once recorded (sim::History::set_hook).
+  void set_history_hook(std::function<void(const HistoryEvent&)> hook) {
+    history_.set_hook(std::move(hook));
+  }
   const std::vector<std::string>& node_names() const { return names_; }
   NodeKind node_kind(NodeId node) const { return kinds_.at(node); }
   std::optional<NodeId> find_node(const std::string& name) const;

@@ -164,13 +164,13 @@ TEST_F(CliTest, CorruptReplayFileIsAnInputError) {
 
 TEST_F(CliTest, NewerSchemaReplayFileIsAnInputError) {
   json file = broken_sink_replay();
-  file["version"] = 3;
-  write("v3.json", file.dump());
-  const Result newer = fencesim("replay v3.json");
+  file["version"] = 4;
+  write("v4.json", file.dump());
+  const Result newer = fencesim("replay v4.json");
   EXPECT_EQ(newer.code, 2);
-  EXPECT_TRUE(newer.err.starts_with("fencesim: replay file 'v3.json' has format version 3; "))
+  EXPECT_TRUE(newer.err.starts_with("fencesim: replay file 'v4.json' has format version 4; "))
       << newer.err;
-  EXPECT_TRUE(newer.err.ends_with("reads versions 1 to 2 (a newer fencesim wrote it)\n"))
+  EXPECT_TRUE(newer.err.ends_with("reads versions 1 to 3 (a newer fencesim wrote it)\n"))
       << newer.err;
 }
 

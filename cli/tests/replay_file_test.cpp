@@ -139,13 +139,13 @@ TEST(ReplayFile, RejectsOtherFormatsAndVersions) {
             "replay file 'f.json': not a fencesim replay file (field 'format' "
             "must be 'fencesim-replay')");
   json version = document;
-  version["version"] = 3;
-  EXPECT_EQ(error_of(version), "replay file 'f.json' has format version 3; this fencesim (" +
+  version["version"] = 4;
+  EXPECT_EQ(error_of(version), "replay file 'f.json' has format version 4; this fencesim (" +
                                    std::string(fencesim_version()) +
-                                   ") reads versions 1 to 2 (a newer fencesim wrote it)");
+                                   ") reads versions 1 to 3 (a newer fencesim wrote it)");
   version["version"] = 0;
   EXPECT_EQ(error_of(version), "replay file 'f.json' has format version 0; this fencesim (" +
-                                   std::string(fencesim_version()) + ") reads versions 1 to 2");
+                                   std::string(fencesim_version()) + ") reads versions 1 to 3");
   EXPECT_EQ(error_of(json::array()), "replay file 'f.json': not a JSON object");
 }
 
@@ -169,11 +169,33 @@ TEST(ReplayFile, SchemaOneIsMigrated) {
   document["version"] = 1;
   const ReplayFile migrated = replay_file_from_json(document, "f.json");
   EXPECT_EQ(migrated.migrated_from, 1);
-  EXPECT_EQ(migrated.version, 2);
+  EXPECT_EQ(migrated.version, kReplayVersion);
   EXPECT_FALSE(migrated.history.has_value());
   ReplayFile expected = sample();
   expected.migrated_from = 1;
   EXPECT_EQ(migrated, expected);
+}
+
+// Schema 3 adds a sweep branch's branch point; schema 2 had none, so a `branch` in a file that says
+// 2 is not read (nothing to migrate), and a broken one is refused naming the field.
+TEST(ReplayFile, ABranchPointReadsBackFromSchemaThree) {
+  ReplayFile branch = sample();
+  branch.branch = properties::BranchPoint{"fenced-after-local-expiry", 5123, 3};
+  json document = json::parse(to_json(branch).dump());
+  EXPECT_EQ(document["version"], 3);
+  EXPECT_EQ(replay_file_from_json(document, "f.json"), branch);
+  EXPECT_EQ(run_request(replay_file_from_json(document, "f.json")).branch, branch.branch);
+  json older = document;
+  older["version"] = 2;
+  EXPECT_FALSE(replay_file_from_json(older, "f.json").branch.has_value());
+  json zero = document;
+  zero["branch"]["number"] = 0;
+  EXPECT_EQ(error_of(zero), "replay file 'f.json': field 'branch.number' must be at least 1");
+  json negative = document;
+  negative["branch"]["event"] = -1;
+  EXPECT_EQ(error_of(negative),
+            "replay file 'f.json': field 'branch.event' must be an unsigned integer");
+  EXPECT_FALSE(to_json(sample()).contains("branch"));
 }
 
 TEST(ReplayFile, RejectsABrokenHistoryRecord) {

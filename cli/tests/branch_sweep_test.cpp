@@ -1,0 +1,132 @@
+// `fencesim sweep --branch-at MARK --branches K` end to end (cli/sweep_branch.h): every hit of a
+// chosen mark forks K branch runs, each a run of its own in runs.jsonl with a replay file; the
+// branches of one hit have distinct histories; a branch replays without fork (`fencesim replay`
+// and `fencesim run --branch`) to the history hash its forked run had; bad names exit 2.
+#include <map>
+#include <set>
+
+#include "cli/tests/sweep_fixture.h"
+
+namespace fencesim::cli::testing {
+namespace {
+
+using nlohmann::json;
+
+class BranchSweepTest : public BinaryTest {};
+
+constexpr int kBranches = 3;
+
+TEST_F(BranchSweepTest, EachHitForksKBranchRunsThatReplayToTheirHashes) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..3 --strategy random --jobs 1 --out out "
+      "--branch-at stale-write-refused --branches " +
+      std::to_string(kBranches));
+  ASSERT_EQ(result.code, 0) << result.out << result.err;
+
+  std::uint64_t points = 0;
+  // Per branch point (seed, event): the branches' numbers and hashes.
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::set<std::uint64_t>> numbers;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::set<std::string>> hashes;
+  std::map<std::uint64_t, std::string> parent_hash;
+  std::vector<json> branches;
+  for (const json& run : runs(path("out"))) {
+    const std::uint64_t seed = run["seed"];
+    if (!run.contains("branch")) {
+      ASSERT_TRUE(run.contains("branch_points")) << run.dump();
+      points += run["branch_points"].get<std::uint64_t>();
+      parent_hash[seed] = run["history_hash"];
+      continue;
+    }
+    const json& branch = run["branch"];
+    EXPECT_EQ(branch["mark"], "stale-write-refused");
+    const auto at = std::make_pair(seed, branch["event"].get<std::uint64_t>());
+    numbers[at].insert(branch["number"].get<std::uint64_t>());
+    hashes[at].insert(run["history_hash"].get<std::string>());
+    EXPECT_EQ(run["status"], "pass") << run.dump();
+    // The branch point itself is the parent's: a branch counts only what came after it.
+    EXPECT_LT(branch["marks_after"].value("stale-write-refused", 0),
+              run["marks"]["stale-write-refused"].get<int>())
+        << run.dump();
+    branches.push_back(run);
+  }
+  ASSERT_GE(points, 3u) << "every seed of kleppmann-fencing refuses a stale write";
+  EXPECT_EQ(branches.size(), kBranches * points);
+  for (const auto& [at, seen] : numbers) {
+    EXPECT_EQ(seen, (std::set<std::uint64_t>{1, 2, 3})) << "seed " << at.first;
+    EXPECT_EQ(hashes.at(at).size(), static_cast<std::size_t>(kBranches))
+        << "the branches of one hit have distinct histories (seed " << at.first << ")";
+    EXPECT_FALSE(hashes.at(at).contains(parent_hash.at(at.first)));
+  }
+  EXPECT_EQ(read_lines(path("out/run_times.jsonl")).size(), branches.size() + 3);
+
+  // Replayed without fork, from the file and from the command line: the forked run's hash.
+  for (std::size_t i = 0; i < branches.size(); i += 2) {
+    const json& run = branches[i];
+    const std::string replay = run["branch"]["replay"];
+    ASSERT_FALSE(replay.empty()) << run.dump();
+    const json file = read_json(path("out/" + replay));
+    EXPECT_EQ(file["version"], 3);
+    EXPECT_EQ(file["branch"]["number"], run["branch"]["number"]);
+    EXPECT_EQ(file["expected_history_hash"], run["history_hash"]);
+    const Result replayed = fencesim("replay --json out/" + replay);
+    ASSERT_EQ(replayed.code, 0) << replayed.out << replayed.err;
+    EXPECT_EQ(json::parse(replayed.out)["history_hash"], run["history_hash"]) << replayed.out;
+    EXPECT_EQ(json::parse(replayed.out)["replay"]["matches"], true) << replayed.out;
+    const Result rerun = fencesim(
+        "run --json --scenario kleppmann-fencing --strategy random --seed " +
+        std::to_string(run["seed"].get<std::uint64_t>()) + " --branch stale-write-refused:" +
+        std::to_string(run["branch"]["event"].get<std::uint64_t>()) + ":" +
+        std::to_string(run["branch"]["number"].get<std::uint64_t>()));
+    ASSERT_EQ(rerun.code, 0) << rerun.out << rerun.err;
+    EXPECT_EQ(json::parse(rerun.out)["history_hash"], run["history_hash"]) << rerun.out;
+  }
+
+  // The summary prints every mark's hits per CPU-second, branches included.
+  EXPECT_NE(result.out.find("mark hits per CPU-second (" + std::to_string(branches.size()) +
+                            " branch runs):"),
+            std::string::npos)
+      << result.out;
+  const json summary = read_json(path("out/summary.json"));
+  EXPECT_EQ(summary["totals"]["branch_runs"], branches.size());
+  EXPECT_GT(summary["totals"]["mark_hits_per_cpu_second"]["stale-write-refused"], 0.0);
+}
+
+TEST_F(BranchSweepTest, ABranchIsTheSameRunEveryTime) {
+  const std::string args =
+      "sweep --scenario kleppmann-fencing --seeds 2..2 --strategy random --jobs 1 "
+      "--branch-at stale-write-refused --branches 2 --out ";
+  ASSERT_EQ(fencesim(args + "a").code, 0);
+  ASSERT_EQ(fencesim(args + "b").code, 0);
+  std::vector<std::string> a;
+  std::vector<std::string> b;
+  for (const json& run : runs(path("a"))) a.push_back(run["history_hash"]);
+  for (const json& run : runs(path("b"))) b.push_back(run["history_hash"]);
+  EXPECT_EQ(a.size(), 3u);
+  EXPECT_EQ(a, b);
+}
+
+TEST_F(BranchSweepTest, BadBranchOptionsExit2WithOneLine) {
+  const std::string sweep = "sweep --scenario kleppmann-fencing --seeds 1..2 --out out ";
+  const Result unknown = fencesim(sweep + "--branch-at stale-write-refused,no-such-mark");
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_EQ(unknown.out, "");
+  EXPECT_TRUE(unknown.err.starts_with("fencesim: --branch-at: unknown mark 'no-such-mark' (the "
+                                      "history's marks: cancel-during-confirm, "))
+      << unknown.err;
+  EXPECT_EQ(unknown.err.find('\n'), unknown.err.size() - 1) << "one line";
+  expect_usage_error(fencesim(sweep + "--branch-at stale-write-refused,,lease-yielded"),
+                     "--branch-at: expected MARK[,MARK...], got 'stale-write-refused,,lease-yielded'");
+  expect_usage_error(fencesim(sweep + "--branch-at lease-yielded,lease-yielded"),
+                     "--branch-at: 'lease-yielded' is given twice");
+  expect_usage_error(fencesim(sweep + "--branch-at lease-yielded --branches 0"),
+                     "--branches: expected 1..64, got '0'");
+  expect_usage_error(fencesim(sweep + "--branches 4"),
+                     "--branches: give --branch-at too (the marks to branch at)");
+  expect_usage_error(
+      fencesim("run --scenario kleppmann-fencing --seed 1 --branch stale-write-refused:7"),
+      "--branch: expected MARK:EVENT:N, got 'stale-write-refused:7'");
+  EXPECT_FALSE(fs::exists(path("out/runs.jsonl")));
+}
+
+}  // namespace
+}  // namespace fencesim::cli::testing

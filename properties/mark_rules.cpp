@@ -1,0 +1,344 @@
+#include "properties/mark_rules.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "runtime/errors.h"
+
+namespace fencesim::properties {
+
+namespace {
+
+using runtime::EventKind;
+// Keyed by the history's interned names (sim/name.h): reading an event copies no bytes.
+using HolderKey = std::pair<sim::Name, sim::NameKey>;
+using HolderToken = std::tuple<sim::Name, sim::NameKey, runtime::Token>;
+
+// The runtime event of `e`, or null for a world event.
+const sim::RuntimeRecord* runtime_of(const sim::HistoryEvent& e) {
+  return e.world == sim::WorldEventKind::kRuntime ? &e.runtime : nullptr;
+}
+
+// Marks a workload records itself (World::mark), by their names.
+class WorkloadMarks final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override { return {}; }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    if (e.world == sim::WorldEventKind::kMark) reach(e.detail);
+  }
+};
+
+// instance-restarted, store-restarted: a crashed node came back.
+class Restarts final : public MarkRule {
+ public:
+  explicit Restarts(const sim::World* world) : world_(world) {}
+  std::vector<std::string_view> names() const override {
+    return {"instance-restarted", "store-restarted"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    if (e.world != sim::WorldEventKind::kNodeRestarted) return;
+    reach(world_->node_kind(e.node) == sim::NodeKind::kInstance ? "instance-restarted"
+                                                               : "store-restarted");
+  }
+
+ private:
+  const sim::World* world_;
+};
+
+// Cancellation's moments (#360): a cancel recorded while a confirm of its tree was in flight, a
+// holder that saw a cancel, a tree ended cancelled.
+class CancelMarks final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override {
+    return {"cancel-during-confirm", "cancel-seen", "tree-cancelled"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    if (e.world == sim::WorldEventKind::kStoreCall && e.store &&
+        e.store->op == sim::StoreOp::kCancel && e.store->outcome == "recorded") {
+      cancels_.try_emplace(e.store->key, e.time_ns);
+    } else if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "confirm") {
+      auto it = cancels_.find(e.runtime.key);
+      if (it != cancels_.end() && e.runtime.value < it->second) reach("cancel-during-confirm");
+    } else if (const sim::RuntimeRecord* r = runtime_of(e)) {
+      if (r->kind == EventKind::kCancelSeen) reach("cancel-seen");
+      if (r->kind == EventKind::kTreeCancelled) reach("tree-cancelled");
+    }
+  }
+
+ private:
+  std::map<sim::NameKey, std::int64_t> cancels_;  // true time of each tree's recorded cancel
+};
+
+// stale-write-refused: a sink refused a stale token. rerun-deduplicated: a sink deduplicated a
+// write by its idempotency key. independent-epochs: one sink accepted writes of two scope keys of
+// a tenant at different epochs (the high-water mark must be per scope key for both to pass).
+class SinkMarks final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override {
+    return {"stale-write-refused", "rerun-deduplicated", "independent-epochs"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    const sim::RuntimeRecord* r = runtime_of(e);
+    if (r == nullptr) return;
+    if (r->kind == EventKind::kSinkRefused) reach("stale-write-refused");
+    if (r->kind == EventKind::kSinkDeduplicated) reach("rerun-deduplicated");
+    if (r->kind != EventKind::kSinkDeduplicated && r->kind != EventKind::kSinkApplied) return;
+    const std::string tenant = r->scope_key.substr(0, r->scope_key.find(':'));
+    auto& tokens = accepted_[{r->holder, tenant}];
+    tokens[r->scope_key] = r->token;
+    for (const auto& [scope, token] : tokens) {
+      if (scope != r->scope_key && token != r->token) {
+        reach("independent-epochs");
+        break;
+      }
+    }
+  }
+
+ private:
+  // Tokens accepted at each sink per tenant, by scope key.
+  std::map<std::pair<std::string, std::string>, std::map<std::string, runtime::Token>> accepted_;
+};
+
+// late-renewal-refused: the store refused a renewal (stale, expired, released).
+// stale-renewal-refused: it refused a stale holder's renewal while the next holder held the key
+// (granted, not given back).
+class StoreRenewalRefusals final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override {
+    return {"late-renewal-refused", "stale-renewal-refused"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    const sim::RuntimeRecord* r = runtime_of(e);
+    if (r == nullptr) return;
+    if (r->kind == EventKind::kStoreRenewRefused) {
+      reach("late-renewal-refused");
+      if (auto it = granted_.find(r->key); r->detail == "stale" && it != granted_.end() &&
+                                           it->second.first > r->token && !it->second.second) {
+        reach("stale-renewal-refused");
+      }
+    } else if (r->kind == EventKind::kStoreLeaseReleased) {
+      if (auto it = granted_.find(r->key); it != granted_.end() && it->second.first == r->token) {
+        it->second.second = true;
+      }
+    } else if (r->kind == EventKind::kStoreLeaseGranted) {
+      granted_[r->key] = {r->token, false};
+    }
+  }
+
+ private:
+  // Per key, the store's latest grant (token) and whether it was given back since.
+  std::map<sim::NameKey, std::pair<runtime::Token, bool>> granted_;
+};
+
+// renewal-reply-late: a renewal's reply reached its holder more than the drift margin after the
+// store renewed (confirmedUntil must count from the send, never from this receive).
+class RenewalReplyLate final : public MarkRule {
+ public:
+  explicit RenewalReplyLate(const sim::World* world)
+      : margin_ns_(world ? world->options().lease.drift_margin_ns() : 0) {}
+  std::vector<std::string_view> names() const override { return {"renewal-reply-late"}; }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    const sim::RuntimeRecord* r = runtime_of(e);
+    if (r == nullptr) return;
+    if (r->kind == EventKind::kStoreLeaseRenewed) {
+      store_renewed_[{r->holder, r->key, r->token}] = e.time_ns;
+    } else if (r->kind == EventKind::kLeaseRenewed) {
+      if (auto it = store_renewed_.find({r->holder, r->key, r->token});
+          it != store_renewed_.end() && e.time_ns - it->second > margin_ns_) {
+        reach("renewal-reply-late");
+      }
+    }
+  }
+
+ private:
+  runtime::Nanoseconds margin_ns_;
+  // True time of the store's latest renewal per (requester, key, token).
+  std::map<HolderToken, std::int64_t> store_renewed_;
+};
+
+// renewal-raced-expiry: a renewal was refused as expired, or a holder's lease expired locally
+// while its renewal was in flight.
+class RenewalRacedExpiry final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override { return {"renewal-raced-expiry"}; }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    const sim::RuntimeRecord* r = runtime_of(e);
+    if (r == nullptr) return;
+    switch (r->kind) {
+      case EventKind::kRenewSent:
+        renewing_.insert({r->holder, r->key});
+        break;
+      case EventKind::kLeaseRenewed:
+        renewing_.erase({r->holder, r->key});
+        break;
+      case EventKind::kRenewRefused:
+        renewing_.erase({r->holder, r->key});
+        if (r->detail == "expired") reach("renewal-raced-expiry");
+        break;
+      case EventKind::kLeaseLost:
+        if (r->detail == "local-expiry" && renewing_.contains({r->holder, r->key})) {
+          reach("renewal-raced-expiry");
+        }
+        renewing_.erase({r->holder, r->key});
+        break;
+      default:
+        break;
+    }
+  }
+
+ private:
+  std::set<HolderKey> renewing_;  // (holder, key) with a renewal in flight
+};
+
+// expiry-during-write: a holder's lease expired locally while its fenced write was in flight.
+class ExpiryDuringWrite final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override { return {"expiry-during-write"}; }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    const sim::RuntimeRecord* r = runtime_of(e);
+    if (r == nullptr) return;
+    if (r->kind == EventKind::kWriteSent) {
+      writing_.insert({r->holder, r->key, r->token});
+    } else if (r->kind == EventKind::kWriteAccepted || r->kind == EventKind::kWriteRefused) {
+      writing_.erase({r->holder, r->key, r->token});
+    } else if (r->kind == EventKind::kLeaseLost && r->detail == "local-expiry" &&
+               writing_.contains({r->holder, r->key, r->token})) {
+      reach("expiry-during-write");
+    }
+  }
+
+ private:
+  std::set<HolderToken> writing_;  // writes in flight per (holder, key, token)
+};
+
+// fenced-after-local-expiry: a pass was classified fenced although its lease had expired locally
+// first (the abort signal's reason was a plain lease-lost, so the fenced error was found in the
+// failure).
+class FencedAfterLocalExpiry final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override { return {"fenced-after-local-expiry"}; }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    const sim::RuntimeRecord* r = runtime_of(e);
+    if (r == nullptr) return;
+    if (r->kind == EventKind::kLeaseLost) {
+      lost_.try_emplace({r->holder, r->key, r->token}, r->detail);
+    } else if (r->kind == EventKind::kErrorClassified &&
+               r->detail == runtime::ExecutionFencedError::kCode) {
+      auto it = lost_.find({r->holder, r->key, r->token});
+      if (it != lost_.end() && it->second == "local-expiry") reach("fenced-after-local-expiry");
+    }
+  }
+
+ private:
+  std::map<HolderToken, sim::Name> lost_;  // why each held token was first lost at its holder
+};
+
+// checkpoint-refused: the checkpoint store refused a stale token.
+class CheckpointRefused final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override { return {"checkpoint-refused"}; }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    const sim::RuntimeRecord* r = runtime_of(e);
+    if (r != nullptr && r->kind == EventKind::kStoreCheckpointRefused) reach("checkpoint-refused");
+  }
+};
+
+// takeover-mid-step: a key was taken with a new token while a step under the old one was running.
+// yield-deferred: a remote-children wait began while a step of its tree was running.
+// lease-yielded: a remote-children wait gave the root's lease back.
+class StepsAndWaits final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override {
+    return {"takeover-mid-step", "yield-deferred", "lease-yielded"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    const sim::RuntimeRecord* r = runtime_of(e);
+    if (r == nullptr) return;
+    switch (r->kind) {
+      case EventKind::kStepStarted:
+        ++running_[{r->key, r->token}];
+        break;
+      case EventKind::kStepEnded:
+        --running_[{r->key, r->token}];
+        break;
+      case EventKind::kStoreLeaseGranted:
+        if (r->token > 1 && running_[{r->key, r->token - 1}] > 0) reach("takeover-mid-step");
+        break;
+      case EventKind::kRemoteWaitBegan:
+        waiting_.insert({r->holder, r->key});
+        for (const auto& [key_token, count] : running_) {
+          if (key_token.first == r->key && count > 0) {
+            reach("yield-deferred");  // a step of the tree runs: the wait must keep the lease
+            break;
+          }
+        }
+        break;
+      case EventKind::kRemoteWaitEnded:
+        waiting_.erase({r->holder, r->key});
+        break;
+      case EventKind::kLeaseReleased:
+        if (waiting_.contains({r->holder, r->key})) reach("lease-yielded");
+        break;
+      default:
+        break;
+    }
+  }
+
+ private:
+  // Steps running per (key, token): started and not yet ended.
+  std::map<std::pair<sim::NameKey, runtime::Token>, int> running_;
+  std::set<HolderKey> waiting_;  // remote-children waits
+};
+
+// withdrawal-refused-while-live: a withdrawal met its tree live and not running here (before a
+// step, between steps, in a checkpoint or a remote-children wait, on another instance): the
+// runtime refuses it and its body, which marks the moment, never runs; the refusal is the mark.
+class WithdrawalRefused final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override {
+    return {"withdrawal-refused-while-live"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    const sim::RuntimeRecord* r = runtime_of(e);
+    if (r != nullptr && r->kind == EventKind::kWithdrawalRefused) {
+      reach("withdrawal-refused-while-live");
+    }
+  }
+};
+
+// `world` null only to list the rules' names (nothing is observed then).
+std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
+  std::vector<std::unique_ptr<MarkRule>> rules;
+  rules.push_back(std::make_unique<WorkloadMarks>());
+  rules.push_back(std::make_unique<Restarts>(world));
+  rules.push_back(std::make_unique<CancelMarks>());
+  rules.push_back(std::make_unique<SinkMarks>());
+  rules.push_back(std::make_unique<StoreRenewalRefusals>());
+  rules.push_back(std::make_unique<RenewalReplyLate>(world));
+  rules.push_back(std::make_unique<RenewalRacedExpiry>());
+  rules.push_back(std::make_unique<ExpiryDuringWrite>());
+  rules.push_back(std::make_unique<FencedAfterLocalExpiry>());
+  rules.push_back(std::make_unique<CheckpointRefused>());
+  rules.push_back(std::make_unique<StepsAndWaits>());
+  rules.push_back(std::make_unique<WithdrawalRefused>());
+  return rules;
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<MarkRule>> make_mark_rules(const sim::World& world) {
+  return make_rules(&world);
+}
+
+std::vector<std::string> mark_rule_names() {
+  std::vector<std::string> names;
+  for (const std::unique_ptr<MarkRule>& rule : make_rules(nullptr)) {
+    for (const std::string_view name : rule->names()) names.emplace_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace fencesim::properties

@@ -1,0 +1,81 @@
+// The mark rules (properties/mark_rules.h) read as the history grows: a detector watching only a
+// few marks runs only their rules, and must place exactly what the full set of rules places for
+// those marks; the full set places, name by name, what count_marks counts. Held on every built-in
+// scenario, with the runtime's sinks and with the broken one, over several seeds.
+#include "properties/marks.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "properties/run.h"
+
+namespace fencesim::properties {
+namespace {
+
+std::vector<PlacedMark> only(const std::vector<PlacedMark>& all, const std::set<std::string>& names) {
+  std::vector<PlacedMark> kept;
+  std::copy_if(all.begin(), all.end(), std::back_inserter(kept),
+               [&](const PlacedMark& mark) { return names.contains(mark.name); });
+  return kept;
+}
+
+TEST(MarksTest, AWatchingDetectorPlacesWhatTheFullRulesPlaceForItsMarks) {
+  const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+  std::map<std::string, std::uint64_t> reached;  // over every run, to see the check was not empty
+  // One mark per rule that keeps state, one with shared state, and a workload's own mark.
+  const std::vector<std::set<std::string>> watches = {
+      {"fenced-after-local-expiry"},
+      {"renewal-raced-expiry", "expiry-during-write"},
+      {"takeover-mid-step", "stale-write-refused"},
+      {"withdrawal-refused-while-live", "stale-renewal-refused"},
+  };
+  for (const scenarios::Scenario* scenario : registry.all()) {
+    for (const char* sink_double : {"", "accept-stale"}) {
+      for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        RunRequest request;
+        request.scenario = scenario->name;
+        request.seed = seed;
+        request.sink_double = sink_double;
+        run_scenario(registry, request, [&](const sim::World& world, const RunReport& report) {
+          const std::vector<PlacedMark> all = place_marks(world);
+          std::map<std::string, std::uint64_t> placed;
+          std::uint64_t previous = 0;
+          for (const PlacedMark& mark : all) {
+            ++placed[mark.name];
+            ASSERT_LT(mark.event, world.history().events().size());
+            EXPECT_GE(mark.event, previous) << "in history order";
+            previous = mark.event;
+          }
+          EXPECT_EQ(placed, report.marks) << scenario->name << " seed " << seed;
+          for (const auto& [name, count] : placed) reached[name] += count;
+          std::vector<std::set<std::string>> runs_watches = watches;
+          if (!scenario->marks.empty()) runs_watches.push_back({scenario->marks.front()});
+          for (const std::set<std::string>& watched : runs_watches) {
+            MarkDetector detector(world, watched);
+            std::vector<PlacedMark> seen;
+            for (const sim::HistoryEvent& e : world.history().events()) detector.observe(e, seen);
+            EXPECT_EQ(seen, only(all, watched)) << scenario->name << " seed " << seed;
+          }
+        });
+      }
+    }
+  }
+  for (const char* name : {"stale-write-refused", "takeover-mid-step", "renewal-raced-expiry",
+                           "expiry-during-write", "rerun-deduplicated"}) {
+    EXPECT_GT(reached[name], 0u) << name;
+  }
+}
+
+TEST(MarksTest, HistoryMarkNamesAreTheRulesMarks) {
+  const std::vector<std::string> names = history_mark_names();
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  for (const char* name : {"fenced-after-local-expiry", "withdrawal-refused-while-live",
+                           "instance-restarted", "cancel-seen", "lease-yielded"}) {
+    EXPECT_TRUE(std::binary_search(names.begin(), names.end(), name)) << name;
+  }
+}
+
+}  // namespace
+}  // namespace fencesim::properties

@@ -380,7 +380,8 @@ bool World::all_trees_completed() {
 RunSummary World::run() {
   check(store_node_ != kWorldNode, "a world has a lease store");
   for (const auto& [node, start_ns] : start_ns_) {
-    scheduler_->at(start_ns, [this, node] {
+    // node = node: clang 14 (the fuzz preset) cannot capture a structured binding.
+    scheduler_->at(start_ns, [this, node = node] {
       if (!incarnations_.contains(node) && incarnation_count_[node] == 0) start_incarnation(node);
     });
   }

@@ -1,0 +1,100 @@
+// Interned names (sim/name.h): a table gives one name per spelling, names compare, order and hash
+// by their bytes whatever table (or none) made them, and the history hashes a name's bytes, never
+// its identity, so an event hashes alike interned or not.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "sim/history.h"
+#include "sim/name.h"
+
+namespace fencesim::sim {
+namespace {
+
+TEST(Name, ATableGivesOneNamePerSpelling) {
+  NameTable table;
+  const std::string longest(700, 'x');
+  const Name a = table.intern(std::string_view(longest));
+  const Name b = table.intern(std::string(longest));
+  EXPECT_EQ(a.data(), b.data());  // one copy of the bytes
+  EXPECT_EQ(table.size(), 1u);
+  EXPECT_NE(table.intern(std::string_view("y")).data(), a.data());
+  EXPECT_EQ(table.size(), 2u);
+  EXPECT_TRUE(table.intern(std::string_view()).empty());
+}
+
+TEST(Name, ComparesOrdersAndHashesByBytes) {
+  NameTable one;
+  NameTable two;
+  const Name a = one.intern(std::string_view("tenant-b"));
+  const Name b = two.intern(std::string_view("tenant-b"));
+  const Name c("tenant-b");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a, c);
+  EXPECT_EQ(a.hash(), c.hash());
+  EXPECT_EQ(a, "tenant-b");
+  EXPECT_EQ(a, std::string("tenant-b"));
+  EXPECT_NE(a, Name("tenant-a"));
+  // Names order as their strings do, whatever order they were interned in.
+  const Name z = one.intern(std::string_view("a-late"));
+  EXPECT_LT(z, a);
+  std::map<Name, int> by_name{{a, 1}, {z, 2}, {Name("m"), 3}};
+  std::string order;
+  for (const auto& [name, value] : by_name) order += name.str() + ",";
+  EXPECT_EQ(order, "a-late,m,tenant-b,");
+  EXPECT_TRUE(Name().empty());
+  EXPECT_EQ(Name(""), Name());
+}
+
+TEST(Name, OutlivesItsTable) {
+  Name kept;
+  {
+    NameTable table;
+    kept = table.intern(std::string_view("still here"));
+  }
+  EXPECT_EQ(kept, "still here");
+}
+
+TEST(Name, KeysConvertAndCompareWithLeaseKeys) {
+  NameTable table;
+  const runtime::LeaseKey lease{"tenant", "order-1"};
+  const NameKey key = table.intern(lease);
+  EXPECT_EQ(key, lease);
+  EXPECT_EQ(runtime::LeaseKey(key), lease);
+  EXPECT_LT(key, (runtime::LeaseKey{"tenant", "order-2"}));
+}
+
+std::uint64_t hash_of(const RuntimeRecord& record) {
+  History history;
+  HistoryEvent event;
+  event.runtime = record;
+  event.detail = Name("detail");
+  history.record(std::move(event));
+  return history.hash();
+}
+
+TEST(Name, TheHistoryHashesBytesNotIdentity) {
+  const runtime::RuntimeEvent event{runtime::EventKind::kStepStarted,
+                                    "holder",
+                                    {std::string(300, 't'), std::string(500, 'e')},
+                                    "scope",
+                                    7,
+                                    "step/1",
+                                    "",
+                                    3};
+  NameTable table;
+  const std::uint64_t interned = hash_of(RuntimeRecord(event, table));
+  EXPECT_EQ(interned, hash_of(RuntimeRecord(event)));
+  runtime::RuntimeEvent other = event;
+  other.step = "step/2";
+  EXPECT_NE(interned, hash_of(RuntimeRecord(other, table)));
+  // Back to the runtime's type, unchanged.
+  const runtime::RuntimeEvent back = RuntimeRecord(event, table);
+  EXPECT_EQ(back.key, event.key);
+  EXPECT_EQ(back.step, event.step);
+  EXPECT_EQ(back.token, event.token);
+}
+
+}  // namespace
+}  // namespace fencesim::sim

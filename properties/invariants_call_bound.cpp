@@ -78,7 +78,8 @@ void check_call_ends_at_abort(const Events& events, const LocalExpiryPolicy& pol
     std::optional<std::int64_t> abort_ns;
     std::uint64_t anchor = e.index;
     std::string why;
-    if (auto x = expiries.expiry(r.key, r.token, e.node); x && x->monotonic_ns < e.local_monotonic_ns) {
+    if (auto x = expiries.expiry(r.key, r.token, e.node);
+        x && x->monotonic_ns < e.local_monotonic_ns) {
       abort_ns = true_time_when(facts, e.node, e.time_ns, e.local_monotonic_ns, x->monotonic_ns);
       anchor = x->grant_index;
       why = fmt::format("its lease's local expiry (monotonic {}ns, from the store's grants)",

@@ -66,8 +66,8 @@ bool well_formed(std::string_view code) {
 
 // `code` is `base` or `base` followed by '.' and more.
 bool extends(std::string_view code, std::string_view base) {
-  return code == base || (code.starts_with(base) && code.size() > base.size() &&
-                          code[base.size()] == '.');
+  return code == base ||
+         (code.starts_with(base) && code.size() > base.size() && code[base.size()] == '.');
 }
 
 bool strictly_extends(std::string_view code, std::string_view base) {
@@ -97,9 +97,10 @@ std::string judge(const ErrorClass& c, std::string_view code,
     const ErrorClass* fixed = find_class(c.parent);
     while (fixed->code.empty()) fixed = find_class(fixed->parent);
     if (!strictly_extends(code, fixed->code)) {
-      return fmt::format("does not extend {}'s code '{}' (a subclass's code extends its "
-                         "parent's)",
-                         fixed->name, fixed->code);
+      return fmt::format(
+          "does not extend {}'s code '{}' (a subclass's code extends its "
+          "parent's)",
+          fixed->name, fixed->code);
     }
   }
   if (auto it = shown.find(c.parent); it != shown.end() && !strictly_extends(code, it->second)) {
@@ -126,7 +127,8 @@ void check_error_code_families(const Events& events, std::vector<Violation>& out
       const ErrorClass* c = find_class(e.runtime.detail);
       if (c == nullptr) {
         out.push_back(violation(
-            name, fmt::format("an error of class '{}' is not in the ADR's hierarchy", e.runtime.detail),
+            name,
+            fmt::format("an error of class '{}' is not in the ADR's hierarchy", e.runtime.detail),
             {e.index}));
         continue;
       }
@@ -134,17 +136,17 @@ void check_error_code_families(const Events& events, std::vector<Violation>& out
       if (wrong.empty()) continue;
       out.push_back(violation(
           name,
-          fmt::format("step '{}' of {} saw an {} (at its {}) with code '{}', which {}",
-                      e.runtime.step, runtime::to_string(e.runtime.key), c->name,
-                      e.runtime.scope_key, e.detail, wrong),
+          fmt::format(
+              "step '{}' of {} saw an error of class {} (at its {}) with code '{}', which {}",
+              e.runtime.step, runtime::to_string(e.runtime.key), c->name, e.runtime.scope_key,
+              e.detail, wrong),
           {e.index}));
       continue;
     }
     if (!is_outcome_event(e)) continue;
     const std::string& code = e.runtime.detail;
     if (code == "ok") continue;
-    const bool claims_family =
-        code.find('.') != std::string::npos || code.starts_with("execution");
+    const bool claims_family = code.find('.') != std::string::npos || code.starts_with("execution");
     if (!claims_family || (well_formed(code) && extends(code, "execution"))) continue;
     out.push_back(violation(
         name,

@@ -61,8 +61,8 @@ void check_fence_after_loss(const Events& events, const LocalExpiryPolicy& polic
   std::map<runtime::LeaseKey, std::pair<runtime::Token, std::uint64_t>> latest_grant;
   for (const sim::HistoryEvent& e : events) {
     expiries.add(e);
-    if (e.world == sim::WorldEventKind::kStoreCall && e.store && e.store->op == sim::StoreOp::kTake &&
-        e.store->outcome == "taken" && e.store->lease) {
+    if (e.world == sim::WorldEventKind::kStoreCall && e.store &&
+        e.store->op == sim::StoreOp::kTake && e.store->outcome == "taken" && e.store->lease) {
       auto& latest = latest_grant[e.store->key];
       if (e.store->lease->token > latest.first) latest = {e.store->lease->token, e.index};
       continue;
@@ -75,7 +75,8 @@ void check_fence_after_loss(const Events& events, const LocalExpiryPolicy& polic
     const runtime::RuntimeEvent& r = e.runtime;
     const std::optional<FenceRead> read = parse_fence_read(e.detail);
     if (!read) {
-      out.push_back(violation(name, fmt::format("unreadable fence record '{}'", e.detail), {e.index}));
+      out.push_back(
+          violation(name, fmt::format("unreadable fence record '{}'", e.detail), {e.index}));
       continue;
     }
     std::string why;
@@ -89,20 +90,22 @@ void check_fence_after_loss(const Events& events, const LocalExpiryPolicy& polic
       cause = g->second.second;
     } else if (auto x = expiries.expiry(r.key, r.token, e.node);
                x && e.local_monotonic_ns >= x->monotonic_ns) {
-      why = fmt::format("the holder's clock had passed the local expiry {}ns that the store's "
-                        "grants give it",
-                        x->monotonic_ns);
+      why = fmt::format(
+          "the holder's clock had passed the local expiry {}ns that the store's "
+          "grants give it",
+          x->monotonic_ns);
       cause = x->grant_index;
     } else {
       continue;  // not known to be lost: anything may be read
     }
-    const std::string subject = fmt::format("step '{}' of {} read its fence (token {}) at monotonic {}ns, after {}", r.step, runtime::to_string(r.key), r.token, e.local_monotonic_ns, why);
+    const std::string subject =
+        fmt::format("step '{}' of {} read its fence (token {}) at monotonic {}ns, after {}", r.step,
+                    runtime::to_string(r.key), r.token, e.local_monotonic_ns, why);
     if (read->until > e.local_monotonic_ns) {
-      out.push_back(violation(
-          name,
-          fmt::format("{}: confirmedUntil {}ns still lies {}ns in the future", subject,
-                      read->until, read->until - e.local_monotonic_ns),
-          {cause, e.index}));
+      out.push_back(violation(name,
+                              fmt::format("{}: confirmedUntil {}ns still lies {}ns in the future",
+                                          subject, read->until, read->until - e.local_monotonic_ns),
+                              {cause, e.index}));
     }
     if (read->held) {
       out.push_back(

@@ -49,8 +49,8 @@ class Story {
   void runtime_event(std::int64_t at_ns, EventKind kind, runtime::Token token,
                      std::string detail = {}, std::string step = "charge") {
     sim::HistoryEvent e = stamped(kHolder, sim::WorldEventKind::kRuntime, at_ns);
-    e.runtime = runtime::RuntimeEvent{kind,  "h",  kTree, "tenant-1:order-1", token,
-                                      std::move(step), std::move(detail), 0};
+    e.runtime = runtime::RuntimeEvent{
+        kind, "h", kTree, "tenant-1:order-1", token, std::move(step), std::move(detail), 0};
     events_.push_back(std::move(e));
   }
   // The workload's record (World::observe) of `what`, with its fields.

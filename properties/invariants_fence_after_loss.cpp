@@ -79,6 +79,27 @@ void check_fence_after_loss(const Events& events, const LocalExpiryPolicy& polic
           violation(name, fmt::format("unreadable fence record '{}'", e.detail), {e.index}));
       continue;
     }
+    // Whatever the lease's state, the fence's two readings agree with each other and with the
+    // store: assertHeld() returns only while confirmedUntil has not passed, and confirmedUntil is
+    // never later than the local expiry the store's grants give the token on this holder's clock.
+    const std::optional<LocalExpiries::Expiry> granted = expiries.expiry(r.key, r.token, e.node);
+    if (read->held && read->until <= e.local_monotonic_ns) {
+      out.push_back(violation(
+          name,
+          fmt::format("step '{}' of {}: assertHeld() returned at monotonic {}ns though the fence's "
+                      "confirmedUntil {}ns had passed",
+                      r.step, runtime::to_string(r.key), e.local_monotonic_ns, read->until),
+          {e.index}));
+    }
+    if (granted && read->until > granted->monotonic_ns) {
+      out.push_back(violation(
+          name,
+          fmt::format("step '{}' of {} (token {}): the fence's confirmedUntil {}ns is later than "
+                      "the local expiry {}ns the store's grants give it",
+                      r.step, runtime::to_string(r.key), r.token, read->until,
+                      granted->monotonic_ns),
+          {granted->grant_index, e.index}));
+    }
     std::string why;
     std::uint64_t cause = e.index;
     if (auto it = reported_loss.find({e.node, r.key, r.token}); it != reported_loss.end()) {
@@ -88,8 +109,7 @@ void check_fence_after_loss(const Events& events, const LocalExpiryPolicy& polic
                within_assumptions && g != latest_grant.end() && g->second.first > r.token) {
       why = fmt::format("the lease store had granted token {}", g->second.first);
       cause = g->second.second;
-    } else if (auto x = expiries.expiry(r.key, r.token, e.node);
-               x && e.local_monotonic_ns >= x->monotonic_ns) {
+    } else if (const auto& x = granted; x && e.local_monotonic_ns >= x->monotonic_ns) {
       why = fmt::format(
           "the holder's clock had passed the local expiry {}ns that the store's "
           "grants give it",

@@ -22,7 +22,8 @@ class FenceAfterLoss final : public Invariant {
     return "after its lease was lost (the store granted a later token, the holder's clock passed "
            "the local expiry the store's grants give it, or the holder reported the loss), a "
            "fence read by its step body reports no future confirmedUntil and its assertHeld() "
-           "throws";
+           "throws; and always, assertHeld() returns only while confirmedUntil has not passed, "
+           "and confirmedUntil is never later than the local expiry the store's grants give";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };

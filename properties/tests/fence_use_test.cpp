@@ -143,11 +143,12 @@ TEST(FenceAfterLoss, AnAssertHeldThatReturnsAfterALaterTakeIsCaught) {
   Story s;
   s.take(0, 1);
   s.take(40 * kSecond, 2, kOther);
-  s.fence_read(41 * kSecond, 41 * kSecond, true);
-  EXPECT_EQ(s.fence_after_loss().size(), 1U);
+  s.fence_read(41 * kSecond, kExpiry, true);
+  // assertHeld returned after the loss, and while confirmedUntil had passed.
+  EXPECT_EQ(s.fence_after_loss().size(), 2U);
   // Outside the clock assumptions a later take is not the holder's to know of; the read at 41 s
   // is past the local expiry (29.93 s) anyway, so it is still caught by that.
-  EXPECT_EQ(s.fence_after_loss(false).size(), 1U);
+  EXPECT_EQ(s.fence_after_loss(false).size(), 2U);
 }
 
 TEST(FenceAfterLoss, ALaterTakeOutsideTheAssumptionsIsNotALossByItself) {
@@ -163,11 +164,22 @@ TEST(FenceAfterLoss, PastTheLocalExpiryTheStoresGrantsGiveNothingIsHeld) {
   Story s;
   s.take(0, 1);
   s.fence_read(kExpiry, kExpiry, true);
-  EXPECT_EQ(s.fence_after_loss().size(), 1U);
+  EXPECT_EQ(s.fence_after_loss().size(), 2U);  // after the loss, and with its belief passed
   Story ok;
   ok.take(0, 1);
   ok.fence_read(kExpiry, kExpiry, false);
   EXPECT_TRUE(ok.fence_after_loss().empty());
+}
+
+TEST(FenceAfterLoss, TheFencesReadingsAgreeWithEachOtherAndWithTheStoresGrants) {
+  Story held_past;
+  held_past.take(0, 1);
+  held_past.fence_read(5 * kSecond, 4 * kSecond, true);  // held, though its belief had passed
+  EXPECT_EQ(held_past.fence_after_loss().size(), 1U);
+  Story beyond;
+  beyond.take(0, 1);
+  beyond.fence_read(5 * kSecond, kExpiry + kSecond, true);  // believed past what was granted
+  EXPECT_EQ(beyond.fence_after_loss().size(), 1U);
 }
 
 // error-code-families

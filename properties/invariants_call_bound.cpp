@@ -50,7 +50,8 @@ using HolderToken = std::tuple<sim::NodeId, runtime::LeaseKey, runtime::Token>;
 }  // namespace
 
 void check_call_ends_at_abort(const Events& events, const LocalExpiryPolicy& policy,
-                              const RunFacts& facts, std::vector<Violation>& out) {
+                              const RunFacts& facts, std::vector<Violation>& out,
+                              std::int64_t max_ns) {
   const std::string_view name = CallEndsAtAbort{}.name();
   LocalExpiries expiries(policy);
   std::map<sim::NodeId, Pauses> pauses;
@@ -96,7 +97,7 @@ void check_call_ends_at_abort(const Events& events, const LocalExpiryPolicy& pol
     auto p = pauses.find(e.node);
     const std::int64_t running =
         e.time_ns - from - (p == pauses.end() ? 0 : p->second.within(from, e.time_ns));
-    if (running <= kCallAfterAbortMaxNs) continue;
+    if (running <= max_ns) continue;
     out.push_back(violation(
         name,
         fmt::format("a write of step '{}' of {} under token {} (effect '{}' to '{}') returned "

@@ -67,9 +67,12 @@ class WithdrawalFrame final : public Invariant {
 void check_fence_after_loss(const Events& events, const LocalExpiryPolicy& policy,
                             bool within_assumptions, std::vector<Violation>& out);
 void check_error_code_families(const Events& events, std::vector<Violation>& out);
+// `max_ns`: the holder's running time allowed between the abort and the return; a real process
+// (real/) is allowed its OS's wake-up latency as well, like the lease timers.
 inline constexpr std::int64_t kCallAfterAbortMaxNs = 100'000'000;  // 100 ms
 void check_call_ends_at_abort(const Events& events, const LocalExpiryPolicy& policy,
-                              const RunFacts& facts, std::vector<Violation>& out);
+                              const RunFacts& facts, std::vector<Violation>& out,
+                              std::int64_t max_ns = kCallAfterAbortMaxNs);
 void check_withdrawal_frame(const Events& events, std::vector<Violation>& out);
 
 }  // namespace fencesim::properties

@@ -1,6 +1,7 @@
 // The invariants every run is checked against, in the order their violations are reported.
 #include "properties/invariants_builtin.h"
 #include "properties/invariants_cancel.h"
+#include "properties/invariants_fence_use.h"
 #include "properties/invariants_lease_timers.h"
 #include "properties/invariants_write_verdict.h"
 
@@ -30,6 +31,10 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<OwnWorkflow>());
   out.push_back(std::make_unique<CancelIsFinal>());
   out.push_back(std::make_unique<WriteVerdict>());
+  out.push_back(std::make_unique<FenceAfterLoss>());
+  out.push_back(std::make_unique<ErrorCodeFamilies>());
+  out.push_back(std::make_unique<CallEndsAtAbort>());
+  out.push_back(std::make_unique<WithdrawalFrame>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase) is judged by the run's outcome, and replay
   // (same seed, same history hash) by running twice: neither is a checker over one history.
   return out;

@@ -15,6 +15,7 @@
 #include <map>
 #include <sstream>
 
+#include "properties/invariants_fence_use.h"
 #include "properties/invariants_lease_timers.h"
 #include "properties/marks.h"
 #include "real/children.h"
@@ -596,12 +597,21 @@ RealRun run_real(const scenarios::ScenarioRegistry& registry, const RealRequest&
     // SIGCONT, its events stamped when written) cannot meet: they are judged below with the
     // OS's latency allowed, in scenario time.
     const std::string_view name = invariant->name();
-    if (name == "renewal-cadence" || name == "timely-loss") continue;
+    if (name == "renewal-cadence" || name == "timely-loss" || name == "call-ends-at-abort") {
+      continue;
+    }
     invariant->check(world, report.violations);
   }
-  properties::check_lease_timers(
-      world, static_cast<runtime::Nanoseconds>(static_cast<double>(kRealTimerSlackNs) / request.scale),
-      report.violations);
+  const auto slack_ns =
+      static_cast<runtime::Nanoseconds>(static_cast<double>(kRealTimerSlackNs) / request.scale);
+  properties::check_lease_timers(world, slack_ns, report.violations);
+  // A fenced write's call ends at the abort, which a real process reaches as late as its timers.
+  const runtime::LeasePolicy& lease = world.options().lease;
+  properties::check_call_ends_at_abort(
+      world.history().events(),
+      properties::LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
+      properties::run_facts(world), report.violations,
+      properties::kCallAfterAbortMaxNs + slack_ns);
   report.marks = properties::count_marks(world);
   report.figures = properties::sum_figures(world);
   if (report.status != properties::RunStatus::kHarnessError && !report.violations.empty()) {

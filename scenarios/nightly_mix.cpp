@@ -233,8 +233,23 @@ void register_nightly_mix(ScenarioRegistry& registry) {
       [](sim::World& world) {
         add_topology_and_trees(world, true);
         sim::Rng faults = world.stream("faults");
-        world.set_fault_plan(draw_swarm_plan(faults, world.options().safety_phase_ns,
-                                             world.options().lease.drift_bound_ppm));
+        sim::FaultPlan plan = draw_swarm_plan(faults, world.options().safety_phase_ns,
+                                              world.options().lease.drift_bound_ppm);
+        // A seed in five steps the lease store's wall clock forward (from a stream of its own, so
+        // every other draw stays): outside the ADR's assumptions, the store counts a live lease
+        // as expired, refuses its renewal and lets another holder take it while its holder still
+        // believes in it. Only the fence stands then; the invariants that need the assumptions
+        // (conservative belief, liveness) do not judge such runs, the fence's all do.
+        sim::Rng outside = world.stream("faults/outside-assumptions");
+        if (outside.chance(0.2)) {
+          sim::Fault step{};
+          step.kind = sim::FaultKind::kClockStep;
+          step.node = "lease-store";
+          step.at_ns = outside.between(0, world.options().safety_phase_ns - 10 * kSecond);
+          step.amount = outside.between(5, 40) * kSecond;
+          plan.faults.push_back(step);
+        }
+        world.set_fault_plan(std::move(plan));
       },
       swarm_marks()});
 }

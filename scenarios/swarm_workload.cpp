@@ -1,5 +1,8 @@
 #include "scenarios/swarm_workload.h"
 
+#include <set>
+#include <stdexcept>
+
 #include "runtime/errors.h"
 #include "scenarios/error_shapes.h"
 #include "scenarios/unchecked_system.h"
@@ -51,10 +54,22 @@ runtime::StepItem ancestor_fence_step(sim::World& world) {
 
 runtime::StepItem notify_step(sim::World& world) {
   auto mailer = std::make_shared<UncheckedSystem>(world);
-  return runtime::StepItem{"notify", [mailer](ExecutionContext& ctx) {
+  // The mailer fails now and then, once per tree at most: the step fails as an application's step
+  // does (a StepError whose cause is the mailer's own error), the pass is abandoned and the tree
+  // taken again. What the runtime reports of such a failure, and the codes the body shows, are
+  // judged by error-code-families.
+  auto failed = std::make_shared<std::set<runtime::LeaseKey>>();
+  auto rng = std::make_shared<sim::Rng>(world.stream("application-failures"));
+  return runtime::StepItem{"notify", [&world, mailer, failed, rng](ExecutionContext& ctx) {
                              for (int call = 0; call < 2; ++call) {
                                if (!mailer->confirm(ctx)) return;
                                ctx.env().sleep(100 * kMillisecond);  // builds the request
+                               if (rng->chance(0.15) && failed->insert(ctx.tree_key()).second) {
+                                 world.mark(ctx, "application-step-failed");
+                                 throw runtime::StepError(
+                                     "notify: the mailer failed",
+                                     std::make_exception_ptr(std::runtime_error("mailer: 503")));
+                               }
                                mailer->call(ctx, kSecond);
                              }
                            }};

@@ -23,7 +23,9 @@ runtime::StepItem keep_fence_step(std::shared_ptr<KeptFences> kept);
 runtime::StepItem reuse_fence_step(sim::World& world, std::shared_ptr<KeptFences> kept);
 // A step of a nested level that reaches for its ancestor's fence, which must refuse.
 runtime::StepItem ancestor_fence_step(sim::World& world);
-// Confirms and calls a system that cannot check tokens, twice (see UncheckedSystem).
+// Confirms and calls a system that cannot check tokens, twice (see UncheckedSystem); now and then
+// (at most once per tree) fails as an application's step does, with a StepError (marks
+// application-step-failed).
 runtime::StepItem notify_step(sim::World& world);
 // Works for `duration`, then writes to `sink`; a refusal is wrapped in one of the error shapes
 // (scenarios/error_shapes.h), drawn per seed and changed per run (marks fenced-error-wrapped).

@@ -67,10 +67,11 @@ std::vector<std::string> step_paths(const runtime::WorkflowRegistry& workflows,
 }
 
 runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<TreeWatch> watch,
-                                  std::string sink, std::string effect) {
-  return [&world, watch = std::move(watch), sink = std::move(sink),
-          effect = std::move(effect)](ExecutionContext& ctx) {
+                                  std::string named_path, std::string sink, std::string effect) {
+  return [&world, watch = std::move(watch), named_path = std::move(named_path),
+          sink = std::move(sink), effect = std::move(effect)](ExecutionContext& ctx) {
     world.mark(ctx, "withdrawal-" + watch->moment(ctx.tree_key(), ctx.path()));
+    record_withdrawal_frame(world, ctx, named_path);
     if (effect.empty()) {
       // Only looks: a fenced frame's fence reads, an unfenced one refuses.
       try {
@@ -122,9 +123,9 @@ void add_timed_withdrawals(sim::World& world, const std::shared_ptr<TreeWatch>& 
     const runtime::LeaseKey& tree = trees[rng.below(trees.size())];
     std::string path = paths[rng.below(paths.size())];
     if (rng.chance(0.05)) path = runtime::join_path(path, "no-such-step");
-    world.withdraw_at(at_ns, instance, tree, std::move(path),
-                      withdrawal_body(world, watch, rng.chance(0.5) ? "ledger" : "payments",
-                                      fmt::format("withdrawal-{}", i)));
+    const std::string sink = rng.chance(0.5) ? "ledger" : "payments";
+    world.withdraw_at(at_ns, instance, tree, path,
+                      withdrawal_body(world, watch, path, sink, fmt::format("withdrawal-{}", i)));
   }
 }
 
@@ -151,7 +152,8 @@ void maybe_withdraw(WithdrawalProbes& probes, ExecutionContext& ctx, bool at_end
   // rest only look at the fence.
   const std::string effect = write ? fmt::format("probe-withdrawal-{}", probes.left) : "";
   world.withdraw_at(world.scheduler().now_ns() + delay_ns, probes.instances[instance],
-                    ctx.tree_key(), path, withdrawal_body(world, probes.watch, sink, effect));
+                    ctx.tree_key(), path,
+                    withdrawal_body(world, probes.watch, path, sink, effect));
 }
 
 }  // namespace
@@ -159,7 +161,18 @@ void maybe_withdraw(WithdrawalProbes& probes, ExecutionContext& ctx, bool at_end
 runtime::StepItem probed(std::shared_ptr<WithdrawalProbes> probes, runtime::StepItem step) {
   runtime::StepBody wrapped = [probes, body = step.body](ExecutionContext& ctx) {
     maybe_withdraw(*probes, ctx, false);
-    body(ctx);
+    // Every error a body lets escape is recorded with its code (outside the catch: never block
+    // inside one), then goes on to the runtime as it was.
+    std::exception_ptr failure;
+    try {
+      body(ctx);
+    } catch (const std::exception&) {
+      failure = std::current_exception();
+    }
+    if (failure) {
+      record_errors(*probes->world, ctx, "step", failure);
+      std::rethrow_exception(failure);
+    }
     maybe_withdraw(*probes, ctx, true);
   };
   // A declared step stays declared: the exactly-once oracle reads its effects from the workflow.

@@ -36,8 +36,10 @@ std::vector<std::string> step_paths(const runtime::WorkflowRegistry& workflows,
 // lease (the reply lost, then the lease expired locally) never lands, and the tree may still
 // complete. The exactly-once oracle judges a withdrawal's effect at most once (swarm seed 13 was
 // flagged while it demanded every sent write of a completed tree).
+// `named_path` is the step path the withdrawal was asked for (recorded with the frame it ran in,
+// record_withdrawal_frame).
 runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<TreeWatch> watch,
-                                  std::string sink, std::string effect);
+                                  std::string named_path, std::string sink, std::string effect);
 
 // Timed withdrawals: `count` drawn between 2 and 10, each at a drawn time from before the first
 // tree arrives to past the safety phase, by a drawn instance of `instances`, for a drawn tree of

@@ -1,6 +1,9 @@
 #include "scenarios/workload.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
+#include <set>
 
 #include "runtime/errors.h"
 
@@ -88,16 +91,24 @@ runtime::SinkReply write_intended(sim::World& world, runtime::ExecutionContext& 
   sim::World::Observation seen{"write", lease, token, sink, std::string(effect),
                                world.true_now_ns(), {}};
   std::optional<runtime::SinkReply> reply;
+  std::exception_ptr failure;
   try {
     reply = fence.write(world.sink(ctx, sink), effect, sent);
   } catch (const std::exception& error) {
-    // Recorded here, never blocking: what the body saw is the error it is about to get.
+    // Recorded outside the catch (never blocking inside one): what the body saw is the error it
+    // is about to get.
     seen.outcome = std::string("error: ") + error.what();
-    world.observe(ctx, std::move(seen));
-    throw;
+    failure = std::current_exception();
   }
-  seen.outcome = std::string(runtime::to_string(reply->outcome));
+  if (!failure) seen.outcome = std::string(runtime::to_string(reply->outcome));
   world.observe(ctx, std::move(seen));
+  // What the body sees of its fence right after the call: after a refusal or a loss, no future
+  // confirmedUntil and an assertHeld that throws.
+  read_fence(world, ctx);
+  if (failure) {
+    record_errors(world, ctx, "write", failure);
+    std::rethrow_exception(failure);
+  }
   return *reply;
 }
 
@@ -125,16 +136,118 @@ runtime::Nanoseconds confirm_now(sim::World& world, runtime::ExecutionContext& c
                                world.true_now_ns(),
                                {}};
   runtime::Nanoseconds confirmed_until = 0;
+  std::exception_ptr failure;
   try {
     confirmed_until = fence.confirm_now();
   } catch (const std::exception& error) {
     seen.outcome = std::string("error: ") + error.what();
-    world.observe(ctx, std::move(seen));
-    throw;
+    failure = std::current_exception();
   }
-  seen.outcome = "confirmed";
+  if (!failure) seen.outcome = "confirmed";
   world.observe(ctx, std::move(seen));
+  read_fence(world, ctx);
+  if (failure) {
+    record_errors(world, ctx, "confirm", failure);
+    std::rethrow_exception(failure);
+  }
   return confirmed_until;
+}
+
+void read_fence(sim::World& world, runtime::ExecutionContext& ctx) {
+  const runtime::ExecutionFence fence = ctx.fence();
+  runtime::LeaseKey lease;
+  runtime::Token token = runtime::kTokenNone;
+  runtime::Nanoseconds until = 0;
+  try {
+    lease = {fence.tenant_id(), fence.lease_execution_id()};
+    token = fence.token();
+    until = fence.confirmed_until_ns();
+  } catch (const runtime::ExecutionContextUnavailableError&) {
+    return;  // no fence in this frame (ended step, rebuilt frame): nothing to read
+  }
+  std::string held = "held";
+  try {
+    fence.assert_held();
+  } catch (const std::exception& error) {
+    const auto* execution = dynamic_cast<const runtime::ExecutionError*>(&error);
+    held = "lost " + (execution != nullptr ? std::string(execution->code()) : std::string("?"));
+  }
+  world.observe(ctx, sim::World::Observation{"fence", std::move(lease), token, {}, {},
+                                             world.true_now_ns(),
+                                             fmt::format("until {} {}", until, held)});
+}
+
+void record_withdrawal_frame(sim::World& world, runtime::ExecutionContext& ctx,
+                             const std::string& named_path) {
+  runtime::Token token = runtime::kTokenNone;
+  try {
+    token = ctx.fence().token();
+  } catch (const runtime::ExecutionContextUnavailableError&) {
+    token = runtime::kTokenNone;
+  }
+  world.observe(ctx, sim::World::Observation{"withdrawal", ctx.tree_key(), token, named_path, {},
+                                             world.true_now_ns(),
+                                             token == runtime::kTokenNone ? "unfenced" : "fenced"});
+}
+
+namespace {
+
+// The ADR's error classes as the workload knows them, most derived first: an error is recorded as
+// the first it is an instance of.
+std::string_view error_class(const runtime::ExecutionError& error) {
+  using namespace runtime;
+  if (dynamic_cast<const WithdrawalRefusedError*>(&error)) return "WithdrawalRefusedError";
+  if (dynamic_cast<const ExecutionFencedError*>(&error)) return "ExecutionFencedError";
+  if (dynamic_cast<const ExecutionLeaseLostError*>(&error)) return "ExecutionLeaseLostError";
+  if (dynamic_cast<const ExecutionCancelledError*>(&error)) return "ExecutionCancelledError";
+  if (dynamic_cast<const ExecutionContextUnavailableError*>(&error)) {
+    return "ExecutionContextUnavailableError";
+  }
+  if (dynamic_cast<const AggregateError*>(&error)) return "AggregateError";
+  if (dynamic_cast<const StepError*>(&error)) return "StepError";
+  return "ExecutionError";
+}
+
+}  // namespace
+
+void record_errors(sim::World& world, runtime::ExecutionContext& ctx, std::string_view where,
+                   const std::exception_ptr& error) {
+  // Depth first, members before causes; a thrown object is visited once (chains may be cycles),
+  // and at most 64 are (the identity set only stops the walk: no address reaches the history).
+  std::vector<std::exception_ptr> pending{error};
+  std::set<const void*> visited;
+  std::vector<std::pair<std::string, std::string>> seen;  // (class, code)
+  while (!pending.empty() && visited.size() < 64) {
+    const std::exception_ptr current = std::move(pending.back());
+    pending.pop_back();
+    if (current == nullptr) continue;
+    std::vector<std::exception_ptr> children;
+    try {
+      std::rethrow_exception(current);
+    } catch (const std::exception& thrown) {
+      if (!visited.insert(&thrown).second) continue;
+      if (const auto* execution = dynamic_cast<const runtime::ExecutionError*>(&thrown)) {
+        seen.emplace_back(error_class(*execution), execution->code());
+        if (const auto* aggregate = dynamic_cast<const runtime::AggregateError*>(&thrown)) {
+          children = aggregate->errors();
+        }
+        children.push_back(execution->cause());
+      }
+      if (const auto* nested = dynamic_cast<const std::nested_exception*>(&thrown)) {
+        children.push_back(nested->nested_ptr());
+      }
+    } catch (...) {
+    }
+    for (auto child = children.rbegin(); child != children.rend(); ++child) {
+      pending.push_back(std::move(*child));
+    }
+  }
+  const runtime::LeaseKey& tree = ctx.tree_key();
+  for (auto& [name, code] : seen) {
+    world.observe(ctx, sim::World::Observation{"error", tree, runtime::kTokenNone,
+                                               std::string(where), std::move(name),
+                                               world.true_now_ns(), std::move(code)});
+  }
 }
 
 }  // namespace fencesim::scenarios

@@ -51,6 +51,32 @@ runtime::SinkReply write_withdrawal_effect(sim::World& world, runtime::Execution
 // (World::observe, what = "confirm"). Every workload confirm goes through here.
 runtime::Nanoseconds confirm_now(sim::World& world, runtime::ExecutionContext& ctx);
 
+// From a step body (or a withdrawal's), after a call through its fence: reads the fence as the body
+// would (confirmedUntil, then assertHeld()) and records what it saw (World::observe, what =
+// "fence"): lease key and token, began_ns = now, outcome "until <confirmedUntil, the holder's
+// monotonic ns> held" or "until <ns> lost <code of what assertHeld threw>". A frame without a
+// fence (context unavailable) records nothing. The fence-after-loss oracle judges these reads
+// against the store's grants, never against the runtime's belief.
+void read_fence(sim::World& world, runtime::ExecutionContext& ctx);
+
+// Records every error reachable from `error` that the workload knows as one of the ADR's error
+// classes (World::observe, what = "error", one record each): sink = where it was seen ("write",
+// "confirm", "step", "withdrawal"), effect = the class's name (the most derived of the ADR's
+// classes it is an instance of), outcome = its code. The walk is the workload's own (causes,
+// AggregateError members, std::nested_exception), not the runtime's search; the error-code-families
+// oracle judges the codes against its own table written from the ADR.
+void record_errors(sim::World& world, runtime::ExecutionContext& ctx, std::string_view where,
+                   const std::exception_ptr& error);
+
+// From a withdrawal's body, first thing: records the frame it runs in as the body sees it
+// (World::observe, what = "withdrawal"): lease = the tree, token = its fence's token (kTokenNone
+// without a fence), sink = `named_path` (the step path the withdrawal was asked for; the record's
+// step is the path of the frame it got), outcome "fenced" or "unfenced" (its fence refused with
+// ExecutionContextUnavailableError). Judged against the store's record of the tree's end and
+// against the path it named.
+void record_withdrawal_frame(sim::World& world, runtime::ExecutionContext& ctx,
+                             const std::string& named_path);
+
 // The workload's own name for an effect: tree, step path and effect name, each length-prefixed
 // ("<bytes>:<part>", four parts, then '='), so that no two different effects share a name whatever
 // bytes their parts hold. Independent of the runtime's encoders by design.

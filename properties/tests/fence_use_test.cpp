@@ -1,0 +1,293 @@
+// The fence-use oracles (properties/invariants_fence_use.h) on hand-made histories: each story
+// passes as the ADR tells it and fails with the one thing changed that breaks its rule.
+#include <gtest/gtest.h>
+
+#include "properties/invariants_fence_use.h"
+
+namespace fencesim::properties {
+namespace {
+
+using runtime::EventKind;
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+constexpr sim::NodeId kStore = 1;
+constexpr sim::NodeId kHolder = 2;
+constexpr sim::NodeId kOther = 3;
+const runtime::LeaseKey kTree{"tenant-1", "order-1"};
+constexpr runtime::Nanoseconds kTtl = 30 * kSecond;
+const LocalExpiryPolicy kPolicy{1000, 10 * kMillisecond};
+// The local expiry of a take sent at monotonic 0 with kTtl under kPolicy.
+constexpr runtime::Nanoseconds kExpiry = kTtl - 60 * kMillisecond - 10 * kMillisecond;
+
+// A history told in true time; every node's monotonic clock reads true time.
+class Story {
+ public:
+  void take(std::int64_t at_ns, runtime::Token token, sim::NodeId from = kHolder) {
+    sim::StoreCall c;
+    c.op = sim::StoreOp::kTake;
+    c.key = kTree;
+    c.ttl_ns = kTtl;
+    c.sent_ns = at_ns;
+    c.sent_monotonic_ns = at_ns;
+    c.from = from;
+    c.outcome = "taken";
+    c.lease = runtime::Lease{kTree, "h", token, at_ns + kTtl, false};
+    sim::HistoryEvent e = stamped(kStore, sim::WorldEventKind::kStoreCall, at_ns);
+    e.store = std::make_shared<const sim::StoreCall>(std::move(c));
+    events_.push_back(std::move(e));
+  }
+  void commit_tree(std::int64_t at_ns) {
+    sim::StoreCall c;
+    c.op = sim::StoreOp::kCommitTree;
+    c.key = kTree;
+    c.outcome = "committed";
+    sim::HistoryEvent e = stamped(kStore, sim::WorldEventKind::kStoreCall, at_ns);
+    e.store = std::make_shared<const sim::StoreCall>(std::move(c));
+    events_.push_back(std::move(e));
+  }
+  void runtime_event(std::int64_t at_ns, EventKind kind, runtime::Token token,
+                     std::string detail = {}, std::string step = "charge") {
+    sim::HistoryEvent e = stamped(kHolder, sim::WorldEventKind::kRuntime, at_ns);
+    e.runtime = runtime::RuntimeEvent{
+        kind, "h", kTree, "tenant-1:order-1", token, std::move(step), std::move(detail), 0};
+    events_.push_back(std::move(e));
+  }
+  // The workload's record (World::observe) of `what`, with its fields.
+  void observed(std::int64_t at_ns, std::string what, runtime::Token token, std::string outcome,
+                std::string sink = "payments", std::string effect = "write",
+                std::int64_t began_ns = 0, std::string step = "charge") {
+    sim::HistoryEvent e = stamped(kHolder, sim::WorldEventKind::kObserved, at_ns);
+    e.runtime.holder = std::move(what);
+    e.runtime.key = kTree;
+    e.runtime.token = token;
+    e.runtime.step = std::move(step);
+    e.runtime.scope_key = std::move(sink);
+    e.runtime.detail = std::move(effect);
+    e.runtime.value = began_ns;
+    e.detail = std::move(outcome);
+    events_.push_back(std::move(e));
+  }
+  void fence_read(std::int64_t at_ns, runtime::Nanoseconds until, bool held) {
+    observed(at_ns, "fence", 1,
+             "until " + std::to_string(until) + (held ? " held" : " lost execution.lease-lost"));
+  }
+  void error(std::string class_name, std::string code) {
+    observed(1, "error", 0, std::move(code), "write", std::move(class_name));
+  }
+  void pause(std::int64_t from_ns, std::int64_t to_ns) {
+    events_.push_back(stamped(kHolder, sim::WorldEventKind::kNodePaused, from_ns));
+    events_.push_back(stamped(kHolder, sim::WorldEventKind::kNodeResumed, to_ns));
+  }
+
+  std::vector<Violation> fence_after_loss(bool within_assumptions = true) const {
+    std::vector<Violation> out;
+    check_fence_after_loss(events_, kPolicy, within_assumptions, out);
+    return out;
+  }
+  std::vector<Violation> error_codes() const {
+    std::vector<Violation> out;
+    check_error_code_families(events_, out);
+    return out;
+  }
+  std::vector<Violation> call_bound() const {
+    std::vector<Violation> out;
+    check_call_ends_at_abort(events_, kPolicy, RunFacts{}, out);
+    return out;
+  }
+  std::vector<Violation> withdrawals() const {
+    std::vector<Violation> out;
+    check_withdrawal_frame(events_, out);
+    return out;
+  }
+
+ private:
+  sim::HistoryEvent stamped(sim::NodeId node, sim::WorldEventKind kind, std::int64_t at_ns) {
+    sim::HistoryEvent e;
+    e.index = events_.size();
+    e.time_ns = at_ns;
+    e.local_monotonic_ns = at_ns;
+    e.node = node;
+    e.world = kind;
+    return e;
+  }
+  Events events_;
+};
+
+// fence-after-loss
+
+TEST(FenceAfterLoss, AHeldLeaseMayReportItsFutureBelief) {
+  Story s;
+  s.take(0, 1);
+  s.fence_read(5 * kSecond, kExpiry, true);
+  EXPECT_TRUE(s.fence_after_loss().empty());
+}
+
+TEST(FenceAfterLoss, AFutureConfirmedUntilAfterTheHolderReportedTheLossIsCaught) {
+  Story ok;
+  ok.take(0, 1);
+  ok.runtime_event(5 * kSecond, EventKind::kLeaseLost, 1, "fenced");
+  ok.fence_read(6 * kSecond, 5 * kSecond, false);
+  EXPECT_TRUE(ok.fence_after_loss().empty());
+
+  Story lying;
+  lying.take(0, 1);
+  lying.runtime_event(5 * kSecond, EventKind::kLeaseLost, 1, "fenced");
+  lying.fence_read(6 * kSecond, kExpiry, false);
+  const auto found = lying.fence_after_loss();
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_NE(found[0].message.find("in the future"), std::string::npos);
+}
+
+TEST(FenceAfterLoss, AnAssertHeldThatReturnsAfterALaterTakeIsCaught) {
+  Story s;
+  s.take(0, 1);
+  s.take(40 * kSecond, 2, kOther);
+  s.fence_read(41 * kSecond, kExpiry, true);
+  // assertHeld returned after the loss, and while confirmedUntil had passed.
+  EXPECT_EQ(s.fence_after_loss().size(), 2U);
+  // Outside the clock assumptions a later take is not the holder's to know of; the read at 41 s
+  // is past the local expiry (29.93 s) anyway, so it is still caught by that.
+  EXPECT_EQ(s.fence_after_loss(false).size(), 2U);
+}
+
+TEST(FenceAfterLoss, ALaterTakeOutsideTheAssumptionsIsNotALossByItself) {
+  Story s;
+  s.take(0, 1);
+  s.take(10 * kSecond, 2, kOther);  // the store's clock jumped: an early take
+  s.fence_read(11 * kSecond, kExpiry, true);
+  EXPECT_TRUE(s.fence_after_loss(false).empty());
+  EXPECT_EQ(s.fence_after_loss(true).size(), 2U);  // future belief and assertHeld returned
+}
+
+TEST(FenceAfterLoss, PastTheLocalExpiryTheStoresGrantsGiveNothingIsHeld) {
+  Story s;
+  s.take(0, 1);
+  s.fence_read(kExpiry, kExpiry, true);
+  EXPECT_EQ(s.fence_after_loss().size(), 2U);  // after the loss, and with its belief passed
+  Story ok;
+  ok.take(0, 1);
+  ok.fence_read(kExpiry, kExpiry, false);
+  EXPECT_TRUE(ok.fence_after_loss().empty());
+}
+
+TEST(FenceAfterLoss, TheFencesReadingsAgreeWithEachOtherAndWithTheStoresGrants) {
+  Story held_past;
+  held_past.take(0, 1);
+  held_past.fence_read(5 * kSecond, 4 * kSecond, true);  // held, though its belief had passed
+  EXPECT_EQ(held_past.fence_after_loss().size(), 1U);
+  Story beyond;
+  beyond.take(0, 1);
+  beyond.fence_read(5 * kSecond, kExpiry + kSecond, true);  // believed past what was granted
+  EXPECT_EQ(beyond.fence_after_loss().size(), 1U);
+}
+
+// error-code-families
+
+TEST(ErrorCodeFamilies, TheADRsCodesPass) {
+  Story s;
+  s.error("ExecutionFencedError", "execution.lease-lost.fenced");
+  s.error("ExecutionLeaseLostError", "execution.lease-lost");
+  s.error("AggregateError", "execution.aggregate");
+  s.error("StepError", "execution.step-failed");
+  s.error("ExecutionContextUnavailableError", "execution.context-unavailable");
+  s.error("WithdrawalRefusedError", "execution.context-unavailable.withdrawal-refused");
+  s.runtime_event(1, EventKind::kStepEnded, 1, "execution.lease-lost.fenced");
+  s.runtime_event(1, EventKind::kStepEnded, 1, "ok");
+  s.runtime_event(1, EventKind::kStepEnded, 1, "error");  // a foreign error claims no family
+  EXPECT_TRUE(s.error_codes().empty());
+}
+
+TEST(ErrorCodeFamilies, ACodeOutsideItsParentsFamilyIsCaught) {
+  for (const auto& [cls, code] : std::vector<std::pair<std::string, std::string>>{
+           {"AggregateError", "aggregate"},
+           {"StepError", "step.failed"},
+           {"StepError", "execution"},  // not an extension: the parent's own code
+           {"ExecutionFencedError", "execution.fenced"},
+           {"ExecutionLeaseLostError", "execution.lease-lost..x"},
+           {"NoSuchError", "execution.x"}}) {
+    Story s;
+    s.error(cls, code);
+    EXPECT_EQ(s.error_codes().size(), 1U) << cls << " " << code;
+  }
+}
+
+TEST(ErrorCodeFamilies, ASubclassMustExtendTheCodeItsParentShowed) {
+  Story s;
+  s.error("ExecutionContextUnavailableError", "execution.context-unavailable");
+  s.error("WithdrawalRefusedError", "execution.withdrawal-refused");
+  EXPECT_EQ(s.error_codes().size(), 1U);
+}
+
+TEST(ErrorCodeFamilies, ADottedOutcomeCodeOutsideTheExecutionFamilyIsCaught) {
+  Story s;
+  s.runtime_event(1, EventKind::kStepEnded, 1, "step.failed");
+  s.runtime_event(1, EventKind::kErrorClassified, 1, "execution.");
+  EXPECT_EQ(s.error_codes().size(), 2U);
+}
+
+// call-ends-at-abort
+
+TEST(CallEndsAtAbort, AWriteThatEndsAtTheLocalExpiryPasses) {
+  Story s;
+  s.take(0, 1);
+  s.observed(kExpiry + 50 * kMillisecond, "write", 1, "error: lease lost", "payments", "write",
+             kExpiry - kSecond);
+  EXPECT_TRUE(s.call_bound().empty());
+}
+
+TEST(CallEndsAtAbort, AWriteThatWaitsForItsReplyPastTheExpiryIsCaught) {
+  Story s;
+  s.take(0, 1);
+  s.observed(kExpiry + 60 * kSecond, "write", 1, "error: lease lost", "payments", "write",
+             kExpiry - kSecond);
+  const auto found = s.call_bound();
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_NE(found[0].message.find("local expiry"), std::string::npos);
+}
+
+TEST(CallEndsAtAbort, TheHoldersPausesAreNotItsRunningTime) {
+  Story s;
+  s.take(0, 1);
+  s.pause(kExpiry - kSecond, kExpiry + 60 * kSecond);
+  s.observed(kExpiry + 60 * kSecond, "write", 1, "error: lease lost", "payments", "write",
+             kExpiry - 2 * kSecond);
+  EXPECT_TRUE(s.call_bound().empty());
+}
+
+TEST(CallEndsAtAbort, TheHoldersOwnLossIsAnAbortToo) {
+  Story s;
+  s.take(0, 1);
+  s.runtime_event(5 * kSecond, EventKind::kLeaseLost, 1, "renew-refused:stale");
+  s.observed(8 * kSecond, "write", 1, "error: lease lost", "payments", "write", 4 * kSecond);
+  EXPECT_EQ(s.call_bound().size(), 1U);
+}
+
+// withdrawal-frame
+
+TEST(WithdrawalFrame, UnfencedOnlyAfterTheStoreRecordedTheTreesEnd) {
+  Story early;
+  early.take(0, 1);
+  early.observed(5 * kSecond, "withdrawal", 0, "unfenced", "charge", {});
+  early.runtime_event(5 * kSecond, EventKind::kWithdrawal, 0, "unfenced");
+  EXPECT_EQ(early.withdrawals().size(), 2U);
+
+  Story late;
+  late.take(0, 1);
+  late.commit_tree(9 * kSecond);
+  late.observed(10 * kSecond, "withdrawal", 0, "unfenced", "charge", {});
+  late.runtime_event(10 * kSecond, EventKind::kWithdrawal, 0, "unfenced");
+  EXPECT_TRUE(late.withdrawals().empty());
+}
+
+TEST(WithdrawalFrame, AFencedWithdrawalRunsInTheFrameOfTheStepItNamed) {
+  Story own;
+  own.observed(5 * kSecond, "withdrawal", 1, "fenced", "charge", {}, 0, "charge");
+  EXPECT_TRUE(own.withdrawals().empty());
+  Story other;
+  other.observed(5 * kSecond, "withdrawal", 1, "fenced", "charge", {}, 0, "ship");
+  EXPECT_EQ(other.withdrawals().size(), 1U);
+}
+
+}  // namespace
+}  // namespace fencesim::properties

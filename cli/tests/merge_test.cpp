@@ -22,6 +22,7 @@ json without_wall_time(json summary) {
   summary["totals"].erase("seeds_per_second");
   summary["totals"].erase("cpu_seconds");
   summary["totals"].erase("distinct_per_cpu_second");
+  summary["totals"].erase("mark_hits_per_cpu_second");
   for (json& scenario : summary["scenarios"]) {
     scenario.erase("wall_seconds");
     scenario.erase("seeds_per_second");

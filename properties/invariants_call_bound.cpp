@@ -45,7 +45,7 @@ struct Pauses {
   }
 };
 
-using HolderToken = std::tuple<sim::NodeId, runtime::LeaseKey, runtime::Token>;
+using HolderToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
 
 }  // namespace
 

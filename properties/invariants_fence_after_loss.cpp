@@ -49,7 +49,7 @@ std::optional<FenceRead> parse_fence_read(std::string_view text) {
   return read;
 }
 
-using HolderToken = std::tuple<sim::NodeId, runtime::LeaseKey, runtime::Token>;
+using HolderToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
 
 }  // namespace
 

@@ -302,14 +302,15 @@ for l in open(d + "/runs.jsonl"):
             v = r.get("first_violation") or {}
             what = v.get("invariant") or r["status"]
             first = "%s @ %s seed %s (%s)" % (what, r["scenario"], r["seed"], r["strategy"])
-print("%s\t%.1f\t%d\t%d" % (first or "", total, runs, failures))
+# "-" for no failure: `read` with a tab IFS would swallow an empty first field.
+print("%s\t%.1f\t%d\t%d" % (first or "-", total, runs, failures))
 PY
   )
   local first seconds runs failures
   IFS=$'\t' read -r first seconds runs failures <<<"$line"
   r_seconds=$seconds
   r_seeds="$failures/$runs runs failed"
-  if [[ -n "$first" ]]; then
+  if [[ "$first" != "-" ]]; then
     r_outcome=caught; r_caught_by="$first"
     r_replay="(see $dir/sweep/summary.json)"
     echo "== $name: caught by $first after ${seconds}s of runs ($failures of $runs runs failed)" >&2

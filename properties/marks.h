@@ -54,7 +54,7 @@ std::vector<std::string> history_mark_names();
 // and says which marks each event reaches. Watching only some marks runs only their rules.
 class MarkDetector {
  public:
-  class Rules;
+  struct Rules;
   // Every rule.
   explicit MarkDetector(const sim::World& world);
   // Only the rules that reach a mark of `watched` (a name no history rule reaches is a workload's

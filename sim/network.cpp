@@ -80,14 +80,56 @@ void Network::send(NodeId from, NodeId to, const std::string& what, std::functio
       return;
     }
   }
-  const std::int64_t arrival = leaves_at(from) + latency(from, to);
+  const std::int64_t leaves = leaves_at(from);
+  const std::int64_t first_latency = latency(from, to);
   const LinkTrouble* duplicate = trouble(to);
   const bool twice = duplicate && duplicate->duplicate_probability > 0 &&
                      rng_.chance(duplicate->duplicate_probability);
-  scheduler_.at(arrival, [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
-  if (twice) {
-    const std::int64_t again = arrival + latency(from, to);
-    scheduler_.at(again, [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+  const std::int64_t second_latency = twice ? latency(from, to) : 0;
+  const std::int64_t arrival = leaves + first_latency;
+  if (leaves <= scheduler_.now_ns()) {
+    scheduler_.at(arrival, [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+    if (twice) {
+      scheduler_.at(arrival + second_latency,
+                    [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+    }
+    return;
+  }
+  // Held by a pause: it leaves at the pause's planned end, or when a heal ends the pause sooner
+  // (then the planned arrivals do nothing).
+  auto left_early = std::make_shared<bool>(false);
+  auto arrive_unless_left = [this, left_early, from, to, what, deliver] {
+    if (!*left_early) arrive(from, to, what, deliver);
+  };
+  scheduler_.at(arrival, arrive_unless_left);
+  if (twice) scheduler_.at(arrival + second_latency, arrive_unless_left);
+  note_held(leaves, [this, left_early, from, to, what, deliver, first_latency, second_latency,
+                     twice] {
+    *left_early = true;
+    const std::int64_t now = scheduler_.now_ns();
+    scheduler_.at(now + first_latency,
+                  [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+    if (twice) {
+      scheduler_.at(now + first_latency + second_latency,
+                    [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+    }
+  });
+}
+
+void Network::note_held(std::int64_t until_ns, std::function<void()> on_heal) {
+  held_.push_back(Held{until_ns, std::move(on_heal)});
+}
+
+void Network::heal() {
+  troubles_.clear();
+  partitions_.clear();
+  in_flight_delay_until_.clear();
+  hold_sends_until_.clear();
+  const std::int64_t now = scheduler_.now_ns();
+  std::vector<Held> held = std::move(held_);
+  held_.clear();
+  for (Held& h : held) {
+    if (h.until_ns > now) h.on_heal();
   }
 }
 
@@ -97,8 +139,16 @@ void Network::arrive(NodeId from, NodeId to, std::string what, std::function<voi
   for (NodeId node : {from, to}) {
     auto it = in_flight_delay_until_.find(node);
     if (it != in_flight_delay_until_.end() && it->second > now) {
-      scheduler_.at(it->second,
-                    [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+      auto left_early = std::make_shared<bool>(false);
+      scheduler_.at(it->second, [this, left_early, from, to, what, deliver] {
+        if (!*left_early) arrive(from, to, what, deliver);
+      });
+      // A heal before the migration's end lets the message go on now.
+      note_held(it->second, [this, left_early, from, to, what, deliver] {
+        *left_early = true;
+        scheduler_.at(scheduler_.now_ns(),
+                      [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+      });
       return;
     }
   }

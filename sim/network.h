@@ -54,13 +54,11 @@ class Network {
   void hold_sends(NodeId node, std::int64_t until_ns);
   // Whether the node's process answers (set false while a store node is crashed).
   void set_up(NodeId node, bool up) { down_[node] = !up; }
-  // Ends every trouble window, partition and migration delay (the quiet phase).
-  void heal() {
-    troubles_.clear();
-    partitions_.clear();
-    in_flight_delay_until_.clear();
-    hold_sends_until_.clear();
-  }
+  // Ends every trouble window, partition and migration delay (the quiet phase). A pause or a
+  // migration that the heal cuts short ends now: what its node held (requests it sent, messages
+  // in flight to and from it) leaves now, and its requests' timeouts count from now, as the
+  // resumed process's own timers would, not from the pause's planned end.
+  void heal();
   void set_paused_probe(std::function<bool(NodeId)> paused) { paused_ = std::move(paused); }
   // Draws from `rng` from now on (World::reseed).
   void reseed(Rng rng) { rng_ = rng; }
@@ -77,6 +75,14 @@ class Network {
   std::int64_t leaves_at(NodeId from) const;
   const LinkTrouble* trouble(NodeId node) const;
   bool partitioned(NodeId a, NodeId b) const;
+  // Something timed by a hold's planned end (`until_ns`): `on_heal` re-times it when the world
+  // heals before then. Nothing else changes: without a heal, every message and timeout keeps the
+  // time (and the random draws) it had.
+  struct Held {
+    std::int64_t until_ns = 0;
+    std::function<void()> on_heal;
+  };
+  void note_held(std::int64_t until_ns, std::function<void()> on_heal);
 
   Scheduler& scheduler_;
   Rng rng_;
@@ -88,6 +94,7 @@ class Network {
   std::map<NodeId, std::int64_t> in_flight_delay_until_;
   std::map<NodeId, std::int64_t> hold_sends_until_;
   std::map<NodeId, bool> down_;
+  std::vector<Held> held_;  // in the order they were held
   std::uint64_t sent_ = 0;
   std::uint64_t lost_count_ = 0;
 };
@@ -119,12 +126,19 @@ Reply Network::call(NodeId from, NodeId to, const std::string& what,
     });
   });
   // A request held in a paused process leaves when the process resumes; its timeout counts from
-  // then, as the process's own timer would.
-  scheduler_.at(leaves_at(from) + options_.rpc_timeout_ns, [this, state] {
+  // then, as the process's own timer would (from the heal, when the quiet phase resumes it early).
+  auto time_out = [this, state] {
     if (state->done) return;
     state->done = true;
     scheduler_.wake(state->waiter);
-  });
+  };
+  const std::int64_t leaves = leaves_at(from);
+  scheduler_.at(leaves + options_.rpc_timeout_ns, time_out);
+  if (leaves > scheduler_.now_ns()) {
+    note_held(leaves, [this, time_out] {
+      scheduler_.at(scheduler_.now_ns() + options_.rpc_timeout_ns, time_out);
+    });
+  }
   scheduler_.block(state->waiter);
   if (state->error) std::rethrow_exception(state->error);
   if (!state->reply) {

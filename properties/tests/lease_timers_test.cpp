@@ -198,6 +198,30 @@ TEST(TimelyLoss, ALeaseStillHeldAfterItsNodeResumedIsReported) {
   EXPECT_EQ(loss(h).size(), 1u) << all(loss(h));
 }
 
+// A fault triggered by another fiber of the node at the instant it resumed pauses it again: the
+// node had no running time to give the lease up, so the loss on the next resume is in time. A loss
+// later than the slack of running time after that resume is still reported.
+TEST(TimelyLoss, ANodePausedAgainAtTheInstantItResumedGivesItUpOnTheNextResume) {
+  auto history = [](std::int64_t lost_after_second_resume) {
+    History h;
+    h.taken();
+    h.at(25 * kSecond);
+    h.world(sim::WorldEventKind::kNodePaused);
+    h.at(70 * kSecond);
+    h.world(sim::WorldEventKind::kNodeResumed);
+    h.world(sim::WorldEventKind::kNodePaused);
+    h.at(90 * kSecond);
+    h.world(sim::WorldEventKind::kNodeResumed);
+    h.at(90 * kSecond + lost_after_second_resume);
+    h.holder(EventKind::kLeaseLost);
+    return h;
+  };
+  History in_time = history(0);
+  EXPECT_TRUE(loss(in_time).empty()) << all(loss(in_time));
+  History late = history(5 * kSecond);
+  EXPECT_EQ(loss(late).size(), 1u) << all(loss(late));
+}
+
 TEST(TimelyLoss, AReleaseOrACrashBeforeExpiryPasses) {
   History h;
   h.taken();

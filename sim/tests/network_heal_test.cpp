@@ -1,0 +1,110 @@
+// A pause that the quiet phase's heal cuts short: what the paused node held leaves at the heal,
+// and its requests time out counting from the heal, as the resumed process's own timers would.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "runtime/lease_repository.h"
+#include "sim/network.h"
+#include "sim/scheduler.h"
+#include "sim/tests/scheduler_test_util.h"
+
+namespace fencesim::sim::testing {
+namespace {
+
+constexpr NodeId kClient = 1;
+constexpr NodeId kStore = 2;
+
+Network make_network(Scheduler& world) {
+  NetworkOptions options;
+  options.latency_min_ns = options.latency_max_ns = kMs;  // every message takes 1 ms
+  return Network(world, Rng(7), options, [](NodeId, NodeId, const std::string&, const char*) {});
+}
+
+// The client is paused until 60 s with a request it sent on its way; the world heals at 20 s.
+TEST(NetworkHealTest, ARequestHeldByAPauseLeavesAtTheHeal) {
+  Scheduler world({.seed = 1});
+  Network network = make_network(world);
+  std::int64_t handled_at = -1;
+  std::int64_t replied_at = -1;
+  world.spawn(kClient, "client", [&] {
+    network.hold_sends(kClient, 60 * kSec);  // paused right after it decided to send
+    world.pause_node(kClient);
+    const int reply = network.call<int>(kClient, kStore, "ping", [&] {
+      handled_at = world.now_ns();
+      return 1;
+    });
+    EXPECT_EQ(reply, 1);
+    replied_at = world.now_ns();
+  });
+  world.at(20 * kSec, [&] {
+    world.resume_node(kClient);
+    network.heal();
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(handled_at, 20 * kSec + kMs);
+  EXPECT_EQ(replied_at, 20 * kSec + 2 * kMs);
+}
+
+// The store never answers (its requests are lost): the timeout counts from the heal, not from the
+// pause's planned end.
+TEST(NetworkHealTest, AHeldRequestTimesOutCountingFromTheHeal) {
+  Scheduler world({.seed = 1});
+  Network network = make_network(world);
+  network.set_up(kStore, false);
+  std::int64_t gave_up_at = -1;
+  world.spawn(kClient, "client", [&] {
+    network.hold_sends(kClient, 60 * kSec);
+    world.pause_node(kClient);
+    EXPECT_THROW(network.call<int>(kClient, kStore, "ping", [] { return 1; }),
+                 runtime::StoreUnavailableError);
+    gave_up_at = world.now_ns();
+  });
+  world.at(20 * kSec, [&] {
+    world.resume_node(kClient);
+    network.heal();
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(gave_up_at, 20 * kSec + NetworkOptions{}.rpc_timeout_ns);
+}
+
+// Messages in flight to a migrating node wait for the migration's end, or for the heal.
+TEST(NetworkHealTest, AMessageDelayedByAMigrationGoesOnAtTheHeal) {
+  Scheduler world({.seed = 1});
+  Network network = make_network(world);
+  std::int64_t handled_at = -1;
+  world.spawn(kClient, "client", [&] {
+    // The caller gives up after its timeout (2 s); the request is still on its way.
+    EXPECT_THROW(network.call<int>(kClient, kStore, "ping",
+                                   [&] {
+                                     handled_at = world.now_ns();
+                                     return 1;
+                                   }),
+                 runtime::StoreUnavailableError);
+  });
+  world.at(kMs / 2, [&] { network.delay_in_flight(kStore, 60 * kSec); });
+  world.at(20 * kSec, [&] { network.heal(); });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(handled_at, 20 * kSec);
+}
+
+// Without a heal nothing moves: the request leaves at the pause's planned end.
+TEST(NetworkHealTest, WithoutAHealARequestLeavesAtThePausesEnd) {
+  Scheduler world({.seed = 1});
+  Network network = make_network(world);
+  std::int64_t handled_at = -1;
+  world.spawn(kClient, "client", [&] {
+    network.hold_sends(kClient, 60 * kSec);
+    world.pause_node(kClient);
+    network.call<int>(kClient, kStore, "ping", [&] {
+      handled_at = world.now_ns();
+      return 1;
+    });
+  });
+  world.at(60 * kSec, [&] { world.resume_node(kClient); });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(handled_at, 60 * kSec + kMs);
+}
+
+}  // namespace
+}  // namespace fencesim::sim::testing

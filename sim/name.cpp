@@ -60,17 +60,8 @@ Name NameTable::intern(std::string_view text) {
   return Name(*node);
 }
 
-Name NameTable::intern(std::string&& text) {
-  if (text.empty()) return Name();
-  if ((count_ + 1) * 2 > slots_.size()) grow();
-  const std::uint64_t hash = Name::hash_of(text);
-  Name::Node** node = slot(text, hash);
-  if (*node == nullptr) {
-    *node = new Name::Node{1, hash, std::move(text)};
-    ++count_;
-  }
-  return Name(*node);
-}
+// A miss copies the bytes once per distinct name; a hit, the common case, copies nothing.
+Name NameTable::intern(std::string&& text) { return intern(std::string_view(text)); }
 
 Name NameTable::intern(const Name& name) {
   if (name.empty()) return Name();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "properties/invariants_cancel.h"
+#include "properties/tests/story_event.h"
 
 namespace fencesim::properties {
 namespace {
@@ -54,12 +55,7 @@ class Story {
 
  private:
   sim::HistoryEvent stamped(sim::NodeId node, sim::WorldEventKind kind, std::int64_t at_ns) {
-    sim::HistoryEvent e;
-    e.index = events_.size();
-    e.time_ns = at_ns;
-    e.node = node;
-    e.world = kind;
-    return e;
+    return testing::next_event(events_, node, kind, at_ns);
   }
   std::vector<sim::HistoryEvent> events_;
 };

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "properties/invariants_write_verdict.h"
+#include "properties/tests/story_event.h"
 
 namespace fencesim::properties {
 namespace {
@@ -62,12 +63,7 @@ class Story {
 
  private:
   sim::HistoryEvent stamped(sim::NodeId node, sim::WorldEventKind kind, std::int64_t at_ns) {
-    sim::HistoryEvent e;
-    e.index = events_.size();
-    e.time_ns = at_ns;
-    e.node = node;
-    e.world = kind;
-    return e;
+    return testing::next_event(events_, node, kind, at_ns);
   }
   Events events_;
 };

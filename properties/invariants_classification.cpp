@@ -40,9 +40,13 @@ void judge_step(const StepRun& run, const StepHistory& steps, std::vector<Violat
                           {run.started, loss->index, *run.ended}));
 }
 
-// A holder's pass over a tree, and the first sign that it met a fence.
+// A holder's pass over a tree, and the first sign that it met a fence. A pass takes its first
+// token at its start and later ones when it retakes after a yield; tokens are per-key epochs, so a
+// fence sign of an earlier token is the earlier pass's (a refusal that landed after that pass was
+// decided: its write was left in flight at the abort), never this one's.
 struct Pass {
   std::uint64_t started = 0;
+  std::uint64_t first_token = 0;
   std::optional<std::uint64_t> fenced_at;
 };
 
@@ -59,14 +63,16 @@ void judge_passes(const Events& events, std::vector<Violation>& out) {
     }
     const auto key = std::make_pair(r->holder, r->key);
     if (r->kind == EventKind::kTreeStarted) {
-      passes[key] = Pass{e.index, std::nullopt};
+      passes[key] = Pass{e.index, r->token, std::nullopt};
       continue;
     }
     auto it = passes.find(key);
     if (it == passes.end()) continue;
     Pass& pass = it->second;
     const bool fenced_step = r->kind == EventKind::kStepEnded && r->detail == kFenced;
-    if ((fenced_step || is_fenced_refusal(*r)) && !pass.fenced_at) pass.fenced_at = e.index;
+    if ((fenced_step || is_fenced_refusal(*r)) && r->token >= pass.first_token && !pass.fenced_at) {
+      pass.fenced_at = e.index;
+    }
     if (r->kind != EventKind::kErrorClassified || !pass.fenced_at || r->detail == kFenced) continue;
     out.push_back(violation(classification_name(),
                             fmt::format("the pass of {} over {} met a fence but was classified "

@@ -381,6 +381,29 @@ TEST(Classification, APassThatMetAFenceIsClassifiedFenced) {
   }
 }
 
+// Swarm seed 1096 (pct): a pass ended lease-lost at its local expiry with its write still in
+// flight; the holder took the tree again, and the old write's refusal landed in the new pass.
+TEST(Classification, ARefusalOfAnEarlierPassesTokenIsNotTheNewPasses) {
+  Story s;
+  s.holder(EventKind::kTreeStarted, "a", 1, {}, "order");
+  s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  s.holder(EventKind::kWriteSent, "a", 1, "charge", "idem");
+  s.holder(EventKind::kLeaseLost, "a", 1, {}, "local-expiry");
+  s.holder(EventKind::kStepEnded, "a", 1, "charge", kLost);
+  s.holder(EventKind::kErrorClassified, "a", 1, {}, kLost);
+  const auto second = s.holder(EventKind::kTreeStarted, "a", 4, {}, "order");
+  s.holder(EventKind::kWriteRefused, "a", 1, "charge", "idem", 2);
+  s.holder(EventKind::kErrorClassified, "a", 4, {}, kLost);
+  std::vector<Violation> found;
+  check_classification(s.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+  // A refusal of the new pass's own token (or of one it retook after a yield) still counts.
+  const auto refused = s.holder(EventKind::kWriteRefused, "a", 5, "charge", "idem", 6);
+  const auto again = s.holder(EventKind::kErrorClassified, "a", 5, {}, kLost);
+  check_classification(s.events(), found);
+  expect_one(found, Classification{}.name(), {second, refused, again});
+}
+
 // --- fence-scoping ---
 
 TEST(FenceScoping, AWriteFromARunningStepPasses) {

@@ -62,7 +62,12 @@ sim::Fault draw_fault_of(std::uint64_t kind, sim::Rng& rng, std::int64_t safety_
       break;
     case 7:
       fault.kind = sim::FaultKind::kNetworkDuplicate;
-      fault.node = rng.chance(0.5) ? "payments" : "ledger";
+      // A sink's or the lease store's requests (a take, renewal or release copy that lands
+      // late, after its sender took the key again: only its token refuses it).
+      {
+        static constexpr std::array kTargets{"payments", "ledger", "lease-store"};
+        fault.node = kTargets[rng.below(kTargets.size())];
+      }
       fault.duration_ns = rng.between(1, 30) * kSecond;
       fault.probability = static_cast<double>(rng.between(10, 100)) / 100.0;
       break;
@@ -123,11 +128,19 @@ sim::Fault draw_swarm_fault_of(std::uint64_t kind, sim::Rng& rng, std::int64_t s
   fault.kind = kPauses[rng.below(kPauses.size())];
   fault.node = kInstances[rng.below(kInstances.size())];
   const runtime::EventKind moment = kMoments[rng.below(kMoments.size())];
-  // After a confirmation, the pause lands once its reply is back, before the call leaves.
-  fault.trigger = sim::Trigger{moment,
-                               static_cast<int>(rng.between(1, 4)),
-                               moment == runtime::EventKind::kConfirmSent ? 50 * kMillisecond : 0,
-                               {}};
+  // After a confirmation, the pause lands once its reply is back, before the call leaves. After
+  // the other moments it lands at once (the request is held in the stopped process), within one
+  // round trip (the request is at its server, or its reply on the way: the reply and the lease's
+  // own timers then wake the process together when it resumes, in an order of the scheduler's
+  // choosing), or later (a slow server's reply, the next step's first moves).
+  std::int64_t delay_ns = 50 * kMillisecond;
+  if (moment != runtime::EventKind::kConfirmSent) {
+    const std::uint64_t when = rng.below(3);
+    delay_ns = when == 0   ? 0
+               : when == 1 ? rng.between(1, 45) * kMillisecond
+                           : rng.between(45, 3000) * kMillisecond;
+  }
+  fault.trigger = sim::Trigger{moment, static_cast<int>(rng.between(1, 4)), delay_ns, {}};
   fault.duration_ns = rng.between(20, 70) * kSecond;
   if (fault.kind == sim::FaultKind::kMigrate) fault.amount = rng.between(-5, 5) * kSecond;
   return fault;

@@ -85,7 +85,14 @@ void Network::send(NodeId from, NodeId to, const std::string& what, std::functio
   const LinkTrouble* duplicate = trouble(to);
   const bool twice = duplicate && duplicate->duplicate_probability > 0 &&
                      rng_.chance(duplicate->duplicate_probability);
-  const std::int64_t second_latency = twice ? latency(from, to) : 0;
+  // A second copy comes soon after the first (the network duplicated it), or long after it, up
+  // to past a lease's ttl (a copy stuck in a queue, a proxy's retry after its own timeout): a
+  // stale request that lands after its sender moved on, the case a token must refuse.
+  std::int64_t second_latency = 0;
+  if (twice) {
+    second_latency = latency(from, to);
+    if (rng_.chance(0.5)) second_latency += rng_.between(1, 45) * 1'000'000'000;
+  }
   const std::int64_t arrival = leaves + first_latency;
   if (leaves <= scheduler_.now_ns()) {
     scheduler_.at(arrival, [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
@@ -133,6 +140,20 @@ void Network::heal() {
   }
 }
 
+void Network::resumed(NodeId node) {
+  auto it = inbox_.find(node);
+  if (it == inbox_.end()) return;
+  std::vector<std::function<void()>> ready = std::move(it->second);
+  inbox_.erase(it);
+  // Fisher-Yates with the network's stream: the same seed takes them in the same order.
+  for (std::size_t i = ready.size(); i > 1; --i) {
+    std::swap(ready[i - 1], ready[rng_.below(i)]);
+  }
+  if (ready.size() > 1) scheduler_.note_touch(kTouchNetworkRng);
+  const std::int64_t now = scheduler_.now_ns();
+  for (std::function<void()>& run : ready) scheduler_.at(now, std::move(run));
+}
+
 void Network::arrive(NodeId from, NodeId to, std::string what, std::function<void()> deliver) {
   const std::int64_t now = scheduler_.now_ns();
   // A migration holds the messages of its node until it is over.
@@ -164,8 +185,7 @@ void Network::arrive(NodeId from, NodeId to, std::string what, std::function<voi
   }
   if (paused_ && paused_(to)) {
     // A paused process reads its socket only after it resumes.
-    scheduler_.at(now + options_.paused_retry_ns,
-                  [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+    inbox_[to].push_back([this, from, to, what, deliver] { arrive(from, to, what, deliver); });
     return;
   }
   deliver();

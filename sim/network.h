@@ -21,8 +21,6 @@ struct NetworkOptions {
   std::int64_t latency_min_ns = 1'000'000;      // 1 ms
   std::int64_t latency_max_ns = 20'000'000;     // 20 ms
   std::int64_t rpc_timeout_ns = 2'000'000'000;  // 2 s
-  // How often a request to a paused store node is looked at again.
-  std::int64_t paused_retry_ns = 10'000'000;
 };
 
 // Windows of trouble on a node or a link, set by faults.
@@ -60,6 +58,14 @@ class Network {
   // resumed process's own timers would, not from the pause's planned end.
   void heal();
   void set_paused_probe(std::function<bool(NodeId)> paused) { paused_ = std::move(paused); }
+  // The node's process was resumed (or crashed): what waited for it runs now. A stopped process
+  // reads nothing and runs no timer, so messages that reached it and its requests' timeouts that
+  // fell due meanwhile wait in its inbox; at SIGCONT its sockets and its overdue timers are all
+  // ready at once, and the order its event loop takes them in is the OS's, drawn here from the
+  // network's stream (a reply that landed during the pause may win over its own timeout, or
+  // lose). Each runs through the usual checks again (a partition that began meanwhile still
+  // cuts a message).
+  void resumed(NodeId node);
   // Draws from `rng` from now on (World::reseed).
   void reseed(Rng rng) { rng_ = rng; }
 
@@ -95,6 +101,8 @@ class Network {
   std::map<NodeId, std::int64_t> hold_sends_until_;
   std::map<NodeId, bool> down_;
   std::vector<Held> held_;  // in the order they were held
+  // What waits for a paused node, in the order it fell due (see resumed).
+  std::map<NodeId, std::vector<std::function<void()>>> inbox_;
   std::uint64_t sent_ = 0;
   std::uint64_t lost_count_ = 0;
 };
@@ -127,16 +135,22 @@ Reply Network::call(NodeId from, NodeId to, const std::string& what,
   });
   // A request held in a paused process leaves when the process resumes; its timeout counts from
   // then, as the process's own timer would (from the heal, when the quiet phase resumes it early).
-  auto time_out = [this, state] {
+  // The timeout is the caller's own timer: it does not run while the caller is paused.
+  auto time_out = std::make_shared<std::function<void()>>();
+  *time_out = [this, state, from, time_out_ref = std::weak_ptr(time_out)] {
     if (state->done) return;
+    if (paused_ && paused_(from)) {
+      if (auto again = time_out_ref.lock()) inbox_[from].push_back([again] { (*again)(); });
+      return;
+    }
     state->done = true;
     scheduler_.wake(state->waiter);
   };
   const std::int64_t leaves = leaves_at(from);
-  scheduler_.at(leaves + options_.rpc_timeout_ns, time_out);
+  scheduler_.at(leaves + options_.rpc_timeout_ns, [time_out] { (*time_out)(); });
   if (leaves > scheduler_.now_ns()) {
     note_held(leaves, [this, time_out] {
-      scheduler_.at(scheduler_.now_ns() + options_.rpc_timeout_ns, time_out);
+      scheduler_.at(scheduler_.now_ns() + options_.rpc_timeout_ns, [time_out] { (*time_out)(); });
     });
   }
   scheduler_.block(state->waiter);

@@ -47,6 +47,7 @@ void World::apply(const Fault& fault) {
         if (scheduler_->node_paused(node)) {
           scheduler_->resume_node(node);
           record(node, WorldEventKind::kNodeResumed, std::string(to_string(fault.kind)));
+          network_->resumed(node);
         }
       });
       break;
@@ -54,6 +55,8 @@ void World::apply(const Fault& fault) {
     case FaultKind::kCrash: {
       if (kinds_[node] == NodeKind::kInstance) {
         scheduler_->kill_node(node);
+        // A crash also ends a pause: what waited for the old process is delivered to nobody.
+        network_->resumed(node);
         auto it = incarnations_.find(node);
         if (it != incarnations_.end()) {
           crashed_.push_back(std::move(it->second));
@@ -111,6 +114,7 @@ void World::heal() {
     if (scheduler_->node_paused(node)) {
       scheduler_->resume_node(node);
       record(node, WorldEventKind::kNodeResumed, "healed");
+      network_->resumed(node);
     }
     network_->set_up(node, true);
   }

@@ -249,6 +249,23 @@ void register_nightly_mix(ScenarioRegistry& registry) {
           step.amount = outside.between(5, 40) * kSecond;
           plan.faults.push_back(step);
         }
+        // A seed in two pauses an instance right as a write's reply came back, before the step
+        // that made the write has read it (a GC pause between the socket and the caller): the
+        // step reads the reply after its lease expired locally and must not succeed. Its own
+        // stream, so every other draw stays.
+        sim::Rng reply_pauses = world.stream("faults/reply-pause");
+        if (reply_pauses.chance(0.5)) {
+          const auto pauses = reply_pauses.between(1, 3);
+          for (std::int64_t i = 0; i < pauses; ++i) {
+            sim::Fault pause{};
+            pause.kind = reply_pauses.chance(0.5) ? sim::FaultKind::kStall : sim::FaultKind::kStop;
+            pause.node = kInstances[reply_pauses.below(kInstances.size())];
+            pause.trigger = sim::Trigger{runtime::EventKind::kWriteAccepted,
+                                         static_cast<int>(reply_pauses.between(1, 16)), 0, {}};
+            pause.duration_ns = reply_pauses.between(35, 70) * kSecond;
+            plan.faults.push_back(pause);
+          }
+        }
         world.set_fault_plan(std::move(plan));
       },
       swarm_marks()});

@@ -18,7 +18,7 @@ using runtime::kMillisecond;
 
 namespace {
 
-constexpr int kAttempts = 3;
+constexpr int kAttempts = 4;
 
 std::string reply_text(const DownstreamSystem::Reply& reply) {
   switch (reply.verdict) {
@@ -79,31 +79,36 @@ runtime::StepItem reconcile_step(sim::World& world, std::string name,
       std::move(name), std::move(effects),
       [&world, downstream, sink, rng, next_shape](ExecutionContext& ctx) {
         for (int attempt = 1; attempt <= kAttempts; ++attempt) {
-          // The entry is idempotent by its effect's key: a retry of the unit deduplicates. A write
-          // whose reply did not come (the sink unreachable) may have landed: retried the same way.
-          bool written = true;
-          try {
-            const runtime::SinkReply reply =
-                write_effect(world, ctx, sink, "reconcile", "reconcile");
-            if (attempt > 1 && reply.outcome == runtime::SinkOutcome::kDeduplicated) {
-              world.mark(ctx, "retry-deduplicated");
-            }
-          } catch (const runtime::StoreUnavailableError&) {
-            written = false;
+          // A careful caller confirms its lease before it builds a call to another system (the
+          // downstream checks tokens, but under a key of its own choosing); a confirm that
+          // throws ends the step with its error.
+          confirm_now(world, ctx);
+          ctx.env().sleep(rng->between(200, 2'500) * kMillisecond);  // builds the request
+          const runtime::ExecutionFence fence = ctx.fence();
+          const runtime::LeaseKey lease{fence.tenant_id(), fence.lease_execution_id()};
+          const runtime::Token token = fence.token();
+          const std::int64_t began_ns = world.true_now_ns();
+          const DownstreamSystem::Reply reply = downstream->call(ctx, token);
+          world.observe(ctx, sim::World::Observation{"downstream", lease, token, "downstream", {},
+                                                     began_ns, reply_text(reply)});
+          if (reply.verdict == DownstreamSystem::Verdict::kRejected) {
+            hand_over(world, ctx, lease, token, reply.seen, shape_of_run((*next_shape)++));
           }
-          if (written) {
-            ctx.env().sleep(rng->between(200, 2'500) * kMillisecond);  // builds the request
-            const runtime::ExecutionFence fence = ctx.fence();
-            const runtime::LeaseKey lease{fence.tenant_id(), fence.lease_execution_id()};
-            const runtime::Token token = fence.token();
-            const std::int64_t began_ns = world.true_now_ns();
-            const DownstreamSystem::Reply reply = downstream->call(ctx, token);
-            world.observe(ctx, sim::World::Observation{"downstream", lease, token, "downstream",
-                                                       {}, began_ns, reply_text(reply)});
-            if (reply.verdict == DownstreamSystem::Verdict::kAccepted) return;
-            if (reply.verdict == DownstreamSystem::Verdict::kRejected) {
-              hand_over(world, ctx, lease, token, reply.seen, shape_of_run((*next_shape)++));
+          if (reply.verdict == DownstreamSystem::Verdict::kAccepted) {
+            // The entry is idempotent by its effect's key: a retry of the unit deduplicates. A
+            // write whose reply did not come (the sink unreachable) may have landed: the unit is
+            // retried the same way.
+            bool written = true;
+            try {
+              const runtime::SinkReply entry =
+                  write_effect(world, ctx, sink, "reconcile", "reconcile");
+              if (attempt > 1 && entry.outcome == runtime::SinkOutcome::kDeduplicated) {
+                world.mark(ctx, "retry-deduplicated");
+              }
+            } catch (const runtime::StoreUnavailableError&) {
+              written = false;
             }
+            if (written) return;
           }
           ctx.env().sleep(attempt * 300 * kMillisecond);  // backs off before the retry
         }

@@ -26,10 +26,15 @@ using NodeToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
 struct HandedOver {
   std::uint64_t record = 0;  // the body's kObserved "fenced" record
   sim::Name step;
-  std::string observed;
+  bool by_withdrawal = false;  // made by a withdrawal's body in the step's frame
   bool step_judged = false;
   bool pass_judged = false;
 };
+
+// The record's sink names who called fenced(): a withdrawal's records end in "-withdrawal".
+bool made_by_withdrawal(const sim::HistoryEvent& record) {
+  return record.runtime.scope_key.ends_with("-withdrawal");
+}
 
 bool is_send(EventKind kind) {
   return kind == EventKind::kWriteSent || kind == EventKind::kCheckpointSent ||
@@ -50,7 +55,7 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "fenced") {
       const NodeToken at{e.node, e.runtime.key, e.runtime.token};
-      handed.try_emplace(at, HandedOver{e.index, e.runtime.step, e.runtime.detail.str()});
+      handed.try_emplace(at, HandedOver{e.index, e.runtime.step, made_by_withdrawal(e)});
       if (e.detail != kFencedCode) {
         out.push_back(violation(name,
                                 fmt::format("{}: fenced() gave its body '{}', not the hand-over "
@@ -63,7 +68,7 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr || handed.empty()) continue;
     if (!is_send(r->kind) && r->kind != EventKind::kStepEnded &&
-        r->kind != EventKind::kErrorClassified) {
+        r->kind != EventKind::kErrorClassified && r->kind != EventKind::kWithdrawalEnded) {
       continue;
     }
     auto it = handed.find({e.node, r->key, r->token});
@@ -77,6 +82,18 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
                                           subject(record), r->holder.view(),
                                           runtime::to_string(r->kind), r->step.view()),
                               {over.record, e.index}));
+    } else if (over.by_withdrawal) {
+      // A withdrawal's failure is decided apart from its step's pass: its own end is judged.
+      if (r->kind != EventKind::kWithdrawalEnded || r->step != over.step || over.step_judged) {
+        continue;
+      }
+      over.step_judged = true;
+      if (r->detail != kFencedCode) {
+        out.push_back(violation(
+            name, fmt::format("{}: the withdrawal that did it ended '{}', not {}", subject(record),
+                              r->detail.view(), kFencedCode),
+            {over.record, e.index}));
+      }
     } else if (r->kind == EventKind::kStepEnded && r->step == over.step && !over.step_judged) {
       over.step_judged = true;
       if (r->detail != kFencedCode) {

@@ -9,7 +9,9 @@
 // it saw), the refusal is a hand-over:
 // - the body got the fenced error, code execution.lease-lost.fenced (the oracle's own string,
 //   written from the ADR), not an internal failure;
-// - the step ends execution.lease-lost.fenced, and so does its pass's classification;
+// - the step ends execution.lease-lost.fenced, and so does its pass's classification (for a
+//   withdrawal's body in the step's frame, record sink "...-withdrawal": the withdrawal's own end,
+//   which the runtime decides apart from the pass);
 // - the holder is stopped: that instance sends no further write, checkpoint or confirmation under
 //   the token.
 #include "properties/invariants_builtin.h"

@@ -266,12 +266,12 @@ void register_nightly_mix(ScenarioRegistry& registry) {
             plan.faults.push_back(pause);
           }
         }
-        // A seed in two pauses an instance right after a confirmation, while its step builds the
+        // Two seeds in three pause an instance right after a confirmation, while its step builds the
         // call the confirmation was for (the reconcile step's call to the downstream, the notify
         // step's unchecked one): the call leaves after the lease expired locally, and may meet
         // the next holder's token. Its own stream.
         sim::Rng confirm_pauses = world.stream("faults/confirm-pause");
-        if (confirm_pauses.chance(0.5)) {
+        if (confirm_pauses.chance(0.67)) {
           const auto pauses = confirm_pauses.between(1, 3);
           for (std::int64_t i = 0; i < pauses; ++i) {
             sim::Fault pause{};

@@ -43,6 +43,8 @@ HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed) {
   HandOver out;
   try {
     throw ctx.fence().fenced(observed);
+  } catch (const runtime::ExecutionContextUnavailableError&) {
+    out.error = std::current_exception();  // a withdrawal whose step ended: nothing to hand over
   } catch (const runtime::ExecutionError& error) {
     out.got = std::string(error.code());
     out.error = std::current_exception();
@@ -53,19 +55,51 @@ HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed) {
   return out;
 }
 
-// The body's answer to "rejected, seen token `observed`": the hand-over, recorded, then thrown in
-// the run's error shape.
+// The body's answer to "rejected, seen token `observed`": the hand-over, recorded (`by` is the
+// record's sink: "downstream" from the step's body, "downstream-withdrawal" from a withdrawal's),
+// then thrown in the run's error shape.
 [[noreturn]] void hand_over(sim::World& world, ExecutionContext& ctx, const runtime::LeaseKey& lease,
-                            runtime::Token token, runtime::Token observed, ErrorShape shape) {
+                            runtime::Token token, runtime::Token observed, ErrorShape shape,
+                            const char* by = "downstream") {
   world.mark(ctx, observed > token    ? "downstream-rejected-later"
                   : observed == token ? "downstream-rejected-own"
                                       : "downstream-rejected-older");
   const std::int64_t began_ns = world.true_now_ns();
   HandOver handed = call_fenced(ctx, observed);
-  world.observe(ctx, sim::World::Observation{"fenced", lease, token, "downstream",
+  if (handed.got.empty()) std::rethrow_exception(handed.error);
+  world.observe(ctx, sim::World::Observation{"fenced", lease, token, by,
                                              std::to_string(observed), began_ns, handed.got});
   record_errors(world, ctx, "fenced", handed.error);
   std::rethrow_exception(wrap_refusal(shape, handed.error));
+}
+
+// A client's withdrawal of the reconcile step, made while the step runs (ADR-0023: "a withdrawal
+// made inside a pass has its step's" fence): it tells the downstream, with its fence's token,
+// that the reconciliation is withdrawn, and hands a rejection over like the step's body does.
+// Its failure is decided by the runtime's withdrawal, apart from the step's pass.
+runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<DownstreamSystem> downstream,
+                                  std::shared_ptr<std::uint64_t> next_shape) {
+  return [&world, downstream, next_shape](ExecutionContext& ctx) {
+    record_withdrawal_frame(world, ctx, ctx.path());
+    runtime::LeaseKey lease;
+    runtime::Token token = runtime::kTokenNone;
+    try {
+      const runtime::ExecutionFence fence = ctx.fence();
+      lease = {fence.tenant_id(), fence.lease_execution_id()};
+      token = fence.token();
+    } catch (const runtime::ExecutionContextUnavailableError&) {
+      return;  // the step has ended (after the tree ended, nothing is left to withdraw)
+    }
+    const std::int64_t began_ns = world.true_now_ns();
+    const DownstreamSystem::Reply reply = downstream->call(ctx, token);
+    world.observe(ctx, sim::World::Observation{"downstream", lease, token,
+                                               "downstream-withdrawal", {}, began_ns,
+                                               reply_text(reply)});
+    if (reply.verdict == DownstreamSystem::Verdict::kRejected) {
+      hand_over(world, ctx, lease, token, reply.seen, shape_of_run((*next_shape)++),
+                "downstream-withdrawal");
+    }
+  };
 }
 
 }  // namespace
@@ -78,6 +112,12 @@ runtime::StepItem reconcile_step(sim::World& world, std::string name,
   return declared_step(
       std::move(name), std::move(effects),
       [&world, downstream, sink, rng, next_shape](ExecutionContext& ctx) {
+        // Now and then a client withdraws the reconciliation while it runs (in the safety phase).
+        if (world.true_now_ns() < world.options().safety_phase_ns && rng->chance(0.6)) {
+          world.withdraw_at(world.true_now_ns() + rng->between(100, 2'500) * kMillisecond,
+                            world.node_names()[world.node_of(ctx)], ctx.tree_key(), ctx.path(),
+                            withdrawal_body(world, downstream, next_shape));
+        }
         for (int attempt = 1; attempt <= kAttempts; ++attempt) {
           // A careful caller confirms its lease before it builds a call to another system (the
           // downstream checks tokens, but under a key of its own choosing); a confirm that

@@ -29,14 +29,14 @@ class Story {
   }
   // The body's record of its fenced(observed) call: what it got.
   void handed_over(std::int64_t at_ns, runtime::Token token, runtime::Token observed,
-                   std::string got) {
+                   std::string got, std::string by = "downstream") {
     sim::HistoryEvent e =
         testing::next_event(events_, kHolder, sim::WorldEventKind::kObserved, at_ns);
     e.runtime.holder = "fenced";
     e.runtime.key = kTree;
     e.runtime.token = token;
     e.runtime.step = "reconcile";
-    e.runtime.scope_key = "downstream";
+    e.runtime.scope_key = std::move(by);
     e.runtime.detail = std::to_string(observed);
     e.detail = std::move(got);
     events_.push_back(std::move(e));
@@ -106,6 +106,26 @@ TEST(RefusalHandsOver, AHolderThatGoesOnSendingUnderTheTokenIsCaught) {
     ASSERT_EQ(found.size(), 1U) << runtime::to_string(send);
     EXPECT_NE(found[0].message.find("still sent"), std::string::npos);
   }
+}
+
+TEST(RefusalHandsOver, AWithdrawalsHandOverIsJudgedByTheWithdrawalsEnd) {
+  Story good;
+  good.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+  good.runtime_event(2 * kSecond, EventKind::kWithdrawal, 3, "fenced");
+  good.handed_over(3 * kSecond, 3, 4, std::string(kFenced), "downstream-withdrawal");
+  good.runtime_event(3 * kSecond, EventKind::kWithdrawalEnded, 3, std::string(kFenced));
+  // The step's own end and its pass are the pass's business, not judged by this record.
+  good.runtime_event(4 * kSecond, EventKind::kStepEnded, 3, "execution.lease-lost");
+  EXPECT_TRUE(good.check().empty());
+
+  Story bad;
+  bad.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+  bad.handed_over(3 * kSecond, 3, 4, std::string(kFenced), "downstream-withdrawal");
+  bad.runtime_event(3 * kSecond, EventKind::kWithdrawalEnded, 3, "execution.lease-lost");
+  const auto found = bad.check();
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_NE(found[0].message.find("the withdrawal that did it ended 'execution.lease-lost'"),
+            std::string::npos);
 }
 
 }  // namespace

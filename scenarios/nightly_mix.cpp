@@ -181,7 +181,11 @@ const std::vector<std::string> kSwarmMarks{
     // moments the workloads record
     "kept-fence-refused", "ancestor-fence-refused", "unfenced-withdrawal-refused",
     "fenced-withdrawal-written", "fenced-error-wrapped", "unchecked-call-overlapped",
-    "confirm-refused"};
+    "confirm-refused",
+    // the reconcile step's downstream (scenarios/downstream_system.h): a rejection reporting a
+    // later token, the caller's own, an older one; a retry of the unit deduplicated
+    "downstream-rejected-later", "downstream-rejected-own", "downstream-rejected-older",
+    "retry-deduplicated"};
 
 // The nightly mix's marks: the history's dangers, and the windows its workload aims at.
 std::vector<std::string> nightly_marks() {

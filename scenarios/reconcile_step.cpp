@@ -70,6 +70,7 @@ HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed) {
   world.observe(ctx, sim::World::Observation{"fenced", lease, token, by,
                                              std::to_string(observed), began_ns, handed.got});
   record_errors(world, ctx, "fenced", handed.error);
+  world.mark(ctx, "fenced-error-wrapped");
   std::rethrow_exception(wrap_refusal(shape, handed.error));
 }
 

@@ -89,26 +89,26 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
       }
       over.step_judged = true;
       if (r->detail != kFencedCode) {
-        out.push_back(violation(
-            name, fmt::format("{}: the withdrawal that did it ended '{}', not {}", subject(record),
-                              r->detail.view(), kFencedCode),
-            {over.record, e.index}));
+        out.push_back(violation(name,
+                                fmt::format("{}: the withdrawal that did it ended '{}', not {}",
+                                            subject(record), r->detail.view(), kFencedCode),
+                                {over.record, e.index}));
       }
     } else if (r->kind == EventKind::kStepEnded && r->step == over.step && !over.step_judged) {
       over.step_judged = true;
       if (r->detail != kFencedCode) {
-        out.push_back(violation(
-            name, fmt::format("{}: the step ended '{}', not {}", subject(record), r->detail.view(),
-                              kFencedCode),
-            {over.record, e.index}));
+        out.push_back(violation(name,
+                                fmt::format("{}: the step ended '{}', not {}", subject(record),
+                                            r->detail.view(), kFencedCode),
+                                {over.record, e.index}));
       }
     } else if (r->kind == EventKind::kErrorClassified && !over.pass_judged) {
       over.pass_judged = true;
       if (r->detail != kFencedCode) {
-        out.push_back(violation(
-            name, fmt::format("{}: its pass was classified '{}', not {}", subject(record),
-                              r->detail.view(), kFencedCode),
-            {over.record, e.index}));
+        out.push_back(violation(name,
+                                fmt::format("{}: its pass was classified '{}', not {}",
+                                            subject(record), r->detail.view(), kFencedCode),
+                                {over.record, e.index}));
       }
     }
   }

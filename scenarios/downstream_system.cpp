@@ -23,9 +23,7 @@ DownstreamRules draw_downstream_rules(sim::Rng& rng) {
 }
 
 DownstreamSystem::DownstreamSystem(sim::World& world, DownstreamRules rules)
-    : world_(world),
-      rules_(rules),
-      rng_(std::make_shared<sim::Rng>(world.stream("downstream"))) {}
+    : world_(world), rules_(rules), rng_(std::make_shared<sim::Rng>(world.stream("downstream"))) {}
 
 DownstreamSystem::Reply DownstreamSystem::decide(const Key& key, runtime::Token token) {
   Mark& mark = marks_[key];

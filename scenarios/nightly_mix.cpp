@@ -265,15 +265,17 @@ void register_nightly_mix(ScenarioRegistry& registry) {
             pause.kind = reply_pauses.chance(0.5) ? sim::FaultKind::kStall : sim::FaultKind::kStop;
             pause.node = kInstances[reply_pauses.below(kInstances.size())];
             pause.trigger = sim::Trigger{runtime::EventKind::kWriteAccepted,
-                                         static_cast<int>(reply_pauses.between(1, 16)), 0, {}};
+                                         static_cast<int>(reply_pauses.between(1, 16)),
+                                         0,
+                                         {}};
             pause.duration_ns = reply_pauses.between(35, 70) * kSecond;
             plan.faults.push_back(pause);
           }
         }
-        // Two seeds in three pause an instance right after a confirmation, while its step builds the
-        // call the confirmation was for (the reconcile step's call to the downstream, the notify
-        // step's unchecked one): the call leaves after the lease expired locally, and may meet
-        // the next holder's token. Its own stream.
+        // Two seeds in three pause an instance right after a confirmation, while its step builds
+        // the call the confirmation was for (the reconcile step's call to the downstream, the
+        // notify step's unchecked one): the call leaves after the lease expired locally, and may
+        // meet the next holder's token. Its own stream.
         sim::Rng confirm_pauses = world.stream("faults/confirm-pause");
         if (confirm_pauses.chance(0.67)) {
           const auto pauses = confirm_pauses.between(1, 3);
@@ -284,7 +286,8 @@ void register_nightly_mix(ScenarioRegistry& registry) {
             pause.node = kInstances[confirm_pauses.below(kInstances.size())];
             pause.trigger = sim::Trigger{runtime::EventKind::kConfirmSent,
                                          static_cast<int>(confirm_pauses.between(1, 8)),
-                                         50 * kMillisecond, {}};
+                                         50 * kMillisecond,
+                                         {}};
             // Long enough, most of the time, for the next holder to take the tree and make the
             // call first.
             pause.duration_ns = confirm_pauses.between(45, 90) * kSecond;

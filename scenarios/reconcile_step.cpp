@@ -58,8 +58,9 @@ HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed) {
 // The body's answer to "rejected, seen token `observed`": the hand-over, recorded (`by` is the
 // record's sink: "downstream" from the step's body, "downstream-withdrawal" from a withdrawal's),
 // then thrown in the run's error shape.
-[[noreturn]] void hand_over(sim::World& world, ExecutionContext& ctx, const runtime::LeaseKey& lease,
-                            runtime::Token token, runtime::Token observed, ErrorShape shape,
+[[noreturn]] void hand_over(sim::World& world, ExecutionContext& ctx,
+                            const runtime::LeaseKey& lease, runtime::Token token,
+                            runtime::Token observed, ErrorShape shape,
                             const char* by = "downstream") {
   world.mark(ctx, observed > token    ? "downstream-rejected-later"
                   : observed == token ? "downstream-rejected-own"
@@ -67,8 +68,8 @@ HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed) {
   const std::int64_t began_ns = world.true_now_ns();
   HandOver handed = call_fenced(ctx, observed);
   if (handed.got.empty()) std::rethrow_exception(handed.error);
-  world.observe(ctx, sim::World::Observation{"fenced", lease, token, by,
-                                             std::to_string(observed), began_ns, handed.got});
+  world.observe(ctx, sim::World::Observation{"fenced", lease, token, by, std::to_string(observed),
+                                             began_ns, handed.got});
   record_errors(world, ctx, "fenced", handed.error);
   world.mark(ctx, "fenced-error-wrapped");
   std::rethrow_exception(wrap_refusal(shape, handed.error));
@@ -93,9 +94,10 @@ runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<DownstreamS
     }
     const std::int64_t began_ns = world.true_now_ns();
     const DownstreamSystem::Reply reply = downstream->call(ctx, token);
-    world.observe(ctx, sim::World::Observation{"downstream", lease, token,
-                                               "downstream-withdrawal", {}, began_ns,
-                                               reply_text(reply)});
+    world.observe(
+        ctx,
+        sim::World::Observation{
+            "downstream", lease, token, "downstream-withdrawal", {}, began_ns, reply_text(reply)});
     if (reply.verdict == DownstreamSystem::Verdict::kRejected) {
       hand_over(world, ctx, lease, token, reply.seen, shape_of_run((*next_shape)++),
                 "downstream-withdrawal");
@@ -130,8 +132,9 @@ runtime::StepItem reconcile_step(sim::World& world, std::string name,
           const runtime::Token token = fence.token();
           const std::int64_t began_ns = world.true_now_ns();
           const DownstreamSystem::Reply reply = downstream->call(ctx, token);
-          world.observe(ctx, sim::World::Observation{"downstream", lease, token, "downstream", {},
-                                                     began_ns, reply_text(reply)});
+          world.observe(
+              ctx, sim::World::Observation{
+                       "downstream", lease, token, "downstream", {}, began_ns, reply_text(reply)});
           if (reply.verdict == DownstreamSystem::Verdict::kRejected) {
             hand_over(world, ctx, lease, token, reply.seen, shape_of_run((*next_shape)++));
           }

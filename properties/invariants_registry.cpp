@@ -2,6 +2,7 @@
 #include "properties/invariants_builtin.h"
 #include "properties/invariants_cancel.h"
 #include "properties/invariants_fence_use.h"
+#include "properties/invariants_hand_over.h"
 #include "properties/invariants_lease_timers.h"
 #include "properties/invariants_write_verdict.h"
 
@@ -35,6 +36,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<ErrorCodeFamilies>());
   out.push_back(std::make_unique<CallEndsAtAbort>());
   out.push_back(std::make_unique<WithdrawalFrame>());
+  out.push_back(std::make_unique<RefusalHandsOver>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase) is judged by the run's outcome, and replay
   // (same seed, same history hash) by running twice: neither is a checker over one history.
   return out;

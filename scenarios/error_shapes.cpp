@@ -1,5 +1,6 @@
 #include "scenarios/error_shapes.h"
 
+#include <iterator>
 #include <stdexcept>
 #include <utility>
 
@@ -49,6 +50,15 @@ std::exception_ptr nested_in_step_error(std::exception_ptr refusal) {
 }
 
 }  // namespace
+
+ErrorShape shape_of_run(std::uint64_t run) {
+  static constexpr ErrorShape kOthers[] = {ErrorShape::kMemberCause, ErrorShape::kNestedAggregate,
+                                           ErrorShape::kNestedException, ErrorShape::kDeepChain,
+                                           ErrorShape::kBare};
+  static_assert(std::size(kOthers) == kErrorShapes - 1);
+  const std::uint64_t at = run % kShapeCycle;
+  return at % 2 == 1 ? ErrorShape::kAggregateCause : kOthers[at / 2];
+}
 
 std::exception_ptr wrap_refusal(ErrorShape shape, std::exception_ptr refusal) {
   switch (shape) {

@@ -20,6 +20,15 @@ inline constexpr std::uint64_t kErrorShapes = 6;
 
 std::string_view to_string(ErrorShape shape);
 
+// The shape a workload's wrapping step uses at its `run`-th run (counted from a start drawn per
+// seed): every other run the aggregate's own cause, the shape the ADR's "found anywhere in ... an
+// AggregateError" is easiest to miss on (a walk that takes an aggregate's members and its cause as
+// alternatives), the other runs each other shape in turn. A sweep meets a refusal in a rare window
+// (after the lease's local expiry, with the abort reason a plain lease-lost) a few times a
+// minute: half of those meetings must be in the shape that only the cause reaches.
+inline constexpr std::uint64_t kShapeCycle = 2 * (kErrorShapes - 1);
+ErrorShape shape_of_run(std::uint64_t run);
+
 // `refusal` wrapped in `shape`; the refusal stays reachable only through that shape.
 std::exception_ptr wrap_refusal(ErrorShape shape, std::exception_ptr refusal);
 

@@ -155,6 +155,12 @@ void add_workflows(sim::World& world, sim::Rng& rng, sim::Rng& shape_rng, const 
     order.items.insert(order.items.begin() + 1, keep_fence_step(kept));
     order.items.insert(order.items.begin() + 3, notify_step(world));
     order.items.insert(order.items.begin() + 4, reuse_fence_step(world, kept));
+    sim::Rng downstream_rules = world.stream("downstream-rules");
+    order.items.insert(order.items.begin() + 1,
+                       reconcile_step(world, "reconcile",
+                                      std::make_shared<DownstreamSystem>(
+                                          world, draw_downstream_rules(downstream_rules)),
+                                      "ledger"));
   }
   add(std::move(level));
   add(std::move(order));

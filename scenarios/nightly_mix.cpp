@@ -194,7 +194,11 @@ const std::vector<std::string> kSwarmMarks{
     // moments the workloads record
     "kept-fence-refused", "ancestor-fence-refused", "unfenced-withdrawal-refused",
     "fenced-withdrawal-written", "fenced-error-wrapped", "unchecked-call-overlapped",
-    "confirm-refused"};
+    "confirm-refused",
+    // the reconcile step's downstream (scenarios/downstream_system.h): a rejection reporting a
+    // later token, the caller's own, an older one; a retry of the unit deduplicated
+    "downstream-rejected-later", "downstream-rejected-own", "downstream-rejected-older",
+    "retry-deduplicated"};
 
 // The nightly mix's marks: the history's dangers, and the windows its workload aims at.
 std::vector<std::string> nightly_marks() {
@@ -261,6 +265,47 @@ void register_nightly_mix(ScenarioRegistry& registry) {
           step.at_ns = outside.between(0, world.options().safety_phase_ns - 10 * kSecond);
           step.amount = outside.between(5, 40) * kSecond;
           plan.faults.push_back(step);
+        }
+        // A seed in two pauses an instance right as a write's reply came back, before the step
+        // that made the write has read it (a GC pause between the socket and the caller): the
+        // step reads the reply after its lease expired locally and must not succeed. Its own
+        // stream, so every other draw stays.
+        sim::Rng reply_pauses = world.stream("faults/reply-pause");
+        if (reply_pauses.chance(0.5)) {
+          const auto pauses = reply_pauses.between(1, 3);
+          for (std::int64_t i = 0; i < pauses; ++i) {
+            sim::Fault pause{};
+            pause.kind = reply_pauses.chance(0.5) ? sim::FaultKind::kStall : sim::FaultKind::kStop;
+            pause.node = kInstances[reply_pauses.below(kInstances.size())];
+            pause.trigger = sim::Trigger{runtime::EventKind::kWriteAccepted,
+                                         static_cast<int>(reply_pauses.between(1, 16)),
+                                         0,
+                                         {}};
+            pause.duration_ns = reply_pauses.between(35, 70) * kSecond;
+            plan.faults.push_back(pause);
+          }
+        }
+        // Two seeds in three pause an instance right after a confirmation, while its step builds
+        // the call the confirmation was for (the reconcile step's call to the downstream, the
+        // notify step's unchecked one): the call leaves after the lease expired locally, and may
+        // meet the next holder's token. Its own stream.
+        sim::Rng confirm_pauses = world.stream("faults/confirm-pause");
+        if (confirm_pauses.chance(0.67)) {
+          const auto pauses = confirm_pauses.between(1, 3);
+          for (std::int64_t i = 0; i < pauses; ++i) {
+            sim::Fault pause{};
+            pause.kind =
+                confirm_pauses.chance(0.5) ? sim::FaultKind::kStall : sim::FaultKind::kStop;
+            pause.node = kInstances[confirm_pauses.below(kInstances.size())];
+            pause.trigger = sim::Trigger{runtime::EventKind::kConfirmSent,
+                                         static_cast<int>(confirm_pauses.between(1, 8)),
+                                         50 * kMillisecond,
+                                         {}};
+            // Long enough, most of the time, for the next holder to take the tree and make the
+            // call first.
+            pause.duration_ns = confirm_pauses.between(45, 90) * kSecond;
+            plan.faults.push_back(pause);
+          }
         }
         world.set_fault_plan(std::move(plan));
       },

@@ -10,6 +10,7 @@
 
 #include "runtime/execution_fence.h"
 #include "runtime/workflow.h"
+#include "scenarios/downstream_system.h"
 #include "sim/world.h"
 
 namespace fencesim::scenarios {
@@ -31,6 +32,24 @@ runtime::StepItem notify_step(sim::World& world);
 // (scenarios/error_shapes.h), drawn per seed and changed per run (marks fenced-error-wrapped).
 runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
                                       runtime::Nanoseconds duration, std::string sink);
+
+// "reconcile" (declares the effect `sink`/"reconcile"): the unit of work of a step that passes
+// its fence's token to a downstream system that checks tokens its own way
+// (scenarios/downstream_system.h), after a confirmNow, then records an entry in `sink` through its
+// fence. When the
+// downstream does not answer in time, or the entry's sink cannot be reached, the application
+// retries the whole unit (its call goes again with the same token, its write deduplicates), at
+// most four times. When the downstream rejects the call reporting "seen token T", the body does
+// what ADR-0023 gives it: throws fence.fenced(T), whatever T is, wrapped in the error shape of the
+// run (scenarios/error_shapes.h). Like many applications it does not look at its lease between
+// building the request and sending it, so a call may leave after the lease expired locally (a
+// pause while it built the request) and meet the rejection then. It records the downstream's
+// answer (World::observe, what = "downstream") and what fenced() gave it (what = "fenced", effect
+// = T, outcome = the code of the error it got, or "error: <what>" for anything else), which the
+// refusal-hands-over oracle judges. Marks downstream-rejected-later, -own and -older (T against
+// the token the call carried) and retry-deduplicated.
+runtime::StepItem reconcile_step(sim::World& world, std::string name,
+                                 std::shared_ptr<DownstreamSystem> downstream, std::string sink);
 
 // Runs `use`; marks `refused_mark` if it refused with ExecutionContextUnavailableError, and
 // fence-misuse-not-refused (an invariant's violation) if it did not.

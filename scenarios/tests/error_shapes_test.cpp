@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <vector>
 
 #include "runtime/errors.h"
@@ -68,6 +69,16 @@ TEST(ErrorShapes, TheAggregateCauseShapeHidesTheRefusalFromItsMembers) {
   } catch (...) {
   }
   ADD_FAILURE() << "the aggregate-cause shape is not an AggregateError";
+}
+
+TEST(ErrorShapes, HalfOfTheRunsUseTheAggregateCauseAndEveryShapeComesRound) {
+  std::map<ErrorShape, int> seen;
+  for (std::uint64_t run = 7; run < 7 + kShapeCycle; ++run) ++seen[shape_of_run(run)];
+  EXPECT_EQ(seen[ErrorShape::kAggregateCause], static_cast<int>(kShapeCycle / 2));
+  EXPECT_EQ(seen.size(), kErrorShapes);
+  for (std::uint64_t run = 0; run < 40; ++run) {
+    EXPECT_EQ(shape_of_run(run) == ErrorShape::kAggregateCause, run % 2 == 1) << run;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,121 @@
+// Refusal hands over: see properties/invariants_hand_over.h. One pass over the history: each
+// body's record of its fenced(observed) call opens three expectations (its step's end, its pass's
+// classification, and silence under the token), which the holder's later events settle.
+#include "properties/invariants_hand_over.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "properties/history_support.h"
+
+namespace fencesim::properties {
+
+using runtime::EventKind;
+
+namespace {
+
+// The ADR's code of the hand-over error, written here from the ADR (never the runtime's constant).
+constexpr std::string_view kFencedCode = "execution.lease-lost.fenced";
+
+// A token as the instance (node) that held it: restarted incarnations take tokens of their own.
+using NodeToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
+
+struct HandedOver {
+  std::uint64_t record = 0;  // the body's kObserved "fenced" record
+  sim::Name step;
+  bool by_withdrawal = false;  // made by a withdrawal's body in the step's frame
+  bool step_judged = false;
+  bool pass_judged = false;
+};
+
+// The record's sink names who called fenced(): a withdrawal's records end in "-withdrawal".
+bool made_by_withdrawal(const sim::HistoryEvent& record) {
+  return record.runtime.scope_key.ends_with("-withdrawal");
+}
+
+bool is_send(EventKind kind) {
+  return kind == EventKind::kWriteSent || kind == EventKind::kCheckpointSent ||
+         kind == EventKind::kConfirmSent;
+}
+
+std::string subject(const sim::HistoryEvent& record) {
+  return fmt::format("step '{}' of {} (token {}) handed over a refusal reporting token {}",
+                     record.runtime.step.view(), runtime::to_string(record.runtime.key),
+                     record.runtime.token, record.runtime.detail.view());
+}
+
+}  // namespace
+
+void check_refusal_hands_over(const Events& events, std::vector<Violation>& out) {
+  const std::string_view name = RefusalHandsOver{}.name();
+  std::map<NodeToken, HandedOver> handed;
+  for (const sim::HistoryEvent& e : events) {
+    if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "fenced") {
+      const NodeToken at{e.node, e.runtime.key, e.runtime.token};
+      handed.try_emplace(at, HandedOver{e.index, e.runtime.step, made_by_withdrawal(e)});
+      if (e.detail != kFencedCode) {
+        out.push_back(violation(name,
+                                fmt::format("{}: fenced() gave its body '{}', not the hand-over "
+                                            "error {}",
+                                            subject(e), e.detail.view(), kFencedCode),
+                                {e.index}));
+      }
+      continue;
+    }
+    const sim::RuntimeRecord* r = runtime_event(e);
+    if (r == nullptr || handed.empty()) continue;
+    if (!is_send(r->kind) && r->kind != EventKind::kStepEnded &&
+        r->kind != EventKind::kErrorClassified && r->kind != EventKind::kWithdrawalEnded) {
+      continue;
+    }
+    auto it = handed.find({e.node, r->key, r->token});
+    if (it == handed.end()) continue;
+    HandedOver& over = it->second;
+    const sim::HistoryEvent& record = events[over.record];
+    if (is_send(r->kind)) {
+      out.push_back(violation(name,
+                              fmt::format("{}: its holder {} still sent {} (step '{}') under the "
+                                          "token afterwards",
+                                          subject(record), r->holder.view(),
+                                          runtime::to_string(r->kind), r->step.view()),
+                              {over.record, e.index}));
+    } else if (over.by_withdrawal) {
+      // A withdrawal's failure is decided apart from its step's pass: its own end is judged.
+      if (r->kind != EventKind::kWithdrawalEnded || r->step != over.step || over.step_judged) {
+        continue;
+      }
+      over.step_judged = true;
+      if (r->detail != kFencedCode) {
+        out.push_back(violation(name,
+                                fmt::format("{}: the withdrawal that did it ended '{}', not {}",
+                                            subject(record), r->detail.view(), kFencedCode),
+                                {over.record, e.index}));
+      }
+    } else if (r->kind == EventKind::kStepEnded && r->step == over.step && !over.step_judged) {
+      over.step_judged = true;
+      if (r->detail != kFencedCode) {
+        out.push_back(violation(name,
+                                fmt::format("{}: the step ended '{}', not {}", subject(record),
+                                            r->detail.view(), kFencedCode),
+                                {over.record, e.index}));
+      }
+    } else if (r->kind == EventKind::kErrorClassified && !over.pass_judged) {
+      over.pass_judged = true;
+      if (r->detail != kFencedCode) {
+        out.push_back(violation(name,
+                                fmt::format("{}: its pass was classified '{}', not {}",
+                                            subject(record), r->detail.view(), kFencedCode),
+                                {over.record, e.index}));
+      }
+    }
+  }
+}
+
+void RefusalHandsOver::check(const sim::World& world, std::vector<Violation>& out) const {
+  check_refusal_hands_over(world.history().events(), out);
+}
+
+}  // namespace fencesim::properties

@@ -1,0 +1,34 @@
+#pragma once
+// Refusal hands over (ADR-0023, Decision: "A refusal is a hand-over error: ExecutionFencedError
+// ... the holder of its token is stopped with it"; the fence's fenced(observedToken)). Judged from
+// the workload's own record of a step body that called fenced(observed) with what an external
+// system reported (scenarios::reconcile_step: what = "fenced", effect = the observed token,
+// outcome = the code of the error the body got) and from what the holder did afterwards, never
+// from the runtime's classes or beliefs. Whatever the observed token (later than the holder's own,
+// equal, or older: a system whose mark is kept under the wrong key, or that reports the last token
+// it saw), the refusal is a hand-over:
+// - the body got the fenced error, code execution.lease-lost.fenced (the oracle's own string,
+//   written from the ADR), not an internal failure;
+// - the step ends execution.lease-lost.fenced, and so does its pass's classification (for a
+//   withdrawal's body in the step's frame, record sink "...-withdrawal": the withdrawal's own end,
+//   which the runtime decides apart from the pass);
+// - the holder is stopped: that instance sends no further write, checkpoint or confirmation under
+//   the token.
+#include "properties/invariants_builtin.h"
+
+namespace fencesim::properties {
+
+class RefusalHandsOver final : public Invariant {
+ public:
+  std::string_view name() const override { return "refusal-hands-over"; }
+  std::string_view statement() const override {
+    return "a step body that calls fenced(observed) with what an external system reported (a "
+           "later, equal or older token) gets execution.lease-lost.fenced; its step and its pass "
+           "end execution.lease-lost.fenced, and its holder sends nothing more under that token";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+void check_refusal_hands_over(const Events& events, std::vector<Violation>& out);
+
+}  // namespace fencesim::properties

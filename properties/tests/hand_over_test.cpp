@@ -1,0 +1,132 @@
+// refusal-hands-over (properties/invariants_hand_over.h) on hand-made histories: a body that hands
+// over a refusal reporting a later, an equal or an older token passes when the ADR's hand-over
+// follows, and each way of not handing over fails.
+#include <gtest/gtest.h>
+
+#include "properties/invariants_hand_over.h"
+#include "properties/tests/story_event.h"
+
+namespace fencesim::properties {
+namespace {
+
+using runtime::EventKind;
+using runtime::kSecond;
+
+constexpr sim::NodeId kHolder = 2;
+constexpr sim::NodeId kOther = 3;
+const runtime::LeaseKey kTree{"tenant-1", "order-1"};
+constexpr std::string_view kFenced = "execution.lease-lost.fenced";
+
+class Story {
+ public:
+  void runtime_event(std::int64_t at_ns, EventKind kind, runtime::Token token,
+                     std::string detail = {}, std::string step = "reconcile",
+                     sim::NodeId node = kHolder) {
+    sim::HistoryEvent e = testing::next_event(events_, node, sim::WorldEventKind::kRuntime, at_ns);
+    e.runtime = runtime::RuntimeEvent{
+        kind, "h", kTree, "tenant-1:order-1", token, std::move(step), std::move(detail), 0};
+    events_.push_back(std::move(e));
+  }
+  // The body's record of its fenced(observed) call: what it got.
+  void handed_over(std::int64_t at_ns, runtime::Token token, runtime::Token observed,
+                   std::string got, std::string by = "downstream") {
+    sim::HistoryEvent e =
+        testing::next_event(events_, kHolder, sim::WorldEventKind::kObserved, at_ns);
+    e.runtime.holder = "fenced";
+    e.runtime.key = kTree;
+    e.runtime.token = token;
+    e.runtime.step = "reconcile";
+    e.runtime.scope_key = std::move(by);
+    e.runtime.detail = std::to_string(observed);
+    e.detail = std::move(got);
+    events_.push_back(std::move(e));
+  }
+  // A pass of token 3 whose reconcile step hands over a refusal reporting `observed`, then ends
+  // as the ADR says.
+  void good_pass(runtime::Token observed) {
+    runtime_event(0, EventKind::kTreeStarted, 3, "order", {});
+    runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+    runtime_event(2 * kSecond, EventKind::kWriteSent, 3, "key");
+    runtime_event(3 * kSecond, EventKind::kLeaseLost, 3, "fenced");
+    handed_over(3 * kSecond, 3, observed, std::string(kFenced));
+    runtime_event(3 * kSecond, EventKind::kStepEnded, 3, std::string(kFenced));
+    runtime_event(3 * kSecond, EventKind::kErrorClassified, 3, std::string(kFenced), {});
+    runtime_event(3 * kSecond, EventKind::kTreeAbandoned, 3, std::string(kFenced), {});
+  }
+  std::vector<Violation> check() const {
+    std::vector<Violation> out;
+    check_refusal_hands_over(events_, out);
+    return out;
+  }
+
+ private:
+  Events events_;
+};
+
+TEST(RefusalHandsOver, AHandOverOfALaterAnEqualOrAnOlderTokenPasses) {
+  for (const runtime::Token observed : {runtime::Token{4}, runtime::Token{3}, runtime::Token{1}}) {
+    Story s;
+    s.good_pass(observed);
+    // Another holder's work under a later token, and this node's under another, are not judged.
+    s.runtime_event(40 * kSecond, EventKind::kWriteSent, 4, "key", "reconcile", kOther);
+    s.runtime_event(41 * kSecond, EventKind::kWriteSent, 5, "key");
+    EXPECT_TRUE(s.check().empty()) << observed;
+  }
+}
+
+TEST(RefusalHandsOver, AnInternalFailureInsteadOfTheHandOverErrorIsCaught) {
+  Story s;
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+  s.handed_over(3 * kSecond, 3, 3, "error: only a later take's token refuses a token");
+  const auto found = s.check();
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].invariant, "refusal-hands-over");
+  EXPECT_NE(found[0].message.find("not the hand-over error"), std::string::npos);
+}
+
+TEST(RefusalHandsOver, AStepOrAPassThatEndsAsAPlainFailureIsCaught) {
+  Story s;
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+  s.handed_over(3 * kSecond, 3, 2, std::string(kFenced));
+  s.runtime_event(3 * kSecond, EventKind::kStepEnded, 3, "execution.lease-lost");
+  s.runtime_event(3 * kSecond, EventKind::kErrorClassified, 3, "error", {});
+  const auto found = s.check();
+  ASSERT_EQ(found.size(), 2U);
+  EXPECT_NE(found[0].message.find("the step ended 'execution.lease-lost'"), std::string::npos);
+  EXPECT_NE(found[1].message.find("its pass was classified 'error'"), std::string::npos);
+}
+
+TEST(RefusalHandsOver, AHolderThatGoesOnSendingUnderTheTokenIsCaught) {
+  for (const EventKind send :
+       {EventKind::kWriteSent, EventKind::kCheckpointSent, EventKind::kConfirmSent}) {
+    Story s;
+    s.good_pass(3);
+    s.runtime_event(4 * kSecond, send, 3, {}, "ship");
+    const auto found = s.check();
+    ASSERT_EQ(found.size(), 1U) << runtime::to_string(send);
+    EXPECT_NE(found[0].message.find("still sent"), std::string::npos);
+  }
+}
+
+TEST(RefusalHandsOver, AWithdrawalsHandOverIsJudgedByTheWithdrawalsEnd) {
+  Story good;
+  good.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+  good.runtime_event(2 * kSecond, EventKind::kWithdrawal, 3, "fenced");
+  good.handed_over(3 * kSecond, 3, 4, std::string(kFenced), "downstream-withdrawal");
+  good.runtime_event(3 * kSecond, EventKind::kWithdrawalEnded, 3, std::string(kFenced));
+  // The step's own end and its pass are the pass's business, not judged by this record.
+  good.runtime_event(4 * kSecond, EventKind::kStepEnded, 3, "execution.lease-lost");
+  EXPECT_TRUE(good.check().empty());
+
+  Story bad;
+  bad.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+  bad.handed_over(3 * kSecond, 3, 4, std::string(kFenced), "downstream-withdrawal");
+  bad.runtime_event(3 * kSecond, EventKind::kWithdrawalEnded, 3, "execution.lease-lost");
+  const auto found = bad.check();
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_NE(found[0].message.find("the withdrawal that did it ended 'execution.lease-lost'"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace fencesim::properties

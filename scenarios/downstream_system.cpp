@@ -1,0 +1,69 @@
+#include "scenarios/downstream_system.h"
+
+#include <algorithm>
+
+namespace fencesim::scenarios {
+
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+namespace {
+
+// How long the calling application waits for a reply before it gives the call up.
+constexpr runtime::Nanoseconds kCallerDeadlineNs = 2 * kSecond;
+
+}  // namespace
+
+DownstreamRules draw_downstream_rules(sim::Rng& rng) {
+  DownstreamRules rules;
+  const std::uint64_t kind = rng.below(10);
+  rules.keyed_by_tenant = kind < 2;
+  rules.strict = !rules.keyed_by_tenant && kind < 6;
+  return rules;
+}
+
+DownstreamSystem::DownstreamSystem(sim::World& world, DownstreamRules rules)
+    : world_(world), rules_(rules), rng_(std::make_shared<sim::Rng>(world.stream("downstream"))) {}
+
+DownstreamSystem::Reply DownstreamSystem::decide(const Key& key, runtime::Token token) {
+  Mark& mark = marks_[key];
+  Reply reply;
+  const bool below = rules_.strict ? token <= mark.high_water : token < mark.high_water;
+  if (mark.high_water != runtime::kTokenNone && below) {
+    reply = Reply{Verdict::kRejected, mark.last_seen};
+  } else {
+    reply = Reply{Verdict::kAccepted, token};
+    mark.high_water = std::max(mark.high_water, token);
+  }
+  mark.last_seen = token;
+  return reply;
+}
+
+DownstreamSystem::Reply DownstreamSystem::call(runtime::ExecutionContext& ctx,
+                                               runtime::Token token) {
+  const runtime::LeaseKey& tree = ctx.tree_key();
+  Key key{tree.tenant_id, rules_.keyed_by_tenant ? std::string() : tree.lease_execution_id};
+  const std::int64_t now_ns = world_.true_now_ns();
+  const bool troubled = now_ns < world_.options().safety_phase_ns;
+  const double draw = rng_->unit();
+  const bool lost = troubled && draw < rules_.lost_share;
+  const bool slow = troubled && !lost && draw < rules_.lost_share + rules_.slow_share;
+  const runtime::Nanoseconds out_ns = rng_->between(1, 20) * kMillisecond;
+  const runtime::Nanoseconds back_ns = rng_->between(1, 20) * kMillisecond;
+  // A slow call lands well after the deadline, whatever the caller's clock drift.
+  const runtime::Nanoseconds extra_ns = slow ? rng_->between(3'000, 8'000) * kMillisecond : 0;
+  auto decided = std::make_shared<std::optional<Reply>>();
+  if (!lost) {
+    // Decided where it lands, when it lands: the world's timer, not the caller's fiber, so that
+    // a request in flight lands even while its caller is paused.
+    world_.scheduler().at(now_ns + out_ns + extra_ns,
+                          [this, key, token, decided] { *decided = decide(key, token); });
+  }
+  const runtime::Nanoseconds wait_ns =
+      lost || slow ? kCallerDeadlineNs : out_ns + extra_ns + back_ns;
+  ctx.env().sleep(wait_ns);
+  if (lost || slow || !decided->has_value()) return Reply{};
+  return **decided;
+}
+
+}  // namespace fencesim::scenarios

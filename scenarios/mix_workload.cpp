@@ -230,7 +230,9 @@ void add_mix_workload(sim::World& world, const std::vector<std::string>& instanc
   std::set<runtime::LeaseKey> taken(keys.begin(), keys.end());
   const TreeParts parts{&world, std::make_shared<UncheckedSystem>(world), probes, instances,
                         {"payments", "ledger"}};
-  add_wild_trees(parts, names, {keys[0].tenant_id, keys[1].tenant_id}, taken);
+  // The swarm's draw their own shapes: a sweep meets twice as many.
+  add_wild_trees(parts, names, {keys[0].tenant_id, keys[1].tenant_id}, taken,
+                 swarm ? "swarm-trees" : "trees");
   sim::Rng withdrawals = world.stream("withdrawals");
   add_timed_withdrawals(world, watch, withdrawals, instances, keys, probes->paths);
   // Cancels (#360) of a seed in two, at any moment of the safety phase (before a tree arrives,

@@ -227,9 +227,10 @@ DrawnTree add_drawn_tree(const TreeParts& parts, sim::Rng& rng, HostileNames& na
 
 std::vector<runtime::LeaseKey> add_wild_trees(const TreeParts& parts, HostileNames& names,
                                               const std::vector<std::string>& tenants,
-                                              std::set<runtime::LeaseKey>& taken) {
+                                              std::set<runtime::LeaseKey>& taken,
+                                              const std::string& stream) {
   sim::World& world = *parts.world;
-  sim::Rng rng = world.stream("trees");
+  sim::Rng rng = world.stream(stream);
   const std::int64_t last_arrival_ns = world.options().safety_phase_ns - 30 * kSecond;
   std::vector<runtime::LeaseKey> keys;
   std::vector<std::string> paths;
@@ -260,7 +261,7 @@ std::vector<runtime::LeaseKey> add_wild_trees(const TreeParts& parts, HostileNam
       world.submit(key, tree.workflow, rng.between(0, last_arrival_ns));
     }
   }
-  sim::Rng withdrawals = world.stream("tree-withdrawals");
+  sim::Rng withdrawals = world.stream(stream + "-withdrawals");
   if (!keys.empty() && !paths.empty()) {
     add_timed_withdrawals(world, parts.probes->watch, withdrawals, parts.instances, keys, paths);
   }

@@ -49,12 +49,13 @@ struct DrawnTree {
 DrawnTree add_drawn_tree(const TreeParts& parts, sim::Rng& rng, HostileNames& names,
                          const std::string& prefix);
 
-// The mix's wild trees: one to three drawn trees (stream "trees"), each submitted once or twice (a
+// The mix's wild trees: one or two drawn trees (stream `stream`), each submitted once or twice (a
 // root of a tenant of `tenants`, now and then one named after an earlier drawn tree's AnyInstance
-// child), arriving in the safety phase; timed withdrawals aimed at their steps (stream
-// "tree-withdrawals"). Returns the roots' keys.
+// child; never a key of `taken`, which it extends), arriving in the safety phase; timed withdrawals
+// aimed at their steps (stream `stream` + "-withdrawals"). Returns the roots' keys.
 std::vector<runtime::LeaseKey> add_wild_trees(const TreeParts& parts, HostileNames& names,
                                               const std::vector<std::string>& tenants,
-                                              std::set<runtime::LeaseKey>& taken);
+                                              std::set<runtime::LeaseKey>& taken,
+                                              const std::string& stream);
 
 }  // namespace fencesim::scenarios

@@ -55,8 +55,8 @@ struct JoinShape {
   std::map<std::string, std::size_t> step_by_spelling;  // either spelling -> index into steps
 };
 
-void collect(const runtime::WorkflowRegistry& registry, const std::string& workflow,
-             Names& prefix, std::vector<std::size_t> after, int depth, JoinShape& out) {
+void collect(const runtime::WorkflowRegistry& registry, const std::string& workflow, Names& prefix,
+             std::vector<std::size_t> after, int depth, JoinShape& out) {
   if (depth > 16 || !registry.contains(workflow)) return;  // the runtime cannot run it either
   for (const runtime::WorkflowItem& item : registry.get(workflow).items) {
     if (const auto* step = std::get_if<runtime::StepItem>(&item)) {
@@ -106,12 +106,13 @@ std::shared_ptr<const JoinShape> shape_of(const runtime::WorkflowRegistry& regis
 
 // What the history says, per tree (lease key).
 struct Tree {
-  std::string workflow;                                          // the first placement's
-  std::vector<std::pair<std::string, std::uint64_t>> started;    // step path, kStepStarted
-  std::map<std::string, std::uint64_t> committed;                // step path -> first commit
-  std::map<std::string, std::vector<std::pair<std::string, std::uint64_t>>> placed;  // path ->
-                                                                 // (child scope key, event)
-  std::map<std::string, runtime::LeaseKey> children;             // reference scope key -> child
+  std::string workflow;                                        // the first placement's
+  std::vector<std::pair<std::string, std::uint64_t>> started;  // step path, kStepStarted
+  std::map<std::string, std::uint64_t> committed;              // step path -> first commit
+  std::map<std::string, std::vector<std::pair<std::string, std::uint64_t>>>
+      placed;                                         // path ->
+                                                      // (child scope key, event)
+  std::map<std::string, runtime::LeaseKey> children;  // reference scope key -> child
 };
 
 struct Read {
@@ -127,7 +128,8 @@ Read read(const Events& events) {
       if (call.op == sim::StoreOp::kPlace) {
         Tree& tree = in.trees[call.key];
         if (tree.workflow.empty()) tree.workflow = call.argument;
-        if (call.parent) in.trees[*call.parent].children.try_emplace(reference_scope_key(call.key), call.key);
+        if (call.parent)
+          in.trees[*call.parent].children.try_emplace(reference_scope_key(call.key), call.key);
       } else if (call.op == sim::StoreOp::kCommitStep && call.outcome == "committed") {
         in.trees[call.key].committed.try_emplace(call.argument, e.index);
       } else if (call.op == sim::StoreOp::kCommitTree && call.outcome == "committed") {
@@ -155,8 +157,10 @@ auto find_either(const Map& at, const Names& path) {
 
 // Why the step started at `index` came too early after `group`, or nullopt. Also the event that
 // shows it (the child's completion, or none).
-std::optional<std::pair<std::string, std::optional<std::uint64_t>>> too_early(
-    const Tree& tree, const Read& in, const Group& group, std::uint64_t index) {
+std::optional<std::pair<std::string, std::optional<std::uint64_t>>> too_early(const Tree& tree,
+                                                                              const Read& in,
+                                                                              const Group& group,
+                                                                              std::uint64_t index) {
   for (const Names& step : group.steps) {
     auto it = find_either(tree.committed, step);
     if (it != tree.committed.end() && it->second < index) continue;
@@ -176,9 +180,9 @@ std::optional<std::pair<std::string, std::optional<std::uint64_t>>> too_early(
       }
     }
     if (!placed_at) {
-      return std::pair{fmt::format("its AnyInstance child '{}' was not placed yet",
-                                   joined(child, false)),
-                       std::nullopt};
+      return std::pair{
+          fmt::format("its AnyInstance child '{}' was not placed yet", joined(child, false)),
+          std::nullopt};
     }
     // A placement whose scope key is no key the lease store placed for this parent cannot be
     // followed to its child's tree here (scope-key-injective and own-workflow judge it).

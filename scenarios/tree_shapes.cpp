@@ -27,21 +27,21 @@ runtime::StepItem write_then_withdraw_step(const TreeParts& parts, std::string n
                                            std::shared_ptr<int> counter) {
   sim::World* world = parts.world;
   std::vector<DeclaredEffect> effects{{sink, "write"}};  // before `sink` moves into the body
-  return declared_step(
-      std::move(name), std::move(effects),
-      [world, watch = parts.probes->watch, instances = parts.instances, duration, delay, instance,
-       sink = std::move(sink), other_sink = std::move(other_sink),
-       counter = std::move(counter)](ExecutionContext& ctx) {
-        ctx.env().sleep(duration);
-        write_effect(*world, ctx, sink, "write", "write");
-        const int n = (*counter)++;
-        world->withdraw_at(
-            world->scheduler().now_ns() + delay,
-            instances[(instance + static_cast<std::size_t>(n)) % instances.size()],
-            ctx.tree_key(), ctx.path(),
-            withdrawal_body(*world, watch, ctx.path(), other_sink, fmt::format("own-withdrawal-{}", n)));
-        ctx.env().sleep(400 * kMillisecond);
-      });
+  return declared_step(std::move(name), std::move(effects),
+                       [world, watch = parts.probes->watch, instances = parts.instances, duration,
+                        delay, instance, sink = std::move(sink), other_sink = std::move(other_sink),
+                        counter = std::move(counter)](ExecutionContext& ctx) {
+                         ctx.env().sleep(duration);
+                         write_effect(*world, ctx, sink, "write", "write");
+                         const int n = (*counter)++;
+                         world->withdraw_at(
+                             world->scheduler().now_ns() + delay,
+                             instances[(instance + static_cast<std::size_t>(n)) % instances.size()],
+                             ctx.tree_key(), ctx.path(),
+                             withdrawal_body(*world, watch, ctx.path(), other_sink,
+                                             fmt::format("own-withdrawal-{}", n)));
+                         ctx.env().sleep(400 * kMillisecond);
+                       });
 }
 
 class TreeDrawer {
@@ -94,8 +94,7 @@ class TreeDrawer {
                                     delay, counter_);
   }
 
-  runtime::ChildItem draw_child(std::set<std::string>& taken, ChildPlacement placement,
-                                int depth) {
+  runtime::ChildItem draw_child(std::set<std::string>& taken, ChildPlacement placement, int depth) {
     std::string name = name_in(taken, "child");
     return runtime::ChildItem{std::move(name), placement, draw_workflow(depth + 1, false, nullptr)};
   }
@@ -174,10 +173,11 @@ class TreeDrawer {
     }
     if ((with_mixed_group || depth == 0) && !grouped && may_group) {
       // The root always has a group (a fan, mostly) and a step after it: the join is judged.
-      auto group = depth == 0 && rng_.chance(0.6) ? draw_fan(level, depth) : draw_group(level, depth);
-      workflow.items.insert(workflow.items.begin() + static_cast<std::ptrdiff_t>(rng_.below(
-                                                         workflow.items.size())),
-                            std::move(group));
+      auto group =
+          depth == 0 && rng_.chance(0.6) ? draw_fan(level, depth) : draw_group(level, depth);
+      workflow.items.insert(
+          workflow.items.begin() + static_cast<std::ptrdiff_t>(rng_.below(workflow.items.size())),
+          std::move(group));
     }
     if (with_mixed_group) {
       for (runtime::WorkflowItem& item : workflow.items) {

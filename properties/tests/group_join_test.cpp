@@ -1,7 +1,8 @@
 // The group-join oracle on hand-made histories: a tree whose group holds a ParentInstance branch
 // and an AnyInstance child beside it (names with '/' and ':', spelled encoded as the runtime does),
 // and a step after the group. The step may start once the branch's step is checkpointed and the
-// child's tree completed at the checkpoint store; earlier, the oracle says which child was not done.
+// child's tree completed at the checkpoint store; earlier, the oracle says which child was not
+// done.
 #include <gtest/gtest.h>
 
 #include "properties/invariants_group_join.h"
@@ -76,9 +77,7 @@ class Story {
         runtime::RuntimeEvent{kind, "instance-1", key, "", 1, std::move(step), std::move(detail)});
     events_.push_back(std::move(e));
   }
-  void started(const std::string& path) {
-    runtime(runtime::EventKind::kStepStarted, kTree, path);
-  }
+  void started(const std::string& path) { runtime(runtime::EventKind::kStepStarted, kTree, path); }
 
   // The tree up to its group: reserve ran, the child placed (the runtime's event names the child
   // by its scope key), the branch's step started.

@@ -28,7 +28,8 @@ struct Seen {
 
 class Walker {
  public:
-  Walker(const runtime::WorkflowRegistry& registry, Seen& seen) : registry_(registry), seen_(seen) {}
+  Walker(const runtime::WorkflowRegistry& registry, Seen& seen)
+      : registry_(registry), seen_(seen) {}
 
   // Walks the tree of `workflow` under one lease (through ParentInstance and ThisWorkflow
   // children); AnyInstance children's workflows are walked as trees of their own. Returns whether

@@ -3,6 +3,7 @@
 #include "properties/invariants_cancel.h"
 #include "properties/invariants_fence_use.h"
 #include "properties/invariants_hand_over.h"
+#include "properties/invariants_group_join.h"
 #include "properties/invariants_lease_timers.h"
 #include "properties/invariants_write_verdict.h"
 
@@ -30,6 +31,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<RenewalCadence>());
   out.push_back(std::make_unique<TimelyLoss>());
   out.push_back(std::make_unique<OwnWorkflow>());
+  out.push_back(std::make_unique<GroupJoin>());
   out.push_back(std::make_unique<CancelIsFinal>());
   out.push_back(std::make_unique<WriteVerdict>());
   out.push_back(std::make_unique<FenceAfterLoss>());

@@ -9,6 +9,7 @@
 #include "runtime/tree_runner.h"
 #include "scenarios/hostile_names.h"
 #include "scenarios/swarm_workload.h"
+#include "scenarios/tree_shapes.h"
 #include "scenarios/window_workload.h"
 #include "scenarios/workload.h"
 
@@ -231,6 +232,13 @@ void add_mix_workload(sim::World& world, const std::vector<std::string>& instanc
     sim::Rng& arrivals = i < static_cast<std::size_t>(count) ? workload : names.rng();
     world.submit(keys[i], "order", arrivals.between(0, last_arrival_ns));
   }
+  // Wild trees beside the order trees: shapes drawn from the seed (scenarios/tree_shapes.h).
+  std::set<runtime::LeaseKey> taken(keys.begin(), keys.end());
+  const TreeParts parts{&world, std::make_shared<UncheckedSystem>(world), probes, instances,
+                        {"payments", "ledger"}};
+  // The swarm's draw their own shapes: a sweep meets twice as many.
+  add_wild_trees(parts, names, {keys[0].tenant_id, keys[1].tenant_id}, taken,
+                 swarm ? "swarm-trees" : "trees");
   sim::Rng withdrawals = world.stream("withdrawals");
   add_timed_withdrawals(world, watch, withdrawals, instances, keys, probes->paths);
   // Cancels (#360) of a seed in two, at any moment of the safety phase (before a tree arrives,

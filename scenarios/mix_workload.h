@@ -6,7 +6,8 @@
 //
 // Draws: the step durations, the number of trees and their arrivals from "workload" (as before
 // the windows were added); names from "names"; the tree's shape from "shape"; withdrawals from
-// "withdrawals" and, at run time, "withdrawal-probes".
+// "withdrawals" and, at run time, "withdrawal-probes". Beside the order trees, wild trees of shapes
+// drawn per seed (scenarios/tree_shapes.h) from "trees" ("swarm-trees" in the swarm).
 #include <string>
 #include <vector>
 

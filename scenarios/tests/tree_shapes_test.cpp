@@ -1,0 +1,147 @@
+// The wild trees of the nightly mix and the swarm (scenarios/tree_shapes.h), read from the worlds
+// the scenarios build (no run): hostile names reach every position the runtime takes a name in,
+// the drawn trees have the shapes that tree bugs need (two AnyInstance children of one name in one
+// tree, groups of mixed placements, two lanes waiting on remote children at once, nested groups),
+// and the same seed draws the same trees.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "scenarios/hostile_names.h"
+#include "scenarios/scenario.h"
+
+namespace fencesim::scenarios {
+namespace {
+
+using runtime::ChildPlacement;
+
+// What one world holds, as counts over its trees.
+struct Seen {
+  int hostile_tenants = 0, hostile_ids = 0, hostile_groups = 0, hostile_children = 0,
+      hostile_steps = 0;
+  bool any_child_name_repeated = false;  // two AnyInstance children of one name in one tree
+  bool mixed_group = false;              // a ParentInstance and an AnyInstance child side by side
+  bool lanes_wait_at_once = false;       // two ParentInstance branches that each wait remotely
+  bool nested_groups = false;            // a group inside a group's child
+  std::vector<std::string> names;        // every name, in walk order (for the determinism test)
+};
+
+class Walker {
+ public:
+  Walker(const runtime::WorkflowRegistry& registry, Seen& seen)
+      : registry_(registry), seen_(seen) {}
+
+  // Walks the tree of `workflow` under one lease (through ParentInstance and ThisWorkflow
+  // children); AnyInstance children's workflows are walked as trees of their own. Returns whether
+  // the level places an AnyInstance child somewhere under this lease.
+  bool walk(const std::string& workflow, int depth, std::multiset<std::string>& any_names) {
+    if (depth > 8) return false;
+    bool waits = false;
+    for (const runtime::WorkflowItem& item : registry_.get(workflow).items) {
+      if (const auto* step = std::get_if<runtime::StepItem>(&item)) {
+        count(step->name, seen_.hostile_steps);
+        continue;
+      }
+      const auto& group = std::get<runtime::GroupItem>(item);
+      count(group.name, seen_.hostile_groups);
+      if (depth > 0) seen_.nested_groups = true;
+      bool parent = false, any = false;
+      int branches_waiting = 0;
+      for (const runtime::ChildItem& child : group.children) {
+        count(child.name, seen_.hostile_children);
+        if (child.placement == ChildPlacement::kAnyInstance) {
+          any = waits = true;
+          if (any_names.contains(child.name)) seen_.any_child_name_repeated = true;
+          any_names.insert(child.name);
+          std::multiset<std::string> own;
+          walk(child.workflow, depth + 1, own);
+          continue;
+        }
+        parent = parent || child.placement == ChildPlacement::kParentInstance;
+        const bool child_waits = walk(child.workflow, depth + 1, any_names);
+        waits = waits || child_waits;
+        if (child.placement == ChildPlacement::kParentInstance && child_waits) ++branches_waiting;
+      }
+      seen_.mixed_group = seen_.mixed_group || (parent && any);
+      seen_.lanes_wait_at_once = seen_.lanes_wait_at_once || branches_waiting >= 2;
+    }
+    return waits;
+  }
+
+ private:
+  void count(const std::string& name, int& hostile) {
+    seen_.names.push_back(name);
+    if (is_hostile(name)) ++hostile;
+  }
+
+  const runtime::WorkflowRegistry& registry_;
+  Seen& seen_;
+};
+
+Seen built(const std::string& scenario_name, std::uint64_t seed, bool wild_only) {
+  static const ScenarioRegistry registry = builtin_scenarios();
+  const Scenario* scenario = registry.find(scenario_name);
+  EXPECT_NE(scenario, nullptr);
+  sim::WorldOptions options;
+  options.seed = seed;
+  if (scenario->configure) scenario->configure(options);
+  sim::World world(options);
+  scenario->build(world);
+  Seen seen;
+  for (const sim::World::Submission& s : world.submissions()) {
+    if (wild_only && !s.workflow.starts_with("tree-")) continue;
+    seen.names.push_back(s.key.tenant_id);
+    seen.names.push_back(s.key.lease_execution_id);
+    if (is_hostile(s.key.tenant_id)) ++seen.hostile_tenants;
+    if (is_hostile(s.key.lease_execution_id)) ++seen.hostile_ids;
+    std::multiset<std::string> any_names;
+    Walker(world.workflows(), seen).walk(s.workflow, 0, any_names);
+  }
+  return seen;
+}
+
+TEST(TreeShapes, HostileNamesReachEveryNamePositionOfTheWildTrees) {
+  for (const char* scenario : {"nightly-mix", "swarm"}) {
+    Seen total;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      const Seen seen = built(scenario, seed, true);
+      total.hostile_tenants += seen.hostile_tenants;
+      total.hostile_ids += seen.hostile_ids;
+      total.hostile_groups += seen.hostile_groups;
+      total.hostile_children += seen.hostile_children;
+      total.hostile_steps += seen.hostile_steps;
+    }
+    EXPECT_GT(total.hostile_tenants, 0) << scenario;
+    EXPECT_GT(total.hostile_ids, 0) << scenario;
+    EXPECT_GT(total.hostile_groups, 0) << scenario;
+    EXPECT_GT(total.hostile_children, 0) << scenario;
+    EXPECT_GT(total.hostile_steps, 0) << scenario;
+  }
+}
+
+TEST(TreeShapes, TheWildTreesHoldTheShapesTreeBugsNeed) {
+  for (const char* scenario : {"nightly-mix", "swarm"}) {
+    int repeated = 0, mixed = 0, at_once = 0, nested = 0;
+    constexpr int kSeeds = 40;
+    for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+      const Seen seen = built(scenario, seed, true);
+      repeated += seen.any_child_name_repeated ? 1 : 0;
+      mixed += seen.mixed_group ? 1 : 0;
+      at_once += seen.lanes_wait_at_once ? 1 : 0;
+      nested += seen.nested_groups ? 1 : 0;
+    }
+    // Most seeds, not a lucky few: a 60 s sweep runs each scenario's low seeds.
+    EXPECT_GE(repeated, kSeeds / 3) << scenario;
+    EXPECT_GE(mixed, kSeeds * 2 / 3) << scenario;
+    EXPECT_GE(at_once, kSeeds / 3) << scenario;
+    EXPECT_GE(nested, kSeeds * 2 / 3) << scenario;
+  }
+}
+
+TEST(TreeShapes, TheSameSeedDrawsTheSameTreesAndAnotherSeedOthers) {
+  EXPECT_EQ(built("nightly-mix", 7, false).names, built("nightly-mix", 7, false).names);
+  EXPECT_NE(built("nightly-mix", 7, true).names, built("nightly-mix", 8, true).names);
+}
+
+}  // namespace
+}  // namespace fencesim::scenarios

@@ -1,0 +1,271 @@
+#include "scenarios/tree_shapes.h"
+
+#include <fmt/format.h>
+
+#include "runtime/tree_runner.h"
+#include "scenarios/workload.h"
+
+namespace fencesim::scenarios {
+
+using runtime::ChildPlacement;
+using runtime::ExecutionContext;
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+namespace {
+
+// Groups nest at most this deep (a workflow at depth kMaxDepth has steps only).
+constexpr int kMaxDepth = 3;
+
+// A step that writes its effect, then asks for a withdrawal of its own path on another instance
+// and lingers: the withdrawal meets the step still running, or just ended (its checkpoint in
+// flight, the next step). `counter` makes every asked withdrawal's effect distinct in the run.
+runtime::StepItem write_then_withdraw_step(const TreeParts& parts, std::string name,
+                                           runtime::Nanoseconds duration, std::string sink,
+                                           std::string other_sink, std::size_t instance,
+                                           runtime::Nanoseconds delay,
+                                           std::shared_ptr<int> counter) {
+  sim::World* world = parts.world;
+  std::vector<DeclaredEffect> effects{{sink, "write"}};  // before `sink` moves into the body
+  return declared_step(std::move(name), std::move(effects),
+                       [world, watch = parts.probes->watch, instances = parts.instances, duration,
+                        delay, instance, sink = std::move(sink), other_sink = std::move(other_sink),
+                        counter = std::move(counter)](ExecutionContext& ctx) {
+                         ctx.env().sleep(duration);
+                         write_effect(*world, ctx, sink, "write", "write");
+                         const int n = (*counter)++;
+                         world->withdraw_at(
+                             world->scheduler().now_ns() + delay,
+                             instances[(instance + static_cast<std::size_t>(n)) % instances.size()],
+                             ctx.tree_key(), ctx.path(),
+                             withdrawal_body(*world, watch, ctx.path(), other_sink,
+                                             fmt::format("own-withdrawal-{}", n)));
+                         ctx.env().sleep(400 * kMillisecond);
+                       });
+}
+
+class TreeDrawer {
+ public:
+  TreeDrawer(const TreeParts& parts, sim::Rng& rng, HostileNames& names, std::string prefix)
+      : parts_(parts), rng_(rng), names_(names), prefix_(std::move(prefix)) {
+    // A small pool per tree: most names below are taken from it, so they repeat across groups
+    // and depths.
+    static constexpr const char* kPlain[] = {"step", "sync", "fan", "job", "check", "remote"};
+    const auto size = rng_.between(3, 5);
+    for (std::int64_t i = 0; i < size; ++i) {
+      pool_.push_back(names_.name(kPlain[rng_.below(std::size(kPlain))], prefix_ + "/pool"));
+    }
+  }
+
+  DrawnTree draw() {
+    DrawnTree tree;
+    tree.workflow = draw_workflow(0, false, &tree.top_children);
+    return tree;
+  }
+
+ private:
+  // A name for a new item of a level (or child of a group) that already holds `taken`: from the
+  // pool mostly, else fresh; never one of `taken`.
+  std::string name_in(std::set<std::string>& taken, const char* plain) {
+    std::string name = rng_.chance(0.75) ? pool_[rng_.below(pool_.size())]
+                                         : names_.name(plain, prefix_ + "/fresh");
+    while (!taken.insert(name).second) name = names_.name(plain, prefix_ + "/fresh");
+    return name;
+  }
+
+  runtime::Nanoseconds duration() { return rng_.between(100, 3'000) * kMillisecond; }
+  const std::string& sink() { return parts_.sinks[rng_.below(parts_.sinks.size())]; }
+
+  runtime::StepItem draw_step(std::string name) {
+    --steps_left_;
+    sim::World& world = *parts_.world;
+    const std::uint64_t kind = rng_.below(10);
+    if (kind < 2) return work_step(std::move(name), duration());
+    if (kind < 5) return write_step(world, std::move(name), duration(), sink(), "tree write");
+    if (kind < 8) {
+      const std::string& first = sink();
+      return busy_write_step(world, std::move(name), duration(), first, sink(), parts_.system);
+    }
+    const std::string& first = sink();
+    const std::string& other = sink();
+    const std::size_t instance = rng_.below(parts_.instances.size());
+    const runtime::Nanoseconds delay = rng_.between(0, 600) * kMillisecond;
+    return write_then_withdraw_step(parts_, std::move(name), duration(), first, other, instance,
+                                    delay, counter_);
+  }
+
+  runtime::ChildItem draw_child(std::set<std::string>& taken, ChildPlacement placement, int depth) {
+    std::string name = name_in(taken, "child");
+    return runtime::ChildItem{std::move(name), placement, draw_workflow(depth + 1, false, nullptr)};
+  }
+
+  // A group of two or three children of drawn placements; most have both a ParentInstance and an
+  // AnyInstance child, side by side.
+  runtime::GroupItem draw_group(std::set<std::string>& level, int depth) {
+    runtime::GroupItem group{name_in(level, "group"), {}};
+    std::set<std::string> taken;
+    const auto count = depth >= 2 ? 2 : rng_.between(2, 3);
+    for (std::int64_t i = 0; i < count; ++i) {
+      const std::uint64_t p = rng_.below(10);
+      const ChildPlacement placement = p < 4   ? ChildPlacement::kParentInstance
+                                       : p < 8 ? ChildPlacement::kAnyInstance
+                                               : ChildPlacement::kThisWorkflow;
+      group.children.push_back(draw_child(taken, placement, depth));
+    }
+    if (rng_.chance(0.8)) mix(group);
+    return group;
+  }
+
+  // Makes `group` hold a ParentInstance and an AnyInstance child.
+  static void mix(runtime::GroupItem& group) {
+    auto has = [&group](ChildPlacement placement) {
+      for (const runtime::ChildItem& child : group.children) {
+        if (child.placement == placement) return true;
+      }
+      return false;
+    };
+    if (!has(ChildPlacement::kParentInstance)) {
+      group.children.front().placement = ChildPlacement::kParentInstance;
+    }
+    if (!has(ChildPlacement::kAnyInstance)) {
+      group.children.back().placement = ChildPlacement::kAnyInstance;
+    }
+  }
+
+  // A fan: two or three ParentInstance branches running one drawn workflow that holds a mixed
+  // group, so that the branches wait on remote children at once and every name inside them
+  // repeats; now and then an AnyInstance child beside them, named from the pool too.
+  runtime::GroupItem draw_fan(std::set<std::string>& level, int depth) {
+    runtime::GroupItem group{name_in(level, "fan"), {}};
+    std::set<std::string> taken;
+    const std::string branch = draw_workflow(depth + 1, true, nullptr);
+    const auto count = rng_.between(2, 3);
+    for (std::int64_t i = 0; i < count; ++i) {
+      group.children.push_back({name_in(taken, "branch"), ChildPlacement::kParentInstance, branch});
+    }
+    if (rng_.chance(0.5)) {
+      group.children.push_back(draw_child(taken, ChildPlacement::kAnyInstance, depth));
+    }
+    return group;
+  }
+
+  // A workflow of depth `depth`: its name in the registry. `with_mixed_group`: it holds a group of
+  // mixed placements. `top_children`: where the paths of its AnyInstance children go (the root).
+  std::string draw_workflow(int depth, bool with_mixed_group,
+                            std::vector<std::string>* top_children) {
+    runtime::Workflow workflow{fmt::format("{}.{}", prefix_, ++workflows_), {}};
+    if (depth == 0) workflow.name = prefix_;
+    std::set<std::string> level;
+    const bool may_group = depth < kMaxDepth && workflows_ < kMaxWorkflows;
+    auto count = depth == 0 ? rng_.between(2, 4) : rng_.between(1, 3);
+    if (steps_left_ <= 0) count = 1;
+    bool grouped = false;
+    for (std::int64_t i = 0; i < count; ++i) {
+      const double group_chance = depth == 0 ? 0.5 : 0.3;
+      if (may_group && rng_.chance(group_chance)) {
+        workflow.items.push_back(depth == 0 && !grouped && rng_.chance(0.6)
+                                     ? draw_fan(level, depth)
+                                     : draw_group(level, depth));
+        grouped = true;
+      } else {
+        workflow.items.push_back(draw_step(name_in(level, "step")));
+      }
+    }
+    if ((with_mixed_group || depth == 0) && !grouped && may_group) {
+      // The root always has a group (a fan, mostly) and a step after it: the join is judged.
+      auto group =
+          depth == 0 && rng_.chance(0.6) ? draw_fan(level, depth) : draw_group(level, depth);
+      workflow.items.insert(
+          workflow.items.begin() + static_cast<std::ptrdiff_t>(rng_.below(workflow.items.size())),
+          std::move(group));
+    }
+    if (with_mixed_group) {
+      for (runtime::WorkflowItem& item : workflow.items) {
+        if (auto* group = std::get_if<runtime::GroupItem>(&item)) {
+          mix(*group);
+          break;
+        }
+      }
+    }
+    if (depth == 0 && std::holds_alternative<runtime::GroupItem>(workflow.items.back())) {
+      workflow.items.push_back(draw_step(name_in(level, "step")));
+    }
+    if (top_children != nullptr) {
+      for (const runtime::WorkflowItem& item : workflow.items) {
+        const auto* group = std::get_if<runtime::GroupItem>(&item);
+        if (group == nullptr) continue;
+        for (const runtime::ChildItem& child : group->children) {
+          if (child.placement != ChildPlacement::kAnyInstance) continue;
+          top_children->push_back(
+              runtime::join_path(runtime::join_path("", group->name), child.name));
+        }
+      }
+    }
+    std::string name = workflow.name;
+    parts_.world->workflows().add(probed(parts_.probes, std::move(workflow)));
+    return name;
+  }
+
+  static constexpr int kMaxWorkflows = 10;
+
+  const TreeParts& parts_;
+  sim::Rng& rng_;
+  HostileNames& names_;
+  std::string prefix_;
+  std::vector<std::string> pool_;
+  int workflows_ = 0;
+  int steps_left_ = 20;
+  std::shared_ptr<int> counter_ = std::make_shared<int>(0);
+};
+
+}  // namespace
+
+DrawnTree add_drawn_tree(const TreeParts& parts, sim::Rng& rng, HostileNames& names,
+                         const std::string& prefix) {
+  return TreeDrawer(parts, rng, names, prefix).draw();
+}
+
+std::vector<runtime::LeaseKey> add_wild_trees(const TreeParts& parts, HostileNames& names,
+                                              const std::vector<std::string>& tenants,
+                                              std::set<runtime::LeaseKey>& taken,
+                                              const std::string& stream) {
+  sim::World& world = *parts.world;
+  sim::Rng rng = world.stream(stream);
+  const std::int64_t last_arrival_ns = world.options().safety_phase_ns - 30 * kSecond;
+  std::vector<runtime::LeaseKey> keys;
+  std::vector<std::string> paths;
+  std::vector<std::pair<runtime::LeaseKey, std::string>> children;  // (root, top child path)
+  const auto trees = rng.between(1, 2);
+  for (std::int64_t t = 1; t <= trees; ++t) {
+    const DrawnTree tree = add_drawn_tree(parts, rng, names, fmt::format("tree-{}", t));
+    for (const std::string& path : step_paths(world.workflows(), tree.workflow)) {
+      paths.push_back(path);
+    }
+    const auto roots = rng.between(1, 2);
+    for (std::int64_t r = 1; r <= roots; ++r) {
+      const std::string& tenant = tenants[rng.below(tenants.size())];
+      runtime::LeaseKey key{tenant, names.name(fmt::format("tree-{}-{}", t, r), tenant)};
+      // Now and then a root named after an earlier wild root's AnyInstance child (the raw or an
+      // encoded join of its id and the child's path): its lease must stay apart from the child's.
+      const bool twin = rng.chance(0.3);
+      const std::size_t form = rng.below(4);
+      if (twin && !children.empty()) {
+        const auto& [parent, child] = children[rng.below(children.size())];
+        runtime::LeaseKey candidate{parent.tenant_id,
+                                    child_key_twins(parent.lease_execution_id, child)[form]};
+        if (!taken.contains(candidate)) key = candidate;
+      }
+      if (!taken.insert(key).second) continue;
+      keys.push_back(key);
+      for (const std::string& child : tree.top_children) children.emplace_back(key, child);
+      world.submit(key, tree.workflow, rng.between(0, last_arrival_ns));
+    }
+  }
+  sim::Rng withdrawals = world.stream(stream + "-withdrawals");
+  if (!keys.empty() && !paths.empty()) {
+    add_timed_withdrawals(world, parts.probes->watch, withdrawals, parts.instances, keys, paths);
+  }
+  return keys;
+}
+
+}  // namespace fencesim::scenarios

@@ -25,6 +25,8 @@ std::string_view to_string(ErrorShape shape) {
       return "deep-chain";
     case ErrorShape::kBare:
       return "bare";
+    case ErrorShape::kNestedInStepError:
+      return "nested-in-step-error";
   }
   return "unknown";
 }
@@ -49,12 +51,30 @@ std::exception_ptr nested_in_step_error(std::exception_ptr refusal) {
   }
 }
 
+// An application that fails its step with the runtime's StepError from a handler: the refusal is
+// the nested exception of an ExecutionError (a walk that follows nesting only outside the
+// runtime's own errors misses it).
+std::exception_ptr nested_in_own_step_error(std::exception_ptr refusal) {
+  try {
+    std::rethrow_exception(std::move(refusal));
+  } catch (...) {
+    try {
+      std::throw_with_nested(StepError("charge failed"));
+    } catch (...) {
+      return std::current_exception();
+    }
+  }
+}
+
 }  // namespace
 
 ErrorShape shape_of_run(std::uint64_t run) {
-  static constexpr ErrorShape kOthers[] = {ErrorShape::kMemberCause, ErrorShape::kNestedAggregate,
-                                           ErrorShape::kNestedException, ErrorShape::kDeepChain,
-                                           ErrorShape::kBare};
+  static constexpr ErrorShape kOthers[] = {ErrorShape::kMemberCause,
+                                           ErrorShape::kNestedAggregate,
+                                           ErrorShape::kNestedException,
+                                           ErrorShape::kDeepChain,
+                                           ErrorShape::kBare,
+                                           ErrorShape::kNestedInStepError};
   static_assert(std::size(kOthers) == kErrorShapes - 1);
   const std::uint64_t at = run % kShapeCycle;
   return at % 2 == 1 ? ErrorShape::kAggregateCause : kOthers[at / 2];
@@ -80,6 +100,8 @@ std::exception_ptr wrap_refusal(ErrorShape shape, std::exception_ptr refusal) {
       for (int depth = 0; depth < 5; ++depth) chain = step_error("charge failed", chain);
       return chain;
     }
+    case ErrorShape::kNestedInStepError:
+      return nested_in_own_step_error(std::move(refusal));
     case ErrorShape::kBare:
       break;
   }

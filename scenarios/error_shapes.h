@@ -9,14 +9,16 @@
 namespace fencesim::scenarios {
 
 enum class ErrorShape : std::uint8_t {
-  kMemberCause,      // AggregateError{StepError, StepError(cause = refusal)}
-  kAggregateCause,   // AggregateError{StepError, StepError}, cause = refusal
-  kNestedAggregate,  // AggregateError{AggregateError{refusal}}
-  kNestedException,  // std::throw_with_nested around the refusal, inside a StepError
-  kDeepChain,        // StepError(StepError(StepError(... refusal)))
-  kBare,             // the refusal itself, rethrown
+  kMemberCause,        // AggregateError{StepError, StepError(cause = refusal)}
+  kAggregateCause,     // AggregateError{StepError, StepError}, cause = refusal
+  kNestedAggregate,    // AggregateError{AggregateError{refusal}}
+  kNestedException,    // std::throw_with_nested around the refusal, inside a StepError
+  kDeepChain,          // StepError(StepError(StepError(... refusal)))
+  kBare,               // the refusal itself, rethrown
+  kNestedInStepError,  // std::throw_with_nested(StepError) around the refusal: the runtime's own
+                       // error type carrying it as a nested exception, not as its cause
 };
-inline constexpr std::uint64_t kErrorShapes = 6;
+inline constexpr std::uint64_t kErrorShapes = 7;
 
 std::string_view to_string(ErrorShape shape);
 

@@ -1,14 +1,16 @@
 // No false fencing, judged on the truth: every refusal by a sink or by the checkpoint store must be
 // explained by a later take of the same lease key (or, at the checkpoint store, by the holder's own
-// release). Sinks know only scope keys, so a sink's refusal is matched through make_scope_key; the
-// holder's kWriteRefused names its lease key, so there the grant must be of that very key.
+// release). Sinks know only scope keys, so a sink's refusal is matched through the oracle's own
+// encoder (reference_scope_key, never the runtime's make_scope_key: a wrong encoder would match
+// a refusal to the wrong key); the holder's kWriteRefused names its lease key, so there the grant
+// must be of that very key.
 #include <fmt/format.h>
 
 #include <set>
 
 #include "properties/history_support.h"
 #include "properties/invariants_builtin.h"
-#include "runtime/scope_key.h"
+#include "properties/reference_uri.h"
 
 namespace fencesim::properties {
 
@@ -47,7 +49,7 @@ void check_no_false_fencing(const Events& events, std::vector<Violation>& out) {
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     if (r->kind == EventKind::kStoreLeaseGranted) {
-      by_scope[runtime::make_scope_key(r->key)] = Highest{r->token, e.index};
+      by_scope[reference_scope_key(r->key)] = Highest{r->token, e.index};
       by_key[r->key] = Highest{r->token, e.index};
     } else if (r->kind == EventKind::kStoreLeaseReleased) {
       released.insert({r->key, r->token});

@@ -110,17 +110,17 @@ void Network::send(NodeId from, NodeId to, const std::string& what, std::functio
   };
   scheduler_.at(arrival, arrive_unless_left);
   if (twice) scheduler_.at(arrival + second_latency, arrive_unless_left);
-  note_held(leaves, [this, left_early, from, to, what, deliver, first_latency, second_latency,
-                     twice] {
-    *left_early = true;
-    const std::int64_t now = scheduler_.now_ns();
-    scheduler_.at(now + first_latency,
-                  [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
-    if (twice) {
-      scheduler_.at(now + first_latency + second_latency,
-                    [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
-    }
-  });
+  note_held(leaves,
+            [this, left_early, from, to, what, deliver, first_latency, second_latency, twice] {
+              *left_early = true;
+              const std::int64_t now = scheduler_.now_ns();
+              scheduler_.at(now + first_latency,
+                            [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+              if (twice) {
+                scheduler_.at(now + first_latency + second_latency,
+                              [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+              }
+            });
 }
 
 void Network::note_held(std::int64_t until_ns, std::function<void()> on_heal) {

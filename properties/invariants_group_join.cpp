@@ -22,15 +22,6 @@ std::string_view name() {
   return GroupJoin{}.name();
 }
 
-std::string joined(const Names& names, bool encoded) {
-  std::string out;
-  for (const std::string& part : names) {
-    if (!out.empty()) out += '/';
-    out += encoded ? reference_encode_uri_component(part) : part;
-  }
-  return out;
-}
-
 bool starts_with(const Names& path, const Names& prefix) {
   return path.size() > prefix.size() && std::equal(prefix.begin(), prefix.end(), path.begin());
 }
@@ -98,8 +89,8 @@ std::shared_ptr<const JoinShape> shape_of(const runtime::WorkflowRegistry& regis
     }
   }
   for (std::size_t i = 0; i < shape->steps.size(); ++i) {
-    shape->step_by_spelling.try_emplace(joined(shape->steps[i].path, false), i);
-    shape->step_by_spelling.try_emplace(joined(shape->steps[i].path, true), i);
+    shape->step_by_spelling.try_emplace(reference_step_path(shape->steps[i].path, false), i);
+    shape->step_by_spelling.try_emplace(reference_step_path(shape->steps[i].path, true), i);
   }
   return shape;
 }
@@ -151,8 +142,8 @@ Read read(const Events& events) {
 // The first event index of `path` (in either spelling) in `at`, if any.
 template <typename Map>
 auto find_either(const Map& at, const Names& path) {
-  auto it = at.find(joined(path, false));
-  return it != at.end() ? it : at.find(joined(path, true));
+  auto it = at.find(reference_step_path(path, false));
+  return it != at.end() ? it : at.find(reference_step_path(path, true));
 }
 
 // Why the step started at `index` came too early after `group`, or nullopt. Also the event that
@@ -164,8 +155,9 @@ std::optional<std::pair<std::string, std::optional<std::uint64_t>>> too_early(co
   for (const Names& step : group.steps) {
     auto it = find_either(tree.committed, step);
     if (it != tree.committed.end() && it->second < index) continue;
-    return std::pair{fmt::format("its step '{}' was not checkpointed yet", joined(step, false)),
-                     it != tree.committed.end() ? std::optional(it->second) : std::nullopt};
+    return std::pair{
+        fmt::format("its step '{}' was not checkpointed yet", reference_step_path(step, false)),
+        it != tree.committed.end() ? std::optional(it->second) : std::nullopt};
   }
   for (const Names& child : group.remote) {
     auto placed = find_either(tree.placed, child);
@@ -180,9 +172,9 @@ std::optional<std::pair<std::string, std::optional<std::uint64_t>>> too_early(co
       }
     }
     if (!placed_at) {
-      return std::pair{
-          fmt::format("its AnyInstance child '{}' was not placed yet", joined(child, false)),
-          std::nullopt};
+      return std::pair{fmt::format("its AnyInstance child '{}' was not placed yet",
+                                   reference_step_path(child, false)),
+                       std::nullopt};
     }
     // A placement whose scope key is no key the lease store placed for this parent cannot be
     // followed to its child's tree here (scope-key-injective and own-workflow judge it).
@@ -190,7 +182,7 @@ std::optional<std::pair<std::string, std::optional<std::uint64_t>>> too_early(co
     auto done = in.completed.find(*key);
     if (done != in.completed.end() && done->second < index) continue;
     return std::pair{fmt::format("its AnyInstance child '{}' ({}) had not completed",
-                                 joined(child, false), runtime::to_string(*key)),
+                                 reference_step_path(child, false), runtime::to_string(*key)),
                      done != in.completed.end() ? std::optional(done->second) : *placed_at};
   }
   return std::nullopt;
@@ -219,8 +211,8 @@ void check_group_join(const Events& events, const runtime::WorkflowRegistry& wor
         out.push_back(violation(
             name(),
             fmt::format("step '{}' of {} (workflow '{}') started after group '{}', but {}", path,
-                        runtime::to_string(key), tree.workflow, joined(group.path, false),
-                        why->first),
+                        runtime::to_string(key), tree.workflow,
+                        reference_step_path(group.path, false), why->first),
             std::move(shown)));
         reported.insert(step->second);
         break;

@@ -38,15 +38,6 @@ std::string_view name() {
 
 using Names = std::vector<std::string>;
 
-std::string joined(const Names& names, bool encoded) {
-  std::string out;
-  for (const std::string& part : names) {
-    if (!out.empty()) out += '/';
-    out += encoded ? reference_encode_uri_component(part) : part;
-  }
-  return out;
-}
-
 void collect(const runtime::WorkflowRegistry& registry, const std::string& workflow, Names& prefix,
              int depth, WorkflowShape& out) {
   if (depth > 16 || !registry.contains(workflow)) return;  // the runtime cannot run it either
@@ -79,10 +70,10 @@ struct Placed {
 };
 
 std::string describe(const runtime::LeaseKey& key, const Placed& placed) {
-  return placed.parent ? fmt::format("{} (workflow '{}', child of {})", runtime::to_string(key),
-                                     placed.workflow, runtime::to_string(*placed.parent))
-                       : fmt::format("{} (workflow '{}', a root)", runtime::to_string(key),
-                                     placed.workflow);
+  return placed.parent
+             ? fmt::format("{} (workflow '{}', child of {})", runtime::to_string(key),
+                           placed.workflow, runtime::to_string(*placed.parent))
+             : fmt::format("{} (workflow '{}', a root)", runtime::to_string(key), placed.workflow);
 }
 
 // What the stores received, per lease key.
@@ -104,7 +95,8 @@ Received read(const Events& events) {
       case sim::StoreOp::kPlace: {
         std::vector<Placed>& list = in.placements[call.key];
         bool known = false;
-        for (const Placed& p : list) known = known || (p.workflow == call.argument && p.parent == call.parent);
+        for (const Placed& p : list)
+          known = known || (p.workflow == call.argument && p.parent == call.parent);
         if (!known) list.push_back(Placed{call.argument, call.parent, e.index});
         if (call.parent) in.children[*call.parent].try_emplace(call.key, e.index);
         break;
@@ -163,14 +155,16 @@ class Judge {
     if (shape == nullptr || completed == in_.completed.end()) return;
     const auto committed = in_.committed.find(key);
     for (const Names& step : shape->steps) {
-      const bool found = committed != in_.committed.end() &&
-                         (committed_before(committed->second, joined(step, false), completed->second) ||
-                          committed_before(committed->second, joined(step, true), completed->second));
+      const bool found =
+          committed != in_.committed.end() &&
+          (committed_before(committed->second, reference_step_path(step, false),
+                            completed->second) ||
+           committed_before(committed->second, reference_step_path(step, true), completed->second));
       if (found) continue;
       out_.push_back(violation(name(),
                                fmt::format("{} completed, but its step '{}' was never checkpointed "
                                            "under its key",
-                                           describe(key, placed), joined(step, false)),
+                                           describe(key, placed), reference_step_path(step, false)),
                                {placed.index, completed->second}));
       return;
     }
@@ -184,12 +178,12 @@ class Judge {
     auto children = in_.children.find(parent);
     const std::size_t keys = children == in_.children.end() ? 0 : children->second.size();
     if (keys < static_cast<std::size_t>(shape->any_instance_children)) {
-      out_.push_back(violation(name(),
-                               fmt::format("{} completed, its workflow defines {} AnyInstance "
-                                           "children, but it placed them on {} lease key(s)",
-                                           describe(parent, placed), shape->any_instance_children,
-                                           keys),
-                               {placed.index, completed->second}));
+      out_.push_back(
+          violation(name(),
+                    fmt::format("{} completed, its workflow defines {} AnyInstance "
+                                "children, but it placed them on {} lease key(s)",
+                                describe(parent, placed), shape->any_instance_children, keys),
+                    {placed.index, completed->second}));
     }
     if (children == in_.children.end()) return;
     for (const auto& [child, placed_at] : children->second) {
@@ -212,8 +206,8 @@ class Judge {
   static std::set<std::string> spellings(const WorkflowShape& shape) {
     std::set<std::string> out;
     for (const Names& step : shape.steps) {
-      out.insert(joined(step, false));
-      out.insert(joined(step, true));
+      out.insert(reference_step_path(step, false));
+      out.insert(reference_step_path(step, true));
     }
     return out;
   }

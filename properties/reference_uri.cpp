@@ -63,4 +63,13 @@ std::optional<std::vector<std::string>> reference_split_scope_key(std::string_vi
   return parts;
 }
 
+std::string reference_step_path(const std::vector<std::string>& names, bool encoded) {
+  std::string out;
+  for (const std::string& part : names) {
+    if (!out.empty()) out += '/';
+    out += encoded ? reference_encode_uri_component(part) : part;
+  }
+  return out;
+}
+
 }  // namespace fencesim::properties

@@ -19,5 +19,8 @@ std::string reference_scope_key(const runtime::LeaseKey& key);
 // The parts of a well-formed scope key (only unreserved bytes and %XX escapes in upper-case hex,
 // parts separated by ':', every escape one that encodeURIComponent would write), or nullopt.
 std::optional<std::vector<std::string>> reference_split_scope_key(std::string_view scope_key);
+// A step path as names joined by '/', each name as written or encoded (the runtime may spell a
+// name in a path either way; the ADR does not say, so the oracles look both up).
+std::string reference_step_path(const std::vector<std::string>& names, bool encoded);
 
 }  // namespace fencesim::properties

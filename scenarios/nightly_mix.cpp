@@ -146,6 +146,25 @@ sim::Fault draw_swarm_fault_of(std::uint64_t kind, sim::Rng& rng, std::int64_t s
   return fault;
 }
 
+// In `share` of the seeds, one to three stalls or stops of a drawn instance, each `delay_ns` after
+// the 1st to `max_occurrence`-th `moment` at that instance, for `min_s` to `max_s` seconds; drawn
+// from a stream of their own, so every other draw of the plan stays.
+void add_protocol_pauses(sim::FaultPlan& plan, sim::Rng rng, double share,
+                         runtime::EventKind moment, std::int64_t max_occurrence,
+                         std::int64_t delay_ns, std::int64_t min_s, std::int64_t max_s) {
+  if (!rng.chance(share)) return;
+  const auto pauses = rng.between(1, 3);
+  for (std::int64_t i = 0; i < pauses; ++i) {
+    sim::Fault pause{};
+    pause.kind = rng.chance(0.5) ? sim::FaultKind::kStall : sim::FaultKind::kStop;
+    pause.node = kInstances[rng.below(kInstances.size())];
+    pause.trigger =
+        sim::Trigger{moment, static_cast<int>(rng.between(1, max_occurrence)), delay_ns, {}};
+    pause.duration_ns = rng.between(min_s, max_s) * kSecond;
+    plan.faults.push_back(pause);
+  }
+}
+
 sim::Fault draw_fault(sim::Rng& rng, std::int64_t safety_ns, std::int64_t drift_bound_ppm) {
   const std::uint64_t kind = rng.below(kFaultKinds);
   return draw_fault_of(kind, rng, safety_ns, drift_bound_ppm);
@@ -270,43 +289,14 @@ void register_nightly_mix(ScenarioRegistry& registry) {
         // that made the write has read it (a GC pause between the socket and the caller): the
         // step reads the reply after its lease expired locally and must not succeed. Its own
         // stream, so every other draw stays.
-        sim::Rng reply_pauses = world.stream("faults/reply-pause");
-        if (reply_pauses.chance(0.5)) {
-          const auto pauses = reply_pauses.between(1, 3);
-          for (std::int64_t i = 0; i < pauses; ++i) {
-            sim::Fault pause{};
-            pause.kind = reply_pauses.chance(0.5) ? sim::FaultKind::kStall : sim::FaultKind::kStop;
-            pause.node = kInstances[reply_pauses.below(kInstances.size())];
-            pause.trigger = sim::Trigger{runtime::EventKind::kWriteAccepted,
-                                         static_cast<int>(reply_pauses.between(1, 16)),
-                                         0,
-                                         {}};
-            pause.duration_ns = reply_pauses.between(35, 70) * kSecond;
-            plan.faults.push_back(pause);
-          }
-        }
+        add_protocol_pauses(plan, world.stream("faults/reply-pause"), 0.5,
+                            runtime::EventKind::kWriteAccepted, 16, 0, 35, 70);
         // Two seeds in three pause an instance right after a confirmation, while its step builds
         // the call the confirmation was for (the reconcile step's call to the downstream, the
         // notify step's unchecked one): the call leaves after the lease expired locally, and may
         // meet the next holder's token. Its own stream.
-        sim::Rng confirm_pauses = world.stream("faults/confirm-pause");
-        if (confirm_pauses.chance(0.67)) {
-          const auto pauses = confirm_pauses.between(1, 3);
-          for (std::int64_t i = 0; i < pauses; ++i) {
-            sim::Fault pause{};
-            pause.kind =
-                confirm_pauses.chance(0.5) ? sim::FaultKind::kStall : sim::FaultKind::kStop;
-            pause.node = kInstances[confirm_pauses.below(kInstances.size())];
-            pause.trigger = sim::Trigger{runtime::EventKind::kConfirmSent,
-                                         static_cast<int>(confirm_pauses.between(1, 8)),
-                                         50 * kMillisecond,
-                                         {}};
-            // Long enough, most of the time, for the next holder to take the tree and make the
-            // call first.
-            pause.duration_ns = confirm_pauses.between(45, 90) * kSecond;
-            plan.faults.push_back(pause);
-          }
-        }
+        add_protocol_pauses(plan, world.stream("faults/confirm-pause"), 0.67,
+                            runtime::EventKind::kConfirmSent, 8, 50 * kMillisecond, 45, 90);
         world.set_fault_plan(std::move(plan));
       },
       swarm_marks()});

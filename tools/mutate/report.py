@@ -18,10 +18,11 @@ def merge(paths):
     merged, hashes = {}, set()
     for path in paths:
         data = json.load(open(path))
-        hashes.add(data["runtime_hash"])
+        # Results written before the tree hash keyed them carry only runtime/'s hash.
+        hashes.add(data.get("tree_hash") or data["runtime_hash"])
         merged.update(data["mutants"])
     if len(hashes) > 1:
-        raise SystemExit(f"results for different runtime/ contents: {sorted(hashes)}")
+        raise SystemExit(f"results for different trees: {sorted(hashes)}")
     return (hashes.pop() if hashes else None), merged
 
 
@@ -33,7 +34,7 @@ def score(mutants):
 
 def markdown(rhash, mutants):
     counts, ratio = score(mutants)
-    out = [f"runtime/ content hash `{rhash}`: {len(mutants)} mutants judged.", ""]
+    out = [f"tree content hash `{rhash}` (runtime/, simulator, scenarios, oracles): {len(mutants)} mutants judged.", ""]
     out.append("| killed | survived, history changed | likely equivalent | stillborn | score |")
     out.append("|---|---|---|---|---|")
     out.append(f"| {counts['killed']} | {counts['survived-changed']} | "
@@ -94,7 +95,7 @@ def main(argv):
         sys.stdout.write(text)
     counts, ratio = score(mutants)
     if args.json:
-        json.dump({"runtime_hash": rhash, "counts": dict(counts), "score": ratio,
+        json.dump({"tree_hash": rhash, "counts": dict(counts), "score": ratio,
                    "mutants": mutants}, open(args.json, "w"), indent=1, sort_keys=True)
     if args.min_score is not None and ratio is not None and ratio < args.min_score:
         return 1

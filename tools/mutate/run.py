@@ -9,8 +9,10 @@ serves the rest), judged, and the file is written back. For each mutant:
   3. a plain `fencesim sweep --budget 30s --jobs 1` of every scenario, stopped at its first
      failure: killed (invariant, seconds), or survived: with a history changed at some
      differential seed (an oracle gap), or with every history unchanged (likely equivalent).
-Results go to a JSON file after every mutant, keyed by the runtime/ content hash, so a rerun
-skips what was judged for the same runtime/ (resumable); --shard I/N takes every Nth mutant.
+Results go to a JSON file after every mutant, keyed by the content hash of every file that can
+change a history (runtime/, and also the simulator, the scenarios and the oracles: the baseline's
+hashes are only valid for the tree that made them), so a rerun skips what was judged for the same
+tree (resumable); --shard I/N takes every Nth mutant.
 """
 
 import argparse
@@ -70,6 +72,23 @@ def runtime_hash(root):
             path = os.path.join(dirpath, name)
             digest.update(os.path.relpath(path, root).encode() + b"\0")
             digest.update(open(path, "rb").read() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+# Files that cannot change a history or a verdict: a change to them keeps the results.
+NOT_JUDGED = ("docs/", "mutants/", ".github/", "corpus/", "fuzz/corpus/", "tests/fixtures/")
+
+
+def tree_hash(root):
+    """The content hash of the tracked files of `root` that can change a history or a verdict."""
+    listing = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=root,
+                             check=True, capture_output=True).stdout.split(b"\0")
+    digest = hashlib.sha256()
+    for rel in sorted(r.decode() for r in listing if r):
+        path = os.path.join(root, rel)
+        if rel.startswith(NOT_JUDGED) or rel.endswith(".md") or not os.path.isfile(path):
+            continue
+        digest.update(rel.encode() + b"\0" + open(path, "rb").read() + b"\0")
     return digest.hexdigest()[:16]
 
 
@@ -221,14 +240,14 @@ class Judge:
         return killed, seconds
 
     # -- results ----------------------------------------------------------------------------
-    def load(self, rhash):
+    def load(self, thash):
         if os.path.exists(self.results_path):
             data = json.load(open(self.results_path))
-            if data.get("runtime_hash") == rhash:
+            if data.get("tree_hash") == thash:
                 return data
-            log(f"{self.results_path} is for runtime/ {data.get('runtime_hash')}, not {rhash}: "
+            log(f"{self.results_path} is for tree {data.get('tree_hash')}, not {thash}: "
                 "starting over")
-        return {"runtime_hash": rhash, "mutants": {}}
+        return {"tree_hash": thash, "mutants": {}}
 
     def save(self, data):
         tmp = self.results_path + ".tmp"
@@ -241,7 +260,7 @@ class Judge:
         a = self.args
         self.prepare()
         rhash = runtime_hash(self.tree)
-        data = self.load(rhash)
+        data = self.load(tree_hash(self.args.source))
         data["source_commit"] = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=a.source, capture_output=True,
             text=True).stdout.strip()

@@ -46,6 +46,9 @@ struct FiberRecord {
   boost::fibers::context* context = nullptr;
   Waiter* waiter = nullptr;  // set while blocked on a live Waiter
   EventKey sleep_key;        // valid while sleeping
+  // While sleeping on its node's own monotonic clock (SimEnv::sleep): the reading it wakes at, so
+  // that a change of the clock's rate during the sleep moves the wake (-1: a true-time sleep).
+  std::int64_t local_wake_ns = -1;
   std::int64_t parked_since_ns = 0;
   std::function<void()> body;  // moved out when the fiber starts
 

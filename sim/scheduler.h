@@ -115,6 +115,14 @@ class Scheduler {
   // A time at or before now only yields.
   void sleep_until(std::int64_t time_ns);
   void sleep_for(std::int64_t duration_ns);
+  // sleep_until(time_ns) for a sleep measured on the node's own clock, which reads `local_wake_ns`
+  // at `time_ns`: retime_local_sleeps moves it when that clock's rate changes meanwhile.
+  void sleep_until_local(std::int64_t time_ns, std::int64_t local_wake_ns);
+  // A node's clock changed its rate: each of its fibers sleeping on that clock wakes at
+  // `true_time_of(its local wake)` instead (an OS wakes a monotonic sleep when the clock reads the
+  // deadline, however fast the clock ran meanwhile). From the main context or a timer callback.
+  void retime_local_sleeps(NodeId node,
+                           const std::function<std::int64_t(std::int64_t)>& true_time_of);
   // Lets another runnable fiber go first (the caller is not a candidate for this pick).
   void yield();
   // Parks until wake(waiter). A wake that came first is consumed and block returns at once.

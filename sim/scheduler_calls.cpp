@@ -5,6 +5,7 @@
 #include <boost/fiber/context.hpp>
 #include <boost/fiber/operations.hpp>
 #include <limits>
+#include <vector>
 
 #include "runtime/check.h"
 #include "sim/fiber_algorithm.h"
@@ -68,6 +69,36 @@ void Scheduler::sleep_until(std::int64_t time_ns) {
   sleepers_.emplace(fiber->sleep_key, fiber);
   park(fiber, FiberState::kSleeping);
   if (fiber->killed()) throw Killed{};
+}
+
+void Scheduler::sleep_until_local(std::int64_t time_ns, std::int64_t local_wake_ns) {
+  FiberRecord* fiber = current_fiber_checked("Scheduler::sleep_until_local is called from a fiber");
+  fiber->local_wake_ns = local_wake_ns;
+  struct Clear {
+    FiberRecord* fiber;
+    ~Clear() { fiber->local_wake_ns = -1; }
+  } clear{fiber};
+  sleep_until(time_ns);
+}
+
+void Scheduler::retime_local_sleeps(NodeId node,
+                                    const std::function<std::int64_t(std::int64_t)>& true_time_of) {
+  std::vector<FiberRecord*> moved;
+  for (auto it = sleepers_.begin(); it != sleepers_.end();) {
+    FiberRecord* fiber = it->second;
+    if (fiber->node == node && fiber->local_wake_ns >= 0 && !fiber->killed()) {
+      moved.push_back(fiber);
+      it = sleepers_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  // In the order they would have woken: their new sequence numbers keep that order at one time.
+  for (FiberRecord* fiber : moved) {
+    fiber->sleep_key =
+        EventKey{std::max(true_time_of(fiber->local_wake_ns), now_ns_), next_event_sequence_++};
+    sleepers_.emplace(fiber->sleep_key, fiber);
+  }
 }
 
 void Scheduler::sleep_for(std::int64_t duration_ns) {

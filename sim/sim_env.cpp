@@ -37,9 +37,11 @@ class SimNotification final : public runtime::Notification {
 
 void SimEnv::sleep(runtime::Nanoseconds duration) {
   // The node measures the duration on its own (drifting) monotonic clock.
+  // A change of the clock's rate during the sleep moves the wake (Scheduler::retime_local_sleeps):
+  // the sleep ends when the node's own clock reads local_wake, as an OS's monotonic sleep does.
   const runtime::Nanoseconds local_wake =
       monotonic_ns() + std::max<runtime::Nanoseconds>(duration, 0);
-  scheduler_.sleep_until(clock_.true_time_when(local_wake));
+  scheduler_.sleep_until_local(clock_.true_time_when(local_wake), local_wake);
 }
 
 std::unique_ptr<runtime::Notification> SimEnv::make_notification() {

@@ -84,6 +84,9 @@ void World::apply(const Fault& fault) {
     }
     case FaultKind::kClockDrift:
       clocks_[node].set_drift_ppm(now, fault.amount);
+      scheduler_->retime_local_sleeps(node, [&clock = clocks_[node]](std::int64_t local_ns) {
+        return clock.true_time_when(local_ns);
+      });
       break;
     case FaultKind::kClockStep:
       clocks_[node].step_wall(fault.amount);

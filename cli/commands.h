@@ -64,6 +64,7 @@ struct SweepArgs {
   std::string run_timeout = "60s";     // real time a run (or a failure's shrinking) may take
   std::string progress_every = "10s";  // progress line period when stdout is not a terminal
   std::uint64_t draw_limit = 5;  // failures shrunk and drawn per (scenario, failure signature)
+  std::uint64_t stop_after_failures = 0;  // 0: run everything; N: hand out no new seed after N
   std::string sink_double;
   std::string known;            // "" for none: a corpus or an earlier output (cli/sweep_known.h)
   std::string fail_on = "any";  // "any" failure fails the sweep, or only "new" groups

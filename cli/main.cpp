@@ -127,6 +127,9 @@ void add_sweep(CLI::App& app, SweepArgs& args) {
                     "Progress line period when stdout is not a terminal (default 10s)");
   sweep->add_option("--draw-limit", args.draw_limit,
                     "Failures shrunk and drawn per scenario and failure signature (default 5)");
+  sweep->add_option("--stop-after-failures", args.stop_after_failures,
+                    "Hand out no new seed once this many runs failed (the seed begun is finished; "
+                    "default 0: never stop early)");
   sweep->add_option("--sink-double", args.sink_double,
                     "Replace every sink by a broken test double: accept-stale");
   sweep->add_option("--known", args.known,
@@ -134,8 +137,9 @@ void add_sweep(CLI::App& app, SweepArgs& args) {
   sweep->add_option("--branch-at", args.branch_at,
                     "MARK[,MARK]: when a run reaches one, fork it into --branches runs with fresh "
                     "sub-seeds from that event on");
-  sweep->add_option("--branches", args.branches, "Branches per mark hit with --branch-at (1..64, "
-                                                 "default 8)");
+  sweep->add_option("--branches", args.branches,
+                    "Branches per mark hit with --branch-at (1..64, "
+                    "default 8)");
   sweep->add_option("--fail-on", args.fail_on,
                     "new: exit non-zero only for failure groups not in --known; any (default)");
 }

@@ -148,6 +148,10 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
                    ? std::string()
                    : fmt::format(", {} runs cut short at the end", results.cut_by_budget));
   }
+  if (results.stopped_at_failures) {
+    fmt::print(out, "stopped early: {} failure{} (--stop-after-failures); later seeds not run\n",
+               plan.stop_after_failures, plan.stop_after_failures == 1 ? "" : "s");
+  }
   fmt::print(out,
              "reports: {0}/summary.json {0}/summary.md {0}/junit.xml {0}/report.html ({1:.1f}s)\n",
              plan.out, seconds_since(start));

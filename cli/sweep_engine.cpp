@@ -150,7 +150,7 @@ class Engine {
     const TaskMessage& task = event.tasks.front();
     if (type == "found") {
       reports::RunRecord record = reports::run_record_from_json(event.message["record"], "worker");
-      progress_.failure_found(record);
+      failed(record);
       const bool draw = may_draw(task.id, record);
       pool_.tell(event.pid, encode_draw(task.id, draw));
       found_[task.id] = std::move(record);
@@ -170,7 +170,7 @@ class Engine {
     results_.times.push_back(reports::RunTime{record.scenario, record.strategy, record.seed,
                                               event.message["wall_seconds"].get<double>(),
                                               event.message["cpu_seconds"].get<double>()});
-    if (!record.passed()) progress_.failure_found(record);
+    if (!record.passed()) failed(record);
     finish(std::move(record));
   }
 
@@ -186,7 +186,7 @@ class Engine {
     results_.times.push_back(reports::RunTime{
         record.scenario, record.strategy, record.seed, event.message["wall_seconds"].get<double>(),
         cpu != event.message.end() && cpu->is_number() ? cpu->get<double>() : 0.0});
-    if (!record.passed() && !found_.contains(task.id)) progress_.failure_found(record);
+    if (!record.passed() && !found_.contains(task.id)) failed(record);
     found_.erase(task.id);
     if (const auto note = not_drawn_.find(task.id); note != not_drawn_.end()) {
       add_note(record, note->second);
@@ -212,7 +212,24 @@ class Engine {
     if (event.message.contains("error")) {
       record.detail = "determinism re-run: " + event.message["error"].get<std::string>();
     }
-    if (record.nondeterministic()) progress_.nondeterminism_found(record);
+    if (record.nondeterministic()) failed_determinism(record);
+  }
+
+  // Every failure goes through these two, so that --stop-after-failures counts them all.
+  void failed(const reports::RunRecord& record) {
+    progress_.failure_found(record);
+    count_failure();
+  }
+  void failed_determinism(const reports::RunRecord& record) {
+    progress_.nondeterminism_found(record);
+    count_failure();
+  }
+  void count_failure() {
+    ++failures_;
+    if (plan_.stop_after_failures > 0 && failures_ >= plan_.stop_after_failures && !stopping_) {
+      stopping_ = true;
+      results_.stopped_at_failures = !source_.exhausted();
+    }
   }
 
   void finish(reports::RunRecord record) {
@@ -241,7 +258,7 @@ class Engine {
       rerun_exclude_.erase(culprit.id);
       record.rerun_history_hash = "";
       record.detail = "determinism re-run: " + why + after_why;
-      progress_.nondeterminism_found(record);
+      failed_determinism(record);
       return;
     }
     const auto found = found_.find(culprit.id);
@@ -256,7 +273,7 @@ class Engine {
     reports::RunRecord record =
         dead_record(culprit.task, why + " while running this seed" + after_why);
     keep_report(record, words);
-    progress_.failure_found(record);
+    failed(record);
     finish(std::move(record));
   }
 
@@ -341,6 +358,7 @@ class Engine {
   Clock::time_point deadline_;  // no run is handed out that would end after it
   Clock::time_point hard_stop_;
   bool stopping_ = false;
+  std::uint64_t failures_ = 0;  // failed runs and failed determinism re-runs so far
   std::uint64_t next_id_ = 1;
   std::deque<Retry> retries_;  // re-runs, and tasks of dead workers: before any new task
   std::map<std::uint64_t, std::size_t> rerun_of_;      // re-run id -> index of its record

@@ -16,8 +16,9 @@ namespace fencesim::cli {
 struct SweepResults {
   std::vector<reports::RunRecord> records;  // in the order they ended
   std::vector<reports::RunTime> times;
-  std::uint64_t cut_by_budget = 0;  // runs handed out but not finished when the budget ran out
-  std::uint64_t drawn = 0;          // failures chosen to be shrunk and drawn (--draw-limit)
+  std::uint64_t cut_by_budget = 0;   // runs handed out but not finished when the budget ran out
+  std::uint64_t drawn = 0;           // failures chosen to be shrunk and drawn (--draw-limit)
+  bool stopped_at_failures = false;  // --stop-after-failures ended the sweep before its plan
 };
 
 // Seconds kept at the end of a budget for writing the reports of `runs` runs, `drawn` of them

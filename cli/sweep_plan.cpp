@@ -170,6 +170,7 @@ SweepPlan plan_sweep(const scenarios::ScenarioRegistry& registry, const SweepArg
   plan.progress_every_seconds =
       static_cast<double>(parse_duration_ms("--progress-every", args.progress_every)) / 1e3;
   plan.draw_limit = args.draw_limit;
+  plan.stop_after_failures = args.stop_after_failures;
   if (args.out.empty()) throw UsageError("--out: the folder name is empty");
   plan.out = args.out;
   plan.corpus = args.corpus;

@@ -38,6 +38,9 @@ struct SweepPlan {
   // The first this many failures of each (scenario, first invariant or status) are shrunk and
   // drawn; the others keep their replay file only.
   std::uint64_t draw_limit = 5;
+  // --stop-after-failures: 0 runs the whole plan; N stops handing out seeds after N failures (a
+  // quick verdict, e.g. whether a planted bug is caught at all, without spending the budget).
+  std::uint64_t stop_after_failures = 0;
   std::string out;
   std::string corpus;  // "" for none
   // --branch-at and --branches (cli/sweep_branch.h): empty for a sweep that does not branch.

@@ -4,7 +4,7 @@
 # build the copy's `fencesim`, and run its scenarios seed by seed until one fails. A mutant that no
 # seed of its budget catches survives, and the script exits 1.
 #
-# Usage: tools/mutants.sh [--fast] [--only NAME[,NAME...]] [--budget N] [--jobs N] [--sweep SECONDS]
+# Usage: tools/mutants.sh [--fast] [--only NAME[,NAME...]] [--budget N] [--jobs N] [--sweep SECONDS [--until-caught]]
 #        tools/mutants.sh --check [--only NAME[,NAME...]]
 #   --check       build and run nothing: only `git apply --check` each selected mutant's patch on the
 #                 working tree (after a merge or a runtime change); exit 2 if one no longer applies
@@ -13,6 +13,9 @@
 #                 --jobs 1` of every scenario per mutant (the proof that a mutant is caught for
 #                 real); reports caught/survived, the first failing invariant and the seconds of
 #                 runs until the first failure (summed from the sweep's run_times.jsonl)
+#   --until-caught  with --sweep: stop each mutant's sweep at its first failure (the sweep's
+#                 --stop-after-failures 1); the first failing invariant and seconds are the same,
+#                 the share of runs failed is not measured (a caught mutant costs seconds, not S)
 #   --only        only these mutants (repeatable)
 #   --budget N    seeds per scenario instead of the manifest's budget
 #   --jobs N      build parallelism (default: ninja's)
@@ -31,6 +34,7 @@ fast=0
 budget_override=""
 jobs=""
 sweep_seconds=""
+until_caught=0
 check_only=0
 only=()
 
@@ -43,6 +47,7 @@ while [[ $# -gt 0 ]]; do
     --budget) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage; budget_override=$2; shift ;;
     --jobs) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage; jobs=$2; shift ;;
     --sweep) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ && "$2" -gt 0 ]] || usage; sweep_seconds=$2; shift ;;
+    --until-caught) until_caught=1 ;;
     -h|--help) usage ;;
     *) echo "mutants: unknown argument '$1'" >&2; usage ;;
   esac
@@ -269,10 +274,12 @@ run_mutant() {
 # failure, in the order the sweep recorded them (one job, so the order it ran them).
 sweep_mutant() {
   local name="$1" binary="$2" dir="$3" rc=0 line
+  local -a stop=()
+  [[ $until_caught -eq 1 ]] && stop=(--stop-after-failures 1)
   rm -rf "$dir/sweep"
-  echo "== $name: fencesim sweep --budget ${sweep_seconds}s --jobs 1" >&2
+  echo "== $name: fencesim sweep --budget ${sweep_seconds}s --jobs 1 ${stop[*]}" >&2
   (cd "$dir" && timeout $((sweep_seconds * 3 + 300)) "$binary" sweep --budget "${sweep_seconds}s" \
-    --jobs 1 --out "$dir/sweep" >"$dir/sweep.log" 2>&1) || rc=$?
+    --jobs 1 "${stop[@]}" --out "$dir/sweep" >"$dir/sweep.log" 2>&1) || rc=$?
   if [[ ! -f "$dir/sweep/runs.jsonl" ]]; then
     tail -5 "$dir/sweep.log" >&2
     r_outcome=broken; r_caught_by="SWEEP GAVE NO runs.jsonl (exit $rc)"; return

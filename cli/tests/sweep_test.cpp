@@ -24,8 +24,8 @@ std::vector<std::tuple<std::string, std::string, std::uint64_t>> run_keys(const 
 }
 
 TEST_F(SweepTest, PassingSweepWritesEveryReportSorted) {
-  const Result result =
-      fencesim("sweep --scenario kleppmann-fencing --seeds 1..6 --strategy both --jobs 2 --out out");
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..6 --strategy both --jobs 2 --out out");
   ASSERT_EQ(result.code, 0) << result.out << result.err;
   EXPECT_EQ(
       result.out.substr(0, result.out.find('\n')).rfind("sweep: scenarios=kleppmann-fencing", 0),
@@ -113,6 +113,29 @@ TEST_F(SweepTest, OnlyTheFirstFailuresOfAKindAreShrunkAndDrawn) {
               std::string::npos)
         << seed;
   }
+}
+
+// --stop-after-failures: once that many runs failed, no new seed is handed out; the runs already
+// held by the worker end, and the sweep says it stopped early. Every seed fails here.
+TEST_F(SweepTest, AStopAfterFailuresEndsTheSweepEarly) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..200 --strategy random --jobs 1 "
+      "--sink-double accept-stale --stop-after-failures 2 --draw-limit 1 --out out");
+  ASSERT_EQ(result.code, 1) << result.out << result.err;
+  EXPECT_NE(result.out.find("stopped early: 2 failures (--stop-after-failures)"), std::string::npos)
+      << result.out;
+  const std::size_t ran = runs(path("out")).size();
+  EXPECT_GE(ran, 2u);
+  EXPECT_LT(ran, 100u);
+  const json summary = read_json(path("out/summary.json"));
+  EXPECT_EQ(summary["failures"].size(), ran);
+  // Without the option the same plan runs every seed.
+  const Result all = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..200 --strategy random --jobs 1 "
+      "--sink-double accept-stale --draw-limit 1 --out all");
+  ASSERT_EQ(all.code, 1) << all.out << all.err;
+  EXPECT_EQ(all.out.find("stopped early"), std::string::npos);
+  EXPECT_EQ(runs(path("all")).size(), 200u);
 }
 
 TEST_F(SweepTest, FailuresAreShrunkDrawnAndReplayable) {
@@ -269,7 +292,8 @@ TEST_F(SweepTest, ABudgetGivesEveryScenarioAndStrategyTheSameSeeds) {
 }
 
 TEST_F(SweepTest, ARerunOfTheSameSweepReplacesItsReportsAndKeepsOtherFiles) {
-  const std::string args = "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy both --out out";
+  const std::string args =
+      "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy both --out out";
   ASSERT_EQ(fencesim(args).code, 0);
   write("out/notes.txt", "mine");
   const Result again = fencesim(args);

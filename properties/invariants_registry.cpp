@@ -1,9 +1,11 @@
 // The invariants every run is checked against, in the order their violations are reported.
 #include "properties/invariants_builtin.h"
 #include "properties/invariants_cancel.h"
+#include "properties/invariants_cancel_reach.h"
+#include "properties/invariants_confirm_cancel.h"
 #include "properties/invariants_fence_use.h"
-#include "properties/invariants_hand_over.h"
 #include "properties/invariants_group_join.h"
+#include "properties/invariants_hand_over.h"
 #include "properties/invariants_lease_timers.h"
 #include "properties/invariants_write_verdict.h"
 
@@ -39,6 +41,9 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<CallEndsAtAbort>());
   out.push_back(std::make_unique<WithdrawalFrame>());
   out.push_back(std::make_unique<RefusalHandsOver>());
+  out.push_back(std::make_unique<ConfirmReadsCancel>());
+  out.push_back(std::make_unique<CancelAbortsSteps>());
+  out.push_back(std::make_unique<CancelSeenInTime>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase) is judged by the run's outcome, and replay
   // (same seed, same history hash) by running twice: neither is a checker over one history.
   return out;

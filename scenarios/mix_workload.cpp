@@ -7,9 +7,11 @@
 #include <set>
 
 #include "runtime/tree_runner.h"
+#include "scenarios/failure_cleanup.h"
 #include "scenarios/hostile_names.h"
 #include "scenarios/swarm_workload.h"
 #include "scenarios/tree_shapes.h"
+#include "scenarios/watchful_step.h"
 #include "scenarios/window_workload.h"
 #include "scenarios/workload.h"
 
@@ -98,12 +100,17 @@ runtime::StepItem name_marking(sim::World& world,
 
 void add_workflows(sim::World& world, sim::Rng& rng, sim::Rng& shape_rng, const MixNames& n,
                    bool swarm, const std::shared_ptr<WithdrawalProbes>& probes,
-                   const std::shared_ptr<const std::set<runtime::LeaseKey>>& twins) {
+                   const std::shared_ptr<const std::set<runtime::LeaseKey>>& twins,
+                   sim::Rng* cleanups, sim::Rng* watchful) {
   auto duration = [&rng] { return rng.between(200, 12'000) * kMillisecond; };
   auto short_duration = [&shape_rng] { return shape_rng.between(100, 4'000) * kMillisecond; };
   const MixShape shape = draw_shape(shape_rng);
   auto system = std::make_shared<UncheckedSystem>(world);
-  auto add = [&](Workflow workflow) { world.workflows().add(probed(probes, std::move(workflow))); };
+  auto add = [&](Workflow workflow) {
+    if (watchful != nullptr) workflow = with_watchful_steps(world, std::move(workflow), *watchful);
+    if (cleanups != nullptr) workflow = with_failure_cleanups(std::move(workflow), *cleanups);
+    world.workflows().add(probed(probes, std::move(workflow)));
+  };
 
   add(Workflow{"branch",
                {work_step(n.prepare, duration()),
@@ -221,7 +228,17 @@ void add_mix_workload(sim::World& world, const std::vector<std::string>& instanc
   auto probes = std::make_shared<WithdrawalProbes>(
       WithdrawalProbes{&world, watch, instances, {}, world.stream("withdrawal-probes"), 30});
   auto twins = std::make_shared<std::set<runtime::LeaseKey>>();
-  add_workflows(world, workload, shape, n, swarm, probes, twins);
+  // A seed in two cleans up after a failed step before letting the failure go
+  // (scenarios/failure_cleanup.h): news that lands after an abort then meets the decision. Its
+  // own stream, so every other draw stays.
+  sim::Rng cleanup_stream = world.stream("failure-cleanup");
+  const bool cleanups = cleanup_stream.chance(0.5);
+  // A seed in two has steps that watch their abort signal (scenarios/watchful_step.h), so that
+  // the oracles see whether a lost lease or a seen cancel aborted them. Its own stream.
+  sim::Rng watchful_stream = world.stream("watchful-steps");
+  const bool watchful = watchful_stream.chance(0.5);
+  add_workflows(world, workload, shape, n, swarm, probes, twins,
+                cleanups ? &cleanup_stream : nullptr, watchful ? &watchful_stream : nullptr);
   probes->paths = step_paths(world.workflows(), "order");
   // Trees arrive all through the safety phase, so that faults always meet work.
   const auto count = workload.between(4, 10);

@@ -87,11 +87,12 @@ sim::Fault draw_fault_of(std::uint64_t kind, sim::Rng& rng, std::int64_t safety_
 }
 
 // A slow (or silent) checkpoint store exactly while a remote-children wait decides whether to
-// yield: the lease store hosts the checkpoints, and the trigger is an instance's wait beginning.
-sim::Fault draw_remote_wait_store_fault(sim::Rng& rng) {
+// yield: `checkpoints` is the node that hosts the checkpoints (the lease store, or a checkpoint
+// store of its own), and the trigger is an instance's wait beginning.
+sim::Fault draw_remote_wait_store_fault(sim::Rng& rng, const std::string& checkpoints) {
   sim::Fault fault{};
   fault.kind = rng.chance(0.75) ? sim::FaultKind::kStoreSlow : sim::FaultKind::kStoreDown;
-  fault.node = "lease-store";
+  fault.node = checkpoints;
   fault.trigger =
       sim::Trigger{runtime::EventKind::kRemoteWaitBegan, static_cast<int>(rng.between(1, 4)),
                    rng.between(0, 1500) * kMillisecond, kInstances[rng.below(kInstances.size())]};
@@ -108,9 +109,9 @@ sim::Fault draw_remote_wait_store_fault(sim::Rng& rng) {
 constexpr std::uint64_t kSwarmFaultKinds = kFaultKinds + 3;
 
 sim::Fault draw_swarm_fault_of(std::uint64_t kind, sim::Rng& rng, std::int64_t safety_ns,
-                               std::int64_t drift_bound_ppm) {
+                               std::int64_t drift_bound_ppm, const std::string& checkpoints) {
   if (kind < kFaultKinds) return draw_fault_of(kind, rng, safety_ns, drift_bound_ppm);
-  if (kind == kFaultKinds + 2) return draw_remote_wait_store_fault(rng);
+  if (kind == kFaultKinds + 2) return draw_remote_wait_store_fault(rng, checkpoints);
   sim::Fault fault{};
   if (kind == kFaultKinds) {
     fault.kind = sim::FaultKind::kCrash;
@@ -170,16 +171,76 @@ sim::Fault draw_fault(sim::Rng& rng, std::int64_t safety_ns, std::int64_t drift_
   return draw_fault_of(kind, rng, safety_ns, drift_bound_ppm);
 }
 
+// A seed in two reaches its checkpoints at a node of their own (sim::World::add_checkpoint_store):
+// trouble on that node alone (add_checkpoint_store_faults) fails or slows checkpoint reads, commits
+// and cancel checks while the lease store still answers takes and renewals. Its own stream.
 void add_topology_and_trees(sim::World& world, bool swarm) {
   world.add_lease_store();
+  if (world.stream("topology/checkpoint-store").chance(0.5)) world.add_checkpoint_store();
   add_mix_workload(world, kInstances, swarm);
+}
+
+// The node that hosts the checkpoints.
+std::string checkpoints_node(const sim::World& world) {
+  return world.find_node("checkpoint-store") ? "checkpoint-store" : "lease-store";
+}
+
+// In a world whose checkpoints have a node of their own: one to four faults between the instances
+// and that node alone (a partition of one instance from it, drops, the service silent or slow),
+// each at a drawn time or right after a protocol moment of a drawn instance (a confirmation, a
+// step start, a checkpoint, a write, a renewal, a remote wait beginning: the moments when a
+// checkpoint read, a cancel check or a commit is about to leave). Drawn from `rng`, a stream of
+// their own, so every other draw of the plan stays.
+void add_checkpoint_store_faults(const sim::World& world, sim::FaultPlan& plan, sim::Rng rng) {
+  if (!world.find_node("checkpoint-store")) return;
+  static constexpr std::array kMoments{
+      runtime::EventKind::kConfirmSent,    runtime::EventKind::kStepStarted,
+      runtime::EventKind::kCheckpointSent, runtime::EventKind::kWriteSent,
+      runtime::EventKind::kRenewSent,      runtime::EventKind::kRemoteWaitBegan};
+  const std::int64_t safety_ns = world.options().safety_phase_ns;
+  const auto count = rng.between(1, 4);
+  for (std::int64_t i = 0; i < count; ++i) {
+    sim::Fault fault{};
+    const std::string instance = kInstances[rng.below(kInstances.size())];
+    fault.node = "checkpoint-store";
+    switch (rng.below(4)) {
+      case 0:
+        fault.kind = sim::FaultKind::kPartition;
+        fault.node = instance;
+        fault.peer = "checkpoint-store";
+        fault.duration_ns = rng.between(2, 40) * kSecond;
+        break;
+      case 1:
+        fault.kind = sim::FaultKind::kStoreDown;
+        fault.duration_ns = rng.between(1, 20) * kSecond;
+        break;
+      case 2:
+        fault.kind = sim::FaultKind::kNetworkDrop;
+        fault.duration_ns = rng.between(1, 30) * kSecond;
+        fault.probability = static_cast<double>(rng.between(30, 100)) / 100.0;
+        break;
+      default:
+        fault.kind = sim::FaultKind::kStoreSlow;
+        fault.duration_ns = rng.between(1, 20) * kSecond;
+        fault.amount = rng.between(200, 8000) * kMillisecond;
+        break;
+    }
+    if (rng.chance(0.5)) {
+      fault.at_ns = rng.between(0, safety_ns - 10 * kSecond);
+    } else {
+      fault.trigger =
+          sim::Trigger{kMoments[rng.below(kMoments.size())], static_cast<int>(rng.between(1, 6)),
+                       rng.between(0, 1500) * kMillisecond, instance};
+    }
+    plan.faults.push_back(fault);
+  }
 }
 
 // Swarm testing: the fault mix itself is drawn per seed. Each kind is switched on or off, and
 // the ones on get a weight, so that some seeds are all stalls, others all network trouble: a mix
 // that dilutes every fault equally would rarely push one kind far enough.
-sim::FaultPlan draw_swarm_plan(sim::Rng& rng, std::int64_t safety_ns,
-                               std::int64_t drift_bound_ppm) {
+sim::FaultPlan draw_swarm_plan(sim::Rng& rng, std::int64_t safety_ns, std::int64_t drift_bound_ppm,
+                               const std::string& checkpoints) {
   std::vector<std::uint64_t> weights(kSwarmFaultKinds, 0);
   std::uint64_t total = 0;
   for (std::uint64_t& weight : weights) {
@@ -196,7 +257,7 @@ sim::FaultPlan draw_swarm_plan(sim::Rng& rng, std::int64_t safety_ns,
     std::uint64_t pick = rng.below(total);
     std::uint64_t kind = 0;
     while (pick >= weights[kind]) pick -= weights[kind++];
-    plan.faults.push_back(draw_swarm_fault_of(kind, rng, safety_ns, drift_bound_ppm));
+    plan.faults.push_back(draw_swarm_fault_of(kind, rng, safety_ns, drift_bound_ppm, checkpoints));
   }
   return plan;
 }
@@ -256,7 +317,8 @@ void register_nightly_mix(ScenarioRegistry& registry) {
         // Its own stream, so the plan above stays what the seed always drew.
         sim::Rng wait_faults = world.stream("faults/remote-wait");
         if (wait_faults.chance(0.5))
-          plan.faults.push_back(draw_remote_wait_store_fault(wait_faults));
+          plan.faults.push_back(draw_remote_wait_store_fault(wait_faults, checkpoints_node(world)));
+        add_checkpoint_store_faults(world, plan, world.stream("faults/checkpoint-store"));
         world.set_fault_plan(std::move(plan));
       },
       nightly_marks()});
@@ -269,8 +331,9 @@ void register_nightly_mix(ScenarioRegistry& registry) {
       [](sim::World& world) {
         add_topology_and_trees(world, true);
         sim::Rng faults = world.stream("faults");
-        sim::FaultPlan plan = draw_swarm_plan(faults, world.options().safety_phase_ns,
-                                              world.options().lease.drift_bound_ppm);
+        sim::FaultPlan plan =
+            draw_swarm_plan(faults, world.options().safety_phase_ns,
+                            world.options().lease.drift_bound_ppm, checkpoints_node(world));
         // A seed in five steps the lease store's wall clock forward (from a stream of its own, so
         // every other draw stays): outside the ADR's assumptions, the store counts a live lease
         // as expired, refuses its renewal and lets another holder take it while its holder still
@@ -297,6 +360,7 @@ void register_nightly_mix(ScenarioRegistry& registry) {
         // meet the next holder's token. Its own stream.
         add_protocol_pauses(plan, world.stream("faults/confirm-pause"), 0.67,
                             runtime::EventKind::kConfirmSent, 8, 50 * kMillisecond, 45, 90);
+        add_checkpoint_store_faults(world, plan, world.stream("faults/checkpoint-store"));
         world.set_fault_plan(std::move(plan));
       },
       swarm_marks()});

@@ -17,7 +17,15 @@ struct Route {
   NodeId from;
   NodeId to;
   StoreRecorder* recorder = nullptr;  // null: nothing recorded (tests of the network alone)
+  // The store whose handling is recorded, when the requests travel to a node of their own in
+  // front of it (World::add_checkpoint_store); kWorldNode: `to` itself.
+  NodeId recorded_at = kWorldNode;
 };
+
+// The node a request's handling is recorded at (its store's clock, its store's history).
+inline NodeId recorded_node(const Route& route) {
+  return route.recorded_at == kWorldNode ? route.to : route.recorded_at;
+}
 
 namespace detail {
 
@@ -38,7 +46,7 @@ template <typename Reply, typename Handle, typename Fill>
 Reply handled_at_store(const Route& route, const Sent& sent, StoreCall call, Handle handle,
                        Fill fill) {
   if (route.recorder == nullptr) return handle();
-  call.store_wall_ns = route.recorder->store_wall_ns(route.to);
+  call.store_wall_ns = route.recorder->store_wall_ns(recorded_node(route));
   call.sent_ns = sent.ns;
   call.sent_monotonic_ns = sent.monotonic_ns;
   call.from = sent.from;
@@ -48,11 +56,11 @@ Reply handled_at_store(const Route& route, const Sent& sent, StoreCall call, Han
   } catch (const std::exception& error) {
     call.failed = true;
     call.outcome = error.what();
-    route.recorder->record_store_call(route.to, std::move(call));
+    route.recorder->record_store_call(recorded_node(route), std::move(call));
     throw;
   }
   fill(*reply, call);
-  route.recorder->record_store_call(route.to, std::move(call));
+  route.recorder->record_store_call(recorded_node(route), std::move(call));
   return std::move(*reply);
 }
 

@@ -108,6 +108,20 @@ NodeId World::add_lease_store(const std::string& name) {
   return store_node_;
 }
 
+NodeId World::add_checkpoint_store(const std::string& name) {
+  check(store_node_ != kWorldNode, "the lease store is added before the checkpoint store");
+  check(checkpoint_node_ == kWorldNode, "one checkpoint store per world");
+  check(incarnations_.empty() && start_ns_.empty(),
+        "the checkpoint store is added before the instances");
+  checkpoint_node_ = add_node(name, NodeKind::kStore);
+  return checkpoint_node_;
+}
+
+Route World::checkpoint_route(NodeId from) {
+  if (checkpoint_node_ == kWorldNode) return Route{*network_, from, store_node_, this};
+  return Route{*network_, from, checkpoint_node_, this, store_node_};
+}
+
 NodeId World::add_sink(const std::string& name, std::unique_ptr<runtime::Sink> sink) {
   const NodeId node = add_node(name, NodeKind::kSink);
   if (!sink && options_.sink_factory) sink = options_.sink_factory(name, *observers_[node]);
@@ -130,10 +144,10 @@ void World::start_incarnation(NodeId node) {
   const std::string& store = names_[store_node_];
   auto incarnation = std::make_unique<Incarnation>(
       Incarnation{RemoteLeaseRepository(to_store, *leases_, store),
-                  RemoteCheckpointStore(to_store, *checkpoints_, store),
+                  RemoteCheckpointStore(checkpoint_route(node), *checkpoints_, store),
                   RemotePlacementQueue(to_store, queue_, store),
-                                                {},
-                                                nullptr});
+                  {},
+                  nullptr});
   for (auto& [name, sink] : sinks_) {
     incarnation->sinks.emplace(
         name, std::make_unique<RemoteSink>(Route{*network_, node, sink.node, this}, *sink.sink));
@@ -247,8 +261,7 @@ void World::cancel_at(std::int64_t at_ns, runtime::LeaseKey tree) {
   check(store_node_ != kWorldNode, "the lease store is added before a cancel is scheduled");
   scheduler_->at(at_ns, [this, tree = std::move(tree)] {
     scheduler_->spawn(kWorldNode, "cancel client", [this, tree] {
-      RemoteCheckpointStore store(Route{*network_, kWorldNode, store_node_, this},
-                                  *checkpoints_, names_[store_node_]);
+      RemoteCheckpointStore store(checkpoint_route(kWorldNode), *checkpoints_, names_[store_node_]);
       for (;;) {
         record_cancel_request(tree, "sent");
         bool answered = true;

@@ -78,6 +78,12 @@ class World final : private StoreRecorder {
 
   // Topology. The lease store hosts the lease table, the checkpoints and the placement queue.
   NodeId add_lease_store(const std::string& name = "lease-store");
+  // The checkpoints reached at a node of their own (a checkpoint service in front of the lease
+  // store's tables), added after the lease store and before the instances: checkpoint reads,
+  // commits and cancels travel to that node, so network faults on it (a partition, drops, a slow
+  // or silent service) hit them while the lease store still answers. What it handles is recorded
+  // as the lease store's (one store, one set of tables), by the lease store's clock.
+  NodeId add_checkpoint_store(const std::string& name = "checkpoint-store");
   // A sink node; `sink` null means the runtime's MemorySink (a test may pass a broken double).
   NodeId add_sink(const std::string& name, std::unique_ptr<runtime::Sink> sink = nullptr);
   // An instance process that starts polling at `start_ns`.
@@ -213,6 +219,8 @@ class World final : private StoreRecorder {
   // Places a root on the queue (a client's request reaching the store), recorded as a kStoreCall.
   void place_root(const runtime::LeaseKey& key, const std::string& workflow);
   void start_incarnation(NodeId node);
+  // How `from` reaches the checkpoints (add_checkpoint_store).
+  Route checkpoint_route(NodeId from);
   void on_runtime_event(NodeId node, const runtime::RuntimeEvent& event);
   void schedule_faults();
   void apply(const Fault& fault);
@@ -235,6 +243,7 @@ class World final : private StoreRecorder {
   std::deque<SimEnv> envs_;
   std::deque<std::unique_ptr<NodeObserver>> observers_;
   NodeId store_node_ = kWorldNode;
+  NodeId checkpoint_node_ = kWorldNode;  // kWorldNode: the checkpoints are at store_node_
   std::unique_ptr<runtime::MemoryLeaseRepository> leases_;
   std::unique_ptr<runtime::MemoryCheckpointStore> checkpoints_;
   runtime::MemoryPlacementQueue queue_;

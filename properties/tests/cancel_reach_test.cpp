@@ -1,0 +1,169 @@
+// The oracles of what a cancel and a confirm's cancel check must reach
+// (invariants_confirm_cancel.h, invariants_cancel_reach.h) on hand-made histories: an honest story
+// passes, and each mistake a runtime could make is reported.
+#include <gtest/gtest.h>
+
+#include "properties/invariants_cancel_reach.h"
+#include "properties/invariants_confirm_cancel.h"
+#include "properties/tests/story_event.h"
+
+namespace fencesim::properties {
+namespace {
+
+using runtime::EventKind;
+using runtime::kSecond;
+using sim::StoreCall;
+using sim::StoreOp;
+
+const runtime::LeaseKey kTree{"tenant-1", "order-1"};
+constexpr sim::NodeId kStore = 1;
+constexpr sim::NodeId kInstance = 2;
+constexpr sim::NodeId kOther = 3;
+
+class Story {
+ public:
+  void store(StoreOp op, std::string outcome, std::int64_t at_ns, std::int64_t sent_ns,
+             sim::NodeId from = kInstance) {
+    StoreCall c;
+    c.op = op;
+    c.key = kTree;
+    c.token = 1;
+    c.from = from;
+    c.sent_ns = sent_ns;
+    c.outcome = std::move(outcome);
+    sim::HistoryEvent e = stamped(kStore, sim::WorldEventKind::kStoreCall, at_ns);
+    e.store = std::make_shared<const StoreCall>(std::move(c));
+    events_.push_back(std::move(e));
+  }
+  void runtime(EventKind kind, std::int64_t at_ns, sim::NodeId node = kInstance) {
+    sim::HistoryEvent e = stamped(node, sim::WorldEventKind::kRuntime, at_ns);
+    e.runtime = runtime::RuntimeEvent{kind, "instance-1", kTree, "tenant-1:order-1", 1, {}, {}, 0};
+    events_.push_back(std::move(e));
+  }
+  void observed(std::string what, std::int64_t began_ns, std::int64_t at_ns, std::string outcome,
+                sim::NodeId node = kInstance) {
+    sim::HistoryEvent e = stamped(node, sim::WorldEventKind::kObserved, at_ns);
+    e.runtime.holder = std::move(what);
+    e.runtime.key = kTree;
+    e.runtime.token = 1;
+    e.runtime.step = "ship";
+    e.runtime.value = began_ns;
+    e.detail = std::move(outcome);
+    events_.push_back(std::move(e));
+  }
+  void world(sim::WorldEventKind kind, std::int64_t at_ns, std::string detail = {},
+             sim::NodeId node = sim::kWorldNode) {
+    sim::HistoryEvent e = stamped(node, kind, at_ns);
+    e.detail = std::move(detail);
+    events_.push_back(std::move(e));
+  }
+  std::vector<Violation> confirms() const {
+    std::vector<Violation> out;
+    check_confirm_reads_cancel(events_, out);
+    return out;
+  }
+  std::vector<Violation> aborts() const {
+    std::vector<Violation> out;
+    check_cancel_aborts_steps(events_, out);
+    return out;
+  }
+  std::vector<Violation> in_time() const {
+    std::vector<Violation> out;
+    check_cancel_seen_in_time(events_, 13 * kSecond, out);
+    return out;
+  }
+
+ private:
+  sim::HistoryEvent stamped(sim::NodeId node, sim::WorldEventKind kind, std::int64_t at_ns) {
+    return testing::next_event(events_, node, kind, at_ns);
+  }
+  std::vector<sim::HistoryEvent> events_;
+};
+
+TEST(ConfirmReadsCancel, AConfirmAnsweredByItsCancelReadPasses) {
+  Story s;
+  s.store(StoreOp::kLoad, "ok", 12, 11);
+  s.store(StoreOp::kRenew, "renewed", 14, 13);
+  s.observed("confirm", 10, 20, "confirmed");
+  EXPECT_TRUE(s.confirms().empty());
+}
+
+TEST(ConfirmReadsCancel, AConfirmWhoseReadsWereAllLostMustNotReturn) {
+  Story s;
+  s.store(StoreOp::kLoad, "ok", 6, 5);            // before the confirm began
+  s.store(StoreOp::kLoad, "ok", 12, 11, kOther);  // another node's read
+  s.store(StoreOp::kRenew, "renewed", 14, 13);
+  s.observed("confirm", 10, 20, "confirmed");
+  s.observed("confirm", 30, 40, "error: lease lost");  // a confirm that threw is not judged
+  const auto out = s.confirms();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].invariant, "confirm-reads-cancel");
+}
+
+TEST(CancelAbortsSteps, AStepThatLooksAfterTheCancelWasSeenFindsItAborted) {
+  Story s;
+  s.runtime(EventKind::kTreeStarted, 1);
+  s.observed("signal", 5, 5, "live");
+  s.runtime(EventKind::kCancelSeen, 10);
+  s.observed("signal", 11, 11, "aborted");
+  EXPECT_TRUE(s.aborts().empty());
+  s.observed("signal", 12, 12, "live");
+  const auto out = s.aborts();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].invariant, "cancel-aborts-steps");
+}
+
+TEST(CancelAbortsSteps, ANewPassOrAnotherNodeIsNotTheHolderThatSawIt) {
+  Story s;
+  s.runtime(EventKind::kTreeStarted, 1);
+  s.runtime(EventKind::kCancelSeen, 10);
+  s.observed("signal", 11, 11, "live", kOther);
+  s.world(sim::WorldEventKind::kNodeCrashed, 12, "memory lost", kInstance);
+  s.observed("signal", 13, 13, "live");
+  s.runtime(EventKind::kCancelSeen, 20);
+  s.runtime(EventKind::kTreeStarted, 21);
+  s.observed("signal", 22, 22, "live");
+  EXPECT_TRUE(s.aborts().empty());
+}
+
+TEST(CancelSeenInTime, APassLearnsOfTheCancelWithinTheBoundOfTheQuietPhase) {
+  Story s;
+  s.runtime(EventKind::kTreeStarted, 1 * kSecond);
+  s.store(StoreOp::kCancel, "recorded", 50 * kSecond, 50 * kSecond, sim::kWorldNode);
+  s.world(sim::WorldEventKind::kPhase, 100 * kSecond, "quiet");
+  s.runtime(EventKind::kCancelSeen, 110 * kSecond);
+  s.runtime(EventKind::kTreeCancelled, 111 * kSecond);
+  s.world(sim::WorldEventKind::kPhase, 200 * kSecond, "end");
+  EXPECT_TRUE(s.in_time().empty());
+}
+
+TEST(CancelSeenInTime, APassThatGoesOnUnawarePastTheBoundIsReported) {
+  Story s;
+  s.runtime(EventKind::kTreeStarted, 1 * kSecond);
+  s.store(StoreOp::kCancel, "recorded", 50 * kSecond, 50 * kSecond, sim::kWorldNode);
+  s.world(sim::WorldEventKind::kPhase, 100 * kSecond, "quiet");
+  s.runtime(EventKind::kCancelSeen, 120 * kSecond);  // 20 s into the quiet phase
+  s.world(sim::WorldEventKind::kPhase, 200 * kSecond, "end");
+  const auto out = s.in_time();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].invariant, "cancel-seen-in-time");
+}
+
+TEST(CancelSeenInTime, APassThatEndedOrAHistoryThatStoppedIsNotJudged) {
+  Story ended;
+  ended.runtime(EventKind::kTreeStarted, 1 * kSecond);
+  ended.store(StoreOp::kCancel, "recorded", 50 * kSecond, 50 * kSecond, sim::kWorldNode);
+  ended.world(sim::WorldEventKind::kPhase, 100 * kSecond, "quiet");
+  ended.runtime(EventKind::kTreeAbandoned, 105 * kSecond);
+  ended.world(sim::WorldEventKind::kPhase, 200 * kSecond, "end");
+  EXPECT_TRUE(ended.in_time().empty());
+  Story stopped;
+  stopped.runtime(EventKind::kTreeStarted, 1 * kSecond);
+  stopped.store(StoreOp::kCancel, "recorded", 50 * kSecond, 50 * kSecond, sim::kWorldNode);
+  stopped.world(sim::WorldEventKind::kPhase, 100 * kSecond, "quiet");
+  stopped.world(sim::WorldEventKind::kPhase, 110 * kSecond, "end");
+  EXPECT_TRUE(stopped.in_time().empty());
+}
+
+}  // namespace
+}  // namespace fencesim::properties

@@ -1,0 +1,43 @@
+#include "scenarios/watchful_step.h"
+
+#include <algorithm>
+
+#include "scenarios/workload.h"
+
+namespace fencesim::scenarios {
+
+runtime::StepItem watchful(sim::World& world, runtime::StepItem step, runtime::Nanoseconds watch) {
+  runtime::StepBody wrapped = [&world, watch, body = step.body](runtime::ExecutionContext& ctx) {
+    for (runtime::Nanoseconds left = watch; left > 0;) {
+      const runtime::Nanoseconds chunk = std::min(left, runtime::kSecond);
+      ctx.env().sleep(chunk);
+      left -= chunk;
+      const bool aborted = ctx.signal().aborted();
+      world.observe(ctx, sim::World::Observation{"signal",
+                                                 ctx.tree_key(),
+                                                 runtime::kTokenNone,
+                                                 {},
+                                                 {},
+                                                 world.true_now_ns(),
+                                                 aborted ? "aborted" : "live"});
+      if (aborted) std::rethrow_exception(ctx.signal().reason());
+    }
+    body(ctx);
+  };
+  if (const auto* declared = step.body.target<DeclaredStep>()) {
+    return runtime::StepItem{step.name, DeclaredStep{declared->effects, std::move(wrapped)}};
+  }
+  return runtime::StepItem{step.name, std::move(wrapped)};
+}
+
+runtime::Workflow with_watchful_steps(sim::World& world, runtime::Workflow workflow,
+                                      sim::Rng& rng) {
+  for (runtime::WorkflowItem& item : workflow.items) {
+    auto* step = std::get_if<runtime::StepItem>(&item);
+    if (step == nullptr || !rng.chance(1.0 / 3)) continue;
+    *step = watchful(world, *step, rng.between(1'000, 25'000) * runtime::kMillisecond);
+  }
+  return workflow;
+}
+
+}  // namespace fencesim::scenarios

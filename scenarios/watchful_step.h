@@ -1,0 +1,26 @@
+#pragma once
+// Steps that watch their abort signal, as an application's long step does between units of work:
+// the runtime aborts the signal of the steps running under a lease when the lease is lost or when
+// the pass learns that its tree was cancelled (#360: "its signal aborts with a cancel reason"), and
+// a step that watches stops at its next look. What each look saw is the workload's own record
+// (World::observe, what = "signal"), which the cancel oracles judge (properties/
+// invariants_cancel_reach.h): without a step that looks, a signal nobody aborted looks the same as
+// one that was aborted.
+#include "runtime/types.h"
+#include "runtime/workflow.h"
+#include "sim/random.h"
+#include "sim/world.h"
+
+namespace fencesim::scenarios {
+
+// `step` whose body first works `watch` of its node's time in chunks of one second (the last one
+// shorter), looking at its signal after each: it records "live" or "aborted" (lease = the step's
+// tree key), and once aborted it stops with the signal's reason. Then the body runs as it was. A
+// declared step stays declared (scenarios/workload.h).
+runtime::StepItem watchful(sim::World& world, runtime::StepItem step, runtime::Nanoseconds watch);
+
+// Every step of `workflow`, with a chance of one in three, made watchful for 1 to 25 s drawn from
+// `rng`.
+runtime::Workflow with_watchful_steps(sim::World& world, runtime::Workflow workflow, sim::Rng& rng);
+
+}  // namespace fencesim::scenarios

@@ -323,15 +323,26 @@ void Scheduler::fire_due_events() {
 }
 
 Scheduler::TimerEntry Scheduler::take_due_timer() {
+  // A lambda, not the function itself, so that the heap's comparisons inline.
+  const auto later = [](const TimerEntry& a, const TimerEntry& b) { return later_timer(a, b); };
   // Every due timer is at this instant (or overdue, which is the same to the world). The draw
   // comes from its own stream so that it does not shift the strategy's picks, and only when there
   // is a choice, so that a world whose instants hold one event each draws nothing. The first
   // `window` due timers come off the heap in key order (as a map by key would list them); the
   // ones not picked go back.
+  std::pop_heap(timer_heap_.begin(), timer_heap_.end(), later);
+  const TimerEntry first = timer_heap_.back();
+  timer_heap_.pop_back();
+  // The common case, one event at this instant: no choice, no draw, nothing goes back.
+  if (options_.same_instant_window == 1 || timer_heap_.empty() ||
+      timer_heap_.front().key.time_ns > now_ns_) {
+    return first;
+  }
   due_timers_.clear();
+  due_timers_.push_back(first);
   while (!timer_heap_.empty() && timer_heap_.front().key.time_ns <= now_ns_ &&
          due_timers_.size() < options_.same_instant_window) {
-    std::pop_heap(timer_heap_.begin(), timer_heap_.end(), later_timer);
+    std::pop_heap(timer_heap_.begin(), timer_heap_.end(), later);
     due_timers_.push_back(timer_heap_.back());
     timer_heap_.pop_back();
   }
@@ -345,7 +356,7 @@ Scheduler::TimerEntry Scheduler::take_due_timer() {
   for (std::size_t i = 0; i < due; ++i) {
     if (i == index) continue;
     timer_heap_.push_back(due_timers_[i]);
-    std::push_heap(timer_heap_.begin(), timer_heap_.end(), later_timer);
+    std::push_heap(timer_heap_.begin(), timer_heap_.end(), later);
   }
   return due_timers_[index];
 }

@@ -120,9 +120,10 @@ void Scheduler::at(std::int64_t time_ns, Callback fn) {
     free_timer_slots_.pop_back();
     timer_slots_[slot] = std::move(fn);
   }
+  const auto later = [](const TimerEntry& a, const TimerEntry& b) { return later_timer(a, b); };
   timer_heap_.push_back(
       TimerEntry{EventKey{std::max(time_ns, now_ns_), next_event_sequence_++}, slot});
-  std::push_heap(timer_heap_.begin(), timer_heap_.end(), later_timer);
+  std::push_heap(timer_heap_.begin(), timer_heap_.end(), later);
 }
 
 void Scheduler::stop() {

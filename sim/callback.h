@@ -26,9 +26,9 @@ class Callback {
   Callback() noexcept = default;
   Callback(std::nullptr_t) noexcept {}  // NOLINT(google-explicit-constructor)
 
-  template <typename F, typename D = std::decay_t<F>,
-            typename = std::enable_if_t<!std::is_same_v<D, Callback> &&
-                                        std::is_invocable_r_v<void, D&>>>
+  template <
+      typename F, typename D = std::decay_t<F>,
+      typename = std::enable_if_t<!std::is_same_v<D, Callback> && std::is_invocable_r_v<void, D&>>>
   Callback(F&& f) {  // NOLINT(google-explicit-constructor): lambdas convert, as to std::function
     if constexpr (std::is_pointer_v<D> || detail::kIsStdFunction<D>) {
       if (!static_cast<bool>(f)) return;  // an empty std::function or null pointer: empty
@@ -70,9 +70,9 @@ class Callback {
   };
 
   template <typename D>
-  static constexpr bool kFitsInline = sizeof(D) <= kInlineBytes &&
-                                      alignof(D) <= alignof(std::max_align_t) &&
-                                      std::is_nothrow_move_constructible_v<D>;
+  static constexpr bool kFitsInline =
+      sizeof(D) <= kInlineBytes &&
+      alignof(D) <= alignof(std::max_align_t) && std::is_nothrow_move_constructible_v<D>;
 
   template <typename D>
   static constexpr Ops kInlineOps = {

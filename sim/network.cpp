@@ -59,7 +59,7 @@ std::int64_t Network::latency(NodeId from, NodeId to) {
   return latency;
 }
 
-void Network::send(NodeId from, NodeId to, const std::string& what, std::function<void()> deliver) {
+void Network::send(NodeId from, NodeId to, const std::string& what, Callback deliver) {
   ++sent_;
   // For an explorer: the message's delivery runs at `to`, and a draw that can differ (a latency
   // out of a range, a drop or duplicate chance) makes two sends' order matter.
@@ -94,36 +94,31 @@ void Network::send(NodeId from, NodeId to, const std::string& what, std::functio
     if (rng_.chance(0.5)) second_latency += rng_.between(1, 45) * 1'000'000'000;
   }
   const std::int64_t arrival = leaves + first_latency;
+  auto message = std::make_shared<Message>(Message{from, to, what, std::move(deliver)});
   if (leaves <= scheduler_.now_ns()) {
-    scheduler_.at(arrival, [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
-    if (twice) {
-      scheduler_.at(arrival + second_latency,
-                    [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
-    }
+    scheduler_.at(arrival, [this, message] { arrive(message); });
+    if (twice) scheduler_.at(arrival + second_latency, [this, message] { arrive(message); });
     return;
   }
   // Held by a pause: it leaves at the pause's planned end, or when a heal ends the pause sooner
   // (then the planned arrivals do nothing).
   auto left_early = std::make_shared<bool>(false);
-  auto arrive_unless_left = [this, left_early, from, to, what, deliver] {
-    if (!*left_early) arrive(from, to, what, deliver);
+  auto arrive_unless_left = [this, left_early, message] {
+    if (!*left_early) arrive(message);
   };
   scheduler_.at(arrival, arrive_unless_left);
   if (twice) scheduler_.at(arrival + second_latency, arrive_unless_left);
-  note_held(leaves,
-            [this, left_early, from, to, what, deliver, first_latency, second_latency, twice] {
-              *left_early = true;
-              const std::int64_t now = scheduler_.now_ns();
-              scheduler_.at(now + first_latency,
-                            [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
-              if (twice) {
-                scheduler_.at(now + first_latency + second_latency,
-                              [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
-              }
-            });
+  note_held(leaves, [this, left_early, message, first_latency, second_latency, twice] {
+    *left_early = true;
+    const std::int64_t now = scheduler_.now_ns();
+    scheduler_.at(now + first_latency, [this, message] { arrive(message); });
+    if (twice) {
+      scheduler_.at(now + first_latency + second_latency, [this, message] { arrive(message); });
+    }
+  });
 }
 
-void Network::note_held(std::int64_t until_ns, std::function<void()> on_heal) {
+void Network::note_held(std::int64_t until_ns, Callback on_heal) {
   held_.push_back(Held{until_ns, std::move(on_heal)});
 }
 
@@ -143,7 +138,7 @@ void Network::heal() {
 void Network::resumed(NodeId node) {
   auto it = inbox_.find(node);
   if (it == inbox_.end()) return;
-  std::vector<std::function<void()>> ready = std::move(it->second);
+  std::vector<Callback> ready = std::move(it->second);
   inbox_.erase(it);
   // Fisher-Yates with the network's stream: the same seed takes them in the same order.
   for (std::size_t i = ready.size(); i > 1; --i) {
@@ -151,44 +146,47 @@ void Network::resumed(NodeId node) {
   }
   if (ready.size() > 1) scheduler_.note_touch(kTouchNetworkRng);
   const std::int64_t now = scheduler_.now_ns();
-  for (std::function<void()>& run : ready) scheduler_.at(now, std::move(run));
+  for (Callback& run : ready) scheduler_.at(now, std::move(run));
 }
 
-void Network::arrive(NodeId from, NodeId to, std::string what, std::function<void()> deliver) {
+void Network::arrive(const MessagePtr& message) {
+  const NodeId from = message->from;
+  const NodeId to = message->to;
   const std::int64_t now = scheduler_.now_ns();
   // A migration holds the messages of its node until it is over.
   for (NodeId node : {from, to}) {
     auto it = in_flight_delay_until_.find(node);
     if (it != in_flight_delay_until_.end() && it->second > now) {
       auto left_early = std::make_shared<bool>(false);
-      scheduler_.at(it->second, [this, left_early, from, to, what, deliver] {
-        if (!*left_early) arrive(from, to, what, deliver);
+      scheduler_.at(it->second, [this, left_early, message] {
+        if (!*left_early) arrive(message);
       });
       // A heal before the migration's end lets the message go on now.
-      note_held(it->second, [this, left_early, from, to, what, deliver] {
+      note_held(it->second, [this, left_early, message] {
         *left_early = true;
-        scheduler_.at(scheduler_.now_ns(),
-                      [this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+        scheduler_.at(scheduler_.now_ns(), [this, message] { arrive(message); });
       });
       return;
     }
   }
   if (partitioned(from, to)) {
     ++lost_count_;
-    lost_(from, to, what, "partitioned");
+    lost_(from, to, message->what, "partitioned");
     return;
   }
   if (auto it = down_.find(to); it != down_.end() && it->second) {
     ++lost_count_;
-    lost_(from, to, what, "destination down");
+    lost_(from, to, message->what, "destination down");
     return;
   }
   if (paused_ && paused_(to)) {
     // A paused process reads its socket only after it resumes.
-    inbox_[to].push_back([this, from, to, what, deliver] { arrive(from, to, what, deliver); });
+    inbox_[to].push_back([this, message] { arrive(message); });
     return;
   }
-  deliver();
+  // Run through a copy of the pointer: the delivery may send, and must not outlive its message.
+  const MessagePtr keep = message;
+  keep->deliver();
 }
 
 }  // namespace fencesim::sim

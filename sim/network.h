@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/lease_repository.h"
+#include "sim/callback.h"
 #include "sim/random.h"
 #include "sim/scheduler.h"
 
@@ -73,9 +74,20 @@ class Network {
   std::uint64_t messages_lost() const { return lost_count_; }
 
  private:
+  // One message on its way. Its copies (a duplicate) and the timers that may deliver it (a held
+  // message's planned and healed departures, a paused destination's inbox) share it: the
+  // delivery is one closure, made once per message and never copied.
+  struct Message {
+    NodeId from = kWorldNode;
+    NodeId to = kWorldNode;
+    std::string what;
+    Callback deliver;
+  };
+  using MessagePtr = std::shared_ptr<Message>;
+
   // Sends one message: `deliver` runs at `to` when it arrives, unless it is lost on the way.
-  void send(NodeId from, NodeId to, const std::string& what, std::function<void()> deliver);
-  void arrive(NodeId from, NodeId to, std::string what, std::function<void()> deliver);
+  void send(NodeId from, NodeId to, const std::string& what, Callback deliver);
+  void arrive(const MessagePtr& message);
   std::int64_t latency(NodeId from, NodeId to);
   // When a message sent by `from` now actually leaves it.
   std::int64_t leaves_at(NodeId from) const;
@@ -86,9 +98,9 @@ class Network {
   // time (and the random draws) it had.
   struct Held {
     std::int64_t until_ns = 0;
-    std::function<void()> on_heal;
+    Callback on_heal;
   };
-  void note_held(std::int64_t until_ns, std::function<void()> on_heal);
+  void note_held(std::int64_t until_ns, Callback on_heal);
 
   Scheduler& scheduler_;
   Rng rng_;
@@ -102,7 +114,7 @@ class Network {
   std::map<NodeId, bool> down_;
   std::vector<Held> held_;  // in the order they were held
   // What waits for a paused node, in the order it fell due (see resumed).
-  std::map<NodeId, std::vector<std::function<void()>>> inbox_;
+  std::map<NodeId, std::vector<Callback>> inbox_;
   std::uint64_t sent_ = 0;
   std::uint64_t lost_count_ = 0;
 };
@@ -110,14 +122,18 @@ class Network {
 template <typename Reply>
 Reply Network::call(NodeId from, NodeId to, const std::string& what,
                     std::function<Reply()> handler) {
+  // What the request's copies, its replies and its timeouts share with the caller, who may be
+  // gone (killed) when they run. One allocation per call; the closures below fit a Callback.
   struct State {
     Waiter waiter;
     bool done = false;
     std::optional<Reply> reply;
     std::exception_ptr error;
+    std::string reply_what;
   };
   auto state = std::make_shared<State>();
-  send(from, to, what, [this, state, from, to, what, handler = std::move(handler)] {
+  state->reply_what = what + " reply";
+  send(from, to, what, [this, state, from, to, handler = std::move(handler)] {
     std::optional<Reply> reply;
     std::exception_ptr error;
     try {
@@ -125,32 +141,38 @@ Reply Network::call(NodeId from, NodeId to, const std::string& what,
     } catch (const std::exception&) {
       error = std::current_exception();
     }
-    send(to, from, what + " reply", [this, state, reply, error] {
+    send(to, from, state->reply_what, [this, state, reply = std::move(reply), error]() mutable {
       if (state->done) return;
       state->done = true;
-      state->reply = reply;
+      // Moved: a later copy of this reply (a duplicate) finds the call done and returns above.
+      state->reply = std::move(reply);
       state->error = error;
       scheduler_.wake(state->waiter);
     });
   });
   // A request held in a paused process leaves when the process resumes; its timeout counts from
   // then, as the process's own timer would (from the heal, when the quiet phase resumes it early).
-  // The timeout is the caller's own timer: it does not run while the caller is paused.
-  auto time_out = std::make_shared<std::function<void()>>();
-  *time_out = [this, state, from, time_out_ref = std::weak_ptr(time_out)] {
-    if (state->done) return;
-    if (paused_ && paused_(from)) {
-      if (auto again = time_out_ref.lock()) inbox_[from].push_back([again] { (*again)(); });
-      return;
+  // The timeout is the caller's own timer: it does not run while the caller is paused (it waits
+  // in the caller's inbox, a copy of itself).
+  struct TimeOut {
+    Network* network;
+    std::shared_ptr<State> state;
+    NodeId from;
+    void operator()() const {
+      if (state->done) return;
+      if (network->paused_ && network->paused_(from)) {
+        network->inbox_[from].push_back(*this);
+        return;
+      }
+      state->done = true;
+      network->scheduler_.wake(state->waiter);
     }
-    state->done = true;
-    scheduler_.wake(state->waiter);
   };
   const std::int64_t leaves = leaves_at(from);
-  scheduler_.at(leaves + options_.rpc_timeout_ns, [time_out] { (*time_out)(); });
+  scheduler_.at(leaves + options_.rpc_timeout_ns, TimeOut{this, state, from});
   if (leaves > scheduler_.now_ns()) {
-    note_held(leaves, [this, time_out] {
-      scheduler_.at(scheduler_.now_ns() + options_.rpc_timeout_ns, [time_out] { (*time_out)(); });
+    note_held(leaves, [this, time_out = TimeOut{this, state, from}] {
+      scheduler_.at(scheduler_.now_ns() + options_.rpc_timeout_ns, time_out);
     });
   }
   scheduler_.block(state->waiter);

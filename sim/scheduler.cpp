@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <iterator>
 #include <boost/fiber/algo/round_robin.hpp>
 #include <boost/fiber/fiber.hpp>
 #include <boost/fiber/operations.hpp>
+#include <iterator>
 
 #include "runtime/check.h"
 #include "sim/fiber_algorithm.h"
@@ -94,7 +94,9 @@ void Scheduler::teardown() noexcept {
   if (!on_main_context()) fatal("a Scheduler must be destroyed on its thread's main context");
   tearing_down_ = true;
   stop_requested_ = false;
-  timers_.clear();
+  timer_heap_.clear();
+  timer_slots_.clear();
+  free_timer_slots_.clear();
   for (auto& [node, state] : nodes_) kill_node(node);
   while (!live_.empty()) {
     if (!ready_.has_runnable()) {
@@ -298,8 +300,8 @@ std::optional<RunStatus> Scheduler::interruption() const {
 std::optional<std::int64_t> Scheduler::next_event_ns() const {
   std::optional<std::int64_t> next;
   if (!sleepers_.empty()) next = sleepers_.begin()->first.time_ns;
-  if (!timers_.empty()) {
-    const std::int64_t timer_ns = timers_.begin()->first.time_ns;
+  if (!timer_heap_.empty()) {
+    const std::int64_t timer_ns = timer_heap_.front().key.time_ns;
     next = next ? std::min(*next, timer_ns) : timer_ns;
   }
   return next;
@@ -314,35 +316,55 @@ void Scheduler::fire_due_events() {
     make_ready(fiber);
   }
   // Callbacks may schedule more timers at this very instant; they fire in this batch too.
-  while (!timers_.empty() && timers_.begin()->first.time_ns <= now_ns_) {
+  while (!timer_heap_.empty() && timer_heap_.front().key.time_ns <= now_ns_) {
     if (interruption()) return;
-    fire_timer(pick_due_timer());
+    fire_timer(take_due_timer());
   }
 }
 
-std::map<EventKey, std::function<void()>>::iterator Scheduler::pick_due_timer() {
+Scheduler::TimerEntry Scheduler::take_due_timer() {
+  // A lambda, not the function itself, so that the heap's comparisons inline.
+  const auto later = [](const TimerEntry& a, const TimerEntry& b) { return later_timer(a, b); };
   // Every due timer is at this instant (or overdue, which is the same to the world). The draw
   // comes from its own stream so that it does not shift the strategy's picks, and only when there
-  // is a choice, so that a world whose instants hold one event each draws nothing.
-  std::size_t due = 0;
-  for (auto it = timers_.begin(); it != timers_.end() && it->first.time_ns <= now_ns_ &&
-                                  due < options_.same_instant_window;
-       ++it) {
-    ++due;
+  // is a choice, so that a world whose instants hold one event each draws nothing. The first
+  // `window` due timers come off the heap in key order (as a map by key would list them); the
+  // ones not picked go back.
+  std::pop_heap(timer_heap_.begin(), timer_heap_.end(), later);
+  const TimerEntry first = timer_heap_.back();
+  timer_heap_.pop_back();
+  // The common case, one event at this instant: no choice, no draw, nothing goes back.
+  if (options_.same_instant_window == 1 || timer_heap_.empty() ||
+      timer_heap_.front().key.time_ns > now_ns_) {
+    return first;
   }
+  due_timers_.clear();
+  due_timers_.push_back(first);
+  while (!timer_heap_.empty() && timer_heap_.front().key.time_ns <= now_ns_ &&
+         due_timers_.size() < options_.same_instant_window) {
+    std::pop_heap(timer_heap_.begin(), timer_heap_.end(), later);
+    due_timers_.push_back(timer_heap_.back());
+    timer_heap_.pop_back();
+  }
+  const std::size_t due = due_timers_.size();
   std::size_t index = 0;
   if (due > 1) {
     index = options_.chooser != nullptr ? options_.chooser->pick_order("same-instant event", due)
                                         : static_cast<std::size_t>(order_rng_.below(due));
     check(index < due, "a ChoiceSource picks one of the due events");
   }
-  return std::next(timers_.begin(), static_cast<std::ptrdiff_t>(index));
+  for (std::size_t i = 0; i < due; ++i) {
+    if (i == index) continue;
+    timer_heap_.push_back(due_timers_[i]);
+    std::push_heap(timer_heap_.begin(), timer_heap_.end(), later);
+  }
+  return due_timers_[index];
 }
 
-void Scheduler::fire_timer(std::map<EventKey, std::function<void()>>::iterator due) {
-  const std::int64_t time_ns = due->first.time_ns;
-  std::function<void()> callback = std::move(due->second);
-  timers_.erase(due);
+void Scheduler::fire_timer(TimerEntry due) {
+  const std::int64_t time_ns = due.key.time_ns;
+  Callback callback = std::move(timer_slots_[due.slot]);
+  free_timer_slots_.push_back(due.slot);
   ++timers_fired_;
   std::string error;
   try {

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/callback.h"
 #include "sim/choice.h"
 #include "sim/fiber_record.h"
 #include "sim/node_id.h"
@@ -138,7 +139,7 @@ class Scheduler {
   // Timers of equal time fire in the order they were scheduled, or in a seeded order within
   // SchedulerOptions::same_instant_window. A callback must not block; it may
   // spawn, wake, schedule timers, pause, resume or kill nodes, and stop the run.
-  void at(std::int64_t time_ns, std::function<void()> fn);
+  void at(std::int64_t time_ns, Callback fn);
 
   // SIGSTOP / SIGCONT. While paused, none of the node's fibers runs; sleeps that expire meanwhile
   // and wakes that arrive are kept and run, overdue, after resume. A fiber that pauses its own node
@@ -178,7 +179,7 @@ class Scheduler {
   // The blocked fibers behind the last kDeadlock (or now): names, nodes, and since when.
   std::string deadlock_report() const;
   std::size_t live_fibers() const { return live_.size(); }
-  std::size_t pending_timers() const { return timers_.size(); }
+  std::size_t pending_timers() const { return timer_heap_.size(); }
 
  private:
   friend class SimAlgorithm;
@@ -196,8 +197,15 @@ class Scheduler {
   std::optional<RunStatus> interruption() const;
   std::optional<std::int64_t> next_event_ns() const;
   void fire_due_events();
-  std::map<EventKey, std::function<void()>>::iterator pick_due_timer();
-  void fire_timer(std::map<EventKey, std::function<void()>>::iterator due);
+  // A pending timer: its key orders it, its callback waits in timer_slots_[slot].
+  struct TimerEntry {
+    EventKey key;
+    std::uint32_t slot = 0;
+  };
+  static bool later_timer(const TimerEntry& a, const TimerEntry& b) { return a.key > b.key; }
+  // Takes the next timer to fire out of the heap (see fire_due_events).
+  TimerEntry take_due_timer();
+  void fire_timer(TimerEntry due);
   bool has_stuck_fibers() const;
 
   void fiber_main(FiberRecord* fiber);
@@ -221,7 +229,12 @@ class Scheduler {
   std::map<NodeId, NodeState> nodes_;
   std::map<std::uint64_t, std::unique_ptr<FiberRecord>> live_;  // by spawn sequence
   std::map<EventKey, FiberRecord*> sleepers_;
-  std::map<EventKey, std::function<void()>> timers_;
+  // The timers: a min-heap by key of entries whose callbacks stay put in slots reused after they
+  // fire (no allocation per timer once a world has warmed up; same order as a map by key).
+  std::vector<TimerEntry> timer_heap_;
+  std::vector<Callback> timer_slots_;
+  std::vector<std::uint32_t> free_timer_slots_;
+  std::vector<TimerEntry> due_timers_;  // reused by take_due_timer
   FiberRecord* pending_spawn_ = nullptr;
   FiberRecord* last_picked_ = nullptr;
 

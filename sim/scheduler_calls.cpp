@@ -139,10 +139,22 @@ void Scheduler::wake(Waiter& waiter) {
   make_ready(fiber);
 }
 
-void Scheduler::at(std::int64_t time_ns, std::function<void()> fn) {
+void Scheduler::at(std::int64_t time_ns, Callback fn) {
   if (tearing_down_) return;
   check(fn != nullptr, "a timer needs a callback");
-  timers_.emplace(EventKey{std::max(time_ns, now_ns_), next_event_sequence_++}, std::move(fn));
+  std::uint32_t slot = 0;
+  if (free_timer_slots_.empty()) {
+    slot = static_cast<std::uint32_t>(timer_slots_.size());
+    timer_slots_.push_back(std::move(fn));
+  } else {
+    slot = free_timer_slots_.back();
+    free_timer_slots_.pop_back();
+    timer_slots_[slot] = std::move(fn);
+  }
+  const auto later = [](const TimerEntry& a, const TimerEntry& b) { return later_timer(a, b); };
+  timer_heap_.push_back(
+      TimerEntry{EventKey{std::max(time_ns, now_ns_), next_event_sequence_++}, slot});
+  std::push_heap(timer_heap_.begin(), timer_heap_.end(), later);
 }
 
 void Scheduler::stop() {

@@ -42,9 +42,15 @@ DownstreamSystem::Reply DownstreamSystem::decide(const Key& key, runtime::Token 
 DownstreamSystem::Reply DownstreamSystem::call(runtime::ExecutionContext& ctx,
                                                runtime::Token token) {
   const runtime::LeaseKey& tree = ctx.tree_key();
-  Key key{tree.tenant_id, rules_.keyed_by_tenant ? std::string() : tree.lease_execution_id};
   const std::int64_t now_ns = world_.true_now_ns();
   const bool troubled = now_ns < world_.options().safety_phase_ns;
+  // The tenant-wide mark is a misconfiguration (the shared aggregate the ADR warns against): it
+  // fences healthy holders until their epoch catches up with the tenant's furthest tree, one pass
+  // at a time. Like every fault it ends with the safety phase, so that liveness is judged on a
+  // world that lets trees finish (with long steps, catching up took more than the quiet phase:
+  // swarm seeds 580, 714, 720 ended live on the correct runtime).
+  Key key{tree.tenant_id,
+          rules_.keyed_by_tenant && troubled ? std::string() : tree.lease_execution_id};
   const double draw = rng_->unit();
   const bool lost = troubled && draw < rules_.lost_share;
   const bool slow = troubled && !lost && draw < rules_.lost_share + rules_.slow_share;

@@ -13,7 +13,8 @@
 //   not above it (a token may be used once: a retry of a call that landed is rejected);
 // - keyed by the tenant alone: the shared aggregate the ADR warns against, which rejects healthy
 //   holders of one tree after another tree of the tenant went further (always non-strict, so that
-//   every tree gets through once its epoch caught up).
+//   every tree gets through once its epoch caught up); in the quiet phase it keys by the lease key
+//   (the misconfiguration ends with the faults, so that liveness can be judged).
 // A call crosses the world's time: its request is decided when it lands (a world timer, so a
 // request sent before its caller paused lands while it is paused), and its reply comes back a
 // latency later. In the safety phase a share of calls are slow (decided and answered seconds

@@ -1,4 +1,7 @@
-// A write whose lease expired locally before its reply never returns success to its step body.
+// A write whose lease expired locally before its reply never returns success to its step body, and
+// a confirmNow() whose lease expired locally before it returned never returns to its body either
+// (a confirm promises the lease is held now: returning on an expired belief lets the body make its
+// unchecked call for a stale holder; red team round 8, bug 09).
 // Local expiry is computed by the oracle from the lease store's grants (properties/local_expiry.h),
 // never read from the runtime's beliefs. What the body saw is the workload's own kObserved record
 // (made by scenarios::write_effect when the write returned), stamped with the holder's monotonic
@@ -16,10 +19,12 @@ void check_expired_write_never_succeeds(const Events& events, const LocalExpiryP
   LocalExpiries expiries(policy);
   for (const sim::HistoryEvent& e : events) {
     expiries.add(e);
-    if (e.world != sim::WorldEventKind::kObserved || e.runtime.holder != "write" ||
-        (e.detail != "applied" && e.detail != "deduplicated")) {
-      continue;
-    }
+    if (e.world != sim::WorldEventKind::kObserved) continue;
+    const bool write_succeeded =
+        e.runtime.holder == "write" && (e.detail == "applied" || e.detail == "deduplicated");
+    const bool confirm_returned = e.runtime.holder == "confirm" && e.detail == "confirmed";
+    if (!write_succeeded && !confirm_returned) continue;
+    const char* what = write_succeeded ? "a write" : "confirmNow()";
     const sim::RuntimeRecord& r = e.runtime;
     const std::optional<LocalExpiries::Expiry> expiry = expiries.expiry(r.key, r.token, e.node);
     if (!expiry) {
@@ -32,13 +37,13 @@ void check_expired_write_never_succeeds(const Events& events, const LocalExpiryP
       continue;
     }
     if (e.local_monotonic_ns <= expiry->monotonic_ns) continue;
-    out.push_back(violation(
-        ExpiredWriteNeverSucceeds{}.name(),
-        fmt::format("a write of step '{}' of {} under token {} returned '{}' to its body at "
-                    "monotonic {}ns, after its lease expired locally at {}ns",
-                    r.step, runtime::to_string(r.key), r.token, e.detail, e.local_monotonic_ns,
-                    expiry->monotonic_ns),
-        {expiry->grant_index, e.index}));
+    out.push_back(
+        violation(ExpiredWriteNeverSucceeds{}.name(),
+                  fmt::format("{} of step '{}' of {} under token {} returned '{}' to its body at "
+                              "monotonic {}ns, after its lease expired locally at {}ns",
+                              what, r.step, runtime::to_string(r.key), r.token, e.detail,
+                              e.local_monotonic_ns, expiry->monotonic_ns),
+                  {expiry->grant_index, e.index}));
   }
 }
 

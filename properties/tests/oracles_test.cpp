@@ -136,8 +136,8 @@ class History {
   std::uint64_t runtime_event(EventKind kind, runtime::Token token, std::string step = {}) {
     sim::HistoryEvent e;
     e.node = kNodeA;
-    e.runtime = runtime::RuntimeEvent{kind, "a", kTree, "tenant-1:order-1", token,
-                                      std::move(step), {}, 0};
+    e.runtime =
+        runtime::RuntimeEvent{kind, "a", kTree, "tenant-1:order-1", token, std::move(step), {}, 0};
     return push(std::move(e));
   }
   const Events& events() const { return events_; }
@@ -393,6 +393,23 @@ TEST(ExpiredWriteNeverSucceeds, AWriteUnderATokenNeverGrantedIsReported) {
   std::vector<Violation> found;
   check_expired_write_never_succeeds(h.events(), LocalExpiryPolicy{}, found);
   expect_one(found, ExpiredWriteNeverSucceeds{}.name(), {stray});
+}
+
+// A confirm returned after its lease expired locally (its own renewal granted, then a pause
+// before it returned); one returned in time passes.
+TEST(ExpiredWriteNeverSucceeds, AConfirmThatReturnedAfterLocalExpiryIsReported) {
+  History h;
+  h.take(1);  // confirmedUntil = 0 + 30 s - 70 ms
+  h.at(10 * kSecond);
+  h.renew(1, 10 * kSecond);  // the confirm's renewal: until 40 s - 70 ms
+  h.at(12 * kSecond);
+  h.observe("confirm", 1, "confirmed", 10 * kSecond, 11 * kSecond);
+  h.at(41 * kSecond);
+  const auto late = h.observe("confirm", 1, "confirmed", 10 * kSecond, 41 * kSecond);
+  std::vector<Violation> found;
+  check_expired_write_never_succeeds(h.events(), LocalExpiryPolicy{}, found);
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{1, late}));
 }
 
 // --- reference-model ---

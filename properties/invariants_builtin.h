@@ -191,6 +191,17 @@ class ExpiredWriteNeverSucceeds final : public Invariant {
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
 
+class ActsWithinBelief final : public Invariant {
+ public:
+  std::string_view name() const override { return "acts-within-belief"; }
+  std::string_view statement() const override {
+    return "a holder sends a fenced write, a checkpoint or an unchecked call, and starts a step, "
+           "only before the local expiry the store's grants give its token (the send time of the "
+           "last take or renewal granted + ttl - the drift margin, on its own clock)";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
 class OwnWorkflow final : public Invariant {
  public:
   std::string_view name() const override { return "own-workflow"; }
@@ -255,6 +266,8 @@ struct LocalExpiryPolicy {
 };
 void check_expired_write_never_succeeds(const Events& events, const LocalExpiryPolicy& policy,
                                         std::vector<Violation>& out);
+void check_acts_within_belief(const Events& events, const LocalExpiryPolicy& policy,
+                              std::vector<Violation>& out);
 
 // The effects a workflow declares (scenarios::DeclaredStep), by (sink, effect), counted over its
 // steps and its inline children's; looked up by workflow name.

@@ -30,6 +30,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<ScopeKeyInjective>());
   out.push_back(std::make_unique<ReferenceModel>());
   out.push_back(std::make_unique<ExpiredWriteNeverSucceeds>());
+  out.push_back(std::make_unique<ActsWithinBelief>());
   out.push_back(std::make_unique<RenewalCadence>());
   out.push_back(std::make_unique<TimelyLoss>());
   out.push_back(std::make_unique<OwnWorkflow>());

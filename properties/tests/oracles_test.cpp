@@ -412,6 +412,53 @@ TEST(ExpiredWriteNeverSucceeds, AConfirmThatReturnedAfterLocalExpiryIsReported) 
   EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{1, late}));
 }
 
+// --- acts-within-belief ---
+
+// Every act that relies on the lease leaves before the local expiry the store's grants give; a
+// renewal sent after that expiry does not revive it (red team round 9, bug 01: a write that checked
+// only its lease's state, not its clock).
+TEST(ActsWithinBelief, ActsAfterTheLocalExpiryOfTheGrantsAreReported) {
+  History h;
+  h.take(1);  // confirmedUntil = 0 + 30 s - 70 ms
+  h.at(10 * kSecond);
+  h.renew(1, 10 * kSecond);  // until 40 s - 70 ms
+  h.at(39 * kSecond);
+  h.runtime_event(EventKind::kStepStarted, 1, "charge");
+  h.runtime_event(EventKind::kWriteSent, 1, "charge");
+  h.at(45 * kSecond);
+  h.renew(1, 45 * kSecond);  // sent after local expiry: it does not count
+  h.at(46 * kSecond);
+  const auto write = h.runtime_event(EventKind::kWriteSent, 1, "charge");
+  const auto checkpoint = h.runtime_event(EventKind::kCheckpointSent, 1, "charge");
+  const auto call = h.runtime_event(EventKind::kUncheckedCallSent, 1, "charge");
+  const auto step = h.runtime_event(EventKind::kStepStarted, 1, "ship");
+  h.runtime_event(EventKind::kLeaseReleased, 1);  // not an act on the lease
+  h.runtime_event(EventKind::kWriteSent, 2, "ship");  // never granted: the token oracles' case
+  std::vector<Violation> found;
+  check_acts_within_belief(h.events(), LocalExpiryPolicy{}, found);
+  ASSERT_EQ(found.size(), 4u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{1, write}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{1, checkpoint}));
+  EXPECT_EQ(found[2].events, (std::vector<std::uint64_t>{1, call}));
+  EXPECT_EQ(found[3].events, (std::vector<std::uint64_t>{1, step}));
+  for (const Violation& v : found) EXPECT_EQ(v.invariant, ActsWithinBelief{}.name());
+}
+
+// The boundary: the instant of local expiry is already past the belief (the holder stops there).
+TEST(ActsWithinBelief, AWriteAtTheInstantOfLocalExpiryIsReportedOneBeforeItPasses) {
+  History h;
+  h.take(1);
+  const std::int64_t expiry = kTtl - LocalExpiryPolicy{}.drift_margin_min_ns -
+                              kTtl / 1'000'000 * 2 * LocalExpiryPolicy{}.drift_bound_ppm;
+  h.at(expiry - 1);
+  h.runtime_event(EventKind::kWriteSent, 1, "charge");
+  h.at(expiry);
+  const auto at = h.runtime_event(EventKind::kWriteSent, 1, "charge");
+  std::vector<Violation> found;
+  check_acts_within_belief(h.events(), LocalExpiryPolicy{}, found);
+  expect_one(found, ActsWithinBelief{}.name(), {0, at});
+}
+
 // --- reference-model ---
 
 TEST(ReferenceModel, TheStoresRulesAgreeWithAFaithfulStore) {

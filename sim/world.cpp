@@ -389,10 +389,14 @@ void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {
 bool World::all_trees_completed() {
   for (const runtime::LeaseKey& key : submitted_) {
     const runtime::Checkpoint checkpoint = checkpoints_->load(key);
-    if (checkpoint.tree_completed) continue;
-    // A cancelled tree has ended once a holder ended it: its placement is finished (#360). A
-    // cancel recorded but never acted on is work not done.
     const std::optional<runtime::Placement> placement = queue_.find(key);
+    const bool placement_finished = !placement || placement->finished;
+    // A tree has ended once its end is recorded AND its placement is finished: a completed tree
+    // left pending in the queue is taken again by every poll, forever (a pass that finds the tree
+    // completed must finish it: a crash between the completion commit and the finish is the next
+    // holder's to clean up). A cancelled tree has ended once a holder ended it (#360); a cancel
+    // recorded but never acted on is work not done.
+    if (checkpoint.tree_completed && placement_finished) continue;
     if (checkpoint.cancelled && placement && placement->finished) continue;
     return false;
   }

@@ -45,8 +45,9 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<ConfirmReadsCancel>());
   out.push_back(std::make_unique<CancelAbortsSteps>());
   out.push_back(std::make_unique<CancelSeenInTime>());
-  // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement finished) is judged by the run's outcome, and replay
-  // (same seed, same history hash) by running twice: neither is a checker over one history.
+  // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
+  // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
+  // twice: neither is a checker over one history.
   return out;
 }
 

@@ -2,10 +2,10 @@
 // margin rule: a holder believes its lease until confirmedUntil = the send time of the last take or
 // renewal the store granted + ttl - the drift margin (on its own clock), and stops using it there,
 // because past that instant the store may already have expired it and granted the next epoch to
-// another instance (clocks drift within the bound): a write that leaves then can reach a sink before
-// the next holder's first write, and no token check refuses it. So every act that relies on the
-// lease (a fenced write or a checkpoint leaving the holder, an unchecked call after confirmNow, a
-// step starting) happens before that local expiry. The expiry is the oracle's own
+// another instance (clocks drift within the bound): a write that leaves then can reach a sink
+// before the next holder's first write, and no token check refuses it. So every act that relies on
+// the lease (a fenced write or a checkpoint leaving the holder, an unchecked call after confirmNow,
+// a step starting) happens before that local expiry. The expiry is the oracle's own
 // (properties/local_expiry.h, from the store's records), never the runtime's belief: a runtime that
 // checks only its lease's state and not its clock, or extends its belief on its own, is caught.
 #include <fmt/format.h>
@@ -22,11 +22,16 @@ namespace {
 
 std::string_view act_name(EventKind kind) {
   switch (kind) {
-    case EventKind::kWriteSent: return "sent a fenced write";
-    case EventKind::kCheckpointSent: return "sent a checkpoint";
-    case EventKind::kUncheckedCallSent: return "made an unchecked call";
-    case EventKind::kStepStarted: return "started a step";
-    default: return {};
+    case EventKind::kWriteSent:
+      return "sent a fenced write";
+    case EventKind::kCheckpointSent:
+      return "sent a checkpoint";
+    case EventKind::kUncheckedCallSent:
+      return "made an unchecked call";
+    case EventKind::kStepStarted:
+      return "started a step";
+    default:
+      return {};
   }
 }
 
@@ -56,9 +61,9 @@ void check_acts_within_belief(const Events& events, const LocalExpiryPolicy& pol
 
 void ActsWithinBelief::check(const sim::World& world, std::vector<Violation>& out) const {
   const runtime::LeasePolicy& lease = world.options().lease;
-  check_acts_within_belief(
-      world.history().events(), LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
-      out);
+  check_acts_within_belief(world.history().events(),
+                           LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
+                           out);
 }
 
 }  // namespace fencesim::properties

@@ -9,6 +9,7 @@
 #include <array>
 
 #include "scenarios/mix_workload.h"
+#include "scenarios/pass_end_trouble.h"
 #include "scenarios/scenario.h"
 
 namespace fencesim::scenarios {
@@ -319,6 +320,8 @@ void register_nightly_mix(ScenarioRegistry& registry) {
         if (wait_faults.chance(0.5))
           plan.faults.push_back(draw_remote_wait_store_fault(wait_faults, checkpoints_node(world)));
         add_checkpoint_store_faults(world, plan, world.stream("faults/checkpoint-store"));
+        add_pass_end_queue_faults(world, plan, world.stream("faults/pass-end"), kInstances);
+        add_child_key_client(world, world.stream("clients/child-key"));
         world.set_fault_plan(std::move(plan));
       },
       nightly_marks()});
@@ -361,6 +364,8 @@ void register_nightly_mix(ScenarioRegistry& registry) {
         add_protocol_pauses(plan, world.stream("faults/confirm-pause"), 0.67,
                             runtime::EventKind::kConfirmSent, 8, 50 * kMillisecond, 45, 90);
         add_checkpoint_store_faults(world, plan, world.stream("faults/checkpoint-store"));
+        add_pass_end_queue_faults(world, plan, world.stream("faults/pass-end"), kInstances);
+        add_child_key_client(world, world.stream("clients/child-key"));
         world.set_fault_plan(std::move(plan));
       },
       swarm_marks()});

@@ -180,6 +180,26 @@ void World::submit(const runtime::LeaseKey& key, const std::string& workflow, st
   scheduler_->at(at_ns, [this, key, workflow] { place_root(key, workflow); });
 }
 
+bool World::client_place(const runtime::LeaseKey& key, const std::string& workflow) {
+  StoreCall call;
+  call.op = StoreOp::kPlace;
+  call.store = names_[store_node_];
+  call.key = key;
+  call.argument = workflow;
+  call.store_wall_ns = store_wall_ns(store_node_);
+  call.sent_ns = now_ns();
+  call.outcome = "ok";
+  bool placed = true;
+  try {
+    queue_.place(key, workflow, std::nullopt);
+  } catch (const runtime::PlacementError& e) {
+    call.outcome = std::string("refused: ") + e.what();
+    placed = false;
+  }
+  record_store_call(store_node_, std::move(call));
+  return placed;
+}
+
 void World::place_root(const runtime::LeaseKey& key, const std::string& workflow) {
   queue_.place(key, workflow, std::nullopt);
   StoreCall call;

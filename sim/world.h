@@ -92,6 +92,11 @@ class World final : private StoreRecorder {
   const runtime::WorkflowRegistry& workflows() const { return workflows_; }
   // Places a root tree on the queue at virtual time `at_ns` (a client's request).
   void submit(const runtime::LeaseKey& key, const std::string& workflow, std::int64_t at_ns = 0);
+  // A client's placement of a root, made during the run with whatever key the client has (a
+  // hostile or confused client may use a reserved one, e.g. an AnyInstance child's key it read in
+  // a log): recorded as the lease store's kPlace with the queue's verdict, "ok" or "refused: why".
+  // Not a submission: the liveness watcher does not wait for it. Returns whether it was placed.
+  bool client_place(const runtime::LeaseKey& key, const std::string& workflow);
   void set_fault_plan(FaultPlan plan) { plan_ = std::move(plan); }
   const FaultPlan& fault_plan() const { return plan_; }
   // Whether the fault plan stays inside the protocol's assumptions (see sim::within_assumptions).

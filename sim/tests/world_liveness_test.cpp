@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "runtime/lease_repository.h"
+#include "runtime/placement_queue.h"
+#include "runtime/scope_key.h"
 #include "sim/world.h"
 
 namespace fencesim::sim {
@@ -37,6 +39,30 @@ TEST(WorldLiveness, ATreeHasEndedOnlyOnceItsCompletionIsRecordedAndItsPlacementF
   EXPECT_EQ(outcome_of(true, true), RunOutcome::kCompleted);
   EXPECT_EQ(outcome_of(true, false), RunOutcome::kLiveness);  // completed, still queued
   EXPECT_EQ(outcome_of(false, false), RunOutcome::kLiveness);
+}
+
+// A client's placement during the run is recorded with the queue's verdict: a root under an
+// AnyInstance child's reserved key is refused, also once that child is on the queue (red team
+// round 9, bug 03: the queue deduplicated before it checked), and placed nothing.
+TEST(WorldClientPlace, ARootUnderAChildsKeyIsRefusedAndRecordedAsRefused) {
+  WorldOptions options;
+  options.seed = 1;
+  World world(options);
+  world.add_lease_store();
+  const runtime::LeaseKey child{"tenant-1",
+                                std::string(runtime::kChildExecutionPrefix) + "order-1:g%2Fx"};
+  world.queue().place(child, "remote", kTree);
+  EXPECT_FALSE(world.client_place(child, "remote"));
+  EXPECT_TRUE(world.client_place(runtime::LeaseKey{"tenant-1", "order-2"}, "order"));
+  std::vector<std::string> outcomes;
+  for (const HistoryEvent& e : world.history().events()) {
+    if (e.world == WorldEventKind::kStoreCall && e.store && e.store->op == StoreOp::kPlace)
+      outcomes.push_back(e.store->outcome);
+  }
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_TRUE(outcomes[0].starts_with("refused: ")) << outcomes[0];
+  EXPECT_EQ(outcomes[1], "ok");
+  EXPECT_FALSE(world.queue().find(child)->parent == std::nullopt);  // still the child's placement
 }
 
 }  // namespace

@@ -10,15 +10,16 @@
 
 namespace fencesim::properties {
 
-// ExecutionLeaseRepository's contract (ADR-0023: the token is "written into ExecutionLeaseRepository's
-// contract"): a renewal extends only a lease that is neither expired nor released, and "a late or
-// stale renewal never extends, resurrects or steals a lease". A store's refusal of a renewal or of
-// a checkpoint under token t is therefore the store's word that t is over, whatever its reason
-// (stale, expired, released, not-holder; a checkpoint of a released or lower epoch): once it
-// reached the holder, the holder starts no step and sends no write, checkpoint or unchecked call
-// under t (calls already in flight may still land). A step also never starts under a token its
-// holder reported lost or that a sink refused. stopped-holder judges the sends after a fenced
-// refusal or a reported loss; this one judges the store's other refusals, and every step start.
+// ExecutionLeaseRepository's contract (ADR-0023: the token is "written into
+// ExecutionLeaseRepository's contract"): a renewal extends only a lease that is neither expired nor
+// released, and "a late or stale renewal never extends, resurrects or steals a lease". A store's
+// refusal of a renewal or of a checkpoint under token t is therefore the store's word that t is
+// over, whatever its reason (stale, expired, released, not-holder; a checkpoint of a released or
+// lower epoch): once it reached the holder, the holder starts no step and sends no write,
+// checkpoint or unchecked call under t (calls already in flight may still land). A step also never
+// starts under a token its holder reported lost or that a sink refused. stopped-holder judges the
+// sends after a fenced refusal or a reported loss; this one judges the store's other refusals, and
+// every step start.
 class RefusalIsALoss final : public Invariant {
  public:
   std::string_view name() const override { return "refusal-is-a-loss"; }

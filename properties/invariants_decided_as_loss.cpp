@@ -22,8 +22,8 @@ constexpr std::string_view kCancelled = runtime::ExecutionCancelledError::kCode;
 // How token t was first lost at its holder.
 struct FirstLoss {
   std::uint64_t index = 0;
-  bool fence = false;          // a refusal naming a later token, or the holder's "fenced" loss
-  bool after_cancel = false;   // the holder had learned of the tree's cancel in this pass before
+  bool fence = false;         // a refusal naming a later token, or the holder's "fenced" loss
+  bool after_cancel = false;  // the holder had learned of the tree's cancel in this pass before
 };
 
 // A loss of the record's token as it reached its holder: its own report, or a store's or sink's
@@ -110,8 +110,8 @@ void check_decided_as_loss(const std::vector<sim::HistoryEvent>& events,
         name,
         fmt::format("{}: {} under token {} of {} (step '{}') with '{}', after {} ('{}') of that "
                     "token had reached it: expected {}",
-                    r->holder, what_decided(r->kind), r->token, runtime::to_string(r->key),
-                    r->step, code, runtime::to_string(cause.runtime.kind),
+                    r->holder, what_decided(r->kind), r->token, runtime::to_string(r->key), r->step,
+                    code, runtime::to_string(cause.runtime.kind),
                     std::string_view(cause.runtime.detail), expected),
         {loss.index, e.index}));
   }

@@ -99,8 +99,8 @@ void check_pass_ends_as_it_went(const std::vector<sim::HistoryEvent>& events,
     passes.erase(it);
     if (ended.lost) continue;  // a pass that lost a lease may end in any way its decision gives
     const std::string_view code = r->detail;
-    const std::string where = fmt::format("the pass of {} over {}", r->holder,
-                                          runtime::to_string(r->key));
+    const std::string where =
+        fmt::format("the pass of {} over {}", r->holder, runtime::to_string(r->key));
     if (r->kind == EventKind::kTreeAbandoned && is_lease_loss_code(code)) {
       out.push_back(violation(
           name,

@@ -23,8 +23,8 @@ class Story {
           std::string step = "charge", std::int64_t value = 0) {
     sim::HistoryEvent e =
         testing::next_event(events_, kHolder, sim::WorldEventKind::kRuntime, at_s * kSecond);
-    e.runtime = runtime::RuntimeEvent{kind,          "h", kTree, "tenant-1:order-1", token,
-                                      std::move(step), std::string(detail), value};
+    e.runtime = runtime::RuntimeEvent{
+        kind, "h", kTree, "tenant-1:order-1", token, std::move(step), std::string(detail), value};
     events_.push_back(std::move(e));
   }
   // The workload's record of a confirmNow() that threw.
@@ -77,9 +77,8 @@ TEST(RefusalIsALoss, AHolderThatStopsAtARefusedRenewalPasses) {
 }
 
 TEST(RefusalIsALoss, ARenewalRefusedAsExpiredThatTheHolderKeepsIsReported) {
-  for (const EventKind after :
-       {EventKind::kStepStarted, EventKind::kWriteSent, EventKind::kCheckpointSent,
-        EventKind::kUncheckedCallSent}) {
+  for (const EventKind after : {EventKind::kStepStarted, EventKind::kWriteSent,
+                                EventKind::kCheckpointSent, EventKind::kUncheckedCallSent}) {
     Story s;
     s.at(0, EventKind::kTreeStarted, 1, "order", {});
     s.at(1, EventKind::kRenewRefused, 1, "expired", {});

@@ -1,4 +1,5 @@
 // The invariants every run is checked against, in the order their violations are reported.
+#include "properties/invariants_after_loss.h"
 #include "properties/invariants_builtin.h"
 #include "properties/invariants_cancel.h"
 #include "properties/invariants_cancel_reach.h"
@@ -45,6 +46,9 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<ConfirmReadsCancel>());
   out.push_back(std::make_unique<CancelAbortsSteps>());
   out.push_back(std::make_unique<CancelSeenInTime>());
+  out.push_back(std::make_unique<RefusalIsALoss>());
+  out.push_back(std::make_unique<DecidedAsLoss>());
+  out.push_back(std::make_unique<PassEndsAsItWent>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

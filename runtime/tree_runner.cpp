@@ -322,7 +322,9 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
     // that loss, before any yield: "yielding" a lost lease would let the retake below start a
     // new token inside this pass, and the pass would then decide its branches' failures (made
     // under the old token) against the new lease, missing a refusal that stopped the old one.
-    if (!yielded_) lease_->assert_held();
+    // Once a cancel was seen, the cancel ends the wait (below), also in a lane that finds the
+    // yield taken back by another lane that saw it: that lease was released, not lost.
+    if (!yielded_ && !cancel_->seen()) lease_->assert_held();
     // A cancel seen by the watcher (which goes on while the lease is yielded) ends the wait: the
     // tree will not use its children's results. The children are trees of their own and run on.
     if (cancel_->seen()) {
@@ -367,6 +369,9 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
       throw ExecutionLeaseLostError(placement_.key, yielded_token);
     }
   }
+  // Another lane that saw the cancel took the yield back without a retake (above): a cancel, not
+  // a lease that is not held.
+  cancel_->throw_if_seen();
   lease_->assert_held();
   emit(EventKind::kRemoteWaitEnded);
 }

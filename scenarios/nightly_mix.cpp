@@ -357,6 +357,14 @@ void register_nightly_mix(ScenarioRegistry& registry) {
         // stream, so every other draw stays.
         add_protocol_pauses(plan, world.stream("faults/reply-pause"), 0.5,
                             runtime::EventKind::kWriteAccepted, 16, 0, 35, 70);
+        // A seed in two pauses an instance right as a write leaves, its request still in the
+        // process (a GC pause between the call and the socket), long enough for its lease to
+        // expire and the next holder to write the same scope key: the request leaves at the
+        // resume and is refused, and the refusal lands after the abort, while the step that made
+        // the write still cleans up or its tree's other branches still run (news after the abort
+        // meets the decision). Its own stream.
+        add_protocol_pauses(plan, world.stream("faults/send-pause"), 0.5,
+                            runtime::EventKind::kWriteSent, 16, 0, 35, 70);
         // Two seeds in three pause an instance right after a confirmation, while its step builds
         // the call the confirmation was for (the reconcile step's call to the downstream, the
         // notify step's unchecked one): the call leaves after the lease expired locally, and may

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
 
 #include "runtime/errors.h"
 #include "runtime/tree_runner.h"
@@ -108,6 +109,20 @@ runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<TreeWatch> 
       ctx.env().sleep(500 * kMillisecond);  // never inside the catch: fibers share its state
     }
     if (written) world.mark(ctx, "fenced-withdrawal-written");
+    // Half the withdrawals that write linger after it (an application that goes on with work of
+    // its own, e.g. waits for its own system to settle), looking at their step's signal every
+    // half second; once it is aborted they give up with an error of their own, not the signal's
+    // reason. What the runtime decides about that failure (the step's lease lost meanwhile) is
+    // the withdrawal's classification. Drawn per withdrawal from a stream named by its effect
+    // (unique in a run), so every other draw of the seed stays.
+    sim::Rng linger = world.stream("withdrawal-linger/" + effect);
+    if (!linger.chance(0.5)) return;
+    for (std::int64_t looks = linger.between(1, 40); looks > 0; --looks) {
+      ctx.env().sleep(500 * kMillisecond);
+      if (!ctx.signal().aborted()) continue;
+      world.mark(ctx, "withdrawal-gave-up");
+      throw std::runtime_error("withdrawal: gave up, its step's signal was aborted");
+    }
   };
 }
 

@@ -30,7 +30,9 @@ std::vector<std::string> step_paths(const runtime::WorkflowRegistry& workflows,
 // What a withdrawal does: marks withdrawal-<moment> (TreeWatch::moment); then, if its frame has a fence, writes its
 // own effect `effect` to `sink` through it (write_withdrawal_effect), again while its reply is
 // lost (marks fenced-withdrawal-written when that returned); if not, marks
-// unfenced-withdrawal-refused. Nothing escapes it. An empty `effect` only looks at the fence.
+// unfenced-withdrawal-refused. Nothing escapes it, except that half the fenced ones that write
+// then linger (up to 20 s), looking at their step's signal, and give up with an error of their own
+// once it is aborted (marks withdrawal-gave-up). An empty `effect` only looks at the fence.
 //
 // A withdrawal's write is at most once: nobody runs a withdrawal again, so a write lost with its
 // lease (the reply lost, then the lease expired locally) never lands, and the tree may still

@@ -647,7 +647,8 @@ TEST(DefaultInvariants, EveryInvariantHasAUniqueNameAndAStatement) {
   for (std::string_view name :
        {"conditional-renewal", "conservative-belief", "stale-step-never-succeeds", "stopped-holder",
         "classification", "fence-scoping", "no-false-fencing", "safe-yield", "scope-key-injective",
-        "strict-confirm", "exactly-once", "reference-model", "expired-write-never-succeeds"}) {
+        "strict-confirm", "exactly-once", "reference-model", "expired-write-never-succeeds",
+        "refusal-is-a-loss", "decided-as-loss", "pass-ends-as-it-went"}) {
     EXPECT_TRUE(names.contains(name)) << name;
   }
 }

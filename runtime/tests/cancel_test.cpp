@@ -191,5 +191,31 @@ TEST(Cancel, ACancelThatBeatsTheCompletionEndsTheTreeCancelled) {
   EXPECT_EQ(f.checkpoints.request_cancel(other), CancelStatus::kTreeCompleted);
 }
 
+// A cancel seen while the root's lease is yielded for a remote-children wait in two lanes at once
+// ends the tree: the lane that finds the yield taken back by the lane that saw the cancel first
+// ends with the cancel too, not with a held check of the released lease (the pass would then be
+// abandoned as a lease loss, and the tree taken again only to be ended).
+TEST(Cancel, ACancelSeenWhileTwoLanesWaitWithTheLeaseYieldedEndsTheTree) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{
+      "far", {StepItem{"far", [](ExecutionContext& c) { c.env().sleep(300 * kSecond); }}}});
+  f.workflows.add(Workflow{"lane", {GroupItem{"g", {{"r", ChildPlacement::kAnyInstance, "far"}}}}});
+  f.workflows.add(Workflow{"w",
+                           {GroupItem{"lanes",
+                                      {{"a", ChildPlacement::kParentInstance, "lane"},
+                                       {"b", ChildPlacement::kParentInstance, "lane"}}}}});
+  f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(10 * kSecond);
+  ASSERT_TRUE(f.leases.read(kKey).has_value());
+  ASSERT_TRUE(f.leases.read(kKey)->released);  // both lanes wait: the root's lease is yielded
+  ASSERT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
+  f.time.advance(30 * kSecond);
+  EXPECT_EQ(count_of(f, EventKind::kTreeAbandoned, kKey), 0u);
+  expect_ended_cancelled(f);
+  EXPECT_EQ(count_of(f, EventKind::kLeaseTaken, kKey), 1u);
+}
+
 }  // namespace
 }  // namespace fencesim::runtime

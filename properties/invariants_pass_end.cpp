@@ -1,0 +1,128 @@
+// pass-ends-as-it-went (properties/invariants_after_loss.h): how a pass ended agrees with what
+// happened to its lease during it. A yield gives the lease back; only a loss the holder reported,
+// a refusal that reached it, or a take refused (the retake after a yield found the key taken)
+// lets a pass end as a lease loss; so does a strict confirm that threw (its renewal was not
+// granted: the workload's own record of what the confirm returned).
+#include <fmt/format.h>
+
+#include <map>
+#include <optional>
+
+#include "properties/history_support.h"
+#include "properties/invariants_after_loss.h"
+#include "runtime/errors.h"
+
+namespace fencesim::properties {
+
+using runtime::EventKind;
+
+namespace {
+
+constexpr std::string_view kLeaseLost = runtime::ExecutionLeaseLostError::kCode;
+constexpr std::string_view kCancelled = runtime::ExecutionCancelledError::kCode;
+
+struct PassState {
+  std::uint64_t started = 0;
+  sim::NodeId node = sim::kWorldNode;
+  std::optional<std::uint64_t> lost;         // the first sign that the pass lost a lease
+  std::optional<std::uint64_t> cancel_seen;  // the first kCancelSeen of the pass
+};
+
+bool loses_a_lease(const sim::RuntimeRecord& r) {
+  switch (r.kind) {
+    case EventKind::kLeaseLost:
+    case EventKind::kRenewRefused:
+    case EventKind::kWriteRefused:
+    case EventKind::kTakeRefused:
+      return true;
+    case EventKind::kCheckpointRefused:
+      return r.detail != "cancelled";
+    default:
+      return false;
+  }
+}
+
+// The workload's own record of a confirmNow() that threw (scenarios/workload.h, confirm_now),
+// other than with the tree's cancel (ExecutionCancelledError: "execution cancelled: ...").
+bool is_failed_confirm(const sim::HistoryEvent& e) {
+  return e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "confirm" &&
+         e.detail.starts_with("error:") && !e.detail.starts_with("error: execution cancelled");
+}
+
+bool is_lease_loss_code(std::string_view code) {
+  return code == kLeaseLost || code.starts_with(std::string(kLeaseLost) + ".");
+}
+
+}  // namespace
+
+void check_pass_ends_as_it_went(const std::vector<sim::HistoryEvent>& events,
+                                std::vector<Violation>& out) {
+  const std::string_view name = PassEndsAsItWent{}.name();
+  std::map<std::pair<sim::Name, sim::NameKey>, PassState> passes;
+  std::map<HeldToken, std::uint64_t> lost_tokens;  // -> the first sign of the token's loss
+  for (const sim::HistoryEvent& e : events) {
+    if (is_failed_confirm(e)) {
+      // A strict confirm that was not granted throws execution.lease-lost without a loss of the
+      // lease (issue 9 item 1): a lease loss for the pass of that tree on that node.
+      for (auto& [who, pass] : passes) {
+        if (who.second == e.runtime.key && pass.node == e.node && !pass.lost) pass.lost = e.index;
+      }
+      continue;
+    }
+    const sim::RuntimeRecord* r = runtime_event(e);
+    if (r == nullptr) continue;
+    const bool loss = loses_a_lease(*r);
+    if (loss) lost_tokens.try_emplace(held_token(*r), e.index);
+    if (r->kind == EventKind::kTreeStarted) {
+      // The lease the pass starts with may be lost already (a take whose reply came back after
+      // the lease's local expiry: the holder's loss comes before the pass's start).
+      std::optional<std::uint64_t> lost;
+      if (auto l = lost_tokens.find(held_token(*r)); l != lost_tokens.end()) lost = l->second;
+      passes[{r->holder, r->key}] = PassState{e.index, e.node, lost, std::nullopt};
+      continue;
+    }
+    const bool end = r->kind == EventKind::kTreeAbandoned || r->kind == EventKind::kTreeCompleted ||
+                     r->kind == EventKind::kTreeCancelled;
+    if (!loss && !end && r->kind != EventKind::kCancelSeen) continue;
+    auto it = passes.find({r->holder, r->key});
+    if (it == passes.end()) continue;
+    PassState& pass = it->second;
+    if (loss) {
+      if (!pass.lost) pass.lost = e.index;
+      continue;
+    }
+    if (r->kind == EventKind::kCancelSeen) {
+      if (!pass.cancel_seen) pass.cancel_seen = e.index;
+      continue;
+    }
+    const PassState ended = pass;
+    passes.erase(it);
+    if (ended.lost) continue;  // a pass that lost a lease may end in any way its decision gives
+    const std::string_view code = r->detail;
+    const std::string where =
+        fmt::format("the pass of {} over {}", r->holder, runtime::to_string(r->key));
+    if (r->kind == EventKind::kTreeAbandoned && is_lease_loss_code(code)) {
+      out.push_back(violation(
+          name,
+          fmt::format("{} was abandoned as '{}', but it lost no lease: no loss reported, no "
+                      "refusal received, no take refused (a yield gives the lease back)",
+                      where, code),
+          {ended.started, e.index}));
+      continue;
+    }
+    if (!ended.cancel_seen || r->kind == EventKind::kTreeCancelled) continue;
+    if (r->kind == EventKind::kTreeAbandoned && code == kCancelled) continue;  // queue unreachable
+    out.push_back(violation(
+        name,
+        fmt::format("{} learned of the tree's cancel and lost no lease, but ended with {} '{}', "
+                    "not the cancel: a cancelled holder ends the tree",
+                    where, runtime::to_string(r->kind), code),
+        {ended.started, *ended.cancel_seen, e.index}));
+  }
+}
+
+void PassEndsAsItWent::check(const sim::World& world, std::vector<Violation>& out) const {
+  check_pass_ends_as_it_went(world.history().events(), out);
+}
+
+}  // namespace fencesim::properties

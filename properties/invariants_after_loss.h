@@ -25,8 +25,9 @@ class RefusalIsALoss final : public Invariant {
   std::string_view name() const override { return "refusal-is-a-loss"; }
   std::string_view statement() const override {
     return "once a store's refusal of a renewal or checkpoint under token t (any reason) reached "
-           "its holder, the holder starts no step and sends no write, checkpoint or unchecked "
-           "call under t; no step starts under a token lost or refused before";
+           "its holder, or the holder decided a step of t fenced, the holder starts no step and "
+           "sends no write, checkpoint or unchecked call under t; no step starts under a token "
+           "lost or refused before";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };

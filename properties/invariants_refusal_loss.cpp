@@ -6,6 +6,7 @@
 
 #include "properties/history_support.h"
 #include "properties/invariants_after_loss.h"
+#include "runtime/errors.h"
 
 namespace fencesim::properties {
 
@@ -43,8 +44,14 @@ void check_refusal_is_a_loss(const std::vector<sim::HistoryEvent>& events,
   for (const sim::HistoryEvent& e : events) {
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
-    if (is_store_refusal(*r)) refused.try_emplace(held_token(*r), e.index);
-    if (is_store_refusal(*r) || is_loss(*r)) {
+    // A step the holder decided fenced stops the holder of its token at that decision ("the
+    // error itself is rethrown, and the holder of its token is stopped with it"), also when no
+    // store's refusal reached it (the application re-raised its own system's refusal): sibling
+    // branches send nothing more under that token.
+    const bool decided_fenced =
+        r->kind == EventKind::kStepEnded && r->detail == runtime::ExecutionFencedError::kCode;
+    if (is_store_refusal(*r) || decided_fenced) refused.try_emplace(held_token(*r), e.index);
+    if (is_store_refusal(*r) || is_loss(*r) || decided_fenced) {
       lost.try_emplace(held_token(*r), e.index);
       continue;
     }

@@ -76,6 +76,22 @@ TEST(RefusalIsALoss, AHolderThatStopsAtARefusedRenewalPasses) {
   EXPECT_TRUE(s.refusal().empty());
 }
 
+// A step decided fenced stops the holder of its token at that decision, also when no store's
+// refusal reached it (the application re-raised its own system's refusal as ExecutionFencedError):
+// a sibling branch sends nothing more under the token (red team round 9, bug 06 deleted the stop).
+TEST(RefusalIsALoss, ASiblingThatGoesOnAfterAStepDecidedFencedIsReported) {
+  Story s;
+  s.at(0, EventKind::kTreeStarted, 1, "order", {});
+  s.at(1, EventKind::kStepStarted, 1, {}, "children/a/charge");
+  s.at(1, EventKind::kStepStarted, 1, {}, "children/b/ship");
+  s.at(2, EventKind::kWriteSent, 1, "key", "children/b/ship");  // before the decision: fine
+  s.at(3, EventKind::kStepEnded, 1, kFenced, "children/a/charge");
+  s.at(4, EventKind::kCheckpointSent, 1, {}, "children/b/ship");
+  const std::vector<Violation> found = s.refusal();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{4, 5})) << found.front().message;
+}
+
 TEST(RefusalIsALoss, ARenewalRefusedAsExpiredThatTheHolderKeepsIsReported) {
   for (const EventKind after : {EventKind::kStepStarted, EventKind::kWriteSent,
                                 EventKind::kCheckpointSent, EventKind::kUncheckedCallSent}) {

@@ -21,6 +21,13 @@ inline const sim::RuntimeRecord* runtime_event(const sim::HistoryEvent& e) {
   return e.world == sim::WorldEventKind::kRuntime ? &e.runtime : nullptr;
 }
 
+// A placement the queue took: a kPlace the lease store answered "ok". One it refused (a client's
+// root under an AnyInstance child's reserved key, sim::World::client_place) or that threw (its
+// error in `outcome`) placed nothing.
+inline bool is_placement(const sim::StoreCall& call) {
+  return call.op == sim::StoreOp::kPlace && call.outcome == "ok";
+}
+
 inline bool is(const sim::HistoryEvent& e, runtime::EventKind kind) {
   return e.world == sim::WorldEventKind::kRuntime && e.runtime.kind == kind;
 }

@@ -146,8 +146,7 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
           if (call.outcome == "committed") completed.try_emplace(call.key, e.index);
           break;
         case sim::StoreOp::kPlace:
-          // A placement the queue refused (a client's root under a reserved key) placed nothing.
-          if (call.outcome == "ok") workflow_of.try_emplace(call.key, call.argument);
+          if (is_placement(call)) workflow_of.try_emplace(call.key, call.argument);
           break;
         default:
           break;

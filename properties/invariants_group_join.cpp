@@ -116,7 +116,7 @@ Read read(const Events& events) {
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store && !e.store->failed) {
       const sim::StoreCall& call = *e.store;
-      if (call.op == sim::StoreOp::kPlace && call.outcome == "ok") {  // refused: placed nothing
+      if (is_placement(call)) {
         Tree& tree = in.trees[call.key];
         if (tree.workflow.empty()) tree.workflow = call.argument;
         if (call.parent)

@@ -93,8 +93,7 @@ Received read(const Events& events) {
     if (call.failed) continue;
     switch (call.op) {
       case sim::StoreOp::kPlace: {
-        // A placement the queue refused (a client's root with a reserved key) placed nothing.
-        if (call.outcome != "ok") break;
+        if (!is_placement(call)) break;
         std::vector<Placed>& list = in.placements[call.key];
         bool known = false;
         for (const Placed& p : list)

@@ -84,8 +84,7 @@ void check_scope_key_injective(const Events& events, std::vector<Violation>& out
     if (e.world == sim::WorldEventKind::kStoreCall && e.store) {
       const sim::StoreCall& call = *e.store;
       if (call.op == sim::StoreOp::kWrite) judge.scope_seen(call.scope_key, e.index);
-      // A placement the queue refused (a client's root under a reserved key) placed nothing.
-      if (call.op != sim::StoreOp::kPlace || call.outcome != "ok") continue;
+      if (!is_placement(call)) continue;
       auto [it, fresh] = placed.try_emplace(call.key, &call, e.index);
       const sim::StoreCall& first = *it->second.first;
       if (fresh || (first.argument == call.argument && first.parent == call.parent)) continue;

@@ -7,13 +7,23 @@ namespace fencesim::properties {
 void LocalExpiries::add(const sim::HistoryEvent& e) {
   if (e.world != sim::WorldEventKind::kStoreCall || !e.store) return;
   const sim::StoreCall& call = *e.store;
+  runtime::Token token = 0;
   if (call.op == sim::StoreOp::kTake && call.outcome == "taken" && call.lease) {
-    grants_[{call.key, call.lease->token}].push_back(
-        {call.sent_monotonic_ns, call.ttl_ns, call.from, e.index});
+    token = call.lease->token;
   } else if (call.op == sim::StoreOp::kRenew && call.outcome == "renewed") {
-    grants_[{call.key, call.token}].push_back(
-        {call.sent_monotonic_ns, call.ttl_ns, call.from, e.index});
+    token = call.token;
+  } else {
+    return;
   }
+  // Kept in send order (the network may deliver a later renewal first), ties in history order,
+  // so that expiry(), asked at every act an oracle judges, walks them without sorting a copy.
+  std::vector<Grant>& grants = grants_[{call.key, token}];
+  const Grant grant{call.sent_monotonic_ns, call.ttl_ns, call.from, e.index};
+  grants.insert(std::upper_bound(grants.begin(), grants.end(), grant,
+                                 [](const Grant& a, const Grant& b) {
+                                   return a.sent_monotonic_ns < b.sent_monotonic_ns;
+                                 }),
+                grant);
 }
 
 std::optional<LocalExpiries::Expiry> LocalExpiries::expiry(const runtime::LeaseKey& key,
@@ -21,21 +31,18 @@ std::optional<LocalExpiries::Expiry> LocalExpiries::expiry(const runtime::LeaseK
                                                            sim::NodeId node) const {
   auto it = grants_.find({key, token});
   if (it == grants_.end()) return std::nullopt;
-  std::vector<Grant> mine;
+  // The first grant (in send order) is the take; each renewal sent while the lease was still held
+  // extends it.
+  std::optional<Expiry> out;
   for (const Grant& g : it->second) {
-    if (g.from == node) mine.push_back(g);
-  }
-  if (mine.empty()) return std::nullopt;
-  std::stable_sort(mine.begin(), mine.end(), [](const Grant& a, const Grant& b) {
-    return a.sent_monotonic_ns < b.sent_monotonic_ns;
-  });
-  // The first grant is the take; each renewal sent while the lease was still held extends it.
-  Expiry out{mine.front().sent_monotonic_ns + mine.front().ttl_ns - margin(mine.front().ttl_ns),
-             mine.front().index};
-  for (const Grant& g : mine) {
-    if (g.sent_monotonic_ns >= out.monotonic_ns) break;
+    if (g.from != node) continue;
     const runtime::Nanoseconds until = g.sent_monotonic_ns + g.ttl_ns - margin(g.ttl_ns);
-    if (until > out.monotonic_ns) out = {until, g.index};
+    if (!out) {
+      out = Expiry{until, g.index};
+      continue;
+    }
+    if (g.sent_monotonic_ns >= out->monotonic_ns) break;
+    if (until > out->monotonic_ns) *out = {until, g.index};
   }
   return out;
 }

@@ -16,8 +16,8 @@ void add_pass_end_queue_faults(const sim::World& world, sim::FaultPlan& plan, si
   static constexpr std::array kPassEnds{
       runtime::EventKind::kTreeCompleted, runtime::EventKind::kCancelSeen,
       runtime::EventKind::kErrorClassified, runtime::EventKind::kTreeAbandoned};
-  const std::string store = world.find_node("lease-store") ? "lease-store" : "";
-  if (store.empty()) return;
+  const std::string store = "lease-store";
+  if (!world.find_node(store)) return;
   const auto count = rng.between(1, 3);
   for (std::int64_t i = 0; i < count; ++i) {
     sim::Fault fault{};

@@ -284,7 +284,7 @@ run_mutant() {
   r_outcome=survived
   r_seeds="${budget} x ${#live[@]}"
   r_caught_by="SURVIVED"
-  [[ ${#missing[@]} -gt 0 ]] && r_note="missing scenario: ${missing[*]}"
+  [[ ${#missing[@]} -gt 0 ]] && r_note="${r_note:+$r_note; }missing scenario: ${missing[*]}"
   echo "== $name: survived ${budget} seeds of ${live[*]:-no scenario} (${r_seconds}s)" >&2
 }
 

@@ -29,11 +29,21 @@ struct HandedOver {
   bool by_withdrawal = false;  // made by a withdrawal's body in the step's frame
   bool step_judged = false;
   bool pass_judged = false;
+  bool silent = true;  // the holder must send nothing more (from the decision, for an own error)
 };
 
-// The record's sink names who called fenced(): a withdrawal's records end in "-withdrawal".
+// The record's sink names who handed over: "downstream-withdrawal..." from a withdrawal's body in
+// the step's frame; "/own-error" at its end when the body built the error instead of fenced().
+constexpr std::string_view kOwnError = "/own-error";
+
 bool made_by_withdrawal(const sim::HistoryEvent& record) {
-  return record.runtime.scope_key.ends_with("-withdrawal");
+  std::string_view by = record.runtime.scope_key.view();
+  if (by.ends_with(kOwnError)) by.remove_suffix(kOwnError.size());
+  return by.ends_with("-withdrawal");
+}
+
+bool built_by_body(const sim::HistoryEvent& record) {
+  return record.runtime.scope_key.view().ends_with(kOwnError);
 }
 
 bool is_send(EventKind kind) {
@@ -55,7 +65,9 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "fenced") {
       const NodeToken at{e.node, e.runtime.key, e.runtime.token};
-      handed.try_emplace(at, HandedOver{e.index, e.runtime.step, made_by_withdrawal(e)});
+      handed.try_emplace(
+          at, HandedOver{e.index, e.runtime.step, made_by_withdrawal(e), false, false,
+                         !built_by_body(e)});
       if (e.detail != kFencedCode) {
         out.push_back(violation(name,
                                 fmt::format("{}: fenced() gave its body '{}', not the hand-over "
@@ -76,6 +88,7 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
     HandedOver& over = it->second;
     const sim::HistoryEvent& record = events[over.record];
     if (is_send(r->kind)) {
+      if (!over.silent) continue;
       out.push_back(violation(name,
                               fmt::format("{}: its holder {} still sent {} (step '{}') under the "
                                           "token afterwards",
@@ -88,6 +101,7 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
         continue;
       }
       over.step_judged = true;
+      over.silent = true;
       if (r->detail != kFencedCode) {
         out.push_back(violation(name,
                                 fmt::format("{}: the withdrawal that did it ended '{}', not {}",
@@ -96,6 +110,7 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
       }
     } else if (r->kind == EventKind::kStepEnded && r->step == over.step && !over.step_judged) {
       over.step_judged = true;
+      over.silent = true;
       if (r->detail != kFencedCode) {
         out.push_back(violation(name,
                                 fmt::format("{}: the step ended '{}', not {}", subject(record),

@@ -13,7 +13,12 @@
 //   withdrawal's body in the step's frame, record sink "...-withdrawal": the withdrawal's own end,
 //   which the runtime decides apart from the pass);
 // - the holder is stopped: that instance sends no further write, checkpoint or confirmation under
-//   the token.
+//   the token. From the fenced() call when the body called it; when the body built the
+//   ExecutionFencedError itself (record sink ending "/own-error", as a client library mapping the
+//   system's rejection would), from the runtime's decision about the step (or withdrawal) that
+//   threw it: the runtime cannot know of an error it did not make before it decides ("the holder of
+//   its token is stopped with it" at every place the runtime decides), while sibling branches may
+//   send under the token until then.
 #include "properties/invariants_builtin.h"
 
 namespace fencesim::properties {

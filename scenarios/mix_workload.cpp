@@ -130,11 +130,22 @@ void add_workflows(sim::World& world, sim::Rng& rng, sim::Rng& shape_rng, const 
   }
   add(std::move(remote));
   add(Workflow{"leaf", {write_step(world, n.post, short_duration(), "ledger", "leaf post")}});
-  add(Workflow{"fan-out",
-               {work_step(n.prepare, short_duration()),
-                runtime::GroupItem{n.fan_group,
-                                   {{n.job, ChildPlacement::kAnyInstance, "job"},
-                                    {n.nested_job, ChildPlacement::kAnyInstance, "remote"}}}}});
+  Workflow fan_out{"fan-out",
+                   {work_step(n.prepare, short_duration()),
+                    runtime::GroupItem{n.fan_group,
+                                       {{n.job, ChildPlacement::kAnyInstance, "job"},
+                                        {n.nested_job, ChildPlacement::kAnyInstance, "remote"}}}}};
+  if (swarm) {
+    // A fan-out branch reconciles too, while its sibling branches (the audit, the other fan-out)
+    // run under the root's lease: a rejection handed over there must stop them as well.
+    sim::Rng rules = world.stream("downstream-rules/fan-out");
+    fan_out.items.insert(
+        fan_out.items.begin() + 1,
+        reconcile_step(world, "reconcile",
+                       std::make_shared<DownstreamSystem>(world, draw_downstream_rules(rules)),
+                       "ledger", "reconcile/fan-out"));
+  }
+  add(std::move(fan_out));
   add(Workflow{"job", {job_step(world, probes->watch, n.post, short_duration())}});
 
   Workflow level{"level", {write_step(world, n.note, duration(), "ledger", "level note")}};

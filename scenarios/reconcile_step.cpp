@@ -39,10 +39,21 @@ struct HandOver {
   std::string got;
 };
 
-HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed) {
+// How the body raises the hand-over. Through fence.fenced(observed), as ADR-0023 gives it, which
+// stops the holder before it returns; or as an application whose client library maps the
+// downstream's rejection to the ADR's error and builds the ExecutionFencedError itself, from its
+// fence's lease and token. Then nothing is stopped until the runtime decides about the step's
+// failure ("the holder of its token is stopped with it", at every place the runtime decides),
+// while sibling ParentInstance branches still run under the token.
+enum class HandOverBy : std::uint8_t { kFence, kOwnError };
+
+HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed, HandOverBy by) {
   HandOver out;
   try {
-    throw ctx.fence().fenced(observed);
+    const runtime::ExecutionFence fence = ctx.fence();
+    if (by == HandOverBy::kFence) throw fence.fenced(observed);
+    throw runtime::ExecutionFencedError({fence.tenant_id(), fence.lease_execution_id()},
+                                        fence.token(), observed, std::string(fence.scope_key()));
   } catch (const runtime::ExecutionContextUnavailableError&) {
     out.error = std::current_exception();  // a withdrawal whose step ended: nothing to hand over
   } catch (const runtime::ExecutionError& error) {
@@ -55,21 +66,29 @@ HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed) {
   return out;
 }
 
+HandOverBy hand_over_by(sim::Rng& how) {
+  return how.chance(0.5) ? HandOverBy::kOwnError : HandOverBy::kFence;
+}
+
 // The body's answer to "rejected, seen token `observed`": the hand-over, recorded (`by` is the
 // record's sink: "downstream" from the step's body, "downstream-withdrawal" from a withdrawal's),
 // then thrown in the run's error shape.
 [[noreturn]] void hand_over(sim::World& world, ExecutionContext& ctx,
                             const runtime::LeaseKey& lease, runtime::Token token,
-                            runtime::Token observed, ErrorShape shape,
+                            runtime::Token observed, ErrorShape shape, HandOverBy how,
                             const char* by = "downstream") {
   world.mark(ctx, observed > token    ? "downstream-rejected-later"
                   : observed == token ? "downstream-rejected-own"
                                       : "downstream-rejected-older");
   const std::int64_t began_ns = world.true_now_ns();
-  HandOver handed = call_fenced(ctx, observed);
+  HandOver handed = call_fenced(ctx, observed, how);
+  if (how == HandOverBy::kOwnError) world.mark(ctx, "fenced-error-built-by-application");
   if (handed.got.empty()) std::rethrow_exception(handed.error);
-  world.observe(ctx, sim::World::Observation{"fenced", lease, token, by, std::to_string(observed),
-                                             began_ns, handed.got});
+  // The record says who made the error: the hand-over oracle expects silence under the token from
+  // the fenced() call, or from the runtime's decision about the step for an error the body built.
+  const std::string made_by = how == HandOverBy::kOwnError ? std::string(by) + "/own-error" : by;
+  world.observe(ctx, sim::World::Observation{"fenced", lease, token, made_by,
+                                             std::to_string(observed), began_ns, handed.got});
   record_errors(world, ctx, "fenced", handed.error);
   world.mark(ctx, "fenced-error-wrapped");
   std::rethrow_exception(wrap_refusal(shape, handed.error));
@@ -80,8 +99,9 @@ HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed) {
 // that the reconciliation is withdrawn, and hands a rejection over like the step's body does.
 // Its failure is decided by the runtime's withdrawal, apart from the step's pass.
 runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<DownstreamSystem> downstream,
-                                  std::shared_ptr<std::uint64_t> next_shape) {
-  return [&world, downstream, next_shape](ExecutionContext& ctx) {
+                                  std::shared_ptr<std::uint64_t> next_shape,
+                                  std::shared_ptr<sim::Rng> how) {
+  return [&world, downstream, next_shape, how](ExecutionContext& ctx) {
     record_withdrawal_frame(world, ctx, ctx.path());
     runtime::LeaseKey lease;
     runtime::Token token = runtime::kTokenNone;
@@ -100,6 +120,7 @@ runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<DownstreamS
             "downstream", lease, token, "downstream-withdrawal", {}, began_ns, reply_text(reply)});
     if (reply.verdict == DownstreamSystem::Verdict::kRejected) {
       hand_over(world, ctx, lease, token, reply.seen, shape_of_run((*next_shape)++),
+                hand_over_by(*how),
                 "downstream-withdrawal");
     }
   };
@@ -108,18 +129,21 @@ runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<DownstreamS
 }  // namespace
 
 runtime::StepItem reconcile_step(sim::World& world, std::string name,
-                                 std::shared_ptr<DownstreamSystem> downstream, std::string sink) {
-  auto rng = std::make_shared<sim::Rng>(world.stream("reconcile"));
+                                 std::shared_ptr<DownstreamSystem> downstream, std::string sink,
+                                 std::string_view streams) {
+  auto rng = std::make_shared<sim::Rng>(world.stream(streams));
   auto next_shape = std::make_shared<std::uint64_t>(rng->below(kShapeCycle));
+  // A stream of its own: drawn only at a rejection, so the step's other draws stay as they were.
+  auto how = std::make_shared<sim::Rng>(world.stream(std::string(streams) + "-hand-over"));
   std::vector<DeclaredEffect> effects{{sink, "reconcile"}};
   return declared_step(
       std::move(name), std::move(effects),
-      [&world, downstream, sink, rng, next_shape](ExecutionContext& ctx) {
+      [&world, downstream, sink, rng, next_shape, how](ExecutionContext& ctx) {
         // Now and then a client withdraws the reconciliation while it runs (in the safety phase).
         if (world.true_now_ns() < world.options().safety_phase_ns && rng->chance(0.6)) {
           world.withdraw_at(world.true_now_ns() + rng->between(100, 2'500) * kMillisecond,
                             world.node_names()[world.node_of(ctx)], ctx.tree_key(), ctx.path(),
-                            withdrawal_body(world, downstream, next_shape));
+                            withdrawal_body(world, downstream, next_shape, how));
         }
         for (int attempt = 1; attempt <= kAttempts; ++attempt) {
           // A careful caller confirms its lease before it builds a call to another system (the
@@ -136,7 +160,8 @@ runtime::StepItem reconcile_step(sim::World& world, std::string name,
               ctx, sim::World::Observation{
                        "downstream", lease, token, "downstream", {}, began_ns, reply_text(reply)});
           if (reply.verdict == DownstreamSystem::Verdict::kRejected) {
-            hand_over(world, ctx, lease, token, reply.seen, shape_of_run((*next_shape)++));
+            hand_over(world, ctx, lease, token, reply.seen, shape_of_run((*next_shape)++),
+                      hand_over_by(*how));
           }
           if (reply.verdict == DownstreamSystem::Verdict::kAccepted) {
             // The entry is idempotent by its effect's key: a retry of the unit deduplicates. A

@@ -40,7 +40,10 @@ runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
 // downstream does not answer in time, or the entry's sink cannot be reached, the application
 // retries the whole unit (its call goes again with the same token, its write deduplicates), at
 // most four times. When the downstream rejects the call reporting "seen token T", the body does
-// what ADR-0023 gives it: throws fence.fenced(T), whatever T is, wrapped in the error shape of the
+// what ADR-0023 gives it: throws fence.fenced(T), whatever T is, or (half the rejections, drawn)
+// builds the ExecutionFencedError itself from its fence's lease and token, as a client library
+// mapping the downstream's rejection would: then only the runtime's decision about the step stops
+// the holder (mark fenced-error-built-by-application). Either way wrapped in the error shape of the
 // run (scenarios/error_shapes.h). Like many applications it does not look at its lease between
 // building the request and sending it, so a call may leave after the lease expired locally (a
 // pause while it built the request) and meet the rejection then. It records the downstream's
@@ -48,8 +51,11 @@ runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
 // = T, outcome = the code of the error it got, or "error: <what>" for anything else), which the
 // refusal-hands-over oracle judges. Marks downstream-rejected-later, -own and -older (T against
 // the token the call carried) and retry-deduplicated.
+// `streams` names the step's random streams (one name for each step of a tree: two steps with one
+// name would draw alike).
 runtime::StepItem reconcile_step(sim::World& world, std::string name,
-                                 std::shared_ptr<DownstreamSystem> downstream, std::string sink);
+                                 std::shared_ptr<DownstreamSystem> downstream, std::string sink,
+                                 std::string_view streams = "reconcile");
 
 // Runs `use`; marks `refused_mark` if it refused with ExecutionContextUnavailableError, and
 // fence-misuse-not-refused (an invariant's violation) if it did not.

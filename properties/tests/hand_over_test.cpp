@@ -128,5 +128,32 @@ TEST(RefusalHandsOver, AWithdrawalsHandOverIsJudgedByTheWithdrawalsEnd) {
             std::string::npos);
 }
 
+TEST(RefusalHandsOver, AnErrorTheBodyBuiltStopsTheHolderFromTheStepsDecision) {
+  // The body built the ExecutionFencedError itself (record sink ".../own-error"): a sibling
+  // branch's sends before the runtime decided about the step are not the holder going on; after
+  // the step ended fenced they are.
+  for (const std::string by : {"downstream/own-error", "downstream-withdrawal/own-error"}) {
+    const bool withdrawal = by.starts_with("downstream-withdrawal");
+    const EventKind end = withdrawal ? EventKind::kWithdrawalEnded : EventKind::kStepEnded;
+    Story s;
+    s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+    s.handed_over(3 * kSecond, 3, 3, std::string(kFenced), by);
+    s.runtime_event(3 * kSecond, EventKind::kCheckpointSent, 3, {}, "children/audit/prepare");
+    s.runtime_event(4 * kSecond, EventKind::kWriteSent, 3, "key", "children/audit/record");
+    s.runtime_event(4 * kSecond, end, 3, std::string(kFenced));
+    EXPECT_TRUE(s.check().empty()) << by;
+    s.runtime_event(5 * kSecond, EventKind::kCheckpointSent, 3, {}, "children/audit/record");
+    const auto found = s.check();
+    ASSERT_EQ(found.size(), 1U) << by;
+    EXPECT_NE(found[0].message.find("still sent checkpoint-sent"), std::string::npos);
+  }
+  // Through fenced() the holder is stopped at the call: the same sibling send is caught at once.
+  Story s;
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+  s.handed_over(3 * kSecond, 3, 3, std::string(kFenced));
+  s.runtime_event(3 * kSecond, EventKind::kCheckpointSent, 3, {}, "children/audit/prepare");
+  EXPECT_EQ(s.check().size(), 1U);
+}
+
 }  // namespace
 }  // namespace fencesim::properties

@@ -65,9 +65,8 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "fenced") {
       const NodeToken at{e.node, e.runtime.key, e.runtime.token};
-      handed.try_emplace(
-          at, HandedOver{e.index, e.runtime.step, made_by_withdrawal(e), false, false,
-                         !built_by_body(e)});
+      handed.try_emplace(at, HandedOver{e.index, e.runtime.step, made_by_withdrawal(e), false,
+                                        false, !built_by_body(e)});
       if (e.detail != kFencedCode) {
         out.push_back(violation(name,
                                 fmt::format("{}: fenced() gave its body '{}', not the hand-over "

@@ -1,4 +1,4 @@
-// Four small worlds for `fencesim explore` (docs/explore.md), small enough to explore completely
+// Six small worlds for `fencesim explore` (docs/explore.md), small enough to explore completely
 // within a delay bound on one core. Every message takes exactly 1 ms, so that the moments a story
 // is about fall on the same virtual instant and the order of the fibers runnable there is a real
 // choice; the fault plan is built from World::choose (which node, which trigger, which occurrence,
@@ -167,6 +167,84 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
                                            2)}};
       })
       .marks({"lease-yielded", "independent-epochs"})
+      .build());
+
+  // The lease's belief ends while its holder runs: the lease store goes down for a ttl right after
+  // it answers the holder's first renewal (the trigger is at a chosen instance: whichever takes
+  // the tree first is explored both ways), so the next renewal is lost and the lease expires
+  // locally at confirmedUntil = that renewal's send + ttl - drift margin. The step's write is
+  // timed from the step's own start to leave at that very instant (or one round trip before or
+  // after it: chosen). Two timelines meet there, the renewal timer's (take, 1 s, renewal) and the
+  // step's (take, pass-start load, step-start cancel read, the step's work), so the expiry
+  // watchdog and the step are runnable at one instant and their order is a real choice.
+  add_exploration_only(registry, ScenarioBuilder("explore-write-at-expiry")
+      .describe(
+          "exploration: a step's write leaves at the very instant its lease's belief ends, the "
+          "lease store having gone down after the first renewal")
+      .safety_phase(20 * kSecond)
+      .options(small_world)
+      .sink("payments")
+      .instances(2)
+      .workflow([](sim::World& world, sim::Rng&) {
+        // The take is sent at T; its reply (T + 2 ms) starts the renewal timer and the pass. The
+        // first renewal leaves at T + 2 ms + renew interval, so the belief ends at T + 2 ms +
+        // renew interval + (ttl - margin). The step starts after the pass's load and the step
+        // start's cancel read (T + 6 ms) and writes after its work: the work that makes the write
+        // leave at the belief's end is renew interval + (ttl - margin) - 4 ms (3.980 s).
+        const runtime::LeasePolicy& lease = world.options().lease;
+        const std::int64_t write_at_expiry =
+            lease.renew_interval_ns + (lease.ttl_ns - lease.drift_margin_ns()) - 4 * kLatencyNs;
+        const std::array<std::int64_t, 3> work{write_at_expiry - 2 * kLatencyNs, write_at_expiry,
+                                               write_at_expiry + 2 * kLatencyNs};
+        return Workflow{"order", {write_step(world, "charge", work[world.choose("write at", 3)],
+                                             "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .faults([](sim::World& world, sim::Rng&) {
+        const std::array<const char*, 2> instances{"instance-1", "instance-2"};
+        sim::Fault fault{};
+        fault.kind = sim::FaultKind::kStoreDown;
+        fault.node = "lease-store";
+        fault.duration_ns = world.options().lease.ttl_ns;
+        fault.trigger = sim::Trigger{EventKind::kLeaseRenewed, 1, 0,
+                                     instances[world.choose("outage after the renewal of", 2)]};
+        return sim::FaultPlan{{fault}};
+      })
+      .build());
+
+  // A holder is stopped right after it sends its first renewal, which leaves when it resumes. The
+  // stop lasts ttl - renew interval - one round trip (1.998 s), or one round trip less or more
+  // (chosen): with 1.998 s the held renewal reaches the lease store at the very instant the store
+  // expires the lease (the take's receipt + ttl). Two timelines meet at the store: the take's
+  // receipt plus the ttl, and the renewal timer's send plus the stop plus the latency.
+  add_exploration_only(registry, ScenarioBuilder("explore-renew-at-store-expiry")
+      .describe(
+          "exploration: a renewal held by a stop of its holder reaches the lease store at the "
+          "instant the store expires the lease")
+      .safety_phase(20 * kSecond)
+      .options(small_world)
+      .sink("payments")
+      .instances(2)
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"order", {write_step(world, "charge", kSecond, "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .faults([](sim::World& world, sim::Rng&) {
+        // The take reaches the store at T + 1 ms (expiry T + 1 ms + ttl); its reply at T + 2 ms
+        // starts the renewal timer; the first renewal leaves the holder at T + 2 ms + renew
+        // interval + the stop and reaches the store 1 ms later.
+        const runtime::LeasePolicy& lease = world.options().lease;
+        const std::int64_t at_store_expiry = lease.ttl_ns - lease.renew_interval_ns - 2 * kLatencyNs;
+        const std::array<std::int64_t, 3> stops{at_store_expiry - 2 * kLatencyNs, at_store_expiry,
+                                                at_store_expiry + 2 * kLatencyNs};
+        const std::array<const char*, 2> instances{"instance-1", "instance-2"};
+        sim::Fault fault{};
+        fault.kind = sim::FaultKind::kStop;
+        fault.node = instances[world.choose("stopped node", 2)];
+        fault.trigger = sim::Trigger{EventKind::kRenewSent, 1, 0, {}};
+        fault.duration_ns = stops[world.choose("stop duration", 3)];
+        return sim::FaultPlan{{fault}};
+      })
       .build());
 
   // A step confirms its lease (confirmNow: a strict renewal) and then writes; the holder is

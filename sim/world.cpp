@@ -273,7 +273,9 @@ void World::cancel_at(std::int64_t at_ns, runtime::LeaseKey tree) {
   check(store_node_ != kWorldNode, "the lease store is added before a cancel is scheduled");
   scheduler_->at(at_ns, [this, tree = std::move(tree)] {
     scheduler_->spawn(kWorldNode, "cancel client", [this, tree] {
-      RemoteCheckpointStore store(checkpoint_route(kWorldNode), *checkpoints_, names_[store_node_]);
+      RemoteCheckpointStore& store =
+          *cancel_clients_.emplace_back(std::make_unique<RemoteCheckpointStore>(
+              checkpoint_route(kWorldNode), *checkpoints_, names_[store_node_]));
       for (;;) {
         record_cancel_request(tree, "sent");
         bool answered = true;

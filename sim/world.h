@@ -258,6 +258,10 @@ class World final : private StoreRecorder {
   std::vector<Submission> submissions_;
   std::map<NodeId, std::unique_ptr<Incarnation>> incarnations_;
   std::vector<std::unique_ptr<Incarnation>> crashed_;  // kept until the world ends: fibers unwind
+  // The cancel clients' store proxies, kept until the world ends: a request a client left in
+  // flight (timed out, then sent again; duplicated) is still handled at the store after the client
+  // is done, and its handler reads the proxy that sent it (its route and store name).
+  std::vector<std::unique_ptr<RemoteCheckpointStore>> cancel_clients_;
   std::map<NodeId, int> incarnation_count_;
   std::map<NodeId, std::int64_t> start_ns_;
   FaultPlan plan_;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 
+#include "runtime/check.h"
 #include "runtime/tree_runner.h"
 #include "scenarios/failure_cleanup.h"
 #include "scenarios/hostile_names.h"
@@ -253,6 +254,9 @@ void add_mix_workload(sim::World& world, const std::vector<std::string>& instanc
   probes->paths = step_paths(world.workflows(), "order");
   // Trees arrive all through the safety phase, so that faults always meet work.
   const auto count = workload.between(4, 10);
+  check(world.options().safety_phase_ns >= 30 * kSecond,
+        "the mix's trees arrive until 30 s before the safety phase ends: it needs a safety phase "
+        "of at least 30 s");
   const std::int64_t last_arrival_ns = world.options().safety_phase_ns - 30 * kSecond;
   const std::vector<runtime::LeaseKey> keys = draw_keys(names, count, n, *twins);
   for (std::size_t i = 0; i < keys.size(); ++i) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "runtime/check.h"
 #include "scenarios/spec_faults.h"
 #include "scenarios/spec_options.h"
 #include "scenarios/spec_topology.h"
@@ -77,7 +78,15 @@ void check_against_workload(const SpecReader& reader, const Scenario& workload,
   spec::apply_options(options, world_options);
   spec::check_options(reader, options, world_options);
   sim::World world(world_options);
-  workload.build(world);  // the workload's alone: the spec's faults are drawn once they check
+  try {
+    workload.build(world);  // the workload's alone: the spec's faults are drawn once they check
+  } catch (const CheckFailure& failure) {
+    // A workload states what it needs of the options as checks (a safety phase long enough for
+    // its arrivals): a spec that does not give it is refused in one line, never run.
+    reader.fail(1, "options",
+                fmt::format("workload '{}' cannot run with these options: {}", workload.name,
+                            failure.what()));
+  }
   for (const spec::FaultGenerator& fault : faults) spec::check_fault(reader, fault, world);
 }
 

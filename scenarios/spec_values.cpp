@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "scenarios/one_line.h"
+
 namespace fencesim::scenarios::spec {
 
 namespace {
@@ -28,7 +30,10 @@ std::string type_name(const toml::node& node) {
 }  // namespace
 
 void SpecReader::fail(std::uint32_t line, std::string_view key, std::string_view what) const {
-  throw SpecError(fmt::format("{}:{}: {}: {}", source_, line, key, what));
+  // Every refusal quotes what it was given (a scenario name, a key, a value), which may hold a
+  // newline: the whole message is escaped to one line here, whatever the caller quoted
+  // (fuzz/corpus/spec/finding-workload-name-with-newline.toml).
+  throw SpecError(one_line(fmt::format("{}:{}: {}: {}", source_, line, key, what)));
 }
 
 void SpecReader::fail(const toml::node& at, std::string_view key, std::string_view what) const {

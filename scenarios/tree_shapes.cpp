@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "runtime/check.h"
 #include "runtime/tree_runner.h"
 #include "scenarios/workload.h"
 
@@ -231,6 +232,9 @@ std::vector<runtime::LeaseKey> add_wild_trees(const TreeParts& parts, HostileNam
                                               const std::string& stream) {
   sim::World& world = *parts.world;
   sim::Rng rng = world.stream(stream);
+  check(world.options().safety_phase_ns >= 30 * kSecond,
+        "wild trees arrive until 30 s before the safety phase ends: they need a safety phase of "
+        "at least 30 s");
   const std::int64_t last_arrival_ns = world.options().safety_phase_ns - 30 * kSecond;
   std::vector<runtime::LeaseKey> keys;
   std::vector<std::string> paths;

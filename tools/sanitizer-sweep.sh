@@ -5,7 +5,7 @@
 # failure of the seed that did it, with the finding in its record and the report in
 # OUT/failures/<scenario>-<strategy>-<seed>.sanitizer.txt; the sweep then exits non-zero.
 # Usage: tools/sanitizer-sweep.sh [SEEDS] [OUT] [extra sweep options...]
-#   SEEDS  default 1..10000 (every scenario, both strategies); OUT default fencesim-asan-out
+#   SEEDS  default 1..10000 (every scenario, one strategy drawn per seed); OUT default fencesim-asan-out
 # e.g.  tools/sanitizer-sweep.sh 1..500 asan-out --strategy random --jobs 1
 set -euo pipefail
 cd "$(dirname "$0")/.."

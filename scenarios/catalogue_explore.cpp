@@ -64,6 +64,17 @@ sim::Fault chosen_stop(sim::World& world, const std::vector<std::string>& nodes,
   return fault;
 }
 
+// Every small world: two instances, one sink, a 20 s safety phase and small_world's options.
+ScenarioBuilder small_world_scenario(std::string name, std::string sink, std::string description) {
+  ScenarioBuilder builder(std::move(name));
+  builder.describe(std::move(description))
+      .safety_phase(20 * kSecond)
+      .options(small_world)
+      .sink(std::move(sink))
+      .instances(2);
+  return builder;
+}
+
 void add_exploration_only(ScenarioRegistry& registry, Scenario scenario) {
   scenario.exploration_only = true;
   registry.add(std::move(scenario));
@@ -74,14 +85,9 @@ void add_exploration_only(ScenarioRegistry& registry, Scenario scenario) {
 void register_catalogue_explore(ScenarioRegistry& registry) {
   // Two instances poll the queue at the same instants and race for the one tree; whoever holds it
   // is stopped at a chosen protocol moment for a chosen time around the lease's boundaries.
-  add_exploration_only(registry, ScenarioBuilder("explore-two-holders-pause")
-      .describe(
+  add_exploration_only(registry, small_world_scenario("explore-two-holders-pause", "payments",
           "exploration: two holders race for one tree; one is stopped at a chosen protocol "
           "moment for a time around the lease's boundaries")
-      .safety_phase(20 * kSecond)
-      .options(small_world)
-      .sink("payments")
-      .instances(2)
       .workflow([](sim::World& world, sim::Rng&) {
         return Workflow{"order", {write_step(world, "charge", kSecond, "payments", "charge")}};
       })
@@ -99,14 +105,9 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
   // lease. The audit step's length is chosen: with kAuditAtPoll it ends (and its checkpoint
   // leaves) at the very instant of one of fan-out's polls, so the order of the two fibers runnable
   // there decides whether the sibling's checkpoint is in flight when the yield is decided.
-  add_exploration_only(registry, ScenarioBuilder("explore-yield-sibling")
-      .describe(
+  add_exploration_only(registry, small_world_scenario("explore-yield-sibling", "ledger",
           "exploration: a remote-children wait decides to yield at the instant a sibling "
           "branch's step ends and its checkpoint leaves")
-      .safety_phase(20 * kSecond)
-      .options(small_world)
-      .sink("ledger")
-      .instances(2)
       .workflow([](sim::World& world, sim::Rng&) {
         constexpr std::array<std::int64_t, 2> kAudit{kAuditAtPoll, kAuditAtPoll + kSecond / 2};
         return Workflow{"review",
@@ -136,14 +137,9 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
   // the same work, so both waits end at the same poll, and one of them retakes the root's lease
   // while the other waits for that take. A stop of a chosen instance at a chosen moment of the
   // children's lives, for a time around the lease's boundaries, moves who holds what.
-  add_exploration_only(registry, ScenarioBuilder("explore-two-remote-waits")
-      .describe(
+  add_exploration_only(registry, small_world_scenario("explore-two-remote-waits", "ledger",
           "exploration: two branches wait on remote children that end together; a chosen "
           "instance is stopped at a chosen moment")
-      .safety_phase(20 * kSecond)
-      .options(small_world)
-      .sink("ledger")
-      .instances(2)
       .workflow([](sim::World& world, sim::Rng&) {
         return Workflow{"child", {write_step(world, "work", 2 * kSecond, "ledger", "child")}};
       })
@@ -177,14 +173,9 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
   // after it: chosen). Two timelines meet there, the renewal timer's (take, 1 s, renewal) and the
   // step's (take, pass-start load, step-start cancel read, the step's work), so the expiry
   // watchdog and the step are runnable at one instant and their order is a real choice.
-  add_exploration_only(registry, ScenarioBuilder("explore-write-at-expiry")
-      .describe(
+  add_exploration_only(registry, small_world_scenario("explore-write-at-expiry", "payments",
           "exploration: a step's write leaves at the very instant its lease's belief ends, the "
           "lease store having gone down after the first renewal")
-      .safety_phase(20 * kSecond)
-      .options(small_world)
-      .sink("payments")
-      .instances(2)
       .workflow([](sim::World& world, sim::Rng&) {
         // The take is sent at T; its reply (T + 2 ms) starts the renewal timer and the pass. The
         // first renewal leaves at T + 2 ms + renew interval, so the belief ends at T + 2 ms +
@@ -217,14 +208,9 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
   // (chosen): with 1.998 s the held renewal reaches the lease store at the very instant the store
   // expires the lease (the take's receipt + ttl). Two timelines meet at the store: the take's
   // receipt plus the ttl, and the renewal timer's send plus the stop plus the latency.
-  add_exploration_only(registry, ScenarioBuilder("explore-renew-at-store-expiry")
-      .describe(
+  add_exploration_only(registry, small_world_scenario("explore-renew-at-store-expiry", "payments",
           "exploration: a renewal held by a stop of its holder reaches the lease store at the "
           "instant the store expires the lease")
-      .safety_phase(20 * kSecond)
-      .options(small_world)
-      .sink("payments")
-      .instances(2)
       .workflow([](sim::World& world, sim::Rng&) {
         return Workflow{"order", {write_step(world, "charge", kSecond, "payments", "charge")}};
       })
@@ -249,14 +235,9 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
 
   // A step confirms its lease (confirmNow: a strict renewal) and then writes; the holder is
   // stopped at a chosen moment around that confirm for a time around the lease's boundaries.
-  add_exploration_only(registry, ScenarioBuilder("explore-confirm-stop")
-      .describe(
+  add_exploration_only(registry, small_world_scenario("explore-confirm-stop", "payments",
           "exploration: a step's confirmNow races a stop of its holder, chosen around the "
           "confirm and the lease's boundaries")
-      .safety_phase(20 * kSecond)
-      .options(small_world)
-      .sink("payments")
-      .instances(2)
       .workflow([](sim::World& world, sim::Rng&) {
         return Workflow{
             "order",

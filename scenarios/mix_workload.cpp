@@ -6,7 +6,6 @@
 #include <memory>
 #include <set>
 
-#include "runtime/check.h"
 #include "runtime/tree_runner.h"
 #include "scenarios/failure_cleanup.h"
 #include "scenarios/hostile_names.h"
@@ -254,15 +253,12 @@ void add_mix_workload(sim::World& world, const std::vector<std::string>& instanc
   probes->paths = step_paths(world.workflows(), "order");
   // Trees arrive all through the safety phase, so that faults always meet work.
   const auto count = workload.between(4, 10);
-  check(world.options().safety_phase_ns >= 30 * kSecond,
-        "the mix's trees arrive until 30 s before the safety phase ends: it needs a safety phase "
-        "of at least 30 s");
-  const std::int64_t last_arrival_ns = world.options().safety_phase_ns - 30 * kSecond;
+  const std::int64_t last_arrival = last_arrival_ns(world);
   const std::vector<runtime::LeaseKey> keys = draw_keys(names, count, n, *twins);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     // The extra pair of twins arrives at times of its own stream: the workload's draws stay.
     sim::Rng& arrivals = i < static_cast<std::size_t>(count) ? workload : names.rng();
-    world.submit(keys[i], "order", arrivals.between(0, last_arrival_ns));
+    world.submit(keys[i], "order", arrivals.between(0, last_arrival));
   }
   // Wild trees beside the order trees: shapes drawn from the seed (scenarios/tree_shapes.h).
   std::set<runtime::LeaseKey> taken(keys.begin(), keys.end());

@@ -226,16 +226,20 @@ DrawnTree add_drawn_tree(const TreeParts& parts, sim::Rng& rng, HostileNames& na
   return TreeDrawer(parts, rng, names, prefix).draw();
 }
 
+std::int64_t last_arrival_ns(const sim::World& world) {
+  check(world.options().safety_phase_ns >= 30 * kSecond,
+        "the mix's trees arrive until 30 s before the safety phase ends: it needs a safety phase "
+        "of at least 30 s");
+  return world.options().safety_phase_ns - 30 * kSecond;
+}
+
 std::vector<runtime::LeaseKey> add_wild_trees(const TreeParts& parts, HostileNames& names,
                                               const std::vector<std::string>& tenants,
                                               std::set<runtime::LeaseKey>& taken,
                                               const std::string& stream) {
   sim::World& world = *parts.world;
   sim::Rng rng = world.stream(stream);
-  check(world.options().safety_phase_ns >= 30 * kSecond,
-        "wild trees arrive until 30 s before the safety phase ends: they need a safety phase of "
-        "at least 30 s");
-  const std::int64_t last_arrival_ns = world.options().safety_phase_ns - 30 * kSecond;
+  const std::int64_t last_arrival = last_arrival_ns(world);
   std::vector<runtime::LeaseKey> keys;
   std::vector<std::string> paths;
   std::vector<std::pair<runtime::LeaseKey, std::string>> children;  // (root, top child path)
@@ -262,7 +266,7 @@ std::vector<runtime::LeaseKey> add_wild_trees(const TreeParts& parts, HostileNam
       if (!taken.insert(key).second) continue;
       keys.push_back(key);
       for (const std::string& child : tree.top_children) children.emplace_back(key, child);
-      world.submit(key, tree.workflow, rng.between(0, last_arrival_ns));
+      world.submit(key, tree.workflow, rng.between(0, last_arrival));
     }
   }
   sim::Rng withdrawals = world.stream(stream + "-withdrawals");

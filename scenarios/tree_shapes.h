@@ -49,6 +49,11 @@ struct DrawnTree {
 DrawnTree add_drawn_tree(const TreeParts& parts, sim::Rng& rng, HostileNames& names,
                          const std::string& prefix);
 
+// When the mix's trees (order trees and wild ones) arrive at the latest: 30 s before the safety
+// phase ends, so that each meets work and faults. Checks that the safety phase is that long (a
+// spec may set it; check_against_workload refuses a spec that does not).
+std::int64_t last_arrival_ns(const sim::World& world);
+
 // The mix's wild trees: one or two drawn trees (stream `stream`), each submitted once or twice (a
 // root of a tenant of `tenants`, now and then one named after an earlier drawn tree's AnyInstance
 // child; never a key of `taken`, which it extends), arriving in the safety phase; timed withdrawals

@@ -9,6 +9,7 @@
 #include "runtime/tree_runner.h"
 #include "scenarios/failure_cleanup.h"
 #include "scenarios/hostile_names.h"
+#include "scenarios/renewal_race.h"
 #include "scenarios/swarm_workload.h"
 #include "scenarios/tree_shapes.h"
 #include "scenarios/watchful_step.h"
@@ -101,13 +102,14 @@ runtime::StepItem name_marking(sim::World& world,
 void add_workflows(sim::World& world, sim::Rng& rng, sim::Rng& shape_rng, const MixNames& n,
                    bool swarm, const std::shared_ptr<WithdrawalProbes>& probes,
                    const std::shared_ptr<const std::set<runtime::LeaseKey>>& twins,
-                   sim::Rng* cleanups, sim::Rng* watchful) {
+                   sim::Rng* cleanups, sim::Rng* watchful, sim::Rng* races) {
   auto duration = [&rng] { return rng.between(200, 12'000) * kMillisecond; };
   auto short_duration = [&shape_rng] { return shape_rng.between(100, 4'000) * kMillisecond; };
   const MixShape shape = draw_shape(shape_rng);
   auto system = std::make_shared<UncheckedSystem>(world);
   auto add = [&](Workflow workflow) {
     if (watchful != nullptr) workflow = with_watchful_steps(world, std::move(workflow), *watchful);
+    if (races != nullptr) workflow = with_renewal_races(world, std::move(workflow), *races);
     if (cleanups != nullptr) workflow = with_failure_cleanups(std::move(workflow), *cleanups);
     world.workflows().add(probed(probes, std::move(workflow)));
   };
@@ -248,8 +250,13 @@ void add_mix_workload(sim::World& world, const std::vector<std::string>& instanc
   // the oracles see whether a lost lease or a seen cancel aborted them. Its own stream.
   sim::Rng watchful_stream = world.stream("watchful-steps");
   const bool watchful = watchful_stream.chance(0.5);
+  // A seed in two has steps that begin as their lease's renewal leaves (scenarios/renewal_race.h).
+  // Its own stream.
+  sim::Rng race_stream = world.stream("renewal-races");
+  const bool races = race_stream.chance(0.5);
   add_workflows(world, workload, shape, n, swarm, probes, twins,
-                cleanups ? &cleanup_stream : nullptr, watchful ? &watchful_stream : nullptr);
+                cleanups ? &cleanup_stream : nullptr, watchful ? &watchful_stream : nullptr,
+                races ? &race_stream : nullptr);
   probes->paths = step_paths(world.workflows(), "order");
   // Trees arrive all through the safety phase, so that faults always meet work.
   const auto count = workload.between(4, 10);
@@ -286,7 +293,8 @@ const std::vector<std::string>& mix_window_marks() {
   static const std::vector<std::string> kMarks{
       "hostile-name-ran",        "child-key-twin-ran",           "second-effect-written",
       "unchecked-after-write",   "other-sink-written",           "remote-waits-overlapped",
-      "withdrawal-during-step",  "withdrawal-after-end",          "withdrawal-refused-while-live"};
+      "withdrawal-during-step",  "withdrawal-after-end",          "withdrawal-refused-while-live",
+      "step-raced-renewal"};
   // Not required: withdrawal-before-start, -between-steps and -during-remote-wait. The runtime
   // refuses a withdrawal while its tree is live and no step of it runs here (issue 9 item 2), so
   // its body (where the moment is marked) never runs there: those moments are counted together

@@ -104,15 +104,45 @@ sim::Fault draw_remote_wait_store_fault(sim::Rng& rng, const std::string& checkp
 }
 
 // The swarm's own kinds, past the nightly mix's: the lease store crashes and restarts with what
-// it committed; and a pause (stall, stop or migration) at a protocol moment of an instance, where
-// the catalogue's stories aim theirs (a write, a checkpoint or a renewal in flight, right after a
-// confirmation, a step or a remote wait beginning).
-constexpr std::uint64_t kSwarmFaultKinds = kFaultKinds + 3;
+// it committed; a pause (stall, stop or migration) at a protocol moment of an instance, where the
+// catalogue's stories aim theirs (a write, a checkpoint or a renewal in flight, right after a
+// confirmation, a step or a remote wait beginning); and network trouble at such a moment.
+constexpr std::uint64_t kSwarmFaultKinds = kFaultKinds + 4;
+
+constexpr std::array kProtocolMoments{
+    runtime::EventKind::kWriteSent,   runtime::EventKind::kCheckpointSent,
+    runtime::EventKind::kRenewSent,   runtime::EventKind::kConfirmSent,
+    runtime::EventKind::kStepStarted, runtime::EventKind::kRemoteWaitBegan};
+
+// Drops or delays of an instance's messages for a moment (50 ms to 5 s), beginning at a protocol
+// moment of that instance: at once, within a round trip, or later. Two requests of one holder in
+// flight together (a renewal and a confirm's, a write and a renewal) then fare differently: one
+// lands, the other is lost or late, which trouble at a drawn second splits only by luck.
+sim::Fault draw_moment_network_fault(sim::Rng& rng) {
+  sim::Fault fault{};
+  fault.node = kInstances[rng.below(kInstances.size())];
+  if (rng.chance(0.5)) {
+    fault.kind = sim::FaultKind::kNetworkDrop;
+    fault.probability = static_cast<double>(rng.between(30, 100)) / 100.0;
+  } else {
+    fault.kind = sim::FaultKind::kNetworkDelay;
+    fault.amount = rng.between(10, 3000) * kMillisecond;
+  }
+  const runtime::EventKind moment = kProtocolMoments[rng.below(kProtocolMoments.size())];
+  const std::uint64_t when = rng.below(3);
+  const std::int64_t delay_ns = when == 0   ? 0
+                                : when == 1 ? rng.between(1, 45) * kMillisecond
+                                            : rng.between(45, 3000) * kMillisecond;
+  fault.trigger = sim::Trigger{moment, static_cast<int>(rng.between(1, 6)), delay_ns, {}};
+  fault.duration_ns = rng.between(50, 5000) * kMillisecond;
+  return fault;
+}
 
 sim::Fault draw_swarm_fault_of(std::uint64_t kind, sim::Rng& rng, std::int64_t safety_ns,
                                std::int64_t drift_bound_ppm, const std::string& checkpoints) {
   if (kind < kFaultKinds) return draw_fault_of(kind, rng, safety_ns, drift_bound_ppm);
   if (kind == kFaultKinds + 2) return draw_remote_wait_store_fault(rng, checkpoints);
+  if (kind == kFaultKinds + 3) return draw_moment_network_fault(rng);
   sim::Fault fault{};
   if (kind == kFaultKinds) {
     fault.kind = sim::FaultKind::kCrash;
@@ -123,13 +153,9 @@ sim::Fault draw_swarm_fault_of(std::uint64_t kind, sim::Rng& rng, std::int64_t s
   }
   static constexpr std::array kPauses{sim::FaultKind::kStall, sim::FaultKind::kStop,
                                       sim::FaultKind::kMigrate};
-  static constexpr std::array kMoments{
-      runtime::EventKind::kWriteSent,   runtime::EventKind::kCheckpointSent,
-      runtime::EventKind::kRenewSent,   runtime::EventKind::kConfirmSent,
-      runtime::EventKind::kStepStarted, runtime::EventKind::kRemoteWaitBegan};
   fault.kind = kPauses[rng.below(kPauses.size())];
   fault.node = kInstances[rng.below(kInstances.size())];
-  const runtime::EventKind moment = kMoments[rng.below(kMoments.size())];
+  const runtime::EventKind moment = kProtocolMoments[rng.below(kProtocolMoments.size())];
   // After a confirmation, the pause lands once its reply is back, before the call leaves. After
   // the other moments it lands at once (the request is held in the stopped process), within one
   // round trip (the request is at its server, or its reply on the way: the reply and the lease's

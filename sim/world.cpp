@@ -381,6 +381,15 @@ void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {
   HistoryEvent entry = stamped(node, WorldEventKind::kRuntime);
   entry.runtime = RuntimeRecord(event, interned_);
   history_.record(std::move(entry));
+  for (const std::shared_ptr<MomentWatch>& watch : moment_watches_) {
+    if (watch->over || watch->node != node || watch->kind != event.kind ||
+        watch->lease != event.key) {
+      continue;
+    }
+    watch->came = true;
+    watch->over = true;
+    scheduler_->wake(watch->waiter);
+  }
   if (quiet_) return;
   for (Armed& armed : armed_) {
     const Trigger& trigger = *armed.fault.trigger;

@@ -183,6 +183,14 @@ class World final : private StoreRecorder {
   // so every cancel is eventually delivered once faults end. Each send and each outcome is a
   // kCancelRequest history event; the store's recording is its kStoreCall (op cancel).
   void cancel_at(std::int64_t at_ns, runtime::LeaseKey tree);
+  // From a step: blocks its fiber until its node records runtime event `kind` of `lease` (a
+  // renewal of the step's own lease leaving, say), or until `timeout_ns` of true time has passed;
+  // returns whether the moment came. A workload acts at a protocol moment with it, as the fault
+  // triggers do: a window of a round trip that a step's own timing meets once in thousands of runs
+  // (a confirm begun while the renewal timer's request is in flight). Real mode cannot see the
+  // runtime's moments from a step: there it returns false at once.
+  bool await_moment(runtime::ExecutionContext& context, runtime::EventKind kind,
+                    const runtime::LeaseKey& lease, std::int64_t timeout_ns);
   // The node a step runs on.
   NodeId node_of(runtime::ExecutionContext& context) const;
   // True time now: the scheduler's virtual time, or the stage's when one is set.
@@ -271,6 +279,17 @@ class World final : private StoreRecorder {
     int seen = 0;
   };
   std::vector<Armed> armed_;
+  // Steps waiting in await_moment. Shared with the timeout's timer, which may fire after the
+  // moment came and the wait ended.
+  struct MomentWatch {
+    NodeId node;
+    runtime::EventKind kind;
+    runtime::LeaseKey lease;
+    Waiter waiter;
+    bool came = false;
+    bool over = false;
+  };
+  std::vector<std::shared_ptr<MomentWatch>> moment_watches_;
   bool quiet_ = false;
   Stage* stage_ = nullptr;
   std::optional<Rng> choices_;  // made at the first choose() without a chooser

@@ -1,0 +1,97 @@
+#include "properties/invariants_reported_checkpoints.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <tuple>
+
+#include "properties/history_support.h"
+
+namespace fencesim::properties {
+
+namespace {
+
+using runtime::EventKind;
+
+constexpr std::string_view kTree = "<tree>";
+constexpr std::string_view kName = "reported-as-recorded";
+
+// One commit as the store knows it: key, step path ("<tree>" for the completion), token.
+using CommitKey = std::tuple<runtime::LeaseKey, std::string, runtime::Token>;
+
+struct Verdicts {
+  bool committed = false;
+  bool refused = false;  // refused, or (the tree's completion) cancelled
+};
+
+}  // namespace
+
+void check_reported_checkpoints(const Events& events, std::vector<Violation>& out) {
+  // Only what the store recorded before the report can back it: the history is read in order, and
+  // a record at the report's instant counts (its reply cannot have come sooner).
+  std::map<CommitKey, Verdicts> recorded;
+  std::map<runtime::LeaseKey, std::int64_t> completion_recorded;  // the first, true time
+  std::map<runtime::LeaseKey, std::int64_t> finished;             // the first, true time
+  for (const sim::HistoryEvent& e : events) {
+    if (e.world == sim::WorldEventKind::kStoreCall && e.store && !e.store->failed) {
+      const sim::StoreCall& call = *e.store;
+      if (call.op != sim::StoreOp::kCommitStep && call.op != sim::StoreOp::kCommitTree &&
+          call.op != sim::StoreOp::kFinish) {
+        continue;
+      }
+      if (call.op == sim::StoreOp::kFinish) {
+        finished.try_emplace(call.key, e.time_ns);
+        continue;
+      }
+      const std::string path =
+          call.op == sim::StoreOp::kCommitTree ? std::string(kTree) : call.argument;
+      Verdicts& v = recorded[{call.key, path, call.token}];
+      if (call.outcome == "committed") {
+        v.committed = true;
+        if (call.op == sim::StoreOp::kCommitTree) completion_recorded.try_emplace(call.key, e.time_ns);
+      } else if (call.outcome == "refused" || call.outcome == "cancelled") {
+        v.refused = true;
+      }
+      continue;
+    }
+    if (e.world != sim::WorldEventKind::kRuntime) continue;
+    const sim::RuntimeRecord& r = e.runtime;
+    const runtime::LeaseKey key = r.key;
+    if (r.kind == EventKind::kCheckpointCommitted || r.kind == EventKind::kCheckpointRefused) {
+      const bool committed = r.kind == EventKind::kCheckpointCommitted;
+      const std::string path = r.step;
+      const auto it = recorded.find({key, path, r.token});
+      const bool backed = it != recorded.end() && (committed ? it->second.committed
+                                                             : it->second.refused);
+      if (backed) continue;
+      out.push_back(violation(
+          kName,
+          fmt::format("{} reported the checkpoint of {} of {} under token {} {}, but the "
+                      "checkpoint store {}",
+                      r.holder.str(), path == kTree ? "the tree's completion" : "step '" + path + "'",
+                      runtime::to_string(key), r.token, committed ? "committed" : "refused",
+                      it == recorded.end()
+                          ? std::string("recorded no such commit before the report")
+                          : fmt::format("recorded it {} under that token",
+                                        committed ? "only refused" : "only committed")),
+          {e.index}));
+    } else if (r.kind == EventKind::kTreeCompleted) {
+      const bool completion = completion_recorded.contains(key);
+      const bool placement_finished = finished.contains(key);
+      if (completion && placement_finished) continue;
+      out.push_back(violation(
+          kName,
+          fmt::format("{} reported {} completed (token {}), but before the report {}", r.holder.str(),
+                      runtime::to_string(key), r.token,
+                      !completion ? "the checkpoint store had recorded no completion of it"
+                                  : "the placement queue had not finished its placement"),
+          {e.index}));
+    }
+  }
+}
+
+void ReportedCheckpoints::check(const sim::World& world, std::vector<Violation>& out) const {
+  check_reported_checkpoints(world.history().events(), out);
+}
+
+}  // namespace fencesim::properties

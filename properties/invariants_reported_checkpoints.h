@@ -1,0 +1,33 @@
+#pragma once
+// What a holder reports of its checkpoints is what the checkpoint store recorded. The runtime's
+// events kCheckpointCommitted and kCheckpointRefused (a step's path, or "<tree>" for the tree's
+// completion) and kTreeCompleted are what its observers (metrics, a caller awaiting the run, the
+// timeline) are told; the store's own record of each commit it judged (kStoreCall: op, key, step
+// path, token, outcome) is the truth. Judged by the request's token, which names one holder's
+// pass, never by the runtime's belief:
+// - a commit reported committed was recorded committed under that token;
+// - a commit reported refused was recorded refused (or, for the tree, cancelled) under that token;
+// - a tree reported completed had its completion recorded (by this pass or an earlier one) and its
+//   placement finished at the queue before the report.
+// Found by the mechanical mutants (tools/mutate/, session 11): with the completion commit's verdict
+// negated, a stale pass reported its tree completed (and finished its placement) though the store
+// refused its completion, and every committed completion was reported refused; every other oracle
+// judged the stores' records or the bodies' views, never the runtime's reports against them.
+#include "properties/invariants_builtin.h"
+
+namespace fencesim::properties {
+
+class ReportedCheckpoints final : public Invariant {
+ public:
+  std::string_view name() const override { return "reported-as-recorded"; }
+  std::string_view statement() const override {
+    return "a holder reports a checkpoint committed or refused only as the checkpoint store "
+           "recorded that commit under its token, and a tree completed only after the store "
+           "recorded the tree's completion and the queue finished its placement";
+  }
+  void check(const sim::World& world, std::vector<Violation>& out) const override;
+};
+
+void check_reported_checkpoints(const Events& events, std::vector<Violation>& out);
+
+}  // namespace fencesim::properties

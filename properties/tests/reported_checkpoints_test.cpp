@@ -1,0 +1,128 @@
+// The reported-as-recorded oracle on hand-made histories: a holder's report of a checkpoint, or of
+// its tree's completion, passes only when the checkpoint store's record backs it.
+#include <gtest/gtest.h>
+
+#include "properties/invariants_reported_checkpoints.h"
+#include "properties/tests/story_event.h"
+
+namespace fencesim::properties {
+namespace {
+
+using runtime::EventKind;
+
+constexpr sim::NodeId kStore = 1;
+constexpr sim::NodeId kInstance = 2;
+const runtime::LeaseKey kTree{"tenant-1", "order-1"};
+
+class Story {
+ public:
+  // The store judged a commit of `path` ("<tree>": the completion) under `token`.
+  void store_commit(std::int64_t at_ns, const std::string& path, runtime::Token token,
+                    std::string outcome) {
+    sim::StoreCall c;
+    c.op = path == "<tree>" ? sim::StoreOp::kCommitTree : sim::StoreOp::kCommitStep;
+    c.store = "lease-store";
+    c.key = kTree;
+    c.token = token;
+    if (path != "<tree>") c.argument = path;
+    c.outcome = std::move(outcome);
+    store(at_ns, std::move(c));
+  }
+  void store_finish(std::int64_t at_ns) {
+    sim::StoreCall c;
+    c.op = sim::StoreOp::kFinish;
+    c.store = "lease-store";
+    c.key = kTree;
+    c.outcome = "ok";
+    store(at_ns, std::move(c));
+  }
+  // The holder reports `kind` of `path` under `token`.
+  void report(std::int64_t at_ns, EventKind kind, const std::string& path, runtime::Token token) {
+    sim::HistoryEvent e =
+        testing::next_event(events_, kInstance, sim::WorldEventKind::kRuntime, at_ns);
+    e.runtime.kind = kind;
+    e.runtime.holder = "instance-1";
+    e.runtime.key = kTree;
+    e.runtime.token = token;
+    e.runtime.step = path;
+    events_.push_back(std::move(e));
+  }
+  std::vector<Violation> check() const {
+    std::vector<Violation> out;
+    check_reported_checkpoints(events_, out);
+    return out;
+  }
+
+ private:
+  void store(std::int64_t at_ns, sim::StoreCall c) {
+    sim::HistoryEvent e =
+        testing::next_event(events_, kStore, sim::WorldEventKind::kStoreCall, at_ns);
+    e.store = std::make_shared<const sim::StoreCall>(std::move(c));
+    events_.push_back(std::move(e));
+  }
+  Events events_;
+};
+
+TEST(ReportedAsRecorded, ReportsTheStoreBacksPass) {
+  Story s;
+  s.store_commit(10, "charge", 2, "committed");
+  s.report(12, EventKind::kCheckpointCommitted, "charge", 2);
+  s.store_commit(20, "ship", 2, "refused");
+  s.report(22, EventKind::kCheckpointRefused, "ship", 2);
+  EXPECT_TRUE(s.check().empty());
+}
+
+TEST(ReportedAsRecorded, AVerdictTheStoreDidNotGiveIsReported) {
+  Story committed_as_refused;
+  committed_as_refused.store_commit(10, "charge", 2, "committed");
+  committed_as_refused.report(12, EventKind::kCheckpointRefused, "charge", 2);
+  EXPECT_EQ(committed_as_refused.check().size(), 1u);
+
+  Story refused_as_committed;
+  refused_as_committed.store_commit(10, "charge", 2, "refused");
+  refused_as_committed.report(12, EventKind::kCheckpointCommitted, "charge", 2);
+  EXPECT_EQ(refused_as_committed.check().size(), 1u);
+
+  // Another token's commit backs nothing: the token names the pass.
+  Story other_token;
+  other_token.store_commit(10, "charge", 3, "committed");
+  other_token.report(12, EventKind::kCheckpointCommitted, "charge", 2);
+  EXPECT_EQ(other_token.check().size(), 1u);
+
+  // Nor does a record that comes after the report.
+  Story too_late;
+  too_late.report(8, EventKind::kCheckpointCommitted, "charge", 2);
+  too_late.store_commit(10, "charge", 2, "committed");
+  EXPECT_EQ(too_late.check().size(), 1u);
+}
+
+TEST(ReportedAsRecorded, ATreeIsReportedCompletedOnlyOnceRecordedAndFinished) {
+  Story completed;
+  completed.store_commit(10, "<tree>", 2, "committed");
+  completed.report(11, EventKind::kCheckpointCommitted, "<tree>", 2);
+  completed.store_finish(12);
+  completed.report(13, EventKind::kTreeCompleted, "", 2);
+  EXPECT_TRUE(completed.check().empty());
+
+  // A later pass that found the tree completed reports it too (an earlier token's completion).
+  Story found_completed;
+  found_completed.store_commit(10, "<tree>", 2, "committed");
+  found_completed.store_finish(30);
+  found_completed.report(31, EventKind::kTreeCompleted, "", 3);
+  EXPECT_TRUE(found_completed.check().empty());
+
+  // A stale pass whose completion was refused reports the tree completed.
+  Story refused;
+  refused.store_commit(10, "<tree>", 2, "refused");
+  refused.store_finish(12);
+  refused.report(13, EventKind::kTreeCompleted, "", 2);
+  EXPECT_EQ(refused.check().size(), 1u);
+
+  Story unfinished;
+  unfinished.store_commit(10, "<tree>", 2, "committed");
+  unfinished.report(13, EventKind::kTreeCompleted, "", 2);
+  EXPECT_EQ(unfinished.check().size(), 1u);
+}
+
+}  // namespace
+}  // namespace fencesim::properties

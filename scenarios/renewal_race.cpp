@@ -1,0 +1,44 @@
+#include "scenarios/renewal_race.h"
+
+#include "runtime/observer.h"
+#include "scenarios/workload.h"
+
+namespace fencesim::scenarios {
+
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+runtime::StepItem racing_renewal(sim::World& world, runtime::StepItem step,
+                                 runtime::Nanoseconds after) {
+  runtime::StepBody wrapped = [&world, after, body = step.body](runtime::ExecutionContext& ctx) {
+    const runtime::ExecutionFence fence = ctx.fence();
+    const runtime::LeaseKey lease{fence.tenant_id(), fence.lease_execution_id()};
+    // The timer renews every 10 s: 12 s of true time sees the next one unless the lease is gone
+    // (then the body meets the loss as it would have anyway).
+    if (world.await_moment(ctx, runtime::EventKind::kRenewSent, lease, 12 * kSecond)) {
+      world.mark(ctx, "step-raced-renewal");
+      if (after > 0) ctx.env().sleep(after);
+    }
+    body(ctx);
+  };
+  if (const auto* declared = step.body.target<DeclaredStep>()) {
+    return runtime::StepItem{step.name, DeclaredStep{declared->effects, std::move(wrapped)}};
+  }
+  return runtime::StepItem{step.name, std::move(wrapped)};
+}
+
+runtime::Workflow with_renewal_races(sim::World& world, runtime::Workflow workflow,
+                                     sim::Rng& rng) {
+  for (runtime::WorkflowItem& item : workflow.items) {
+    auto* step = std::get_if<runtime::StepItem>(&item);
+    if (step == nullptr || !rng.chance(0.25)) continue;
+    runtime::Nanoseconds after = 0;
+    if (!rng.chance(0.4)) {
+      after = rng.chance(0.5) ? rng.between(1, 5) * kMillisecond : rng.between(5, 40) * kMillisecond;
+    }
+    *step = racing_renewal(world, *step, after);
+  }
+  return workflow;
+}
+
+}  // namespace fencesim::scenarios

@@ -1,0 +1,26 @@
+#pragma once
+// Steps that begin just as their lease's renewal leaves. A renewal is in flight for one round trip
+// (2 to 40 ms here) of every ten seconds, so a step whose start falls there by its own timing is
+// one in hundreds, and one whose confirm, write or checkpoint also meets a fault there is one in
+// tens of thousands: the runtime's code for "something else of mine is in flight on this lease"
+// (a confirm that sees the timer's renewal granted, a write whose reply races the renewal's) runs
+// in no night. These steps wait for the moment (World::await_moment) and go on 0 to 40 ms after
+// it, as production's millions of steps do by chance.
+#include "runtime/types.h"
+#include "runtime/workflow.h"
+#include "sim/random.h"
+#include "sim/world.h"
+
+namespace fencesim::scenarios {
+
+// `step` whose body first waits (at most 12 s) for the next renewal of its lease to leave its
+// node, then `after` more of its node's time, then runs as it was; marks step-raced-renewal when
+// the renewal came. A declared step stays declared (scenarios/workload.h).
+runtime::StepItem racing_renewal(sim::World& world, runtime::StepItem step,
+                                 runtime::Nanoseconds after);
+
+// Every step of `workflow`, with a chance of one in four, made to race its lease's renewal, with
+// `after` drawn from `rng`: none (two in five), 1 to 5 ms, or 5 to 40 ms.
+runtime::Workflow with_renewal_races(sim::World& world, runtime::Workflow workflow, sim::Rng& rng);
+
+}  // namespace fencesim::scenarios

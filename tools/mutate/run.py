@@ -49,7 +49,8 @@ PRIORITY = [
 # The differential run: every scenario at these (seed, strategy) pairs.
 DIFF_RUNS = ((1, "random"), (2, "pct"))
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-FAILURE_LINE = re.compile(r"^  (\S+) (random|pct) seed (\d+): (.*)$")
+# The strategy as the sweep prints it: random, pct, or pct-dN (PCT with its depth drawn per seed).
+FAILURE_LINE = re.compile(r"^  (\S+) (random|pct(?:-d\d+)?) seed (\d+): (.*)$")
 
 
 def log(*words):

@@ -54,6 +54,18 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
       .marks({"checkpoint-refused", "takeover-mid-step"})
       .add_to(registry);
 
+  // The order checkpoints its three steps, then the tree's completion: the fourth checkpoint.
+  two_holders("completion-in-flight")
+      .describe(
+          "holder 1 is stopped past its lease while its tree's completion is in flight: the "
+          "new holder completes the tree, and the stale completion, sent at the resume, is "
+          "refused by token and handed over as fenced")
+      .fault(stop("instance-1")
+                 .after(EventKind::kCheckpointSent, 4)
+                 .lasting_between(35 * kSecond, 70 * kSecond))
+      .marks({"checkpoint-refused", "fenced-after-local-expiry"})
+      .add_to(registry);
+
   two_holders("migration-during-renewal")
       .describe(
           "holder 1 is migrated while its renewal is in flight: paused, its wall clock "

@@ -63,7 +63,18 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
       .fault(stop("instance-1")
                  .after(EventKind::kCheckpointSent, 4)
                  .lasting_between(35 * kSecond, 70 * kSecond))
-      .marks({"checkpoint-refused", "fenced-after-local-expiry"})
+      .setup([](sim::World& world) {
+        // A seed in two, a client cancels the tree while holder 1 is stopped: before the new
+        // holder's pass (which then ends it cancelled) or after it completed the tree. The stale
+        // completion that leaves at the resume is still refused as stale, not answered
+        // "cancelled" (red team round 11, bug 02: a store that judged the cancel first).
+        sim::Rng cancels = world.stream("cancels");
+        if (cancels.chance(0.5)) {
+          world.cancel_at(cancels.between(10 * kSecond, 60 * kSecond),
+                          runtime::LeaseKey{"tenant-1", "order-1"});
+        }
+      })
+      .marks({"checkpoint-refused", "fenced-after-local-expiry", "tree-cancelled"})
       .add_to(registry);
 
   two_holders("migration-during-renewal")

@@ -8,7 +8,7 @@
 #include "properties/invariants_group_join.h"
 #include "properties/invariants_hand_over.h"
 #include "properties/invariants_lease_timers.h"
-#include "properties/invariants_reported_checkpoints.h"
+#include "properties/invariants_reported_as_recorded.h"
 #include "properties/invariants_write_verdict.h"
 
 namespace fencesim::properties {
@@ -50,7 +50,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<RefusalIsALoss>());
   out.push_back(std::make_unique<DecidedAsLoss>());
   out.push_back(std::make_unique<PassEndsAsItWent>());
-  out.push_back(std::make_unique<ReportedCheckpoints>());
+  out.push_back(std::make_unique<ReportedAsRecorded>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

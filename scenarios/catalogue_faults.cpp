@@ -64,10 +64,11 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
                  .after(EventKind::kCheckpointSent, 4)
                  .lasting_between(35 * kSecond, 70 * kSecond))
       .setup([](sim::World& world) {
-        // A seed in two, a client cancels the tree while holder 1 is stopped: before the new
-        // holder's pass (which then ends it cancelled) or after it completed the tree. The stale
-        // completion that leaves at the resume is still refused as stale, not answered
-        // "cancelled" (red team round 11, bug 02: a store that judged the cancel first).
+        // A seed in two, a client cancels the tree between 10 and 60 s, while holder 1 is stopped
+        // or after it resumed: before the new holder's pass (which then ends it cancelled) or
+        // after it completed the tree. A stale completion that leaves at the resume after the
+        // cancel is still refused as stale, not answered "cancelled" (red team round 11, bug 02:
+        // a store that judged the cancel first).
         sim::Rng cancels = world.stream("cancels");
         if (cancels.chance(0.5)) {
           world.cancel_at(cancels.between(10 * kSecond, 60 * kSecond),

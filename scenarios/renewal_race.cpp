@@ -13,9 +13,13 @@ runtime::StepItem racing_renewal(sim::World& world, runtime::StepItem step,
   runtime::StepBody wrapped = [&world, after, body = step.body](runtime::ExecutionContext& ctx) {
     const runtime::ExecutionFence fence = ctx.fence();
     const runtime::LeaseKey lease{fence.tenant_id(), fence.lease_execution_id()};
-    // The timer renews every 10 s: 12 s of true time sees the next one unless the lease is gone
-    // (then the body meets the loss as it would have anyway).
-    if (world.await_moment(ctx, runtime::EventKind::kRenewSent, lease, 12 * kSecond)) {
+    // The timer sends the next renewal within one interval of the last reply (an RPC timeout
+    // later if that one timed out). A wait that misses it (the node paused, the lease gone) only
+    // loses the race: the body then meets whatever happened as it would have anyway.
+    const sim::WorldOptions& options = world.options();
+    const runtime::Nanoseconds wait =
+        options.lease.renew_interval_ns + 2 * options.network.rpc_timeout_ns + kSecond;
+    if (world.await_moment(ctx, runtime::EventKind::kRenewSent, lease, wait)) {
       world.mark(ctx, "step-raced-renewal");
       if (after > 0) ctx.env().sleep(after);
     }

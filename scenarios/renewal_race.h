@@ -1,11 +1,13 @@
 #pragma once
-// Steps that begin just as their lease's renewal leaves. A renewal is in flight for one round trip
-// (2 to 40 ms here) of every ten seconds, so a step whose start falls there by its own timing is
-// one in hundreds, and one whose confirm, write or checkpoint also meets a fault there is one in
-// tens of thousands: the runtime's code for "something else of mine is in flight on this lease"
-// (a confirm that sees the timer's renewal granted, a write whose reply races the renewal's) runs
-// in no night. These steps wait for the moment (World::await_moment) and go on 0 to 40 ms after
-// it, as production's millions of steps do by chance.
+// Step bodies that go on just as their lease's renewal leaves. A renewal is in flight for one round
+// trip (2 to 40 ms here) of every ten seconds, so a body whose first act (a confirm, a write, a
+// cancel read) falls there by its own timing is one in hundreds, and one that also meets a fault
+// there is one in tens of thousands: the runtime's code for "something else of mine is in flight
+// on this lease" (a confirm that sees the timer's renewal granted, a write whose reply races the
+// renewal's) runs in no night. These bodies wait for the moment (World::await_moment) and go on 0
+// to 40 ms after it, as production's millions of steps do by chance; the step's own start (its
+// cancel read and held check) came before the wait, so it is not in the window, but the body's
+// acts and the step's checkpoint are.
 #include "runtime/types.h"
 #include "runtime/workflow.h"
 #include "sim/random.h"
@@ -13,9 +15,10 @@
 
 namespace fencesim::scenarios {
 
-// `step` whose body first waits (at most 12 s) for the next renewal of its lease to leave its
-// node, then `after` more of its node's time, then runs as it was; marks step-raced-renewal when
-// the renewal came. A declared step stays declared (scenarios/workload.h).
+// `step` whose body first waits for the next renewal of its lease to leave its node (at most one
+// renew interval plus two RPC timeouts and a second: a renewal timed out meanwhile, or the node
+// paused, or the lease gone, and the body goes on without the race), then `after` more of its
+// node's time, then runs as it was; marks step-raced-renewal when the renewal came. A declared step stays declared (scenarios/workload.h).
 runtime::StepItem racing_renewal(sim::World& world, runtime::StepItem step,
                                  runtime::Nanoseconds after);
 

@@ -1,5 +1,6 @@
 // World::await_moment: a step waits for a protocol moment of its node's runtime (see world.h).
 #include <algorithm>
+#include <limits>
 
 #include "sim/world.h"
 
@@ -22,7 +23,13 @@ bool World::await_moment(runtime::ExecutionContext& context, runtime::EventKind 
       std::erase(list, self);
     }
   } leave{moment_watches_, watch};
-  scheduler_->at(scheduler_->now_ns() + std::max<std::int64_t>(timeout_ns, 0), [this, watch] {
+  // Saturated: a timeout of "forever" (INT64_MAX) must not overflow.
+  const std::int64_t now = scheduler_->now_ns();
+  const std::int64_t timeout = std::max<std::int64_t>(timeout_ns, 0);
+  const std::int64_t deadline =
+      timeout > std::numeric_limits<std::int64_t>::max() - now ? std::numeric_limits<std::int64_t>::max()
+                                                               : now + timeout;
+  scheduler_->at(deadline, [this, watch] {
     if (watch->over) return;
     watch->over = true;
     scheduler_->wake(watch->waiter);

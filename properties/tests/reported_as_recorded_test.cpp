@@ -2,7 +2,7 @@
 // its tree's completion, passes only when the checkpoint store's record backs it.
 #include <gtest/gtest.h>
 
-#include "properties/invariants_reported_checkpoints.h"
+#include "properties/invariants_reported_as_recorded.h"
 #include "properties/tests/story_event.h"
 
 namespace fencesim::properties {
@@ -28,6 +28,16 @@ class Story {
     c.outcome = std::move(outcome);
     store(at_ns, std::move(c));
   }
+  // The store answered a load of the tree: completed or not.
+  void store_load(std::int64_t at_ns, bool completed) {
+    sim::StoreCall c;
+    c.op = sim::StoreOp::kLoad;
+    c.store = "lease-store";
+    c.key = kTree;
+    c.outcome = "ok";
+    c.tree_completed = completed;
+    store(at_ns, std::move(c));
+  }
   void store_finish(std::int64_t at_ns) {
     sim::StoreCall c;
     c.op = sim::StoreOp::kFinish;
@@ -49,7 +59,7 @@ class Story {
   }
   std::vector<Violation> check() const {
     std::vector<Violation> out;
-    check_reported_checkpoints(events_, out);
+    check_reported_as_recorded(events_, out);
     return out;
   }
 
@@ -69,6 +79,12 @@ TEST(ReportedAsRecorded, ReportsTheStoreBacksPass) {
   s.report(12, EventKind::kCheckpointCommitted, "charge", 2);
   s.store_commit(20, "ship", 2, "refused");
   s.report(22, EventKind::kCheckpointRefused, "ship", 2);
+  // A record at the report's very instant backs it (the reply cannot have come sooner).
+  s.store_commit(30, "pack", 2, "committed");
+  s.report(30, EventKind::kCheckpointCommitted, "pack", 2);
+  // A completion answered "cancelled" is a refusal.
+  s.store_commit(40, "<tree>", 2, "cancelled");
+  s.report(41, EventKind::kCheckpointRefused, "<tree>", 2);
   EXPECT_TRUE(s.check().empty());
 }
 
@@ -110,6 +126,21 @@ TEST(ReportedAsRecorded, ATreeIsReportedCompletedOnlyOnceRecordedAndFinished) {
   found_completed.store_finish(30);
   found_completed.report(31, EventKind::kTreeCompleted, "", 3);
   EXPECT_TRUE(found_completed.check().empty());
+
+  // A later pass whose load the store answered "completed" (the commit's own record missing, as
+  // when a real-mode worker is killed between its commit and the record).
+  Story loaded_completed;
+  loaded_completed.store_load(20, true);
+  loaded_completed.store_finish(21);
+  loaded_completed.report(22, EventKind::kTreeCompleted, "", 3);
+  EXPECT_TRUE(loaded_completed.check().empty());
+
+  // A load that answered "not completed" backs nothing.
+  Story loaded_open;
+  loaded_open.store_load(20, false);
+  loaded_open.store_finish(21);
+  loaded_open.report(22, EventKind::kTreeCompleted, "", 3);
+  EXPECT_EQ(loaded_open.check().size(), 1u);
 
   // A stale pass whose completion was refused reports the tree completed.
   Story refused;

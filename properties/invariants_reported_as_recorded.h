@@ -7,8 +7,9 @@
 // pass, never by the runtime's belief:
 // - a commit reported committed was recorded committed under that token;
 // - a commit reported refused was recorded refused (or, for the tree, cancelled) under that token;
-// - a tree reported completed had its completion recorded (by this pass or an earlier one) and its
-//   placement finished at the queue before the report.
+// - a tree reported completed had its completion recorded (by this pass or an earlier one: a
+//   committed completion, or a load the store answered "completed") and its placement finished at
+//   the queue before the report.
 // Found by the mechanical mutants (tools/mutate/, session 11): with the completion commit's verdict
 // negated, a stale pass reported its tree completed (and finished its placement) though the store
 // refused its completion, and every committed completion was reported refused; every other oracle
@@ -17,7 +18,7 @@
 
 namespace fencesim::properties {
 
-class ReportedCheckpoints final : public Invariant {
+class ReportedAsRecorded final : public Invariant {
  public:
   std::string_view name() const override { return "reported-as-recorded"; }
   std::string_view statement() const override {
@@ -28,6 +29,6 @@ class ReportedCheckpoints final : public Invariant {
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
 
-void check_reported_checkpoints(const Events& events, std::vector<Violation>& out);
+void check_reported_as_recorded(const Events& events, std::vector<Violation>& out);
 
 }  // namespace fencesim::properties

@@ -66,19 +66,19 @@ void check_reported_as_recorded(const Events& events, std::vector<Violation>& ou
       const bool committed = r.kind == EventKind::kCheckpointCommitted;
       const std::string path = r.step;
       const auto it = recorded.find({key, path, r.token});
-      const bool backed = it != recorded.end() && (committed ? it->second.committed
-                                                             : it->second.refused);
+      const bool backed =
+          it != recorded.end() && (committed ? it->second.committed : it->second.refused);
       if (backed) continue;
       out.push_back(violation(
           kName,
-          fmt::format("{} reported the checkpoint of {} of {} under token {} {}, but the "
-                      "checkpoint store {}",
-                      r.holder.str(), path == kTree ? "the tree's completion" : "step '" + path + "'",
-                      runtime::to_string(key), r.token, committed ? "committed" : "refused",
-                      it == recorded.end()
-                          ? std::string("recorded no such commit before the report")
-                          : fmt::format("recorded it {} under that token",
-                                        committed ? "only refused" : "only committed")),
+          fmt::format(
+              "{} reported the checkpoint of {} of {} under token {} {}, but the "
+              "checkpoint store {}",
+              r.holder.str(), path == kTree ? "the tree's completion" : "step '" + path + "'",
+              runtime::to_string(key), r.token, committed ? "committed" : "refused",
+              it == recorded.end() ? std::string("recorded no such commit before the report")
+                                   : fmt::format("recorded it {} under that token",
+                                                 committed ? "only refused" : "only committed")),
           {e.index}));
     } else if (r.kind == EventKind::kTreeCompleted) {
       const bool completion = completion_recorded.contains(key);
@@ -86,8 +86,8 @@ void check_reported_as_recorded(const Events& events, std::vector<Violation>& ou
       if (completion && placement_finished) continue;
       out.push_back(violation(
           kName,
-          fmt::format("{} reported {} completed (token {}), but before the report {}", r.holder.str(),
-                      runtime::to_string(key), r.token,
+          fmt::format("{} reported {} completed (token {}), but before the report {}",
+                      r.holder.str(), runtime::to_string(key), r.token,
                       !completion ? "the checkpoint store had recorded no completion of it"
                                   : "the placement queue had not finished its placement"),
           {e.index}));

@@ -17,10 +17,7 @@ runtime::StepItem with_failure_cleanup(runtime::StepItem step, runtime::Nanoseco
     ctx.env().sleep(cleanup);
     std::rethrow_exception(failure);
   };
-  if (const auto* declared = step.body.target<DeclaredStep>()) {
-    return runtime::StepItem{step.name, DeclaredStep{declared->effects, std::move(wrapped)}};
-  }
-  return runtime::StepItem{step.name, std::move(wrapped)};
+  return with_body(step, std::move(wrapped));
 }
 
 runtime::Workflow with_failure_cleanups(runtime::Workflow workflow, sim::Rng& rng) {

@@ -25,20 +25,17 @@ runtime::StepItem racing_renewal(sim::World& world, runtime::StepItem step,
     }
     body(ctx);
   };
-  if (const auto* declared = step.body.target<DeclaredStep>()) {
-    return runtime::StepItem{step.name, DeclaredStep{declared->effects, std::move(wrapped)}};
-  }
-  return runtime::StepItem{step.name, std::move(wrapped)};
+  return with_body(step, std::move(wrapped));
 }
 
-runtime::Workflow with_renewal_races(sim::World& world, runtime::Workflow workflow,
-                                     sim::Rng& rng) {
+runtime::Workflow with_renewal_races(sim::World& world, runtime::Workflow workflow, sim::Rng& rng) {
   for (runtime::WorkflowItem& item : workflow.items) {
     auto* step = std::get_if<runtime::StepItem>(&item);
     if (step == nullptr || !rng.chance(0.25)) continue;
     runtime::Nanoseconds after = 0;
     if (!rng.chance(0.4)) {
-      after = rng.chance(0.5) ? rng.between(1, 5) * kMillisecond : rng.between(5, 40) * kMillisecond;
+      after =
+          rng.chance(0.5) ? rng.between(1, 5) * kMillisecond : rng.between(5, 40) * kMillisecond;
     }
     *step = racing_renewal(world, *step, after);
   }

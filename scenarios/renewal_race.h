@@ -18,7 +18,8 @@ namespace fencesim::scenarios {
 // `step` whose body first waits for the next renewal of its lease to leave its node (at most one
 // renew interval plus two RPC timeouts and a second: a renewal timed out meanwhile, or the node
 // paused, or the lease gone, and the body goes on without the race), then `after` more of its
-// node's time, then runs as it was; marks step-raced-renewal when the renewal came. A declared step stays declared (scenarios/workload.h).
+// node's time, then runs as it was; marks step-raced-renewal when the renewal came. A declared
+// step stays declared (scenarios/workload.h).
 runtime::StepItem racing_renewal(sim::World& world, runtime::StepItem step,
                                  runtime::Nanoseconds after);
 

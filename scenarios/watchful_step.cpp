@@ -24,10 +24,7 @@ runtime::StepItem watchful(sim::World& world, runtime::StepItem step, runtime::N
     }
     body(ctx);
   };
-  if (const auto* declared = step.body.target<DeclaredStep>()) {
-    return runtime::StepItem{step.name, DeclaredStep{declared->effects, std::move(wrapped)}};
-  }
-  return runtime::StepItem{step.name, std::move(wrapped)};
+  return with_body(step, std::move(wrapped));
 }
 
 runtime::Workflow with_watchful_steps(sim::World& world, runtime::Workflow workflow,

@@ -190,11 +190,7 @@ runtime::StepItem probed(std::shared_ptr<WithdrawalProbes> probes, runtime::Step
     }
     maybe_withdraw(*probes, ctx, true);
   };
-  // A declared step stays declared: the exactly-once oracle reads its effects from the workflow.
-  if (const auto* declared = step.body.target<DeclaredStep>()) {
-    return runtime::StepItem{step.name, DeclaredStep{declared->effects, std::move(wrapped)}};
-  }
-  return runtime::StepItem{step.name, std::move(wrapped)};
+  return with_body(step, std::move(wrapped));
 }
 
 runtime::Workflow probed(const std::shared_ptr<WithdrawalProbes>& probes,

@@ -19,6 +19,13 @@ runtime::StepItem declared_step(std::string name, std::vector<DeclaredEffect> ef
   return runtime::StepItem{std::move(name), DeclaredStep{std::move(effects), std::move(body)}};
 }
 
+runtime::StepItem with_body(const runtime::StepItem& step, runtime::StepBody body) {
+  if (const auto* declared = step.body.target<DeclaredStep>()) {
+    return declared_step(step.name, declared->effects, std::move(body));
+  }
+  return runtime::StepItem{step.name, std::move(body)};
+}
+
 runtime::StepItem write_step(sim::World& world, std::string name, runtime::Nanoseconds duration,
                              std::string sink, std::string payload) {
   std::vector<DeclaredEffect> effects{{sink, "write"}};

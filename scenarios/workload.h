@@ -33,6 +33,9 @@ struct DeclaredStep {
 };
 runtime::StepItem declared_step(std::string name, std::vector<DeclaredEffect> effects,
                                 runtime::StepBody body);
+// `step` with `body` in place of its own (a wrapper that calls the old one): a declared step stays
+// declared, since the exactly-once oracle reads its effects from the workflow.
+runtime::StepItem with_body(const runtime::StepItem& step, runtime::StepBody body);
 
 // From a step: records the intent (World::intend), then writes `effect` through the step's fence,
 // then records what the body saw (World::observe). Every workload write goes through here, so the

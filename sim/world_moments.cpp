@@ -26,9 +26,9 @@ bool World::await_moment(runtime::ExecutionContext& context, runtime::EventKind 
   // Saturated: a timeout of "forever" (INT64_MAX) must not overflow.
   const std::int64_t now = scheduler_->now_ns();
   const std::int64_t timeout = std::max<std::int64_t>(timeout_ns, 0);
-  const std::int64_t deadline =
-      timeout > std::numeric_limits<std::int64_t>::max() - now ? std::numeric_limits<std::int64_t>::max()
-                                                               : now + timeout;
+  const std::int64_t deadline = timeout > std::numeric_limits<std::int64_t>::max() - now
+                                    ? std::numeric_limits<std::int64_t>::max()
+                                    : now + timeout;
   scheduler_->at(deadline, [this, watch] {
     if (watch->over) return;
     watch->over = true;

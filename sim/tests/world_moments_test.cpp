@@ -25,8 +25,8 @@ struct Waited {
 // Returns what the step saw and the true time of the instance's first `kind` event of the tree's
 // lease, if any.
 std::pair<Waited, std::optional<std::int64_t>> run_await(runtime::EventKind kind,
-                                                          std::int64_t timeout_ns,
-                                                          const runtime::LeaseKey& awaited = kTree) {
+                                                         std::int64_t timeout_ns,
+                                                         const runtime::LeaseKey& awaited = kTree) {
   WorldOptions options;
   options.seed = 7;
   options.safety_phase_ns = 40 * kSecond;
@@ -37,12 +37,14 @@ std::pair<Waited, std::optional<std::int64_t>> run_await(runtime::EventKind kind
   Waited waited;
   world.workflows().add(runtime::Workflow{
       "order", {runtime::StepItem{"wait", [&](runtime::ExecutionContext& ctx) {
-                  waited.began_ns = world.true_now_ns();
-                  waited.came = world.await_moment(ctx, kind, awaited, timeout_ns);
-                  waited.returned_ns = world.true_now_ns();
-                  // Long enough that the tree's own lease renews while the step still runs.
-                  if (!waited.came) ctx.env().sleep(15 * kSecond);
-                }}}});
+                                    waited.began_ns = world.true_now_ns();
+                                    waited.came =
+                                        world.await_moment(ctx, kind, awaited, timeout_ns);
+                                    waited.returned_ns = world.true_now_ns();
+                                    // Long enough that the tree's own lease renews while the step
+                                    // still runs.
+                                    if (!waited.came) ctx.env().sleep(15 * kSecond);
+                                  }}}});
   world.submit(kTree, "order");
   EXPECT_EQ(world.run().outcome, RunOutcome::kCompleted);
   const NodeId instance = *world.find_node("instance-1");
@@ -72,8 +74,8 @@ TEST(WorldMoments, WithoutTheMomentTheStepGoesOnAtItsTimeout) {
   EXPECT_GT(*renewal, waited.returned_ns);
   // A moment of another lease never wakes it: the tree's own lease renews (about 10 s after its
   // take) while the step awaits a lease nobody holds, for 20 s.
-  const auto [other, own_renewal] =
-      run_await(runtime::EventKind::kRenewSent, 20 * kSecond, runtime::LeaseKey{"tenant-1", "none"});
+  const auto [other, own_renewal] = run_await(runtime::EventKind::kRenewSent, 20 * kSecond,
+                                              runtime::LeaseKey{"tenant-1", "none"});
   ASSERT_TRUE(own_renewal.has_value());
   EXPECT_LT(*own_renewal, other.returned_ns);
   EXPECT_FALSE(other.came);

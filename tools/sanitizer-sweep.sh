@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer sweep (docs/sanitizers.md): builds the `asan-sweep` preset (GCC, Debug, ASan for
+# The sanitizer sweep (docs/sanitizers.md): builds the `asan-sweep` preset (GCC, -O2, ASan for
 # heap and globals without stack instrumentation, UBSan; Boost.Context's stack switches defeat
 # ASan's stack checks) and sweeps every scenario under it. Any sanitizer finding is a harness-error
 # failure of the seed that did it, with the finding in its record and the report in
@@ -17,5 +17,5 @@ cmake --preset asan-sweep >/dev/null
 cmake --build --preset asan-sweep --target fencesim
 # A leak at a worker's _exit is no finding: workers end without unwinding, on purpose.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
-# --run-timeout: a Debug sanitizer build runs several times slower than the default build.
+# --run-timeout: a sanitizer build runs several times slower than the default build.
 exec build/asan-sweep/cli/fencesim sweep --seeds "$seeds" --out "$out" --run-timeout 300s "$@"

@@ -248,10 +248,18 @@ class CheckpointRefused final : public MarkRule {
 // takeover-mid-step: a key was taken with a new token while a step under the old one was running.
 // yield-deferred: a remote-children wait began while a step of its tree was running.
 // lease-yielded: a remote-children wait gave the root's lease back.
+// yield-taken-over: another holder took a tree whose lease a remote-children wait had yielded.
+// retake-after-takeover: the yielding holder took the lease back after such a takeover (the tree
+// may have moved on meanwhile: the pass must resume from the store's checkpoint, not its own).
+// retake-after-progress: that retake came after the other holder had committed a step of the
+// tree (the yielding holder's own checkpoint is out of date: it must read the store's again).
+// retake-refused-after-yield: the yielding holder found the lease taken when its wait ended.
 class StepsAndWaits final : public MarkRule {
  public:
   std::vector<std::string_view> names() const override {
-    return {"takeover-mid-step", "yield-deferred", "lease-yielded"};
+    return {"takeover-mid-step",     "yield-deferred",       "lease-yielded",
+            "yield-taken-over",      "retake-after-takeover", "retake-after-progress",
+            "retake-refused-after-yield"};
   }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     const sim::RuntimeRecord* r = runtime_of(e);
@@ -277,9 +285,44 @@ class StepsAndWaits final : public MarkRule {
         break;
       case EventKind::kRemoteWaitEnded:
         waiting_.erase({r->holder, r->key});
+        yielded_.erase({r->holder, r->key});
         break;
       case EventKind::kLeaseReleased:
-        if (waiting_.contains({r->holder, r->key})) reach("lease-yielded");
+        if (waiting_.contains({r->holder, r->key})) {
+          reach("lease-yielded");
+          yielded_[{r->holder, r->key}] = Since::kYielded;
+        }
+        break;
+      case EventKind::kLeaseTaken:
+        for (auto& [holder_key, since] : yielded_) {
+          if (holder_key.second != r->key) continue;
+          if (holder_key.first != r->holder) {
+            if (since == Since::kYielded) reach("yield-taken-over");
+            if (since == Since::kYielded) since = Since::kTakenOver;
+          } else if (since != Since::kYielded) {
+            reach("retake-after-takeover");
+            if (since == Since::kProgressed) reach("retake-after-progress");
+          }
+        }
+        break;
+      case EventKind::kCheckpointCommitted:
+        for (auto& [holder_key, since] : yielded_) {
+          if (holder_key.second == r->key && holder_key.first != r->holder &&
+              since == Since::kTakenOver) {
+            since = Since::kProgressed;
+          }
+        }
+        break;
+      case EventKind::kTakeRefused:
+        if (auto it = yielded_.find({r->holder, r->key}); it != yielded_.end()) {
+          if (it->second != Since::kYielded) reach("retake-refused-after-yield");
+          yielded_.erase(it);  // the pass is over
+        }
+        break;
+      case EventKind::kTreeStarted:  // a new pass of that holder: whatever it yielded is over
+      case EventKind::kTreeAbandoned:
+      case EventKind::kTreeCancelled:
+        yielded_.erase({r->holder, r->key});
         break;
       default:
         break;
@@ -290,6 +333,9 @@ class StepsAndWaits final : public MarkRule {
   // Steps running per (key, token): started and not yet ended.
   std::map<std::pair<sim::NameKey, runtime::Token>, int> running_;
   std::set<HolderKey> waiting_;  // remote-children waits
+  // Yields not yet ended (the wait's end or its holder's retake), and what happened to the key since.
+  enum class Since : std::uint8_t { kYielded, kTakenOver, kProgressed };
+  std::map<HolderKey, Since> yielded_;
 };
 
 // withdrawal-refused-while-live: a withdrawal met its tree live and not running here (before a

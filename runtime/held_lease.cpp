@@ -66,9 +66,11 @@ void HeldLease::assert_held() {
 
 void HeldLease::lose(std::string reason, std::exception_ptr error) {
   if (state_ != LeaseState::kHeld) {
-    // A refusal that lands after the lease ended (its write was left in flight at the abort) is
-    // kept as the error that ended it, so that a decision made later finds the refusal first.
-    if (state_ == LeaseState::kLost && reason == "fenced" && lost_reason_ != "fenced") {
+    // A refusal that lands after the lease ended (its write was left in flight at the abort, or
+    // at a yield: a withdrawal in a step's frame may still be writing when the remote-children
+    // wait gives the lease back) is kept as the error that ended it, so that a decision made
+    // later (the pass's, when its retake is refused) finds the refusal first.
+    if (reason == "fenced" && lost_reason_ != "fenced") {
       lost_reason_ = std::move(reason);
       lost_error_ = std::move(error);
     }

@@ -18,13 +18,15 @@ std::string join_path(const std::string& level, const std::string& name) {
 namespace {
 
 // The failure a decision weighs. A refusal can land after the abort (a fenced write's call ended
-// at the lease's local expiry, its request left in flight): HeldLease::lose keeps it as the error
-// that ended the lease, but neither the signal's reason (the first loss wins) nor a failure made
-// before it landed carries it. It is a second failure of the step or pass, and the decision sees
-// both, as an AggregateError, so that the refusal is found (anywhere in an aggregate, ADR-0023)
-// before the signal's reason wherever the runtime decides, and its holder is stopped.
+// at the lease's local expiry, its request left in flight) or after a yield (a write left in
+// flight when the lease was given back, refused once another holder wrote): HeldLease::lose keeps
+// it as the error that ended the lease, but neither the signal's reason (the first loss wins) nor
+// a failure made before it landed carries it. It is a second failure of the step or pass, and the
+// decision sees both, as an AggregateError, so that the refusal is found (anywhere in an
+// aggregate, ADR-0023) before the signal's reason wherever the runtime decides, and its holder is
+// stopped.
 std::exception_ptr with_late_refusal(const std::exception_ptr& failure, HeldLease& lease) {
-  if (lease.state() != LeaseState::kLost || lease.lost_reason() != "fenced") return failure;
+  if (lease.state() == LeaseState::kHeld || lease.lost_reason() != "fenced") return failure;
   const std::exception_ptr refusal = lease.lost_error();
   if (refusal == failure || refusal == lease.signal().reason()) return failure;
   return std::make_exception_ptr(AggregateError({failure, refusal}));

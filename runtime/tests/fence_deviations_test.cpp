@@ -112,6 +112,23 @@ TEST(Deviations, ConfirmedUntilIsNotInTheFutureAfterTheLeaseWasReleased) {
   EXPECT_LE(frame->lease->confirmed_until_ns(), f.time.now_ns());
 }
 
+// Found by the session 12 sanitizer sweep (swarm seed 6600): a write left in flight when a
+// remote-children wait gave the lease back is refused while the lease is yielded. The refusal is
+// kept as the error that ended the lease, so that the pass, deciding when its retake is refused,
+// ends fenced (the fence comes before the abort reason), not lease-lost.
+TEST(Deviations, RefusalLandingAfterAYieldIsKeptForTheDecision) {
+  LeasesFixture f;
+  auto frame = step_frame(f, f.leases);
+  const ExecutionFence fence(frame);
+  frame->lease->release();
+  EXPECT_TRUE(threw<ExecutionLeaseLostError>(frame->lease->lost_error()));
+  EXPECT_FALSE(threw<ExecutionFencedError>(frame->lease->lost_error()));
+  (void)fence.fenced(2);  // what the write's fiber does with the sink's refusal
+  EXPECT_EQ(frame->lease->lost_reason(), "fenced");
+  EXPECT_TRUE(threw<ExecutionFencedError>(frame->lease->lost_error()));
+  EXPECT_EQ(frame->lease->state(), LeaseState::kReleased);
+}
+
 // Item 5: a fence used from another fiber (spawned by the step) across a suspension: the refusal
 // arrives after the step ended, and still stops the holder and throws the fenced error.
 TEST(Deviations, RefusalArrivingAfterTheStepEndedStopsTheHolder) {

@@ -16,8 +16,8 @@ class RenewalCadence final : public Invariant {
   std::string_view statement() const override {
     return "a holder keeps renewing a lease it holds: while its node runs and the lease is "
            "neither lost nor released, its renewal timer sends a renewal every renew interval "
-           "(counted from the take, or from the previous renewal's reply or timeout), also after "
-           "a renewal that failed or a retake";
+           "(counted from the take, or from the previous renewal's reply or timeout; a confirm's "
+           "renewal counts too), also after a renewal that failed or a retake";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };

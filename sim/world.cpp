@@ -218,6 +218,8 @@ runtime::Nanoseconds World::monotonic_ns(NodeId node) const {
 }
 
 void World::record_store_call(NodeId store, StoreCall call) {
+  if (!call.failed && call.op == StoreOp::kPlace) placed_.insert(call.key);
+  if (!call.failed && call.op == StoreOp::kFinish) finished_.insert(call.key);
   HistoryEvent event = stamped(store, WorldEventKind::kStoreCall);
   event.store = std::make_shared<const StoreCall>(std::move(call));
   keep(std::move(event));
@@ -421,6 +423,15 @@ bool World::all_trees_completed() {
     // recorded but never acted on is work not done.
     if (checkpoint.tree_completed && placement_finished) continue;
     if (checkpoint.cancelled && placement && placement->finished) continue;
+    return false;
+  }
+  // Every placed tree too, not only the submitted roots: an AnyInstance child is a tree of its
+  // own (#360: the children of a cancelled tree run on), and a child left placed and unfinished
+  // after its parent ended is work nobody will do. Judged by the queue's and the checkpoint
+  // store's records of what they handled, not by the queue's own list of pending placements.
+  for (const runtime::LeaseKey& key : placed_) {
+    const runtime::Checkpoint checkpoint = checkpoints_->load(key);
+    if ((checkpoint.tree_completed || checkpoint.cancelled) && finished_.contains(key)) continue;
     return false;
   }
   return true;

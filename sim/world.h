@@ -8,6 +8,7 @@
 // every fault is healed and every submitted tree must complete within the liveness budget.
 #include <deque>
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <string>
@@ -263,6 +264,11 @@ class World final : private StoreRecorder {
   std::map<std::string, SinkNode> sinks_;
   runtime::WorkflowRegistry workflows_;
   std::vector<runtime::LeaseKey> submitted_;
+  // Every tree the placement queue placed (roots and AnyInstance children) and every placement it
+  // finished, from its own records of the calls it handled (record_store_call): what the liveness
+  // watcher judges, without asking the runtime's queue which placements are pending.
+  std::set<runtime::LeaseKey> placed_;
+  std::set<runtime::LeaseKey> finished_;
   std::vector<Submission> submissions_;
   std::map<NodeId, std::unique_ptr<Incarnation>> incarnations_;
   std::vector<std::unique_ptr<Incarnation>> crashed_;  // kept until the world ends: fibers unwind

@@ -131,17 +131,29 @@ TEST(RenewalCadence, ATimerThatStopsAfterAFailedRenewalIsReported) {
   EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{failed, lost}));
 }
 
-TEST(RenewalCadence, ALeaseNeverRenewedAfterItsTakeIsReportedAndAConfirmIsNoTimer) {
+TEST(RenewalCadence, ALeaseNeverRenewedAfterItsTakeIsReported) {
   History h;
   const auto taken = h.taken();
-  h.at(5 * kSecond);
-  h.holder(EventKind::kConfirmSent);
-  h.holder(EventKind::kRenewSent);  // the confirm's own renewal, not the timer's
   h.at(14 * kSecond);
   const auto released = h.holder(EventKind::kLeaseReleased);
   const auto found = cadence(h);
   ASSERT_EQ(found.size(), 1u) << all(found);
   EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{taken, released}));
+}
+
+// A renewal in a confirm's own instant (the timer that fell due during a pause fires as the node
+// resumes, beside a confirm made then: swarm seed 634 pct-d4) keeps the cadence; the history
+// cannot tell the step's renewal from the timer's, so every renewal counts.
+TEST(RenewalCadence, ARenewalInAConfirmsInstantKeepsTheCadence) {
+  History h;
+  h.taken();
+  h.at(10 * kSecond);
+  h.holder(EventKind::kConfirmSent);
+  h.holder(EventKind::kRenewSent);
+  h.at(21 * kSecond);
+  h.holder(EventKind::kLeaseReleased);
+  const auto found = cadence(h);
+  EXPECT_TRUE(found.empty()) << all(found);
 }
 
 TEST(RenewalCadence, ACrashEndsTheHolding) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "runtime/check.h"
 #include "runtime/execution_context.h"
 
@@ -430,6 +432,8 @@ bool World::all_trees_completed() {
   // after its parent ended is work nobody will do. Judged by the queue's and the checkpoint
   // store's records of what they handled, not by the queue's own list of pending placements.
   for (const runtime::LeaseKey& key : placed_) {
+    // Submitted roots are judged above (a test may finish one straight at the queue).
+    if (std::find(submitted_.begin(), submitted_.end(), key) != submitted_.end()) continue;
     const runtime::Checkpoint checkpoint = checkpoints_->load(key);
     if ((checkpoint.tree_completed || checkpoint.cancelled) && finished_.contains(key)) continue;
     return false;

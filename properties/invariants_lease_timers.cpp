@@ -38,7 +38,8 @@ struct Holding {
   std::int64_t taken_ns = 0;
   std::optional<std::uint64_t> end_index;
   std::int64_t end_ns = kNever;
-  std::vector<const sim::HistoryEvent*> timer_renewals;  // kRenewSent: the timer's, and confirms' (see read_timeline)
+  // kRenewSent: the timer's, and a confirm's too (read_timeline says why).
+  std::vector<const sim::HistoryEvent*> renewals;
 };
 
 struct Timeline {
@@ -108,7 +109,7 @@ Timeline read_timeline(const Events& events) {
         break;
       case EventKind::kRenewSent: {
         if (auto it = open.find(id); it != open.end()) {
-          t.holdings[it->second].timer_renewals.push_back(&e);
+          t.holdings[it->second].renewals.push_back(&e);
         }
         break;
       }
@@ -190,7 +191,7 @@ void check_renewal_cadence(const Events& events, const RunFacts& facts,
           {from_index, next_index}));
     };
     bool judged = false;
-    for (const sim::HistoryEvent* renewal : h.timer_renewals) {
+    for (const sim::HistoryEvent* renewal : h.renewals) {
       const std::int64_t deadline = run_for(t.pauses, h.node, from, budget);
       if (deadline != kNever && renewal->time_ns > deadline + policy.slack_ns) {
         late(deadline, renewal->index, renewal->time_ns, "its next renewal");

@@ -40,7 +40,7 @@ class Restarts final : public MarkRule {
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     if (e.world != sim::WorldEventKind::kNodeRestarted) return;
     reach(world_->node_kind(e.node) == sim::NodeKind::kInstance ? "instance-restarted"
-                                                               : "store-restarted");
+                                                                : "store-restarted");
   }
 
  private:
@@ -257,8 +257,8 @@ class CheckpointRefused final : public MarkRule {
 class StepsAndWaits final : public MarkRule {
  public:
   std::vector<std::string_view> names() const override {
-    return {"takeover-mid-step",     "yield-deferred",       "lease-yielded",
-            "yield-taken-over",      "retake-after-takeover", "retake-after-progress",
+    return {"takeover-mid-step",         "yield-deferred",        "lease-yielded",
+            "yield-taken-over",          "retake-after-takeover", "retake-after-progress",
             "retake-refused-after-yield"};
   }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
@@ -297,8 +297,10 @@ class StepsAndWaits final : public MarkRule {
         for (auto& [holder_key, since] : yielded_) {
           if (holder_key.second != r->key) continue;
           if (holder_key.first != r->holder) {
-            if (since == Since::kYielded) reach("yield-taken-over");
-            if (since == Since::kYielded) since = Since::kTakenOver;
+            if (since == Since::kYielded) {
+              reach("yield-taken-over");
+              since = Since::kTakenOver;
+            }
           } else if (since != Since::kYielded) {
             reach("retake-after-takeover");
             if (since == Since::kProgressed) reach("retake-after-progress");
@@ -333,7 +335,7 @@ class StepsAndWaits final : public MarkRule {
   // Steps running per (key, token): started and not yet ended.
   std::map<std::pair<sim::NameKey, runtime::Token>, int> running_;
   std::set<HolderKey> waiting_;  // remote-children waits
-  // Yields not yet ended (the wait's end or its holder's retake), and what happened to the key since.
+  // Yields not yet ended (the wait's end or its holder's retake), and what became of the key.
   enum class Since : std::uint8_t { kYielded, kTakenOver, kProgressed };
   std::map<HolderKey, Since> yielded_;
 };
@@ -343,9 +345,7 @@ class StepsAndWaits final : public MarkRule {
 // runtime refuses it and its body, which marks the moment, never runs; the refusal is the mark.
 class WithdrawalRefused final : public MarkRule {
  public:
-  std::vector<std::string_view> names() const override {
-    return {"withdrawal-refused-while-live"};
-  }
+  std::vector<std::string_view> names() const override { return {"withdrawal-refused-while-live"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     const sim::RuntimeRecord* r = runtime_of(e);
     if (r != nullptr && r->kind == EventKind::kWithdrawalRefused) {

@@ -37,6 +37,11 @@ class Story {
     event("instance-1", EventKind::kRemoteWaitBegan, 1);
     event("instance-1", EventKind::kLeaseReleased, 1);
   }
+  // instance-2 takes the yielded tree (token 2) and, if `commits`, commits a step of it.
+  void taken_over(bool commits) {
+    event("instance-2", EventKind::kLeaseTaken, 2);
+    if (commits) event("instance-2", EventKind::kCheckpointCommitted, 2);
+  }
   std::uint64_t reached(const std::string& mark) const {
     auto it = reached_.find(mark);
     return it == reached_.end() ? 0 : it->second;
@@ -52,8 +57,7 @@ class Story {
 TEST(YieldMarksTest, ARetakeAfterAnotherHolderCommittedIsARetakeAfterProgress) {
   Story s;
   s.yield();
-  s.event("instance-2", EventKind::kLeaseTaken, 2);
-  s.event("instance-2", EventKind::kCheckpointCommitted, 2);
+  s.taken_over(true);
   s.event("instance-2", EventKind::kLeaseReleased, 2);
   s.event("instance-1", EventKind::kLeaseTaken, 3);
   EXPECT_EQ(s.reached("lease-yielded"), 1u);
@@ -66,7 +70,7 @@ TEST(YieldMarksTest, ARetakeAfterAnotherHolderCommittedIsARetakeAfterProgress) {
 TEST(YieldMarksTest, ARetakeWithNoCommitBetweenIsOnlyARetakeAfterTakeover) {
   Story s;
   s.yield();
-  s.event("instance-2", EventKind::kLeaseTaken, 2);
+  s.taken_over(false);
   s.event("instance-2", EventKind::kLeaseReleased, 2);  // it yielded in turn
   s.event("instance-1", EventKind::kLeaseTaken, 3);
   EXPECT_EQ(s.reached("retake-after-takeover"), 1u);
@@ -86,8 +90,7 @@ TEST(YieldMarksTest, ARetakeNobodyTookOverIsNoMark) {
 TEST(YieldMarksTest, ARefusedRetakeAfterATakeoverIsMarkedAndEndsTheYield) {
   Story s;
   s.yield();
-  s.event("instance-2", EventKind::kLeaseTaken, 2);
-  s.event("instance-2", EventKind::kCheckpointCommitted, 2);
+  s.taken_over(true);
   s.event("instance-1", EventKind::kTakeRefused, 2);
   EXPECT_EQ(s.reached("retake-refused-after-yield"), 1u);
   // The pass is over: a later take by the same holder is a new pass, not a retake.
@@ -99,8 +102,7 @@ TEST(YieldMarksTest, ARefusedRetakeAfterATakeoverIsMarkedAndEndsTheYield) {
 TEST(YieldMarksTest, ANewPassOfTheYieldingHolderIsNoRetake) {
   Story s;
   s.yield();
-  s.event("instance-2", EventKind::kLeaseTaken, 2);
-  s.event("instance-2", EventKind::kCheckpointCommitted, 2);
+  s.taken_over(true);
   s.event("instance-1", EventKind::kTreeAbandoned, 1);  // its pass ended without a retake
   s.event("instance-2", EventKind::kLeaseReleased, 2);
   s.event("instance-1", EventKind::kLeaseTaken, 3);

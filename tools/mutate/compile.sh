@@ -2,8 +2,9 @@
 # The compiler launcher of the mutants' build tree (tools/mutate/run.py): ccache when installed,
 # and -Wno-error appended when FENCESIM_MUTATE_NO_WERROR is set, which run.py sets to build again
 # a mutant whose objects failed only by -Werror (the flags, and so ccache's hits, are otherwise
-# those of preset ci).
+# those of preset ci). FENCESIM_MUTATE_SCHEMA_FLAGS holds the flags of a schema build
+# (tools/mutate/schema_build.py: the guard header forced in, -Wno-error).
 if command -v ccache >/dev/null 2>&1; then
-  exec ccache "$@" ${FENCESIM_MUTATE_NO_WERROR:+-Wno-error}
+  exec ccache "$@" ${FENCESIM_MUTATE_NO_WERROR:+-Wno-error} ${FENCESIM_MUTATE_SCHEMA_FLAGS:-}
 fi
-exec "$@" ${FENCESIM_MUTATE_NO_WERROR:+-Wno-error}
+exec "$@" ${FENCESIM_MUTATE_NO_WERROR:+-Wno-error} ${FENCESIM_MUTATE_SCHEMA_FLAGS:-}

@@ -60,6 +60,11 @@ class Mutant:
     end: int
     replacement: str
     original: str
+    # The smallest syntax node the edit sits in that is a whole expression or statement: a
+    # schema build (tools/mutate/schema.py) guards it as a whole. kind: expr, cond or stmt.
+    host_start: int = -1
+    host_end: int = -1
+    host_kind: str = ""
 
     @property
     def id(self):
@@ -140,10 +145,15 @@ class Generator:
     def offset(self, location):
         return self.line_starts[location.line - 1] + location.column - 1
 
+    def extent(self, cursor):
+        return self.offset(cursor.extent.start), self.offset(cursor.extent.end)
+
     def source(self, start, end):
         return self.text[start:end].decode()
 
-    def add(self, start, end, replacement, operator):
+    def add(self, start, end, replacement, operator, host=None, kind="expr"):
+        """One mutant: [start, end) replaced; `host`, the (start, end) of the expression or
+        statement it sits in, is [start, end) itself when not given."""
         original = self.source(start, end)
         if original == replacement:
             return
@@ -153,8 +163,9 @@ class Generator:
         self.seen.add(key)
         line = self.text.count(b"\n", 0, start) + 1
         column = start - self.line_starts[line - 1] + 1
+        host_start, host_end = host or (start, end)
         self.mutants.append(Mutant(self.rel, line, column, operator, start, end, replacement,
-                                   original))
+                                   original, host_start, host_end, kind))
 
     def operator_token(self, cursor, lhs, rhs):
         """The operator token between the two operands of a binary expression."""
@@ -194,9 +205,10 @@ class Generator:
             return
         op = token.spelling
         end = start + len(op)
+        host = self.extent(cursor)
         if op in BOUNDARY:
-            self.add(start, end, BOUNDARY[op], f"ror-boundary-{OPERATOR_NAMES[op]}")
-        self.add(start, end, NEGATION[op], f"ror-negate-{OPERATOR_NAMES[op]}")
+            self.add(start, end, BOUNDARY[op], f"ror-boundary-{OPERATOR_NAMES[op]}", host)
+        self.add(start, end, NEGATION[op], f"ror-negate-{OPERATOR_NAMES[op]}", host)
 
     def on_binary_operator(self, cursor, parent):
         children = list(cursor.get_children())
@@ -226,7 +238,7 @@ class Generator:
                     if token.spelling == name:
                         start = self.offset(token.extent.start)
                         self.add(start, start + len(name), "max" if name == "min" else "min",
-                                 "minmax-swap")
+                                 "minmax-swap", self.extent(cursor))
                         break
         if name in CHECKING_FUNCTIONS and parent is not None and \
                 parent.kind in (K.COMPOUND_STMT, K.IF_STMT):
@@ -243,9 +255,9 @@ class Generator:
         alone = self.text[line_start:start].strip() == b"" and \
             self.text[end:line_end].strip() == b""
         if alone:  # the whole statement's lines go
-            self.add(line_start, line_end + 1, "", "check-delete")
+            self.add(line_start, line_end + 1, "", "check-delete", kind="stmt")
         else:      # `if (x) lease.assert_held();`: an empty block stays
-            self.add(start, end, "{}", "check-delete")
+            self.add(start, end, "{}", "check-delete", kind="stmt")
 
     def condition(self, cursor, skip_comparison=True):
         """Negate `cursor`, a condition expression."""
@@ -263,9 +275,9 @@ class Generator:
         start, end = self.offset(cursor.extent.start), self.offset(cursor.extent.end)
         text = self.source(start, end)
         if inner.kind == K.UNARY_OPERATOR and text.startswith("!"):
-            self.add(start, end, text[1:].strip(), "cond-negate")
+            self.add(start, end, text[1:].strip(), "cond-negate", kind="cond")
         else:
-            self.add(start, end, f"!({text})", "cond-negate")
+            self.add(start, end, f"!({text})", "cond-negate", kind="cond")
 
     def first_expression(self, cursor):
         for child in cursor.get_children():

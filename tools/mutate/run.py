@@ -16,19 +16,23 @@ tree (resumable); --shard I/N takes every Nth mutant.
 """
 
 import argparse
+import concurrent.futures
 import datetime
 import hashlib
 import json
 import os
+import queue
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import generate  # noqa: E402
+import schema_build  # noqa: E402
 
 # The order of importance: the fence, the lease, the tree runner, the failure decision, the
 # stores; then the rest of runtime/, then headers with inline logic (they rebuild most of the tree).
@@ -122,29 +126,39 @@ class Judge:
         self.results_path = os.path.abspath(args.results)
 
     # -- the build tree ---------------------------------------------------------------------
+    def log(self, *words):
+        log(*words)
+
     def prepare(self):
-        os.makedirs(self.tree, exist_ok=True)
-        copy_tree(self.args.source, self.tree)
+        self.copy_source(self.tree)
+        self.configure(self.tree, self.env)
+
+    def copy_source(self, tree):
+        os.makedirs(tree, exist_ok=True)
+        copy_tree(self.args.source, tree)
+
+    def configure(self, tree, env):
         flags = ["-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
         # ccache when installed, and -Wno-error on demand (build_fencesim).
         flags.append("-DCMAKE_CXX_COMPILER_LAUNCHER=" +
                      os.path.join(os.path.dirname(os.path.abspath(__file__)), "compile.sh"))
         if shutil.which("ld.lld"):  # every mutant relinks fencesim: lld links it in a fraction
             flags.append("-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld")
-        subprocess.run(["cmake", "--preset", "ci", *flags], cwd=self.tree, env=self.env,
+        subprocess.run(["cmake", "--preset", "ci", *flags], cwd=tree, env=env,
                        check=True, stdout=subprocess.DEVNULL)
 
-    def build_fencesim(self):
+    def build_fencesim(self, build=None, env=None):
         """Builds fencesim; returns (ok, output, seconds, warnings_lifted). A build that fails only
         by -Werror (a deleted check leaves a variable unused, a comparison becomes always true)
         is run again with -Wno-error on the failed objects (tools/mutate/compile.sh): such a
         mutant is judged, not discarded."""
         started = time.monotonic()
-        env = dict(self.env)
+        env = dict(env or self.env)
         lifted = False
         for _ in range(2):
             try:
-                proc = subprocess.run(["cmake", "--build", self.build, "--target", "fencesim",
+                proc = subprocess.run(["cmake", "--build", build or self.build, "--target",
+                                       "fencesim",
                                        "-j", str(self.args.build_jobs), "--", "-k", "0"],
                                       env=env, capture_output=True, text=True,
                                       timeout=self.args.build_timeout)
@@ -164,14 +178,16 @@ class Judge:
         out = subprocess.run([self.binary, "list"], check=True, capture_output=True, text=True)
         return [line.split()[0] for line in out.stdout.splitlines() if line.strip()]
 
-    def run_one(self, scenario, seed, strategy):
-        scratch = os.path.join(self.work, "runs")
+    def run_one(self, scenario, seed, strategy, where=None):
+        """One run; `where` is (binary, scratch folder, environment) for a schema build."""
+        binary, scratch, env = where or (self.binary, os.path.join(self.work, "runs"), None)
         os.makedirs(scratch, exist_ok=True)
         try:
             proc = subprocess.run(
-                [self.binary, "run", "--scenario", scenario, "--seed", str(seed), "--strategy",
+                [binary, "run", "--scenario", scenario, "--seed", str(seed), "--strategy",
                  strategy, "--json", "--replay-out", os.path.join(scratch, "replay.json")],
-                cwd=scratch, capture_output=True, text=True, timeout=self.args.run_timeout)
+                cwd=scratch, capture_output=True, text=True, timeout=self.args.run_timeout,
+                env=env)
         except subprocess.TimeoutExpired:
             return {"status": "timeout", "invariant": "timeout", "hash": None}
         try:
@@ -185,12 +201,12 @@ class Judge:
         return {"status": result.get("status"), "invariant": invariant,
                 "hash": result.get("history_hash"), "detail": result.get("detail", "")[:200]}
 
-    def differential(self, baseline, pairs):
+    def differential(self, baseline, pairs, where=None):
         """Runs `pairs` until one does not pass; returns (killed_by or None, changed, seconds)."""
         started = time.monotonic()
         changed = []
         for scenario, seed, strategy in pairs:
-            r = self.run_one(scenario, seed, strategy)
+            r = self.run_one(scenario, seed, strategy, where)
             if r["status"] != "pass":
                 return ({"invariant": r["invariant"], "scenario": scenario, "seed": seed,
                          "strategy": strategy, "detail": r.get("detail", "")},
@@ -199,16 +215,17 @@ class Judge:
                 changed.append(f"{scenario}/{seed}/{strategy}")
         return None, changed, time.monotonic() - started
 
-    def sweep(self):
+    def sweep(self, where=None):
         """A plain sweep of every scenario, stopped at the first failure it prints."""
-        out = os.path.join(self.work, "sweep")
+        binary, scratch, env = where or (self.binary, self.work, None)
+        out = os.path.join(scratch, "sweep")
         shutil.rmtree(out, ignore_errors=True)
         started = time.monotonic()
         proc = subprocess.Popen(
-            [self.binary, "sweep", "--budget", f"{self.args.sweep_seconds}s", "--jobs", "1",
+            [binary, "sweep", "--budget", f"{self.args.sweep_seconds}s", "--jobs", "1",
              "--out", out, "--progress-every", "5s"],
-            cwd=self.work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            start_new_session=True)
+            cwd=scratch, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True, env=env)
         killed = None
         deadline = started + self.args.sweep_seconds * 3 + 120
         tail = []
@@ -293,7 +310,7 @@ class Judge:
                  for k in baseline]
         ccdb = os.path.join(self.build, "compile_commands.json")
         # Generating takes a minute or two (libclang parses every file): kept per runtime/ content.
-        cache = os.path.join(self.work, f"mutants-{rhash}.json")
+        cache = os.path.join(self.work, f"mutants-v2-{rhash}.json")  # v2: with hosts
         cached = json.load(open(cache)) if os.path.exists(cache) else {}
         if cached.get("files") == files:
             mutants = [generate.Mutant(**{k: v for k, v in m.items() if k != "id"})
@@ -312,6 +329,8 @@ class Judge:
             f"{len(mutants) - len(todo)} already judged, {len(todo)} to go")
         if a.limit is not None:
             todo = todo[: a.limit]
+        if a.schema and todo:
+            todo = self.judge_schema(todo, baseline, pairs, data)
         for n, m in enumerate(todo, 1):
             if a.stop_at and datetime.datetime.utcnow().strftime("%H:%M") >= a.stop_at:
                 log(f"--stop-at {a.stop_at}: stopping with {len(todo) - n + 1} mutants to go")
@@ -339,25 +358,85 @@ class Judge:
                 errors = [l for l in output.splitlines() if " error: " in l][:3]
                 record.update(outcome="stillborn", build_error="\n".join(errors)[:600])
                 return record
-            killed, changed, record["diff_s"] = self.differential(baseline, pairs)
-            record["changed"] = changed
-            if killed:
-                record.update(outcome="killed", stage="differential", killed_by=killed,
-                              seconds=record["diff_s"])
-                return record
-            killed, record["sweep_s"] = self.sweep()
-            if killed:
-                record.update(outcome="killed", stage="sweep", killed_by=killed,
-                              seconds=record["sweep_s"])
-            elif changed:
-                record.update(outcome="survived-changed")
-            else:
-                record.update(outcome="likely-equivalent")
-            return record
+            return self.verdict(record, baseline, pairs)
         finally:
             with open(path, "wb") as f:
                 f.write(original)
             record["total_s"] = time.monotonic() - started
+
+
+    def verdict(self, record, baseline, pairs, where=None):
+        """The differential run, then the sweep: the outcome written into `record`."""
+        killed, changed, record["diff_s"] = self.differential(baseline, pairs, where)
+        record["changed"] = changed
+        if killed:
+            record.update(outcome="killed", stage="differential", killed_by=killed,
+                          seconds=record["diff_s"])
+            return record
+        killed, record["sweep_s"] = self.sweep(where)
+        if killed:
+            record.update(outcome="killed", stage="sweep", killed_by=killed,
+                          seconds=record["sweep_s"])
+        elif changed:
+            record.update(outcome="survived-changed")
+        else:
+            record.update(outcome="likely-equivalent")
+        return record
+
+    # -- schema mode --------------------------------------------------------------------------
+    def judge_schema(self, todo, baseline, pairs, data):
+        """Judges `todo` from one schema build (schema_build.py), --jobs at once; returns the
+        mutants left for their own builds (their guards do not compile, or the schema binary
+        does not give the baseline's histories with no guard on)."""
+        build = schema_build.SchemaBuild(self, todo)
+        build_s = build.make()
+        if build_s is None:
+            return todo
+        try:
+            # No guard on: the histories must be the unmutated binary's, or nothing is judged.
+            plain = (build.binary, os.path.join(self.work, "schema", "plain"),
+                     dict(os.environ, FENCESIM_MUTANT="0"))
+            for scenario, seed, strategy in pairs:
+                r = self.run_one(scenario, seed, strategy, plain)
+                if r["hash"] != baseline[f"{scenario}/{seed}/{strategy}"]:
+                    log(f"schema: with no guard on, {scenario} seed {seed} {strategy} gives "
+                        f"another history ({r['status']}): every mutant built on its own")
+                    return todo
+            judged = build.in_schema()
+            log(f"schema build of {len(judged)} mutants in {build_s:.0f}s "
+                f"({len(build.out)} left for their own builds); no guard on: every history "
+                f"the baseline's")
+            lock = threading.Lock()
+            slots = queue.Queue()
+            for k in range(self.args.jobs):
+                slots.put(os.path.join(self.work, "schema", f"worker-{k}"))
+
+            def one(m):
+                scratch = slots.get()
+                try:
+                    started = time.monotonic()
+                    record = m.to_json()
+                    record["diff"] = m.diff(build.originals[m.file])
+                    record.update(build_s=0.0, schema_build_s=round(build_s), schema=True,
+                                  warnings_lifted=False)
+                    env = dict(os.environ, FENCESIM_MUTANT=str(build.ids[m.id]))
+                    self.verdict(record, baseline, pairs, (build.binary, scratch, env))
+                    record["total_s"] = time.monotonic() - started
+                    with lock:
+                        data["mutants"][m.id] = record
+                        self.save(data)
+                        log(f"{len(data['mutants'])} {m.id}: {record['outcome']} "
+                            f"{record.get('killed_by', {}).get('invariant', '')} "
+                            f"({record['total_s']:.0f}s, schema)")
+                finally:
+                    slots.put(scratch)
+
+            with concurrent.futures.ThreadPoolExecutor(self.args.jobs) as pool:
+                for future in [pool.submit(one, m) for m in judged]:
+                    future.result()
+            return [m for m in todo if m.id in build.out]
+        finally:
+            build.restore()
 
 
 def shard(text):
@@ -386,6 +465,11 @@ def main(argv):
     p.add_argument("--run-timeout", type=int, default=60)
     p.add_argument("--build-jobs", type=int, default=2)
     p.add_argument("--build-timeout", type=int, default=1800)
+    p.add_argument("--schema", action="store_true",
+                   help="judge the mutants from one schema build (all guarded, one on at a time) "
+                        "instead of one build each; the rest are built one by one")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="mutants of a schema build judged at once (each a --jobs 1 sweep)")
     args = p.parse_args(argv)
     args.source = os.path.abspath(args.source)
 

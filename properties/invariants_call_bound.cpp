@@ -109,7 +109,7 @@ void check_call_ends_at_abort(const Events& events, const LocalExpiryPolicy& pol
 }
 
 void CallEndsAtAbort::check(const sim::World& world, std::vector<Violation>& out) const {
-  const runtime::LeasePolicy& lease = world.options().lease;
+  const sim::LeaseTerms& lease = world.options().lease;
   check_call_ends_at_abort(world.history().events(),
                            LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
                            run_facts(world), out);

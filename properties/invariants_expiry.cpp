@@ -48,7 +48,7 @@ void check_expired_write_never_succeeds(const Events& events, const LocalExpiryP
 }
 
 void ExpiredWriteNeverSucceeds::check(const sim::World& world, std::vector<Violation>& out) const {
-  const runtime::LeasePolicy& lease = world.options().lease;
+  const sim::LeaseTerms& lease = world.options().lease;
   check_expired_write_never_succeeds(
       world.history().events(), LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
       out);

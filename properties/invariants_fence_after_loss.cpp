@@ -135,7 +135,7 @@ void check_fence_after_loss(const Events& events, const LocalExpiryPolicy& polic
 }
 
 void FenceAfterLoss::check(const sim::World& world, std::vector<Violation>& out) const {
-  const runtime::LeasePolicy& lease = world.options().lease;
+  const sim::LeaseTerms& lease = world.options().lease;
   check_fence_after_loss(world.history().events(),
                          LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
                          world.within_assumptions(), out);

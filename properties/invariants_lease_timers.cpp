@@ -289,7 +289,7 @@ void check_timely_loss(const Events& events, const RunFacts& facts, const LeaseT
 namespace {
 
 LeaseTimerPolicy timer_policy(const sim::World& world) {
-  const runtime::LeasePolicy& lease = world.options().lease;
+  const sim::LeaseTerms& lease = world.options().lease;
   return LeaseTimerPolicy{lease.renew_interval_ns, world.options().network.rpc_timeout_ns,
                           LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
                           runtime::kMillisecond};

@@ -7,6 +7,7 @@
 #include "properties/invariants_fence_use.h"
 #include "properties/invariants_group_join.h"
 #include "properties/invariants_hand_over.h"
+#include "properties/invariants_lease_terms.h"
 #include "properties/invariants_lease_timers.h"
 #include "properties/invariants_reported_as_recorded.h"
 #include "properties/invariants_write_verdict.h"
@@ -51,6 +52,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<DecidedAsLoss>());
   out.push_back(std::make_unique<PassEndsAsItWent>());
   out.push_back(std::make_unique<ReportedAsRecorded>());
+  out.push_back(std::make_unique<LeaseTermsKept>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

@@ -606,7 +606,7 @@ RealRun run_real(const scenarios::ScenarioRegistry& registry, const RealRequest&
       static_cast<runtime::Nanoseconds>(static_cast<double>(kRealTimerSlackNs) / request.scale);
   properties::check_lease_timers(world, slack_ns, report.violations);
   // A fenced write's call ends at the abort, which a real process reaches as late as its timers.
-  const runtime::LeasePolicy& lease = world.options().lease;
+  const sim::LeaseTerms& lease = world.options().lease;
   properties::check_call_ends_at_abort(
       world.history().events(),
       properties::LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},

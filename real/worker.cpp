@@ -341,7 +341,7 @@ void run_instance(const WorkerArgs& args, sim::World& world) {
   runtime::InstanceOptions instance_options;
   instance_options.holder =
       args.incarnation == 1 ? args.node : fmt::format("{}#{}", args.node, args.incarnation);
-  instance_options.lease = options.lease;
+  instance_options.lease = options.lease.runtime_policy();
   instance_options.poll_interval_ns = options.poll_interval_ns;
   runtime::Instance instance(env, leases, checkpoints, queue, world.workflows(), observer,
                              instance_options);

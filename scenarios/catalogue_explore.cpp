@@ -182,7 +182,7 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
         // renew interval + (ttl - margin). The step starts after the pass's load and the step
         // start's cancel read (T + 6 ms) and writes after its work: the work that makes the write
         // leave at the belief's end is renew interval + (ttl - margin) - 4 ms (3.980 s).
-        const runtime::LeasePolicy& lease = world.options().lease;
+        const sim::LeaseTerms& lease = world.options().lease;
         const std::int64_t write_at_expiry =
             lease.renew_interval_ns + (lease.ttl_ns - lease.drift_margin_ns()) - 4 * kLatencyNs;
         const std::array<std::int64_t, 3> work{write_at_expiry - 2 * kLatencyNs, write_at_expiry,
@@ -219,7 +219,7 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
         // The take reaches the store at T + 1 ms (expiry T + 1 ms + ttl); its reply at T + 2 ms
         // starts the renewal timer; the first renewal leaves the holder at T + 2 ms + renew
         // interval + the stop and reaches the store 1 ms later.
-        const runtime::LeasePolicy& lease = world.options().lease;
+        const sim::LeaseTerms& lease = world.options().lease;
         const std::int64_t at_store_expiry = lease.ttl_ns - lease.renew_interval_ns - 2 * kLatencyNs;
         const std::array<std::int64_t, 3> stops{at_store_expiry - 2 * kLatencyNs, at_store_expiry,
                                                 at_store_expiry + 2 * kLatencyNs};

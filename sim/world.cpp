@@ -157,7 +157,7 @@ void World::start_incarnation(NodeId node) {
   runtime::InstanceOptions options;
   // A holder id names the process incarnation: a restarted instance is a new holder.
   options.holder = number == 1 ? names_[node] : fmt::format("{}#{}", names_[node], number);
-  options.lease = options_.lease;
+  options.lease = options_.lease.runtime_policy();
   options.poll_interval_ns = options_.poll_interval_ns;
   incarnation->instance = std::make_unique<runtime::Instance>(
       envs_[node], incarnation->leases, incarnation->checkpoints, incarnation->queue, workflows_,

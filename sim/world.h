@@ -5,12 +5,13 @@
 // as many as you like, one after another, on one thread (RapidCheck runs thousands).
 //
 // A run has two phases: a safety phase in which the fault plan fires, then a quiet phase in which
-// every fault is healed and every submitted tree must complete within the liveness budget.
+// every fault is healed and every tree (submitted, or placed by an instance) must complete within
+// the liveness budget.
 #include <deque>
 #include <map>
-#include <set>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "runtime/sink.h"
 #include "sim/fault.h"
 #include "sim/history.h"
+#include "sim/lease_terms.h"
 #include "sim/network.h"
 #include "sim/node_clock.h"
 #include "sim/remote_stores.h"
@@ -41,7 +43,9 @@ struct WorldOptions {
   std::int64_t liveness_budget_ns = 600 * runtime::kSecond;  // quiet phase: trees must complete
   std::uint64_t step_limit = 20'000'000;
   NetworkOptions network;
-  runtime::LeasePolicy lease;
+  // The terms the oracles hold the instances to (sim/lease_terms.h); an instance runs with the
+  // runtime's own defaults where they are the ADR's.
+  LeaseTerms lease;
   runtime::Nanoseconds poll_interval_ns = runtime::kSecond;
   // Makes each sink; null: the runtime's MemorySink. Tests pass broken doubles here.
   std::function<std::unique_ptr<runtime::Sink>(const std::string& name, runtime::Observer&)>

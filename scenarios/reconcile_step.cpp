@@ -49,13 +49,25 @@ enum class HandOverBy : std::uint8_t { kFence, kOwnError };
 
 HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed, HandOverBy by) {
   HandOver out;
+  runtime::Token fence_token = runtime::kTokenNone;
   try {
     const runtime::ExecutionFence fence = ctx.fence();
+    fence_token = fence.token();
     if (by == HandOverBy::kFence) throw fence.fenced(observed);
     throw runtime::ExecutionFencedError({fence.tenant_id(), fence.lease_execution_id()},
                                         fence.token(), observed, std::string(fence.scope_key()));
   } catch (const runtime::ExecutionContextUnavailableError&) {
     out.error = std::current_exception();  // a withdrawal whose step ended: nothing to hand over
+  } catch (const runtime::ExecutionFencedError& error) {
+    // The application reads the error as the ADR gives it: fenced(observedToken) carries the
+    // token the downstream reported and the fence's own. One that carries others is not the
+    // hand-over the body asked for, and the record says what it carried.
+    out.got = std::string(error.code());
+    if (error.observed_token() != observed || error.token() != fence_token) {
+      out.got += fmt::format(" carrying token {} and observed token {}", error.token(),
+                             error.observed_token());
+    }
+    out.error = std::current_exception();
   } catch (const runtime::ExecutionError& error) {
     out.got = std::string(error.code());
     out.error = std::current_exception();

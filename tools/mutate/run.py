@@ -335,8 +335,9 @@ class Judge:
             if a.stop_at and datetime.datetime.utcnow().strftime("%H:%M") >= a.stop_at:
                 log(f"--stop-at {a.stop_at}: stopping with {len(todo) - n + 1} mutants to go")
                 break
-            data["mutants"][m.id] = self.judge(m, baseline, pairs)
-            r = data["mutants"][m.id]
+            r = self.judge(m, baseline, pairs)
+            if r["outcome"] != "build-timeout":
+                data["mutants"][m.id] = r
             log(f"{n}/{len(todo)} {m.id}: {r['outcome']} {r.get('killed_by', {}).get('invariant', '')}"
                 f" ({r['total_s']:.0f}s)")
             self.save(data)
@@ -354,6 +355,10 @@ class Judge:
             with open(path, "wb") as f:
                 f.write(m.apply(original))
             ok, output, record["build_s"], record["warnings_lifted"] = self.build_fencesim()
+            if not ok and output == "build timed out":
+                # Not the mutant's fault (a loaded machine): left unjudged, so a rerun retries it.
+                record.update(outcome="build-timeout")
+                return record
             if not ok:
                 errors = [l for l in output.splitlines() if " error: " in l][:3]
                 record.update(outcome="stillborn", build_error="\n".join(errors)[:600])

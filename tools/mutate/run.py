@@ -13,6 +13,10 @@ Results go to a JSON file after every mutant, keyed by the content hash of every
 change a history (runtime/, and also the simulator, the scenarios and the oracles: the baseline's
 hashes are only valid for the tree that made them), so a rerun skips what was judged for the same
 tree (resumable); --shard I/N takes every Nth mutant.
+
+With --schema, the mutants are not built one by one: one schema build holds them all, each behind
+a guard that FENCESIM_MUTANT turns on (schema.py, schema_build.py), and they are judged --jobs at
+once; only those whose guard cannot compile get builds of their own.
 """
 
 import argparse
@@ -417,6 +421,9 @@ class Judge:
                 slots.put(os.path.join(self.work, "schema", f"worker-{k}"))
 
             def one(m):
+                if self.args.stop_at and \
+                        datetime.datetime.utcnow().strftime("%H:%M") >= self.args.stop_at:
+                    return  # left for a rerun, like the one-build loop's
                 scratch = slots.get()
                 try:
                     started = time.monotonic()

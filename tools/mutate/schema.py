@@ -11,7 +11,7 @@ Each mutant sits in a host: the smallest whole expression, condition or statemen
 with its children already guarded, and its mutants become alternatives:
   expr:  (fencesim_mutant_on(7) ? (a <= b) : fencesim_mutant_on(8) ? (a >= b) : (a < b))
   cond:  (fencesim_mutant_on(9) ? !static_cast<bool>(x) : static_cast<bool>(x))
-  stmt:  if (!fencesim_mutant_on(10)) { lease.assert_held(); }
+  stmt:  { if (!(fencesim_mutant_on(10))) { lease.assert_held(); } }
 Every guard stays on the line its host starts on, so line numbers (and std::source_location in
 check failures) are those of the unmutated file. A mutant whose schema does not compile
 (a constant expression, a narrowing brace) is found from the compiler's error lines (`sites`)
@@ -88,7 +88,8 @@ def _render_host(text, host, open_mark, close_mark):
         lead = inner[: len(inner) - len(inner.lstrip())]
         trail = inner[len(inner.rstrip()):]
         guard = " || ".join(f"{GUARD}({g})" for g in ids)
-        rendered = f"{lead}if (!({guard})) {{ {body} }}{trail}"
+        # Braced as a whole: `if (x) check(...); else ...` must keep its else.
+        rendered = f"{lead}{{ if (!({guard})) {{ {body} }} }}{trail}"
     else:
         if host.kind == "cond":
             original = f"static_cast<bool>({inner})"

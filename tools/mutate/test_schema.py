@@ -54,6 +54,7 @@ inline int guarded(const Lease& lease, int x) {
     s += 2;
   }
   if (lease.held() && x != 4) s += lease.next();
+  if (x == 3) check(s > 0, "s is positive"); else s += 1;
   return x == 0 ? s : s * 2;
 }
 """

@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "properties/history_support.h"
 
@@ -60,6 +62,7 @@ std::string subject(const sim::HistoryEvent& record) {
 }  // namespace
 
 void check_refusal_hands_over(const Events& events, std::vector<Violation>& out) {
+  check_withdrawal_returns(events, out);
   const std::string_view name = RefusalHandsOver{}.name();
   std::map<NodeToken, HandedOver> handed;
   for (const sim::HistoryEvent& e : events) {
@@ -124,6 +127,46 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
                                             subject(record), r->detail.view(), kFencedCode),
                                 {over.record, e.index}));
       }
+    }
+  }
+}
+
+// What each withdrawal gave back to its client (the world's withdrawal-returned record), for the
+// withdrawals whose body handed a refusal over: the refusal itself, as the ADR says ("the error
+// itself is rethrown"), not the wrapper the body threw. A withdrawal is matched to its hand-over
+// by node and step path; while two withdrawals of one step on one node overlap, which return is
+// whose cannot be told, and neither is judged.
+namespace {
+struct OpenWithdrawals {
+  int open = 0;
+  bool overlapped = false;
+  std::optional<std::uint64_t> handed;  // the hand-over record of the one open withdrawal
+};
+}  // namespace
+
+void check_withdrawal_returns(const Events& events, std::vector<Violation>& out) {
+  std::map<std::pair<sim::NodeId, std::string_view>, OpenWithdrawals> withdrawals;
+  for (const sim::HistoryEvent& e : events) {
+    if (e.world != sim::WorldEventKind::kObserved) continue;
+    const std::string_view what = e.runtime.holder.view();
+    OpenWithdrawals& w = withdrawals[{e.node, e.runtime.step.view()}];
+    if (what == "withdrawal-began") {
+      w.overlapped = w.overlapped || w.open > 0;
+      ++w.open;
+    } else if (what == "fenced" && made_by_withdrawal(e)) {
+      if (w.open == 1 && !w.overlapped && !w.handed) w.handed = e.index;
+    } else if (what == "withdrawal-returned") {
+      if (w.open == 1 && !w.overlapped && w.handed && e.detail != kFencedCode) {
+        out.push_back(violation(RefusalHandsOver{}.name(),
+                                fmt::format("{}: the withdrawal that did it gave its client '{}', "
+                                            "not the refusal ({})",
+                                            subject(events[*w.handed]), e.detail.view(),
+                                            kFencedCode),
+                                {*w.handed, e.index}));
+      }
+      w.handed.reset();
+      if (w.open > 0) --w.open;
+      if (w.open == 0) w.overlapped = false;
     }
   }
 }

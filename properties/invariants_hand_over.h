@@ -35,5 +35,8 @@ class RefusalHandsOver final : public Invariant {
 };
 
 void check_refusal_hands_over(const Events& events, std::vector<Violation>& out);
+// Part of the above: what each withdrawal that handed a refusal over gave back to its client (the
+// world's withdrawal-began and withdrawal-returned records): the refusal itself.
+void check_withdrawal_returns(const Events& events, std::vector<Violation>& out);
 
 }  // namespace fencesim::properties

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "runtime/check.h"
+#include "runtime/errors.h"
 #include "runtime/execution_context.h"
 
 namespace fencesim::sim {
@@ -268,7 +269,33 @@ void World::withdraw_at(std::int64_t at_ns, const std::string& instance, runtime
                          body = std::move(body)] {
     scheduler_->spawn(node, "withdrawal", [this, node, tree, step_path, body] {
       auto it = incarnations_.find(node);
-      if (it != incarnations_.end()) it->second->instance->withdraw(tree, step_path, body);
+      if (it == incarnations_.end()) return;
+      // The client's side of the withdrawal: when it began and what withdraw() gave back (the
+      // decided error, which refusal-hands-over judges; the runtime's own withdrawal-ended event
+      // only says what it decided).
+      auto record = [&](std::string what, std::string outcome) {
+        HistoryEvent event = stamped(node, WorldEventKind::kObserved);
+        event.runtime.holder = interned_.intern(std::move(what));
+        event.runtime.key = interned_.intern(tree);
+        event.runtime.step = interned_.intern(std::string_view(step_path));
+        event.detail = interned_.intern(std::move(outcome));
+        keep(std::move(event));
+      };
+      record("withdrawal-began", "");
+      const std::exception_ptr returned = it->second->instance->withdraw(tree, step_path, body);
+      std::string outcome = "ok";
+      if (returned) {
+        try {
+          std::rethrow_exception(returned);
+        } catch (const runtime::ExecutionError& error) {
+          outcome = std::string(error.code());
+        } catch (const std::exception& error) {
+          outcome = std::string("error: ") + error.what();
+        } catch (...) {
+          outcome = "error: not a std::exception";
+        }
+      }
+      record("withdrawal-returned", std::move(outcome));
     });
   });
 }

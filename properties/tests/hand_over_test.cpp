@@ -53,6 +53,25 @@ class Story {
     runtime_event(3 * kSecond, EventKind::kErrorClassified, 3, std::string(kFenced), {});
     runtime_event(3 * kSecond, EventKind::kTreeAbandoned, 3, std::string(kFenced), {});
   }
+  // The world's records of a withdrawal of the reconcile step: its start and what withdraw()
+  // gave back to the client.
+  void withdrawal(std::int64_t at_ns, std::string what, std::string outcome = {}) {
+    sim::HistoryEvent e =
+        testing::next_event(events_, kHolder, sim::WorldEventKind::kObserved, at_ns);
+    e.runtime.holder = std::move(what);
+    e.runtime.key = kTree;
+    e.runtime.step = "reconcile";
+    e.detail = std::move(outcome);
+    events_.push_back(std::move(e));
+  }
+  // A withdrawal inside the reconcile step of token 3 that hands over a refusal, returning
+  // `returned` to its client.
+  void withdrawal_handing_over(std::int64_t at_ns, const std::string& returned) {
+    withdrawal(at_ns, "withdrawal-began");
+    handed_over(at_ns + 1, 3, 4, std::string(kFenced), "downstream-withdrawal");
+    runtime_event(at_ns + 1, EventKind::kWithdrawalEnded, 3, std::string(kFenced));
+    withdrawal(at_ns + 2, "withdrawal-returned", returned);
+  }
   std::vector<Violation> check() const {
     std::vector<Violation> out;
     check_refusal_hands_over(events_, out);
@@ -153,6 +172,47 @@ TEST(RefusalHandsOver, AnErrorTheBodyBuiltStopsTheHolderFromTheStepsDecision) {
   s.handed_over(3 * kSecond, 3, 3, std::string(kFenced));
   s.runtime_event(3 * kSecond, EventKind::kCheckpointSent, 3, {}, "children/audit/prepare");
   EXPECT_EQ(s.check().size(), 1U);
+}
+
+}  // namespace
+}  // namespace fencesim::properties
+
+namespace fencesim::properties {
+namespace {
+
+std::string all(const std::vector<Violation>& found) {
+  std::string out;
+  for (const Violation& v : found) out += v.message + "\n";
+  return out;
+}
+
+TEST(RefusalHandsOver, AWithdrawalThatReturnsTheRefusalPasses) {
+  Story s;
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+  s.withdrawal_handing_over(2 * kSecond, std::string(kFenced));
+  EXPECT_TRUE(s.check().empty()) << all(s.check());
+}
+
+TEST(RefusalHandsOver, AWithdrawalThatReturnsTheWrapperIsCaught) {
+  Story s;
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+  s.withdrawal_handing_over(2 * kSecond, "execution.aggregate");
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_NE(found[0].message.find("gave its client 'execution.aggregate'"), std::string::npos)
+      << found[0].message;
+}
+
+TEST(RefusalHandsOver, OverlappingWithdrawalsOfOneStepAreNotJudged) {
+  Story s;
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+  s.withdrawal(2 * kSecond, "withdrawal-began");
+  s.withdrawal_handing_over(3 * kSecond, "ok");  // whose "ok" is it? the first one's, maybe
+  s.withdrawal(5 * kSecond, "withdrawal-returned", "ok");
+  EXPECT_TRUE(s.check().empty()) << all(s.check());
+  // Once both ended, the next withdrawal is judged again.
+  s.withdrawal_handing_over(6 * kSecond, "execution.aggregate");
+  EXPECT_EQ(s.check().size(), 1u);
 }
 
 }  // namespace

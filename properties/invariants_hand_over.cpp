@@ -157,12 +157,12 @@ void check_withdrawal_returns(const Events& events, std::vector<Violation>& out)
       if (w.open == 1 && !w.overlapped && !w.handed) w.handed = e.index;
     } else if (what == "withdrawal-returned") {
       if (w.open == 1 && !w.overlapped && w.handed && e.detail != kFencedCode) {
-        out.push_back(violation(RefusalHandsOver{}.name(),
-                                fmt::format("{}: the withdrawal that did it gave its client '{}', "
-                                            "not the refusal ({})",
-                                            subject(events[*w.handed]), e.detail.view(),
-                                            kFencedCode),
-                                {*w.handed, e.index}));
+        out.push_back(
+            violation(RefusalHandsOver{}.name(),
+                      fmt::format("{}: the withdrawal that did it gave its client '{}', "
+                                  "not the refusal ({})",
+                                  subject(events[*w.handed]), e.detail.view(), kFencedCode),
+                      {*w.handed, e.index}));
       }
       w.handed.reset();
       if (w.open > 0) --w.open;

@@ -22,9 +22,10 @@ void check_lease_terms(const Events& events, runtime::Nanoseconds ttl_ns,
     if (call.ttl_ns == ttl_ns || !reported.emplace(call.holder, call.ttl_ns).second) continue;
     out.push_back(violation(
         LeaseTermsKept{}.name(),
-        fmt::format("{} asked the lease store for a {} of {} with a ttl of {} ns; the terms are {} ns",
-                    call.holder, call.op == sim::StoreOp::kTake ? "take" : "renewal",
-                    runtime::to_string(call.key), call.ttl_ns, ttl_ns),
+        fmt::format(
+            "{} asked the lease store for a {} of {} with a ttl of {} ns; the terms are {} ns",
+            call.holder, call.op == sim::StoreOp::kTake ? "take" : "renewal",
+            runtime::to_string(call.key), call.ttl_ns, ttl_ns),
         {e.index}));
   }
 }

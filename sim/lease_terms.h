@@ -12,11 +12,11 @@
 namespace fencesim::sim {
 
 struct LeaseTerms {
-  runtime::Nanoseconds ttl_ns = 30'000'000'000;              // ADR-0023: "its 30 s lease"
-  runtime::Nanoseconds renew_interval_ns = 10'000'000'000;   // a third of the lease
+  runtime::Nanoseconds ttl_ns = 30'000'000'000;             // ADR-0023: "its 30 s lease"
+  runtime::Nanoseconds renew_interval_ns = 10'000'000'000;  // a third of the lease
   // The bound on any clock's rate error against true time (the world keeps drift within it).
   std::int64_t drift_bound_ppm = 1000;
-  runtime::Nanoseconds drift_margin_min_ns = 10'000'000;     // 10 ms of scheduling delay
+  runtime::Nanoseconds drift_margin_min_ns = 10'000'000;  // 10 ms of scheduling delay
 
   // What a holder may subtract at least from a grant's ttl for its belief: twice the bound (the
   // holder's and the store's clocks may err in opposite directions) over the ttl, plus the fixed

@@ -1,10 +1,11 @@
 // lease-terms on hand-made histories (the store's record of takes and renewals against the world's
 // terms), and the policy a world gives its instances: the runtime's own defaults unless a scenario
 // changed a term.
+#include "sim/lease_terms.h"
+
 #include <gtest/gtest.h>
 
 #include "properties/invariants_lease_terms.h"
-#include "sim/lease_terms.h"
 #include "sim/world.h"
 
 namespace fencesim::properties {

@@ -63,6 +63,7 @@ std::string subject(const sim::HistoryEvent& record) {
 
 void check_refusal_hands_over(const Events& events, std::vector<Violation>& out) {
   check_withdrawal_returns(events, out);
+  check_stopped_with_refusal(events, out);
   const std::string_view name = RefusalHandsOver{}.name();
   std::map<NodeToken, HandedOver> handed;
   for (const sim::HistoryEvent& e : events) {

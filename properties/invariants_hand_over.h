@@ -29,7 +29,8 @@ class RefusalHandsOver final : public Invariant {
   std::string_view statement() const override {
     return "a step body that calls fenced(observed) with what an external system reported (a "
            "later, equal or older token) gets execution.lease-lost.fenced; its step and its pass "
-           "end execution.lease-lost.fenced, and its holder sends nothing more under that token";
+           "end execution.lease-lost.fenced, and its holder sends nothing more under that token; once "
+           "any refusal reached a holder's body, its fence says execution.lease-lost.fenced";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
@@ -38,5 +39,9 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
 // Part of the above: what each withdrawal that handed a refusal over gave back to its client (the
 // world's withdrawal-began and withdrawal-returned records): the refusal itself.
 void check_withdrawal_returns(const Events& events, std::vector<Violation>& out);
+// Part of the above (properties/invariants_stopped_with_refusal.cpp): once a body of a holder was
+// handed a refusal (its fenced() call, or a write or confirm that threw ExecutionFencedError), every
+// later read of that holder's fence says lost execution.lease-lost.fenced.
+void check_stopped_with_refusal(const Events& events, std::vector<Violation>& out);
 
 }  // namespace fencesim::properties

@@ -87,6 +87,39 @@ std::optional<EffectIdentity> parse_effect_identity(std::string_view payload) {
 
 namespace {
 
+// The ADR's error classes as the workload knows them, most derived first: an error is recorded as
+// the first it is an instance of.
+std::string_view error_class(const runtime::ExecutionError& error) {
+  using namespace runtime;
+  if (dynamic_cast<const WithdrawalRefusedError*>(&error)) return "WithdrawalRefusedError";
+  if (dynamic_cast<const ExecutionFencedError*>(&error)) return "ExecutionFencedError";
+  if (dynamic_cast<const ExecutionLeaseLostError*>(&error)) return "ExecutionLeaseLostError";
+  if (dynamic_cast<const ExecutionCancelledError*>(&error)) return "ExecutionCancelledError";
+  if (dynamic_cast<const ExecutionContextUnavailableError*>(&error)) {
+    return "ExecutionContextUnavailableError";
+  }
+  if (dynamic_cast<const AggregateError*>(&error)) return "AggregateError";
+  if (dynamic_cast<const StepError*>(&error)) return "StepError";
+  return "ExecutionError";
+}
+
+// What a call through the fence threw, as the body caught it: the class of the thrown object
+// itself (not of its causes), at the fence's lease and token. A refusal the runtime handed to the
+// body (ExecutionFencedError) tells the oracles that this holder was stopped by a refusal.
+void record_thrown(sim::World& world, runtime::ExecutionContext& ctx,
+                   const runtime::LeaseKey& lease, runtime::Token token, std::string_view call,
+                   const std::exception_ptr& failure) {
+  std::string thrown = "std::exception";
+  try {
+    std::rethrow_exception(failure);
+  } catch (const runtime::ExecutionError& error) {
+    thrown = std::string(error_class(error));
+  } catch (...) {
+  }
+  world.observe(ctx, sim::World::Observation{"thrown", lease, token, std::string(call), {},
+                                             world.true_now_ns(), std::move(thrown)});
+}
+
 runtime::SinkReply write_intended(sim::World& world, runtime::ExecutionContext& ctx,
                                   const std::string& sink, std::string_view effect,
                                   const std::string& payload, bool at_most_once) {
@@ -109,6 +142,7 @@ runtime::SinkReply write_intended(sim::World& world, runtime::ExecutionContext& 
   }
   if (!failure) seen.outcome = std::string(runtime::to_string(reply->outcome));
   world.observe(ctx, std::move(seen));
+  if (failure) record_thrown(world, ctx, lease, token, "write", failure);
   // What the body sees of its fence right after the call: after a refusal or a loss, no future
   // confirmedUntil and an assertHeld that throws.
   read_fence(world, ctx);
@@ -151,7 +185,9 @@ runtime::Nanoseconds confirm_now(sim::World& world, runtime::ExecutionContext& c
     failure = std::current_exception();
   }
   if (!failure) seen.outcome = "confirmed";
+  const runtime::LeaseKey lease = seen.lease;
   world.observe(ctx, std::move(seen));
+  if (failure) record_thrown(world, ctx, lease, fence.token(), "confirm", failure);
   read_fence(world, ctx);
   if (failure) {
     record_errors(world, ctx, "confirm", failure);
@@ -197,25 +233,6 @@ void record_withdrawal_frame(sim::World& world, runtime::ExecutionContext& ctx,
                                              token == runtime::kTokenNone ? "unfenced" : "fenced"});
 }
 
-namespace {
-
-// The ADR's error classes as the workload knows them, most derived first: an error is recorded as
-// the first it is an instance of.
-std::string_view error_class(const runtime::ExecutionError& error) {
-  using namespace runtime;
-  if (dynamic_cast<const WithdrawalRefusedError*>(&error)) return "WithdrawalRefusedError";
-  if (dynamic_cast<const ExecutionFencedError*>(&error)) return "ExecutionFencedError";
-  if (dynamic_cast<const ExecutionLeaseLostError*>(&error)) return "ExecutionLeaseLostError";
-  if (dynamic_cast<const ExecutionCancelledError*>(&error)) return "ExecutionCancelledError";
-  if (dynamic_cast<const ExecutionContextUnavailableError*>(&error)) {
-    return "ExecutionContextUnavailableError";
-  }
-  if (dynamic_cast<const AggregateError*>(&error)) return "AggregateError";
-  if (dynamic_cast<const StepError*>(&error)) return "StepError";
-  return "ExecutionError";
-}
-
-}  // namespace
 
 void record_errors(sim::World& world, runtime::ExecutionContext& ctx, std::string_view where,
                    const std::exception_ptr& error) {

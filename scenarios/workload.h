@@ -52,6 +52,10 @@ runtime::SinkReply write_withdrawal_effect(sim::World& world, runtime::Execution
 
 // From a step: confirmNow() through the step's fence, recording what the body saw
 // (World::observe, what = "confirm"). Every workload confirm goes through here.
+//
+// When a write or a confirm throws, both also record what was thrown (what = "thrown"): lease key
+// and token of the fence, sink = "write" or "confirm", outcome = the class of the thrown object
+// itself, as error-class names go in record_errors. Recorded before the fence is read.
 runtime::Nanoseconds confirm_now(sim::World& world, runtime::ExecutionContext& ctx);
 
 // From a step body (or a withdrawal's), after a call through its fence: reads the fence as the body

@@ -64,6 +64,20 @@ class Story {
     e.detail = std::move(outcome);
     events_.push_back(std::move(e));
   }
+  // A workload record (kObserved) of `what` at the lease of `token` on `node`: a "thrown" record
+  // (sink = the call, detail = the class thrown) or a "fence" read (detail = what it said).
+  void observed(std::int64_t at_ns, std::string what, runtime::Token token, std::string detail,
+                std::string step = "reconcile", sim::NodeId node = kHolder,
+                std::string sink = {}) {
+    sim::HistoryEvent e = testing::next_event(events_, node, sim::WorldEventKind::kObserved, at_ns);
+    e.runtime.holder = std::move(what);
+    e.runtime.key = kTree;
+    e.runtime.token = token;
+    e.runtime.step = std::move(step);
+    e.runtime.scope_key = std::move(sink);
+    e.detail = std::move(detail);
+    events_.push_back(std::move(e));
+  }
   // A withdrawal inside the reconcile step of token 3 that hands over a refusal, returning
   // `returned` to its client.
   void withdrawal_handing_over(std::int64_t at_ns, const std::string& returned) {
@@ -213,6 +227,74 @@ TEST(RefusalHandsOver, OverlappingWithdrawalsOfOneStepAreNotJudged) {
   // Once both ended, the next withdrawal is judged again.
   s.withdrawal_handing_over(6 * kSecond, "execution.aggregate");
   EXPECT_EQ(s.check().size(), 1u);
+}
+
+// Stopped with the refusal: once a body of the holder got one, its fence names it.
+constexpr std::string_view kLostFenced = "until 5 lost execution.lease-lost.fenced";
+
+TEST(RefusalHandsOver, FenceReadsThatNameTheRefusalPass) {
+  Story s;
+  s.observed(1 * kSecond, "thrown", 3, "ExecutionFencedError", "charge", kHolder, "write");
+  s.observed(1 * kSecond, "fence", 3, std::string(kLostFenced), "charge");
+  s.observed(2 * kSecond, "fence", 3, std::string(kLostFenced), "audit");  // a sibling branch
+  EXPECT_TRUE(s.check().empty()) << all(s.check());
+}
+
+TEST(RefusalHandsOver, APlainLeaseLostErrorAfterAWritesRefusalIsCaught) {
+  Story s;
+  s.observed(1 * kSecond, "thrown", 3, "ExecutionFencedError", "charge", kHolder, "write");
+  s.observed(2 * kSecond, "fence", 3, "until 5 lost execution.lease-lost", "audit");
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_NE(found[0].message.find("assertHeld() threw execution.lease-lost, not the refusal"),
+            std::string::npos)
+      << found[0].message;
+  EXPECT_NE(found[0].message.find("from write, step 'charge'"), std::string::npos)
+      << found[0].message;
+}
+
+TEST(RefusalHandsOver, AFenceStillHeldAfterTheBodysFencedCallIsCaught) {
+  Story s;
+  s.handed_over(1 * kSecond, 3, 4, std::string(kFenced));
+  s.observed(2 * kSecond, "fence", 3, "until 99000000000 held");
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_NE(found[0].message.find("fenced() got execution.lease-lost.fenced"), std::string::npos)
+      << found[0].message;
+  EXPECT_NE(found[0].message.find("assertHeld() returned"), std::string::npos)
+      << found[0].message;
+}
+
+TEST(RefusalHandsOver, ARefusalTheBodyBuiltStopsTheHolderFromTheStepsDecision) {
+  Story s;
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3, {}, "fan-a/reconcile");
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3, {}, "fan-b/reconcile");
+  s.observed(2 * kSecond, "fenced", 3, std::string(kFenced), "fan-b/reconcile", kHolder,
+             "downstream/own-error");
+  // The runtime cannot know of it yet: the sibling may still read its lease as held.
+  s.observed(3 * kSecond, "fence", 3, "until 9 held", "fan-a/reconcile");
+  EXPECT_TRUE(s.check().empty()) << all(s.check());
+  s.runtime_event(4 * kSecond, EventKind::kStepEnded, 3, std::string(kFenced), "fan-b/reconcile");
+  s.observed(5 * kSecond, "fence", 3, "until 9 held", "fan-a/reconcile");
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_NE(found[0].message.find("assertHeld() returned"), std::string::npos) << found[0].message;
+}
+
+TEST(RefusalHandsOver, OnlyReadsOfTheSameHolderAfterItsRefusalAreJudged) {
+  Story s;
+  // Before any refusal, any loss may be read.
+  s.observed(1 * kSecond, "fence", 3, "until 5 lost execution.lease-lost");
+  // A plain lost error thrown is no hand-over.
+  s.observed(2 * kSecond, "thrown", 3, "ExecutionLeaseLostError", "charge", kHolder, "write");
+  s.observed(3 * kSecond, "fence", 3, "until 5 lost execution.lease-lost");
+  s.observed(4 * kSecond, "thrown", 3, "ExecutionFencedError", "charge", kHolder, "confirm");
+  // Another token on this node, and the same token on another node (another incarnation).
+  s.observed(5 * kSecond, "fence", 4, "until 9 held");
+  s.observed(5 * kSecond, "fence", 3, "until 9 held", "charge", kOther);
+  EXPECT_TRUE(s.check().empty()) << all(s.check());
+  s.observed(6 * kSecond, "fence", 3, "until 5 lost execution.cancelled");
+  EXPECT_EQ(s.check().size(), 1u) << all(s.check());
 }
 
 }  // namespace

@@ -1,0 +1,115 @@
+// Part of refusal-hands-over (properties/invariants_hand_over.h): a holder stopped by a refusal
+// is stopped *with it* (ADR-0023: "the error itself is rethrown, and the holder of its token is
+// stopped with it"). Once the runtime handed a refusal to a body of a holder, whatever the fence of
+// that holder's token says afterwards names the refusal: assertHeld() throws
+// execution.lease-lost.fenced, neither returns nor throws a plain lease-lost error, on every step
+// of the holder (a sibling branch sharing the lease included), however the lease had ended before.
+//
+// Judged from the workload's own records, never the runtime's classes or beliefs: that a refusal
+// was handed over is known from what the body got (its fenced(observed) call returned the fenced
+// error; or a write or a confirm threw an object of class ExecutionFencedError, the workload's own
+// dynamic_cast), or, for a refusal the body built itself, from the runtime's decision about the
+// step that threw it (its step-ended or withdrawal-ended event: the runtime cannot know of the
+// error before); what the fence says, from the body's reads of it (scenarios::read_fence).
+#include <fmt/format.h>
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "properties/history_support.h"
+#include "properties/invariants_hand_over.h"
+
+namespace fencesim::properties {
+
+namespace {
+
+// Written here from the ADR, never taken from the runtime.
+constexpr std::string_view kFencedCode = "execution.lease-lost.fenced";
+constexpr std::string_view kFencedClass = "ExecutionFencedError";
+constexpr std::string_view kOwnError = "/own-error";
+
+// A token as the instance (node) that held it.
+using NodeToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
+
+// What a fence read says after its "until <ns> ": "held" or "lost <code>"; empty if unreadable
+// (fence-after-loss reports unreadable records).
+std::string_view fence_state(std::string_view read) {
+  constexpr std::string_view kUntil = "until ";
+  if (!read.starts_with(kUntil)) return {};
+  read.remove_prefix(kUntil.size());
+  const std::size_t space = read.find(' ');
+  if (space == std::string_view::npos) return {};
+  return read.substr(space + 1);
+}
+
+// A refusal the runtime handed to a body: fenced() returned the hand-over error, or a call threw
+// an object of the fenced class.
+bool hands_over(const sim::HistoryEvent& e) {
+  const std::string_view what = e.runtime.holder.view();
+  return (what == "fenced" && e.detail == kFencedCode &&
+          !e.runtime.scope_key.view().ends_with(kOwnError)) ||
+         (what == "thrown" && e.detail == kFencedClass);
+}
+
+// A refusal the body built itself (the record's sink ends "/own-error"): the runtime learns of it
+// only when it decides about the step (or the withdrawal) that threw it, so the holder is stopped
+// with it from that decision on.
+bool built_by_body(const sim::HistoryEvent& e) {
+  return e.runtime.holder == "fenced" && e.detail == kFencedCode &&
+         e.runtime.scope_key.view().ends_with(kOwnError);
+}
+
+}  // namespace
+
+void check_stopped_with_refusal(const Events& events, std::vector<Violation>& out) {
+  std::map<NodeToken, std::uint64_t> handed;  // the first hand-over each holder's body got
+  // Refusals bodies built, until the runtime's decision about their step: (holder, step) -> record.
+  std::map<std::pair<NodeToken, std::string>, std::uint64_t> built;
+  for (const sim::HistoryEvent& e : events) {
+    const NodeToken at{e.node, e.runtime.key, e.runtime.token};
+    if (e.world == sim::WorldEventKind::kRuntime) {
+      const runtime::EventKind kind = e.runtime.kind;
+      if (built.empty() || (kind != runtime::EventKind::kStepEnded &&
+                            kind != runtime::EventKind::kWithdrawalEnded)) {
+        continue;
+      }
+      if (auto it = built.find({at, std::string(e.runtime.step.view())}); it != built.end()) {
+        handed.try_emplace(at, it->second);
+        built.erase(it);
+      }
+      continue;
+    }
+    if (e.world != sim::WorldEventKind::kObserved) continue;
+    if (hands_over(e)) {
+      handed.try_emplace(at, e.index);
+      continue;
+    }
+    if (built_by_body(e)) {
+      built.try_emplace({at, std::string(e.runtime.step.view())}, e.index);
+      continue;
+    }
+    if (e.runtime.holder != "fence") continue;
+    const auto it = handed.find(at);
+    if (it == handed.end()) continue;
+    const std::string_view state = fence_state(e.detail.view());
+    if (state.empty() || state == fmt::format("lost {}", kFencedCode)) continue;
+    const sim::HistoryEvent& over = events[it->second];
+    out.push_back(violation(
+        RefusalHandsOver{}.name(),
+        fmt::format("step '{}' of {} (token {}) read its fence after its holder was handed a "
+                    "refusal ({} got {} from {}, step '{}'): assertHeld() {}, not the refusal {}",
+                    e.runtime.step.view(), runtime::to_string(e.runtime.key), e.runtime.token,
+                    over.runtime.holder == "fenced" ? "fenced()" : "a call", over.detail.view(),
+                    over.runtime.holder == "fenced" ? "the body" : over.runtime.scope_key.view(),
+                    over.runtime.step.view(),
+                    state == "held"             ? std::string("returned")
+                    : state.starts_with("lost ") ? fmt::format("threw {}", state.substr(5))
+                                                 : fmt::format("said '{}'", state),
+                    kFencedCode),
+        {it->second, e.index}));
+  }
+}
+
+}  // namespace fencesim::properties

@@ -61,6 +61,17 @@ bool built_by_body(const sim::HistoryEvent& e) {
          e.runtime.scope_key.view().ends_with(kOwnError);
 }
 
+// Which decision is about the body that built it: a withdrawal's body (the record's sink, before
+// "/own-error", ends "-withdrawal") is decided at the withdrawal's end, a step's body at the
+// step's end. A withdrawal running in a step's frame shares the step's path, so the kind tells
+// the two apart.
+runtime::EventKind deciding_kind(const sim::HistoryEvent& record) {
+  std::string_view by = record.runtime.scope_key.view();
+  by.remove_suffix(kOwnError.size());
+  return by.ends_with("-withdrawal") ? runtime::EventKind::kWithdrawalEnded
+                                     : runtime::EventKind::kStepEnded;
+}
+
 }  // namespace
 
 void check_stopped_with_refusal(const Events& events, std::vector<Violation>& out) {
@@ -75,7 +86,8 @@ void check_stopped_with_refusal(const Events& events, std::vector<Violation>& ou
                             kind != runtime::EventKind::kWithdrawalEnded)) {
         continue;
       }
-      if (auto it = built.find({at, std::string(e.runtime.step.view())}); it != built.end()) {
+      if (auto it = built.find({at, std::string(e.runtime.step.view())});
+          it != built.end() && deciding_kind(events[it->second]) == kind) {
         handed.try_emplace(at, it->second);
         built.erase(it);
       }

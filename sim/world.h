@@ -26,6 +26,7 @@
 #include "sim/network.h"
 #include "sim/node_clock.h"
 #include "sim/remote_stores.h"
+#include "sim/restartable_lease_store.h"
 #include "sim/scheduler.h"
 #include "sim/sim_env.h"
 #include "sim/stage.h"
@@ -133,7 +134,7 @@ class World final : private StoreRecorder {
   std::optional<NodeId> find_node(const std::string& name) const;
   const WorldOptions& options() const { return options_; }
   Scheduler& scheduler() { return *scheduler_; }
-  runtime::MemoryLeaseRepository& lease_table() { return *leases_; }
+  RestartableLeaseStore& lease_table() { return *leases_; }
   runtime::MemoryCheckpointStore& checkpoints() { return *checkpoints_; }
   runtime::MemoryPlacementQueue& queue() { return queue_; }
   const std::vector<runtime::LeaseKey>& submitted() const { return submitted_; }
@@ -262,7 +263,7 @@ class World final : private StoreRecorder {
   std::deque<std::unique_ptr<NodeObserver>> observers_;
   NodeId store_node_ = kWorldNode;
   NodeId checkpoint_node_ = kWorldNode;  // kWorldNode: the checkpoints are at store_node_
-  std::unique_ptr<runtime::MemoryLeaseRepository> leases_;
+  std::unique_ptr<RestartableLeaseStore> leases_;
   std::unique_ptr<runtime::MemoryCheckpointStore> checkpoints_;
   runtime::MemoryPlacementQueue queue_;
   std::map<std::string, SinkNode> sinks_;

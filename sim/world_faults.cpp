@@ -72,12 +72,15 @@ void World::apply(const Fault& fault) {
           });
         }
       } else {
-        // A store keeps what it committed; while it is down nothing reaches it.
+        // A store keeps what it committed; while it is down nothing reaches it. The lease store
+        // comes back as a new process that loads its committed leases (RestartableLeaseStore).
         network_->set_up(node, false);
         record(node, WorldEventKind::kNodeCrashed, "down; committed state kept");
         scheduler_->at(fault.duration_ns > 0 ? until : now + runtime::kSecond, [this, node] {
+          if (node == store_node_) leases_->restart();
           network_->set_up(node, true);
-          record(node, WorldEventKind::kNodeRestarted, "up");
+          record(node, WorldEventKind::kNodeRestarted,
+                 node == store_node_ ? "up; committed leases reloaded" : "up");
         });
       }
       break;

@@ -271,7 +271,10 @@ TEST(RefusalHandsOver, ARefusalTheBodyBuiltStopsTheHolderFromTheStepsDecision) {
   s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3, {}, "fan-b/reconcile");
   s.observed(2 * kSecond, "fenced", 3, std::string(kFenced), "fan-b/reconcile", kHolder,
              "downstream/own-error");
-  // The runtime cannot know of it yet: the sibling may still read its lease as held.
+  // The runtime cannot know of it yet: the sibling may still read its lease as held, also after
+  // a withdrawal in the step's frame (same path, another body) ended.
+  s.observed(3 * kSecond, "fence", 3, "until 9 held", "fan-a/reconcile");
+  s.runtime_event(3 * kSecond, EventKind::kWithdrawalEnded, 3, "ok", "fan-b/reconcile");
   s.observed(3 * kSecond, "fence", 3, "until 9 held", "fan-a/reconcile");
   EXPECT_TRUE(s.check().empty()) << all(s.check());
   s.runtime_event(4 * kSecond, EventKind::kStepEnded, 3, std::string(kFenced), "fan-b/reconcile");

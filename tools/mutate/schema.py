@@ -33,7 +33,14 @@ class Host:
 
 
 class Unschemable(Exception):
-    pass
+    """args: the mutant's id, and why it cannot be a guard (it is then built on its own)."""
+
+    def __init__(self, mutant_id, why="overlaps another host"):
+        super().__init__(mutant_id, why)
+        self.mutant_id, self.why = mutant_id, why
+
+    def __str__(self):
+        return self.mutant_id
 
 
 def _tree(mutants_with_ids):
@@ -97,9 +104,23 @@ def _render_host(text, host, open_mark, close_mark):
             original = f"({inner})"
         alternatives = []
         for gid, m in host.mutants:
-            alternatives.append(f"{GUARD}({gid}) ? ({_alternative(text, host, m, inner)}) : ")
+            alternative = _one_line(_alternative(text, host, m, inner), m)
+            alternatives.append(f"{GUARD}({gid}) ? ({alternative}) : ")
         rendered = "(" + "".join(alternatives) + original + ")"
     return f"{open_mark(ids)}{rendered}{close_mark(ids)}"
+
+
+def _one_line(alternative, m):
+    """An alternative repeats its host's text: a host over several lines would add lines and move
+    every line after it (and each `source_location`). Its newlines become spaces, which is the
+    same C++ between tokens, except after a line comment, inside a raw string or on a
+    preprocessor line: such a mutant is built on its own."""
+    if "\n" not in alternative:
+        return alternative
+    if "//" in alternative or 'R"' in alternative or any(
+            line.lstrip().startswith("#") for line in alternative.split("\n")):
+        raise Unschemable(m.id, "spans lines around a comment, a raw string or a directive")
+    return alternative.replace("\n", " ")
 
 
 def _alternative(text, host, m, inner):

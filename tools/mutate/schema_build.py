@@ -53,7 +53,7 @@ class SchemaBuild:
                     text, spans = schema.render(original, [(self.ids[m.id], m) for m in pending])
                     break
                 except schema.Unschemable as e:
-                    self.log(f"schema: {e} overlaps another host: built on its own")
+                    self.log(f"schema: {e} {e.why}: built on its own")
                     self.out.add(str(e))
                     pending = [m for m in pending if m.id != str(e)]
             self.spans[rel] = spans

@@ -55,6 +55,8 @@ inline int guarded(const Lease& lease, int x) {
   }
   if (lease.held() && x != 4) s += lease.next();
   if (x == 3) check(s > 0, "s is positive"); else s += 1;
+  if (x > 1 &&
+      s < 40) s -= 1;
   return x == 0 ? s : s * 2;
 }
 """
@@ -161,6 +163,20 @@ class SchemaTest(unittest.TestCase):
                               m.host_end + 1, "x", "y", m.host_start + 1, m.host_end + 1, "cond")
         with self.assertRaises(schema.Unschemable):
             schema.render(SAMPLE.encode(), [(1, m), (2, odd)])
+
+    def test_a_host_over_lines_with_a_line_comment_is_refused(self):
+        # Its newlines cannot become spaces: the comment would swallow the rest of the host.
+        text = SAMPLE.replace("if (x > 1 &&\n", "if (x > 1 &&  // and small\n")
+        source = os.path.join(self.folder, "commented")
+        os.makedirs(source)
+        with open(os.path.join(source, "sample.h"), "w") as f:
+            f.write(text)
+        mutants = generate.Generator(source, "sample.h").run()
+        spanning = [m for m in mutants if m.operator == "cond-negate"
+                    and "// and small" in text[m.host_start:m.host_end]]
+        self.assertEqual(len(spanning), 1, [m.id for m in mutants])
+        with self.assertRaises(schema.Unschemable):
+            schema.render(text.encode(), [(1, spanning[0])])
 
 
 if __name__ == "__main__":

@@ -142,8 +142,11 @@ std::vector<std::string> child_key_twins(const std::string& parent_execution_id,
       encoded_path += c;
     }
   }
+  // The last: the runtime's own marker of a child's lease id ("@child:", which only a root's id
+  // may not start with) inside a root's id, as a user's id may hold any text.
   return {parent_execution_id + "/" + child_path, parent_execution_id + "%2F" + encoded_path,
-          parent_execution_id + ":" + encoded_path, parent_execution_id + "/" + encoded_path};
+          parent_execution_id + ":" + encoded_path, parent_execution_id + "/" + encoded_path,
+          parent_execution_id + "@child:" + encoded_path};
 }
 
 std::pair<runtime::LeaseKey, runtime::LeaseKey> naive_join_twins(const std::string& tenant,

@@ -64,8 +64,9 @@ class HostileNames {
 
 // Execution ids that collide with another tree's child, under the runtime's old naming of an
 // AnyInstance child's lease (parent id + "/" + child path) or under plausible fixed namings: the
-// raw join, the join with '/' percent-encoded, and the join with ':'. `child_path` is built with
-// runtime::join_path.
+// raw join, the join with '/' percent-encoded, and the join with ':'; and one that holds the
+// reserved marker of a child's lease id ("@child:") after its first byte, which a root's id may.
+// `child_path` is built with runtime::join_path.
 std::vector<std::string> child_key_twins(const std::string& parent_execution_id,
                                          const std::string& child_path);
 

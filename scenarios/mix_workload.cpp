@@ -200,7 +200,7 @@ std::vector<runtime::LeaseKey> draw_keys(HostileNames& names, std::int64_t count
     runtime::LeaseKey key{tenant, names.name(fmt::format("order-{}", i), tenant)};
     const bool twin = names.rng().chance(0.3);
     const std::string child = names.rng().chance(0.5) ? n.invoice : n.refund_check;
-    const std::size_t form = names.rng().below(4);
+    const std::size_t form = names.rng().below(5);
     if (twin && i > 2) {
       // Tree i - 2 has the same tenant.
       const std::string& parent = keys[static_cast<std::size_t>(i - 3)].lease_execution_id;

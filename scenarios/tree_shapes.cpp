@@ -256,7 +256,7 @@ std::vector<runtime::LeaseKey> add_wild_trees(const TreeParts& parts, HostileNam
       // Now and then a root named after an earlier wild root's AnyInstance child (the raw or an
       // encoded join of its id and the child's path): its lease must stay apart from the child's.
       const bool twin = rng.chance(0.3);
-      const std::size_t form = rng.below(4);
+      const std::size_t form = rng.below(5);
       if (twin && !children.empty()) {
         const auto& [parent, child] = children[rng.below(children.size())];
         runtime::LeaseKey candidate{parent.tenant_id,

@@ -29,8 +29,9 @@ class RefusalHandsOver final : public Invariant {
   std::string_view statement() const override {
     return "a step body that calls fenced(observed) with what an external system reported (a "
            "later, equal or older token) gets execution.lease-lost.fenced; its step and its pass "
-           "end execution.lease-lost.fenced, and its holder sends nothing more under that token; once "
-           "any refusal reached a holder's body, its fence says execution.lease-lost.fenced";
+           "end execution.lease-lost.fenced, and its holder sends nothing more under that token; "
+           "once any refusal reached a holder's body, its fence says "
+           "execution.lease-lost.fenced";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
@@ -40,8 +41,8 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
 // world's withdrawal-began and withdrawal-returned records): the refusal itself.
 void check_withdrawal_returns(const Events& events, std::vector<Violation>& out);
 // Part of the above (properties/invariants_stopped_with_refusal.cpp): once a body of a holder was
-// handed a refusal (its fenced() call, or a write or confirm that threw ExecutionFencedError), every
-// later read of that holder's fence says lost execution.lease-lost.fenced.
+// handed a refusal (its fenced() call, or a write or confirm that threw ExecutionFencedError),
+// every later read of that holder's fence says lost execution.lease-lost.fenced.
 void check_stopped_with_refusal(const Events& events, std::vector<Violation>& out);
 
 }  // namespace fencesim::properties

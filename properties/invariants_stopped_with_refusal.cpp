@@ -116,7 +116,7 @@ void check_stopped_with_refusal(const Events& events, std::vector<Violation>& ou
                     over.runtime.holder == "fenced" ? "fenced()" : "a call", over.detail.view(),
                     over.runtime.holder == "fenced" ? "the body" : over.runtime.scope_key.view(),
                     over.runtime.step.view(),
-                    state == "held"             ? std::string("returned")
+                    state == "held"              ? std::string("returned")
                     : state.starts_with("lost ") ? fmt::format("threw {}", state.substr(5))
                                                  : fmt::format("said '{}'", state),
                     kFencedCode),

@@ -116,8 +116,10 @@ void record_thrown(sim::World& world, runtime::ExecutionContext& ctx,
     thrown = std::string(error_class(error));
   } catch (...) {
   }
-  world.observe(ctx, sim::World::Observation{"thrown", lease, token, std::string(call), {},
-                                             world.true_now_ns(), std::move(thrown)});
+  world.observe(
+      ctx,
+      sim::World::Observation{
+          "thrown", lease, token, std::string(call), {}, world.true_now_ns(), std::move(thrown)});
 }
 
 runtime::SinkReply write_intended(sim::World& world, runtime::ExecutionContext& ctx,
@@ -232,7 +234,6 @@ void record_withdrawal_frame(sim::World& world, runtime::ExecutionContext& ctx,
                                              world.true_now_ns(),
                                              token == runtime::kTokenNone ? "unfenced" : "fenced"});
 }
-
 
 void record_errors(sim::World& world, runtime::ExecutionContext& ctx, std::string_view where,
                    const std::exception_ptr& error) {

@@ -104,8 +104,8 @@ NodeId World::node_named(const std::string& name) const {
 NodeId World::add_lease_store(const std::string& name) {
   check(store_node_ == kWorldNode, "one lease store per world");
   store_node_ = add_node(name, NodeKind::kStore);
-  leases_ = std::make_unique<RestartableLeaseStore>(envs_[store_node_], *observers_[store_node_],
-                                                    name);
+  leases_ =
+      std::make_unique<RestartableLeaseStore>(envs_[store_node_], *observers_[store_node_], name);
   checkpoints_ =
       std::make_unique<runtime::MemoryCheckpointStore>(*leases_, *observers_[store_node_], name);
   return store_node_;

@@ -67,8 +67,7 @@ class Story {
   // A workload record (kObserved) of `what` at the lease of `token` on `node`: a "thrown" record
   // (sink = the call, detail = the class thrown) or a "fence" read (detail = what it said).
   void observed(std::int64_t at_ns, std::string what, runtime::Token token, std::string detail,
-                std::string step = "reconcile", sim::NodeId node = kHolder,
-                std::string sink = {}) {
+                std::string step = "reconcile", sim::NodeId node = kHolder, std::string sink = {}) {
     sim::HistoryEvent e = testing::next_event(events_, node, sim::WorldEventKind::kObserved, at_ns);
     e.runtime.holder = std::move(what);
     e.runtime.key = kTree;
@@ -261,8 +260,7 @@ TEST(RefusalHandsOver, AFenceStillHeldAfterTheBodysFencedCallIsCaught) {
   ASSERT_EQ(found.size(), 1u) << all(found);
   EXPECT_NE(found[0].message.find("fenced() got execution.lease-lost.fenced"), std::string::npos)
       << found[0].message;
-  EXPECT_NE(found[0].message.find("assertHeld() returned"), std::string::npos)
-      << found[0].message;
+  EXPECT_NE(found[0].message.find("assertHeld() returned"), std::string::npos) << found[0].message;
 }
 
 TEST(RefusalHandsOver, ARefusalTheBodyBuiltStopsTheHolderFromTheStepsDecision) {

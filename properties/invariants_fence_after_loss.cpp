@@ -12,11 +12,11 @@
 //   (properties/local_expiry.h, never earlier than the holder's own).
 #include <fmt/format.h>
 
-#include <charconv>
 #include <map>
 #include <set>
 #include <tuple>
 
+#include "properties/fence_read.h"
 #include "properties/history_support.h"
 #include "properties/invariants_fence_use.h"
 #include "properties/local_expiry.h"
@@ -24,30 +24,6 @@
 namespace fencesim::properties {
 
 namespace {
-
-struct FenceRead {
-  runtime::Nanoseconds until = 0;
-  bool held = false;
-};
-
-// "until <ns> held" or "until <ns> lost <code>"; nullopt for anything else.
-std::optional<FenceRead> parse_fence_read(std::string_view text) {
-  constexpr std::string_view kUntil = "until ";
-  if (!text.starts_with(kUntil)) return std::nullopt;
-  text.remove_prefix(kUntil.size());
-  const std::size_t space = text.find(' ');
-  if (space == std::string_view::npos) return std::nullopt;
-  FenceRead read;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + space, read.until);
-  if (error != std::errc() || end != text.data() + space) return std::nullopt;
-  const std::string_view rest = text.substr(space + 1);
-  if (rest == "held") {
-    read.held = true;
-  } else if (!rest.starts_with("lost")) {
-    return std::nullopt;
-  }
-  return read;
-}
 
 using HolderToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
 

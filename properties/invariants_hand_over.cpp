@@ -11,6 +11,7 @@
 #include <tuple>
 #include <utility>
 
+#include "properties/hand_over_records.h"
 #include "properties/history_support.h"
 
 namespace fencesim::properties {
@@ -19,11 +20,10 @@ using runtime::EventKind;
 
 namespace {
 
-// The ADR's code of the hand-over error, written here from the ADR (never the runtime's constant).
-constexpr std::string_view kFencedCode = "execution.lease-lost.fenced";
-
-// A token as the instance (node) that held it: restarted incarnations take tokens of their own.
-using NodeToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
+using hand_over::built_by_body;
+using hand_over::kFencedCode;
+using hand_over::made_by_withdrawal;
+using hand_over::NodeToken;
 
 struct HandedOver {
   std::uint64_t record = 0;  // the body's kObserved "fenced" record
@@ -33,20 +33,6 @@ struct HandedOver {
   bool pass_judged = false;
   bool silent = true;  // the holder must send nothing more (from the decision, for an own error)
 };
-
-// The record's sink names who handed over: "downstream-withdrawal..." from a withdrawal's body in
-// the step's frame; "/own-error" at its end when the body built the error instead of fenced().
-constexpr std::string_view kOwnError = "/own-error";
-
-bool made_by_withdrawal(const sim::HistoryEvent& record) {
-  std::string_view by = record.runtime.scope_key.view();
-  if (by.ends_with(kOwnError)) by.remove_suffix(kOwnError.size());
-  return by.ends_with("-withdrawal");
-}
-
-bool built_by_body(const sim::HistoryEvent& record) {
-  return record.runtime.scope_key.view().ends_with(kOwnError);
-}
 
 bool is_send(EventKind kind) {
   return kind == EventKind::kWriteSent || kind == EventKind::kCheckpointSent ||

@@ -14,10 +14,13 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include "properties/fence_read.h"
+#include "properties/hand_over_records.h"
 #include "properties/history_support.h"
 #include "properties/invariants_hand_over.h"
 
@@ -25,51 +28,33 @@ namespace fencesim::properties {
 
 namespace {
 
+using hand_over::built_by_body;
+using hand_over::kFencedCode;
+using hand_over::made_by_withdrawal;
+using hand_over::NodeToken;
+
 // Written here from the ADR, never taken from the runtime.
-constexpr std::string_view kFencedCode = "execution.lease-lost.fenced";
 constexpr std::string_view kFencedClass = "ExecutionFencedError";
-constexpr std::string_view kOwnError = "/own-error";
 
-// A token as the instance (node) that held it.
-using NodeToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
-
-// What a fence read says after its "until <ns> ": "held" or "lost <code>"; empty if unreadable
-// (fence-after-loss reports unreadable records).
-std::string_view fence_state(std::string_view read) {
-  constexpr std::string_view kUntil = "until ";
-  if (!read.starts_with(kUntil)) return {};
-  read.remove_prefix(kUntil.size());
-  const std::size_t space = read.find(' ');
-  if (space == std::string_view::npos) return {};
-  return read.substr(space + 1);
+// Whether a "fenced" record says the body got the hand-over error (a wrong code is reported by
+// refusal-hands-over's own check, and is no hand-over here).
+bool got_refusal(const sim::HistoryEvent& e) {
+  return e.runtime.holder == "fenced" && e.detail == kFencedCode;
 }
 
 // A refusal the runtime handed to a body: fenced() returned the hand-over error, or a call threw
-// an object of the fenced class.
+// an object of the fenced class. A refusal the body built itself is handed over later (below).
 bool hands_over(const sim::HistoryEvent& e) {
-  const std::string_view what = e.runtime.holder.view();
-  return (what == "fenced" && e.detail == kFencedCode &&
-          !e.runtime.scope_key.view().ends_with(kOwnError)) ||
-         (what == "thrown" && e.detail == kFencedClass);
+  return (got_refusal(e) && !built_by_body(e)) ||
+         (e.runtime.holder == "thrown" && e.detail == kFencedClass);
 }
 
-// A refusal the body built itself (the record's sink ends "/own-error"): the runtime learns of it
-// only when it decides about the step (or the withdrawal) that threw it, so the holder is stopped
-// with it from that decision on.
-bool built_by_body(const sim::HistoryEvent& e) {
-  return e.runtime.holder == "fenced" && e.detail == kFencedCode &&
-         e.runtime.scope_key.view().ends_with(kOwnError);
-}
-
-// Which decision is about the body that built it: a withdrawal's body (the record's sink, before
-// "/own-error", ends "-withdrawal") is decided at the withdrawal's end, a step's body at the
-// step's end. A withdrawal running in a step's frame shares the step's path, so the kind tells
-// the two apart.
+// A refusal the body built itself: the runtime learns of it only when it decides about the body
+// that threw it, a withdrawal's at the withdrawal's end, a step's at the step's end (a withdrawal
+// running in a step's frame shares the step's path, so the kind tells the two apart).
 runtime::EventKind deciding_kind(const sim::HistoryEvent& record) {
-  std::string_view by = record.runtime.scope_key.view();
-  by.remove_suffix(kOwnError.size());
-  return by.ends_with("-withdrawal") ? runtime::EventKind::kWithdrawalEnded
-                                     : runtime::EventKind::kStepEnded;
+  return made_by_withdrawal(record) ? runtime::EventKind::kWithdrawalEnded
+                                    : runtime::EventKind::kStepEnded;
 }
 
 }  // namespace
@@ -98,15 +83,15 @@ void check_stopped_with_refusal(const Events& events, std::vector<Violation>& ou
       handed.try_emplace(at, e.index);
       continue;
     }
-    if (built_by_body(e)) {
+    if (got_refusal(e) && built_by_body(e)) {
       built.try_emplace({at, std::string(e.runtime.step.view())}, e.index);
       continue;
     }
     if (e.runtime.holder != "fence") continue;
     const auto it = handed.find(at);
     if (it == handed.end()) continue;
-    const std::string_view state = fence_state(e.detail.view());
-    if (state.empty() || state == fmt::format("lost {}", kFencedCode)) continue;
+    const std::optional<FenceRead> read = parse_fence_read(e.detail.view());
+    if (!read || (!read->held && read->lost_code == kFencedCode)) continue;
     const sim::HistoryEvent& over = events[it->second];
     out.push_back(violation(
         RefusalHandsOver{}.name(),
@@ -116,9 +101,9 @@ void check_stopped_with_refusal(const Events& events, std::vector<Violation>& ou
                     over.runtime.holder == "fenced" ? "fenced()" : "a call", over.detail.view(),
                     over.runtime.holder == "fenced" ? "the body" : over.runtime.scope_key.view(),
                     over.runtime.step.view(),
-                    state == "held"              ? std::string("returned")
-                    : state.starts_with("lost ") ? fmt::format("threw {}", state.substr(5))
-                                                 : fmt::format("said '{}'", state),
+                    read->held                ? std::string("returned")
+                    : read->lost_code.empty() ? std::string("threw an error with no code")
+                                              : fmt::format("threw {}", read->lost_code),
                     kFencedCode),
         {it->second, e.index}));
   }

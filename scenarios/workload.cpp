@@ -188,8 +188,9 @@ runtime::Nanoseconds confirm_now(sim::World& world, runtime::ExecutionContext& c
   }
   if (!failure) seen.outcome = "confirmed";
   const runtime::LeaseKey lease = seen.lease;
+  const runtime::Token token = seen.token;
   world.observe(ctx, std::move(seen));
-  if (failure) record_thrown(world, ctx, lease, fence.token(), "confirm", failure);
+  if (failure) record_thrown(world, ctx, lease, token, "confirm", failure);
   read_fence(world, ctx);
   if (failure) {
     record_errors(world, ctx, "confirm", failure);

@@ -15,6 +15,7 @@ RestartableLeaseStore::RestartableLeaseStore(runtime::Clock& clock, runtime::Obs
 runtime::TakeResult RestartableLeaseStore::take(const runtime::LeaseKey& key,
                                                 const runtime::HolderId& holder,
                                                 runtime::Nanoseconds ttl_ns) {
+  // Only a take makes a row (renewals, releases and reads of an unknown key change nothing).
   keys_.insert(key);
   return table_->take(key, holder, ttl_ns);
 }
@@ -23,19 +24,16 @@ runtime::RenewResult RestartableLeaseStore::renew(const runtime::LeaseKey& key,
                                                   const runtime::HolderId& holder,
                                                   runtime::Token token,
                                                   runtime::Nanoseconds ttl_ns) {
-  keys_.insert(key);
   return table_->renew(key, holder, token, ttl_ns);
 }
 
 runtime::ReleaseStatus RestartableLeaseStore::release(const runtime::LeaseKey& key,
                                                       const runtime::HolderId& holder,
                                                       runtime::Token token) {
-  keys_.insert(key);
   return table_->release(key, holder, token);
 }
 
 std::optional<runtime::Lease> RestartableLeaseStore::read(const runtime::LeaseKey& key) {
-  keys_.insert(key);
   return table_->read(key);
 }
 

@@ -29,8 +29,8 @@ class RestartableLeaseStore final : public runtime::ExecutionLeaseRepository {
                                  runtime::Token token) override;
   std::optional<runtime::Lease> read(const runtime::LeaseKey& key) override;
 
-  // The process comes back from a crash: what it committed (every key it ever handled, as the old
-  // table held it) is loaded into a new table with restore(); the old table is dropped.
+  // The process comes back from a crash: what it committed (the row of every key it ever took, as
+  // the old table held it) is loaded into a new table with restore(); the old table is dropped.
   void restart();
   int restarts() const { return restarts_; }
 
@@ -39,7 +39,7 @@ class RestartableLeaseStore final : public runtime::ExecutionLeaseRepository {
   runtime::Observer& observer_;
   std::string name_;
   std::unique_ptr<runtime::MemoryLeaseRepository> table_;
-  // Every key a request named, ordered (never hashed), so that a restart loads them in one order.
+  // Every key a take named (the rows), ordered (never hashed): a restart loads them in one order.
   std::set<runtime::LeaseKey> keys_;
   int restarts_ = 0;
 };

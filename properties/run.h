@@ -57,6 +57,18 @@ struct RunRequest {
   std::function<void(sim::World&, const PlacedMark&)> on_branch_mark;
 };
 
+// What the faults of one kind did in a run (filled from the world's fault-effect records, sim/):
+// how many fired, how many had a chance to act (the paused node had fibers or timers due, the cut
+// link carried messages, the slowed store was called...), and how many did act (switches missed,
+// messages held or dropped, clock moved, calls refused...). A kind whose faults could act across a
+// sweep and never did is a harness that stopped testing (reports/claims.h fails the sweep on it).
+struct FaultKindEffect {
+  std::uint64_t fired = 0;
+  std::uint64_t could_act = 0;
+  std::uint64_t acted = 0;
+  friend bool operator==(const FaultKindEffect&, const FaultKindEffect&) = default;
+};
+
 enum class RunStatus { kPass, kViolation, kLiveness, kHarnessError };
 std::string_view to_string(RunStatus status);
 // The CLI's exit code for a status: 0, 1, 3, 5.
@@ -75,6 +87,7 @@ struct RunReport {
   std::vector<Violation> violations;
   std::map<std::string, std::uint64_t> marks;   // dangerous moments reached, with counts
   std::map<std::string, std::int64_t> figures;  // what workloads measured (sum_figures)
+  std::map<std::string, FaultKindEffect> fault_effects;  // by fault kind (sim::to_string)
 };
 
 // Throws UsageError for an unknown scenario or sink double.

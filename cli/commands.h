@@ -18,6 +18,9 @@ enum ExitCode : int {
   kExitLiveness = 3,
   kExitNondeterminism = 4,
   kExitHarnessError = 5,
+  // Every run passed, but the sweep did not prove what it claims: a declared mark stayed under its
+  // floor, or a fault kind that could act never did (reports/claims.h).
+  kExitUnproven = 6,
   kExitInterrupted = 130,  // Ctrl-C (SIGINT) or SIGTERM ended a real run
 };
 

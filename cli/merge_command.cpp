@@ -15,6 +15,7 @@
 #include "cli/parse.h"
 #include "cli/sweep_known.h"
 #include "cli/sweep_output.h"
+#include "reports/claims.h"
 #include "reports/run_record.h"
 #include "reports/sweep_config.h"
 
@@ -201,7 +202,9 @@ int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& 
     records.insert(records.end(), shard.records.begin(), shard.records.end());
     times.insert(times.end(), shard.times.begin(), shard.times.end());
   }
-  const int exit = sweep_exit_code(records, fail_on, merged.known ? &*merged.known : nullptr);
+  const int exit =
+      sweep_exit_code(records, fail_on, merged.known ? &*merged.known : nullptr,
+                      reports::count_missed(reports::judge_claims(merged.configuration, records)));
   const nlohmann::ordered_json summary = write_reports(args.out, merged, records, times);
   fmt::print(out, "merge: {} shards of {} into {}\n", shards.size(),
              reports::describe_seeds(merged.configuration), args.out);

@@ -60,6 +60,25 @@ void print_summary(std::ostream& out, const TimedRun& run) {
     fmt::print(out, "  {}: {}\n", violation.invariant, violation.message);
   }
   fmt::print(out, "marks: {}\n", marks_text(report.marks));
+  if (!report.declared_marks.empty()) {
+    // One run proves no floor (a sweep judges those, reports/claims.h), but it shows whether this
+    // seed reached the moments the scenario is about.
+    std::string reached;
+    std::string missed;
+    std::size_t count = 0;
+    for (const scenarios::MarkFloor& mark : report.declared_marks) {
+      const auto found = report.marks.find(mark.name);
+      if (found != report.marks.end() && found->second > 0) {
+        ++count;
+        reached += fmt::format(" {}={}", mark.name, found->second);
+      } else {
+        missed += " " + mark.text();
+      }
+    }
+    fmt::print(out, "declared marks: {} of {} reached{}{}\n", count, report.declared_marks.size(),
+               reached.empty() ? "" : ":" + reached,
+               missed.empty() ? "" : "; not reached:" + missed);
+  }
   if (!report.figures.empty()) {
     std::string figures;
     for (const auto& [name, value] : report.figures) figures += fmt::format(" {}={}", name, value);
@@ -79,6 +98,13 @@ json run_json(const TimedRun& run, const std::string& replay_file) {
   for (const auto& [name, count] : report.marks) marks[name] = count;
   json figures = json::object();
   for (const auto& [name, value] : report.figures) figures[name] = value;
+  json declared = json::array();
+  for (const scenarios::MarkFloor& mark : report.declared_marks) {
+    const auto found = report.marks.find(mark.name);
+    declared.push_back(json{{"mark", mark.name},
+                            {"floor", mark.floor_text()},
+                            {"reached", found == report.marks.end() ? 0 : found->second}});
+  }
   return json{{"fencesim_version", std::string(reports::fencesim_version())},
               {"scenario", report.request.scenario},
               {"seed", report.request.seed},
@@ -93,6 +119,7 @@ json run_json(const TimedRun& run, const std::string& replay_file) {
               {"steps", report.steps},
               {"violations", violations},
               {"marks", marks},
+              {"declared_marks", declared},
               {"figures", figures},
               {"within_assumptions", report.within_assumptions},
               {"fault_plan", reports::fault_plan_to_json(report.plan)},

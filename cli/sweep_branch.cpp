@@ -25,7 +25,7 @@ std::set<std::string> parse_branch_marks(const scenarios::ScenarioRegistry& regi
   std::set<std::string> known;
   for (const std::string& name : properties::history_mark_names()) known.insert(name);
   for (const scenarios::Scenario* scenario : registry.all()) {
-    known.insert(scenario->marks.begin(), scenario->marks.end());
+    for (const scenarios::MarkFloor& mark : scenario->marks) known.insert(mark.name);
   }
   std::set<std::string> marks;
   std::size_t start = 0;

@@ -17,6 +17,7 @@
 #include "cli/sweep_engine.h"
 #include "cli/sweep_known.h"
 #include "cli/sweep_output.h"
+#include "reports/claims.h"
 #include "reports/replay_file.h"
 #include "scenarios/spec.h"
 
@@ -136,7 +137,8 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   if (!plan.corpus.empty()) keep_failures_in_corpus(plan, results.records, out, err);
   manifest.wall_seconds = seconds_since(start);
   const int exit =
-      sweep_exit_code(results.records, fail_on, manifest.known ? &*manifest.known : nullptr);
+      sweep_exit_code(results.records, fail_on, manifest.known ? &*manifest.known : nullptr,
+                      reports::count_missed(reports::judge_claims(plan.config, results.records)));
   const nlohmann::ordered_json summary =
       write_reports(plan.out, manifest, std::move(results.records), std::move(results.times));
   print_summary_lines(out, summary, plan.out);

@@ -162,6 +162,30 @@ void print_groups(std::ostream& out, const ordered_json& summary, const std::str
   }
 }
 
+// The console's second closing block: the claims the sweep did not prove (a mark under its floor,
+// a fault kind that never acted), then those it ran too few runs to judge.
+void print_claims(std::ostream& out, const ordered_json& summary) {
+  if (!summary.contains("claims")) return;
+  const ordered_json& claims = summary["claims"];
+  if (!claims["unproven"].empty()) {
+    fmt::print(out, "UNPROVEN: {} claim{} of this sweep not proven (the harness did not test what "
+                    "it says):\n",
+               claims["unproven"].size(), claims["unproven"].size() == 1 ? "" : "s");
+    for (const ordered_json& claim : claims["unproven"]) {
+      fmt::print(out, "  {}: {}\n", claim["scenario"].get<std::string>(),
+                 claim["message"].get<std::string>());
+    }
+  }
+  if (!claims["not_judged"].empty()) {
+    fmt::print(out, "not judged: {} mark floor{} (too few runs):\n", claims["not_judged"].size(),
+               claims["not_judged"].size() == 1 ? "" : "s");
+    for (const ordered_json& claim : claims["not_judged"]) {
+      fmt::print(out, "  {}: {}\n", claim["scenario"].get<std::string>(),
+                 claim["message"].get<std::string>());
+    }
+  }
+}
+
 }  // namespace
 
 void prepare_output_folder(const std::string& option, const std::string& dir,
@@ -241,6 +265,7 @@ ordered_json write_reports(const std::string& dir, const reports::SweepManifest&
 
 void print_summary_lines(std::ostream& out, const ordered_json& summary, const std::string& dir) {
   print_groups(out, summary, dir);
+  print_claims(out, summary);
   for (const ordered_json& scenario : summary["scenarios"]) {
     fmt::print(out,
                "{}: {} runs, {} failures, {} nondeterministic, {}x virtual/wall, {} distinct "
@@ -263,11 +288,14 @@ void print_summary_lines(std::ostream& out, const ordered_json& summary, const s
   const auto count = [&](const char* key) { return totals[key].get<std::uint64_t>(); };
   fmt::print(out,
              "sweep: {} passed, {} failed ({} violations or liveness, {} nondeterministic, {} "
-             "harness errors) in {} distinct failure group{} ({} new)\n",
+             "harness errors) in {} distinct failure group{} ({} new); claims: {} met, {} "
+             "unproven, {} not judged\n",
              count("passed"), count("failed") + count("nondeterministic"),
              count("failed") - count("harness_errors"), count("nondeterministic"),
              count("harness_errors"), count("groups"), count("groups") == 1 ? "" : "s",
-             count("new_groups"));
+             count("new_groups"), summary["claims"]["met"].get<std::uint64_t>(),
+             summary["claims"]["missed"].get<std::uint64_t>(),
+             summary["claims"]["not_enough_runs"].get<std::uint64_t>());
   fmt::print(out, "distinct histories: {} of {} runs ({}%), {} per CPU-second ({} CPU s)\n",
              count("distinct_histories"), count("runs"), percent(totals["distinct_fraction"]),
              number(totals["distinct_per_cpu_second"]), number(totals["cpu_seconds"]));
@@ -290,7 +318,7 @@ FailOn parse_fail_on(const std::string& text) {
 }
 
 int sweep_exit_code(const std::vector<reports::RunRecord>& records, FailOn fail_on,
-                    const reports::KnownSignatures* known) {
+                    const reports::KnownSignatures* known, std::uint64_t missed_claims) {
   const auto rank = [](int code) {
     switch (code) {
       case kExitHarnessError:
@@ -318,6 +346,7 @@ int sweep_exit_code(const std::vector<reports::RunRecord>& records, FailOn fail_
     if (record.passed() && record.nondeterministic()) code = kExitNondeterminism;
     if (rank(code) > rank(worst)) worst = code;
   }
+  if (worst == kExitPass && missed_claims > 0) return kExitUnproven;
   return worst;
 }
 

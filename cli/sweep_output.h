@@ -49,8 +49,12 @@ enum class FailOn { kAny, kNew };
 FailOn parse_fail_on(const std::string& text);
 
 // The exit code of a set of runs: harness error, then nondeterminism, then violation, then
-// liveness, then pass. With FailOn::kNew, runs whose signature is in `known` do not count.
+// liveness, then a missed claim (`missed_claims` > 0: a mark under its floor, a fault kind that
+// never acted; it fails whatever --fail-on says, since it is not a bug of the runtime but the
+// harness not testing), then pass. With FailOn::kNew, runs whose signature is in `known` do not
+// count.
 int sweep_exit_code(const std::vector<reports::RunRecord>& records, FailOn fail_on = FailOn::kAny,
-                    const reports::KnownSignatures* known = nullptr);
+                    const reports::KnownSignatures* known = nullptr,
+                    std::uint64_t missed_claims = 0);
 
 }  // namespace fencesim::cli

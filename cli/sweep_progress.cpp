@@ -61,8 +61,8 @@ void SweepProgress::run_done(const reports::RunRecord& record) {
       std::find_if(scenarios.begin(), scenarios.end(),
                    [&](const reports::SweptScenario& s) { return s.name == record.scenario; });
   if (scenario == scenarios.end()) return;
-  for (const std::string& mark : scenario->marks) {
-    if (record.marks.contains(mark)) marks_hit_.emplace(record.scenario, mark);
+  for (const scenarios::MarkFloor& mark : scenario->marks) {
+    if (record.marks.contains(mark.name)) marks_hit_.emplace(record.scenario, mark.name);
   }
 }
 

@@ -142,6 +142,7 @@ RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunReq
   report.events = world.history().size();
   for (const auto& invariant : default_invariants()) invariant->check(world, report.violations);
   report.marks = count_marks(world);
+  report.declared_marks = scenario->marks;
   report.figures = sum_figures(world);
   if (!branch_reached) {
     // The run never reached the event it branches at (another fencesim, or a hand-edited file):

@@ -86,6 +86,9 @@ struct RunReport {
   sim::FaultPlan plan;             // the plan that ran
   std::vector<Violation> violations;
   std::map<std::string, std::uint64_t> marks;   // dangerous moments reached, with counts
+  // The marks the scenario declares (scenarios::Scenario::marks), so that a run can say which of
+  // them it reached; their floors are judged by a sweep (reports/claims.h), not by one run.
+  std::vector<scenarios::MarkFloor> declared_marks;
   std::map<std::string, std::int64_t> figures;  // what workloads measured (sum_figures)
   std::map<std::string, FaultKindEffect> fault_effects;  // by fault kind (sim::to_string)
 };

@@ -27,6 +27,9 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .badge.pass { background: var(--truth); }
 .badge.violation, .badge.harness-error, .badge.nondeterministic { background: var(--violation); }
 .badge.liveness { background: #e8590c; }
+.badge.unproven, .badge.missed { background: #d9480f; }
+.badge.met { background: var(--truth); }
+.badge.not-enough-runs { background: #868e96; }
 .badge.new { background: #c92a2a; }
 .badge.known { background: #868e96; }
 .group { border-left: 4px solid var(--line); padding: 2px 12px; margin: 10px 0; }

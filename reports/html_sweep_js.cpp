@@ -26,6 +26,13 @@ FS.sweepScenario = function (host, s) {
   } else {
     host.appendChild(FS.el("p", { class: "muted" }, "no marks declared or reached"));
   }
+  const claims = FS.arr(s.claims).map(FS.obj);
+  if (claims.length) {
+    host.appendChild(FS.table(["claim", "floor", "verdict", "what"], claims.map((c) => ({
+      attrs: c.status === "missed" ? { class: "warn" } : {},
+      cells: [FS.dash(c.kind) + " " + FS.dash(c.name), FS.dash(c.floor), FS.badge(c.status), FS.dash(c.message)] })),
+      { class: "claims" }));
+  }
   const figures = Object.entries(FS.obj(s.figures));
   if (figures.length) {
     host.appendChild(FS.table(["figure", "runs measured", "total", "max"], figures.map(([name, f]) =>
@@ -115,16 +122,37 @@ FS.sweepFailures = function (host, summary) {
   const rest = failures.filter((f, i) => !grouped.has(i));
   if (rest.length) host.appendChild(FS.failureRows(rest));
 };
+// The claims the sweep did not prove (a declared mark under its floor, a fault kind that could act
+// and never did): a sweep that missed one fails, because it did not test what it says.
+FS.sweepClaims = function (host, summary) {
+  const claims = FS.obj(summary.claims);
+  const unproven = FS.arr(claims.unproven).map(FS.obj);
+  const notJudged = FS.arr(claims.not_judged).map(FS.obj);
+  host.appendChild(FS.el("p", { class: unproven.length ? "big bad" : "big" }, unproven.length
+    ? unproven.length + " claim" + (unproven.length === 1 ? "" : "s") + " not proven: the sweep did not test what these scenarios are about"
+    : "Every claim judged was proven (" + FS.dash(claims.met) + " met)."));
+  const rows = unproven.concat(notJudged);
+  if (rows.length) {
+    host.appendChild(FS.table(["verdict", "scenario", "claim", "what"], rows.map((c) => [FS.badge(c.status),
+      FS.dash(c.scenario), FS.dash(c.kind) + " " + FS.dash(c.name), FS.dash(c.message)]), { class: "unproven" }));
+  }
+};
 FS.sweepPage = function () {
   const summary = FS.obj(FS.readJson("fs-summary"));
   const timelines = FS.arr(FS.readJson("fs-timelines"));
   const app = document.getElementById("app");
   const totals = FS.obj(summary.totals);
   const failed = FS.isNum(totals.failed) ? totals.failed : FS.arr(summary.failures).length;
-  app.appendChild(FS.el("h1", {}, ["fencesim sweep ", FS.badge(failed > 0 ? "violation" : "pass")]));
+  const missed = FS.isNum(FS.obj(summary.claims).missed) ? FS.obj(summary.claims).missed : 0;
+  app.appendChild(FS.el("h1", {}, ["fencesim sweep ",
+    FS.badge(failed > 0 ? "violation" : missed > 0 ? "unproven" : "pass")]));
   // The distinct failures first: what a person reading last night's sweep wants before anything.
   FS.section(app, "Failures");
   FS.sweepFailures(app, summary);
+  if (summary.claims) {
+    FS.section(app, "Claims");
+    FS.sweepClaims(app, summary);
+  }
   app.appendChild(FS.metaTable([["runs", totals.runs], ["passed", totals.passed], ["failed", totals.failed],
     ["nondeterministic", totals.nondeterministic], ["harness errors", totals.harness_errors],
     ["wall time", FS.fixed(totals.wall_seconds, 1) + " s"], ["virtual time", FS.fixed(totals.virtual_seconds, 1) + " s"],

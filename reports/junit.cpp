@@ -87,6 +87,47 @@ std::string groups_text(const ordered_json& summary, const std::vector<const ord
   return text + "\n";
 }
 
+// Every claim of the sweep's scenarios (reports/claims.h) as a test case of a suite of its own: a
+// missed floor or a fault kind that never acted is a failure, a floor with too few runs to judge
+// is skipped, so a CI's test view shows "mark takeover-mid-step: 0 of 1,766 runs, floor 2%"
+// beside the scenarios' failures.
+struct ClaimCases {
+  std::string xml;
+  std::uint64_t tests = 0;
+  std::uint64_t failures = 0;
+  std::uint64_t skipped = 0;
+};
+
+ClaimCases claim_cases(const ordered_json& summary) {
+  ClaimCases cases;
+  for (const ordered_json& scenario : summary["scenarios"]) {
+    if (!scenario.contains("claims")) continue;
+    for (const ordered_json& claim : scenario["claims"]) {
+      ++cases.tests;
+      const std::string status = claim["status"].get<std::string>();
+      const std::string message = claim["message"].get<std::string>();
+      cases.xml += fmt::format(
+          "    <testcase classname=\"fencesim.claims.{}\" name=\"{} {}\" time=\"0\">\n",
+          xml_escape(scenario["name"].get<std::string>()),
+          xml_escape(claim["kind"].get<std::string>()), xml_escape(claim["name"].get<std::string>()));
+      if (status == "missed") {
+        ++cases.failures;
+        cases.xml += fmt::format(
+            "      <failure message=\"{}\" type=\"unproven\">{}</failure>\n", xml_escape(message),
+            xml_escape(message + "\nthe sweep did not test what this scenario claims: a mark "
+                                 "under its floor, or a fault kind that could act and never did\n"));
+      } else if (status == "not-enough-runs") {
+        ++cases.skipped;
+        cases.xml += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(message));
+      } else {
+        cases.xml += fmt::format("      <system-out>{}</system-out>\n", xml_escape(message));
+      }
+      cases.xml += "    </testcase>\n";
+    }
+  }
+  return cases;
+}
+
 }  // namespace
 
 std::string junit_xml(const ordered_json& summary) {
@@ -99,10 +140,12 @@ std::string junit_xml(const ordered_json& summary) {
   for (const ordered_json& scenario : summary["scenarios"]) {
     if (failures.contains(scenario["name"].get<std::string>())) ++failing_cases;
   }
+  const ClaimCases claims = claim_cases(summary);
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml += fmt::format(
       "<testsuites name=\"fencesim\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{}\">\n",
-      summary["scenarios"].size(), failing_cases, number(totals["wall_seconds"]));
+      summary["scenarios"].size() + claims.tests, failing_cases + claims.failures,
+      number(totals["wall_seconds"]));
   xml += fmt::format(
       "  <testsuite name=\"fencesim sweep\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
       "skipped=\"0\" time=\"{}\">\n",
@@ -141,7 +184,16 @@ std::string junit_xml(const ordered_json& summary) {
     xml += fmt::format("      <system-out>{}</system-out>\n", xml_escape(counts_text(scenario)));
     xml += "    </testcase>\n";
   }
-  xml += "  </testsuite>\n</testsuites>\n";
+  xml += "  </testsuite>\n";
+  if (claims.tests > 0) {
+    xml += fmt::format(
+        "  <testsuite name=\"fencesim claims\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
+        "skipped=\"{}\" time=\"0\">\n",
+        claims.tests, claims.failures, claims.skipped);
+    xml += claims.xml;
+    xml += "  </testsuite>\n";
+  }
+  xml += "</testsuites>\n";
   return xml;
 }
 

@@ -31,6 +31,7 @@ RunRecord make_run_record(const properties::RunReport& report) {
   record.within_assumptions = report.within_assumptions;
   record.marks = report.marks;
   record.figures = report.figures;
+  record.fault_effects = report.fault_effects;
   record.violations = report.violations.size();
   if (!report.violations.empty()) {
     record.first_violation =
@@ -110,6 +111,11 @@ ordered_json to_json(const RunRecord& record) {
   for (const auto& [name, count] : record.marks) marks[name] = count;
   ordered_json figures = ordered_json::object();
   for (const auto& [name, value] : record.figures) figures[name] = value;
+  ordered_json fault_effects = ordered_json::object();
+  for (const auto& [kind, effect] : record.fault_effects) {
+    fault_effects[kind] = ordered_json{
+        {"fired", effect.fired}, {"could_act", effect.could_act}, {"acted", effect.acted}};
+  }
   ordered_json first_violation;
   if (record.first_violation) {
     first_violation = ordered_json{{"invariant", record.first_violation->invariant},
@@ -128,6 +134,7 @@ ordered_json to_json(const RunRecord& record) {
       {"within_assumptions", record.within_assumptions},
       {"marks", marks},
       {"figures", figures},
+      {"fault_effects", fault_effects},
       {"violations", record.violations},
       {"first_violation", first_violation},
       {"signature", record.signature},
@@ -179,6 +186,15 @@ RunRecord run_record_from_json(const json& object, std::string_view source) {
     if (!value.is_number_integer())
       reader.fail(fmt::format("figure '{}' must be an integer", name));
     record.figures[name] = value.get<std::int64_t>();
+  }
+  // Absent from the records of a fencesim older than fault effects.
+  if (object.contains("fault_effects")) {
+    for (const auto& [kind, effect] : reader.object(object, "fault_effects").items()) {
+      reader.expect_object(effect, fmt::format("fault effect '{}'", kind));
+      record.fault_effects[kind] = properties::FaultKindEffect{
+          reader.unsigned_integer(effect, "fired"), reader.unsigned_integer(effect, "could_act"),
+          reader.unsigned_integer(effect, "acted")};
+    }
   }
   record.violations = reader.unsigned_integer(object, "violations");
   if (!reader.is_null(object, "first_violation")) {

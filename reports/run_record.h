@@ -62,6 +62,9 @@ struct RunRecord {
   bool within_assumptions = true;
   std::map<std::string, std::uint64_t> marks;
   std::map<std::string, std::int64_t> figures;
+  // What the run's faults did, by fault kind (properties::RunReport::fault_effects); empty in the
+  // files of a fencesim that did not record it.
+  std::map<std::string, properties::FaultKindEffect> fault_effects;
   std::uint64_t violations = 0;
   std::optional<RecordedViolation> first_violation;
   // What groups this failure with the same bug's other failures (reports/signature.h); "" for a

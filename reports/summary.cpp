@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "reports/claims.h"
 #include "reports/groups.h"
 #include "reports/signature.h"
 
@@ -107,8 +108,8 @@ ordered_json scenario_json(const SweptScenario& scenario, const ScenarioTally& t
   ordered_json marks = ordered_json::object();
   for (const auto& [name, count] : tally.marks) marks[name] = count;
   ordered_json never = ordered_json::array();
-  for (const std::string& mark : scenario.marks) {
-    if (!tally.marks.contains(mark)) never.push_back(mark);
+  for (const scenarios::MarkFloor& mark : scenario.marks) {
+    if (!tally.marks.contains(mark.name)) never.push_back(mark.name);
   }
   ordered_json figures = ordered_json::object();
   for (const auto& [name, figure] : tally.figures) {
@@ -271,9 +272,16 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
   std::vector<SweptScenario> scenarios = config.scenarios;
   std::sort(scenarios.begin(), scenarios.end(),
             [](const SweptScenario& a, const SweptScenario& b) { return a.name < b.name; });
+  const std::vector<ClaimVerdict> claims = judge_claims(config, records);
   ordered_json per_scenario = ordered_json::array();
   for (const SweptScenario& scenario : scenarios) {
-    per_scenario.push_back(scenario_json(scenario, tallies[scenario.name]));
+    ordered_json json = scenario_json(scenario, tallies[scenario.name]);
+    ordered_json own = ordered_json::array();
+    for (const ClaimVerdict& claim : claims) {
+      if (claim.scenario == scenario.name) own.push_back(to_json(claim));
+    }
+    json["claims"] = own;
+    per_scenario.push_back(std::move(json));
   }
   const double runs = static_cast<double>(records.size());
   ordered_json budget;
@@ -297,6 +305,21 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
     known_json =
         ordered_json{{"sources", known->sources}, {"signatures", known->signatures.size()}};
   }
+  // The claims a green sweep makes beyond "no run failed" (reports/claims.h): those it missed
+  // fail it, those it ran too few runs to judge are listed apart.
+  std::uint64_t met = 0;
+  ordered_json missed = ordered_json::array();
+  ordered_json not_judged = ordered_json::array();
+  for (const ClaimVerdict& claim : claims) {
+    if (claim.status == ClaimStatus::kMet) ++met;
+    if (claim.status == ClaimStatus::kMissed) missed.push_back(to_json(claim));
+    if (claim.status == ClaimStatus::kNotEnoughRuns) not_judged.push_back(to_json(claim));
+  }
+  ordered_json claims_json{{"met", met},
+                           {"missed", missed.size()},
+                           {"not_enough_runs", not_judged.size()},
+                           {"unproven", missed},
+                           {"not_judged", not_judged}};
   ordered_json totals{{"runs", records.size()},
                       {"passed", passed},
                       {"failed", failed},
@@ -316,6 +339,7 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
       {"fencesim_version", manifest.fencesim_version},
       {"known", known_json},
       {"groups", groups_json},
+      {"claims", claims_json},
       {"configuration", to_json(config)},
       {"shards",
        ordered_json{{"count", manifest.shard_count}, {"indices", manifest.shard_indices}}},

@@ -126,6 +126,32 @@ void groups_section(std::string& out, const ordered_json& summary) {
   out += "\n\n";
 }
 
+// The claims the sweep did not prove (reports/claims.h): a mark under its floor or a fault kind
+// that never acted fails the sweep like a bug; floors with too few runs to judge are listed too.
+void claims_section(std::string& out, const ordered_json& summary) {
+  if (!summary.contains("claims") || !summary["claims"].is_object()) return;
+  const ordered_json& claims = summary["claims"];
+  const ordered_json& unproven = array(claims, "unproven");
+  const ordered_json& not_judged = array(claims, "not_judged");
+  out += "### Claims not proven\n\n";
+  out += unproven.empty()
+             ? fmt::format("Every claim judged was proven: {} met (each declared mark at its "
+                           "floor, each fault kind acted where it could).\n\n",
+                           text(claims, "met"))
+             : fmt::format("**{} claim(s) not proven**: the sweep did not test what these "
+                           "scenarios are about, and fails.\n\n",
+                           unproven.size());
+  std::vector<Row> rows;
+  for (const ordered_json* list : {&unproven, &not_judged}) {
+    for (const ordered_json& claim : *list) {
+      rows.push_back({list == &unproven ? "**missed**" : "not enough runs",
+                      markdown_cell(text(claim, "scenario")), markdown_cell(text(claim, "kind")),
+                      markdown_cell(text(claim, "name")), markdown_cell(text(claim, "message"))});
+    }
+  }
+  if (!rows.empty()) table(out, {"verdict", "scenario", "kind", "claim", "what"}, rows, "claims");
+}
+
 void scenarios_section(std::string& out, const ordered_json& summary) {
   std::vector<Row> rows;
   std::vector<Row> figures;
@@ -205,14 +231,20 @@ std::string summary_markdown(const ordered_json& summary) {
   const ordered_json& totals = summary.contains("totals") ? summary["totals"] : ordered_json();
   const std::uint64_t groups = array(summary, "groups").size();
   const std::uint64_t fresh = count(totals, "new_groups");
+  const std::uint64_t unproven =
+      summary.contains("claims") ? count(summary["claims"], "missed") : 0;
   std::string out = "## fencesim sweep: ";
-  if (groups == 0) {
+  if (groups == 0 && unproven == 0) {
     out += "passed\n\n";
+  } else if (groups == 0) {
+    out += fmt::format("no failure, but {} claim{} not proven\n\n", unproven,
+                       unproven == 1 ? "" : "s");
   } else {
     out += fmt::format("{} distinct failure{} ({} new)\n\n", groups, groups == 1 ? "" : "s", fresh);
   }
   // The groups first: the distinct bugs, which are new, and the smallest example of each.
   groups_section(out, summary);
+  claims_section(out, summary);
   out += "### Totals\n\n";
   totals_table(out, summary);
   scenarios_section(out, summary);

@@ -27,8 +27,10 @@ std::string describe_seeds(const SweepConfig& config) {
 ordered_json to_json(const SweepConfig& config) {
   ordered_json scenarios = ordered_json::array();
   for (const SweptScenario& scenario : config.scenarios) {
+    ordered_json marks = ordered_json::array();
+    for (const scenarios::MarkFloor& mark : scenario.marks) marks.push_back(mark.text());
     scenarios.push_back(ordered_json{
-        {"name", scenario.name}, {"description", scenario.description}, {"marks", scenario.marks}});
+        {"name", scenario.name}, {"description", scenario.description}, {"marks", marks}});
   }
   ordered_json seeds;
   if (config.seeds_first && config.seeds_last) {
@@ -85,13 +87,26 @@ std::vector<std::string> strings(const JsonReader& reader, const json& object,
   return out;
 }
 
+// A sweep.json's marks: "name" or "name >= 2%" each (older files have names only).
+std::vector<scenarios::MarkFloor> mark_floors(const JsonReader& reader, const json& scenario) {
+  std::vector<scenarios::MarkFloor> floors;
+  for (const std::string& text : strings(reader, scenario, "marks")) {
+    try {
+      floors.push_back(scenarios::parse_mark_floor(text));
+    } catch (const std::invalid_argument& error) {
+      reader.fail(fmt::format("field 'marks': {}", error.what()));
+    }
+  }
+  return floors;
+}
+
 SweepConfig config_from_json(const JsonReader& reader, const json& object) {
   SweepConfig config;
   for (const json& scenario : reader.array(object, "scenarios")) {
     reader.expect_object(scenario, "each of 'scenarios'");
     config.scenarios.push_back(SweptScenario{reader.string(scenario, "name"),
                                              reader.string(scenario, "description"),
-                                             strings(reader, scenario, "marks")});
+                                             mark_floors(reader, scenario)});
   }
   if (!reader.is_null(object, "seeds")) {
     const json& seeds = reader.object(object, "seeds");

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "scenarios/mark_floor.h"
+
 namespace fencesim::reports {
 
 // A scenario as the sweep saw it: specs are not registered when a merge reads the results, so the
@@ -15,7 +17,9 @@ namespace fencesim::reports {
 struct SweptScenario {
   std::string name;
   std::string description;
-  std::vector<std::string> marks;  // the marks a sweep of it should reach
+  // The marks a sweep of it must reach, with their floors; in sweep.json as written
+  // ("takeover-mid-step >= 2%"), so that a merge judges the floors the sweep was given.
+  std::vector<scenarios::MarkFloor> marks;
   friend bool operator==(const SweptScenario&, const SweptScenario&) = default;
 };
 

@@ -70,7 +70,7 @@ ScenarioBuilder& ScenarioBuilder::setup(std::function<void(sim::World&)> step) {
   return *this;
 }
 
-ScenarioBuilder& ScenarioBuilder::marks(std::vector<std::string> marks) {
+ScenarioBuilder& ScenarioBuilder::marks(std::vector<MarkFloor> marks) {
   scenario_.marks = std::move(marks);
   return *this;
 }

@@ -41,7 +41,8 @@ class ScenarioBuilder {
   ScenarioBuilder& faults(PlanFactory factory);
   // Anything else the story needs (withdrawals, unchecked systems), after the topology.
   ScenarioBuilder& setup(std::function<void(sim::World&)> step);
-  ScenarioBuilder& marks(std::vector<std::string> marks);
+  // "name" (reached at all) or "name >= 2%" (scenarios/mark_floor.h).
+  ScenarioBuilder& marks(std::vector<MarkFloor> marks);
 
   Scenario build() const;
   void add_to(ScenarioRegistry& registry) const { registry.add(build()); }

@@ -308,19 +308,19 @@ const std::vector<std::string> kSwarmMarks{
     "retry-deduplicated"};
 
 // The nightly mix's marks: the history's dangers, and the windows its workload aims at.
-std::vector<std::string> nightly_marks() {
-  std::vector<std::string> marks{"takeover-mid-step", "checkpoint-refused", "rerun-deduplicated",
+std::vector<MarkFloor> nightly_marks() {
+  std::vector<MarkFloor> marks{"takeover-mid-step", "checkpoint-refused", "rerun-deduplicated",
                                  "lease-yielded",     "yield-deferred",     "instance-restarted",
                                  "independent-epochs"};
-  for (const std::string& mark : mix_window_marks()) marks.push_back(mark);
+  for (const std::string& mark : mix_window_marks()) marks.emplace_back(mark);
   return marks;
 }
 
-std::vector<std::string> swarm_marks() {
-  std::vector<std::string> marks = kSwarmMarks;
-  for (const std::string& mark : mix_window_marks()) marks.push_back(mark);
-  marks.push_back("withdrawal-during-checkpoint");
-  marks.push_back("withdrawal-during-another-step");
+std::vector<MarkFloor> swarm_marks() {
+  std::vector<MarkFloor> marks(kSwarmMarks.begin(), kSwarmMarks.end());
+  for (const std::string& mark : mix_window_marks()) marks.emplace_back(mark);
+  marks.emplace_back("withdrawal-during-checkpoint");
+  marks.emplace_back("withdrawal-during-another-step");
   return marks;
 }
 

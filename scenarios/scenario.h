@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "scenarios/mark_floor.h"
 #include "sim/world.h"
 
 namespace fencesim::scenarios {
@@ -18,8 +19,10 @@ struct Scenario {
   std::function<void(sim::WorldOptions&)> configure;
   // Adds nodes, workflows, trees and the fault plan. The plan may be drawn from world.stream().
   std::function<void(sim::World&)> build;
-  // Marks (names of dangerous moments) a sweep of this scenario should reach.
-  std::vector<std::string> marks;
+  // The dangerous moments a sweep of this scenario must reach, each with its floor
+  // (scenarios/mark_floor.h): a sweep that stays under a floor fails. Floors of the built-in
+  // scenarios are set from measured rates with a margin (docs/writing-a-scenario.md).
+  std::vector<MarkFloor> marks;
   // The TOML text of a scenario registered at run time from a spec (scenarios/spec.h), so that a
   // replay file can carry it; "" for a scenario written in C++.
   std::string spec_toml;

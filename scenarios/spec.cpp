@@ -46,13 +46,20 @@ toml::table parse(const std::string& text, const std::string& source) {
   }
 }
 
-std::vector<std::string> read_marks(const SpecReader& reader, const toml::node& node) {
+// Each element "name" (reached at all) or "name >= 2%" (scenarios/mark_floor.h).
+std::vector<MarkFloor> read_marks(const SpecReader& reader, const toml::node& node) {
   const auto* array = node.as_array();
-  if (array == nullptr) reader.fail(node, "marks", "must be an array of mark names");
-  std::vector<std::string> marks;
+  if (array == nullptr) {
+    reader.fail(node, "marks", "must be an array of marks: \"name\" or \"name >= 2%\"");
+  }
+  std::vector<MarkFloor> marks;
   for (const toml::node& element : *array) {
-    marks.push_back(reader.string(element, "marks"));
-    if (marks.back().empty()) reader.fail(element, "marks", "a mark name is not empty");
+    const std::string text = reader.string(element, "marks");
+    try {
+      marks.push_back(parse_mark_floor(text));
+    } catch (const std::invalid_argument& error) {
+      reader.fail(element, "marks", error.what());
+    }
   }
   return marks;
 }

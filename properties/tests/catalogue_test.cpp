@@ -41,8 +41,8 @@ TEST_P(Catalogue, PassesAndReachesItsMarks) {
   // The swarm names every mark of the catalogue, for sweeps of 1,000 seeds (`fencesim sweep`
   // reports a mark never reached); in 30 seeds it must reach what the nightly mix, whose trees and
   // faults it extends, names.
-  const std::vector<std::string>& marks =
-      GetParam() == "swarm" ? registry.find("nightly-mix")->marks : scenario->marks;
+  const std::vector<std::string> marks = scenarios::mark_names(
+      GetParam() == "swarm" ? registry.find("nightly-mix")->marks : scenario->marks);
   for (const std::string& mark : marks) {
     EXPECT_GT(reached[mark], 0u) << "mark '" << mark << "' never reached in " << kSeeds
                                  << " seeds; reached:" << seen;

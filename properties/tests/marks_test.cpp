@@ -51,7 +51,7 @@ TEST(MarksTest, AWatchingDetectorPlacesWhatTheFullRulesPlaceForItsMarks) {
           EXPECT_EQ(placed, report.marks) << scenario->name << " seed " << seed;
           for (const auto& [name, count] : placed) reached[name] += count;
           std::vector<std::set<std::string>> runs_watches = watches;
-          if (!scenario->marks.empty()) runs_watches.push_back({scenario->marks.front()});
+          if (!scenario->marks.empty()) runs_watches.push_back({scenario->marks.front().name});
           for (const std::set<std::string>& watched : runs_watches) {
             MarkDetector detector(world, watched);
             std::vector<PlacedMark> seen;

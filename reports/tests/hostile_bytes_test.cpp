@@ -108,7 +108,9 @@ ordered_json hostile_summary() {
   const std::string bytes = every_byte();
   SweepManifest manifest;
   manifest.fencesim_version = "0.1.0";
-  manifest.configuration.scenarios = {SweptScenario{bytes, bytes, {bytes, "never " + bytes}}};
+  // Marks named by no parser (every byte): reports must still escape them.
+  manifest.configuration.scenarios = {SweptScenario{
+      bytes, bytes, {scenarios::MarkFloor(bytes, 0), scenarios::MarkFloor("never " + bytes, 0)}}};
   manifest.configuration.seeds_first = 1;
   manifest.configuration.seeds_last = 2;
   manifest.configuration.strategies = {"random"};

@@ -257,9 +257,15 @@ TEST(SummaryMarkdownTest, RendersAsMarkdownTables) {
   const std::string markdown = summary_markdown(summary);
   EXPECT_TRUE(markdown.starts_with("## fencesim sweep: 3 distinct failures (2 new)\n")) << markdown;
   const std::vector<Table> tables = parse_tables(markdown);
-  ASSERT_EQ(tables.size(), 4u) << markdown;  // groups, totals, scenarios, figures
-  EXPECT_EQ(tables[1].header[0], "runs");
-  EXPECT_EQ(tables[1].rows.at(0).at(0), "7");
+  // groups, claims (kleppmann-fencing's declared mark, too few runs to judge), totals, scenarios,
+  // figures
+  ASSERT_EQ(tables.size(), 5u) << markdown;
+  EXPECT_EQ(tables[1].header[0], "verdict");
+  ASSERT_EQ(tables[1].rows.size(), 1u);
+  EXPECT_EQ(tables[1].rows[0][0], "not enough runs");
+  EXPECT_EQ(tables[1].rows[0][3], "takeover-mid-step");
+  EXPECT_EQ(tables[2].header[0], "runs");
+  EXPECT_EQ(tables[2].rows.at(0).at(0), "7");
   const Table& groups = tables[0];
   ASSERT_EQ(groups.rows.size(), 3u);
   EXPECT_EQ(groups.header[1], "signature");
@@ -276,14 +282,14 @@ TEST(SummaryMarkdownTest, RendersAsMarkdownTables) {
   EXPECT_NE(markdown.find("New or known against night\\_1\\|old (1 known signatures)."),
             std::string::npos)
       << markdown;
-  const Table& scenarios = tables[2];
+  const Table& scenarios = tables[3];
   ASSERT_EQ(scenarios.rows.size(), 2u);
   EXPECT_EQ(scenarios.header[4], "marks never reached");
   EXPECT_EQ(scenarios.rows[0][4], "takeover-mid-step");  // declared, never counted
   EXPECT_EQ(scenarios.rows[1][4], "none");
-  ASSERT_EQ(tables[3].rows.size(), 1u);
-  EXPECT_EQ(shown(tables[3].rows[0][1]), "unchecked|overlap");
-  EXPECT_EQ(tables[3].rows[0][3], "12");
+  ASSERT_EQ(tables[4].rows.size(), 1u);
+  EXPECT_EQ(shown(tables[4].rows[0][1]), "unchecked|overlap");
+  EXPECT_EQ(tables[4].rows[0][3], "12");
 }
 
 std::string hostile_markdown() {
@@ -313,7 +319,8 @@ TEST(SummaryMarkdownTest, GitHubsRendererDrawsTheTables) {
        at = html.find("<table>", at + 1)) {
     ++tables;
   }
-  EXPECT_EQ(tables, 3u) << html;  // groups, totals, scenarios (no figures in this sweep)
+  // groups, claims, totals, scenarios (no figures in this sweep)
+  EXPECT_EQ(tables, 4u) << html;
   EXPECT_NE(html.find("<td><code>exactly-once: a|b `c` *d* next</code></td>"), std::string::npos)
       << html;
   EXPECT_NE(html.find("<td><strong>new</strong></td>"), std::string::npos) << html;
@@ -326,7 +333,8 @@ TEST(SummaryMarkdownTest, APassingSweepSaysSoAndStillHasItsTables) {
       summary_markdown(sweep_summary(manifest_of(std::nullopt), records, {}));
   EXPECT_TRUE(markdown.starts_with("## fencesim sweep: passed\n")) << markdown;
   EXPECT_NE(markdown.find("No failures"), std::string::npos);
-  EXPECT_EQ(parse_tables(markdown).size(), 2u) << markdown;  // totals, scenarios
+  // claims (a declared mark with too few runs to judge), totals, scenarios
+  EXPECT_EQ(parse_tables(markdown).size(), 3u) << markdown;
 }
 
 // The parser above is not one that accepts anything: a row with a pipe left unescaped is caught.

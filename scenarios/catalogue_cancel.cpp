@@ -47,8 +47,9 @@ void register_catalogue_cancel(ScenarioRegistry& registry) {
       .workflow([](sim::World& world, sim::Rng&) {
         return runtime::Workflow{
             "order",
-            {work_step("reserve", kSecond), confirm_loop_step(world, "notify", 60, 20 * kMillisecond),
-             work_step("pack", kSecond), write_step(world, "charge", kSecond, "payments", "charge")}};
+            {work_step("reserve", kSecond),
+             confirm_loop_step(world, "notify", 60, 20 * kMillisecond), work_step("pack", kSecond),
+             write_step(world, "charge", kSecond, "payments", "charge")}};
       })
       .tree("tenant-1", "order-1", "order")
       .tree("tenant-1", "order-2", "order")  // not cancelled: it completes beside the other
@@ -60,7 +61,10 @@ void register_catalogue_cancel(ScenarioRegistry& registry) {
         world.cancel_at(cancels.between(1200 * kMillisecond, 4 * kSecond),
                         runtime::LeaseKey{"tenant-1", "order-1"});
       })
-      .marks({"cancel-during-confirm", "confirm-refused-by-cancel", "tree-cancelled"})
+      // measured over seeds 1..1000: cancel-during-confirm 75.4%, confirm-refused-by-cancel 100%,
+      // tree-cancelled 100%
+      .marks({"cancel-during-confirm >= 20%", "confirm-refused-by-cancel >= 80%",
+              "tree-cancelled >= 80%"})
       .add_to(registry);
 }
 

@@ -43,7 +43,10 @@ void register_catalogue_unchecked(ScenarioRegistry& registry) {
       .fault(stop("instance-1")
                  .after(EventKind::kConfirmSent, 1, 50 * kMillisecond)
                  .lasting_between(10 * kSecond, 60 * kSecond))
-      .marks({"unchecked-call-overlapped", "confirm-refused", "takeover-mid-step"})
+      // measured over seeds 1..1000: unchecked-call-overlapped 9.9%, confirm-refused 75.9%,
+      // takeover-mid-step 57.8%
+      .marks(
+          {"unchecked-call-overlapped >= 1%", "confirm-refused >= 20%", "takeover-mid-step >= 10%"})
       .add_to(registry);
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -40,8 +41,10 @@ std::uint64_t MarkFloor::runs_needed() const {
   if (rate <= 0) return kReachedAtAllRuns;
   // With the true rate at the floor, 3 / rate runs reach the mark about three times: few enough
   // runs that a sweep with a fraction of the scenario's share still judges it, and enough that a
-  // mark at its floor is rarely missed by chance.
-  return static_cast<std::uint64_t>(std::ceil(3.0 / rate - 1e-9));
+  // mark at its floor is rarely missed by chance. Never fewer than a "reached at all" floor waits
+  // for: a high floor (80%) judged over 4 runs would fail by chance.
+  return std::max(kReachedAtAllRuns,
+                  static_cast<std::uint64_t>(std::ceil(3.0 / rate - 1e-9)));
 }
 
 bool MarkFloor::met_by(std::uint64_t reached, std::uint64_t runs) const {

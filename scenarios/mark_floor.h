@@ -13,8 +13,9 @@
 
 namespace fencesim::scenarios {
 
-// Runs a "reached at all" floor waits for before it is judged: a mark that fewer than about one
-// run in seven reaches should declare its rate instead (3 / rate runs are then waited for).
+// Runs a "reached at all" floor waits for before it is judged (and the fewest any floor waits
+// for): a mark that fewer than about one run in seven reaches should declare its rate instead
+// (3 / rate runs are then waited for).
 inline constexpr std::uint64_t kReachedAtAllRuns = 20;
 
 struct MarkFloor {

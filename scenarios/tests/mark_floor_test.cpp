@@ -28,7 +28,7 @@ TEST(MarkFloor, ARateFloorNeedsThreeOverTheRateRuns) {
   EXPECT_TRUE(floor.met_by(2, 100));
   EXPECT_FALSE(floor.met_by(1, 100));
   EXPECT_EQ(parse_mark_floor("x >= 0.5%").runs_needed(), 600u);
-  EXPECT_EQ(parse_mark_floor("x >= 100%").runs_needed(), 3u);
+  EXPECT_EQ(parse_mark_floor("x >= 100%").runs_needed(), kReachedAtAllRuns);
   // The text reads back as the same floor (sweep.json keeps floors as text).
   EXPECT_EQ(parse_mark_floor(parse_mark_floor("x >= 0.25%").text()), parse_mark_floor("x >= 0.25%"));
 }

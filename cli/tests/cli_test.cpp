@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include "tests/paths.h"
 
 namespace {
 
@@ -45,7 +46,7 @@ class CliTest : public ::testing::Test {
   // Runs `fencesim ARGS` in the test's directory.
   Result fencesim(const std::string& args) const {
     const std::string command =
-        "cd '" + dir_.string() + "' && '" FENCESIM_BINARY "' " + args + " >out.txt 2>err.txt";
+        "cd '" + dir_.string() + "' && '" + fencesim::testing::fencesim_binary() + "' " + args + " >out.txt 2>err.txt";
     const int status = std::system(command.c_str());
     Result result;
     result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include "tests/paths.h"
 
 namespace fencesim::cli::testing {
 
@@ -42,7 +43,7 @@ class CommandTest : public ::testing::Test {
   // Runs `fencesim ARGS` in the test's directory.
   CommandResult fencesim(const std::string& args) const {
     const std::string command =
-        "cd '" + dir_.string() + "' && '" FENCESIM_BINARY "' " + args + " >out.txt 2>err.txt";
+        "cd '" + dir_.string() + "' && '" + fencesim::testing::fencesim_binary() + "' " + args + " >out.txt 2>err.txt";
     const int status = std::system(command.c_str());
     CommandResult result;
     result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -15,13 +15,14 @@
 #include <sstream>
 
 #include "cli/tests/command_fixture.h"
+#include "tests/paths.h"
 
 namespace fencesim::cli::testing {
 namespace {
 
 using nlohmann::json;
 
-const std::string kFixtures = FENCESIM_SOURCE_DIR "/tests/fixtures/replay";
+const std::string kFixtures = fencesim::testing::source_dir() + "/tests/fixtures/replay";
 
 class ReplayFixturesTest : public CommandTest {
  protected:

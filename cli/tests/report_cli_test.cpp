@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include "tests/paths.h"
 
 namespace {
 
@@ -52,7 +53,7 @@ class ReportCliTest : public ::testing::Test {
 
   Result fencesim(const std::string& args) const {
     const std::string command =
-        "cd '" + dir_.string() + "' && '" FENCESIM_BINARY "' " + args + " >out.txt 2>err.txt";
+        "cd '" + dir_.string() + "' && '" + fencesim::testing::fencesim_binary() + "' " + args + " >out.txt 2>err.txt";
     const int status = std::system(command.c_str());
     Result result;
     result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

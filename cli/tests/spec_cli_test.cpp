@@ -2,6 +2,7 @@
 // spec and replays after the spec file is gone, and a bad spec is one line naming file, line and
 // key, with exit 2.
 #include "cli/tests/command_fixture.h"
+#include "tests/paths.h"
 
 namespace fencesim::cli::testing {
 namespace {
@@ -79,7 +80,7 @@ TEST_F(SpecCliTest, ExactlyOneOfScenarioAndSpec) {
 
 TEST_F(SpecCliTest, TheShippedSpecsRun) {
   // Not __FILE__: with ccache's base_dir it is relative to the build directory.
-  const auto specs = std::filesystem::path(FENCESIM_SOURCE_DIR) / "specs";
+  const auto specs = std::filesystem::path(fencesim::testing::source_dir()) / "specs";
   for (const char* spec : {"stall-and-drift", "nightly-heavy"}) {
     const CommandResult run =
         fencesim("run --spec '" + (specs / spec).string() + ".toml' --seed 1");

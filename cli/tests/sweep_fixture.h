@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "tests/paths.h"
 
 namespace fencesim::cli::testing {
 
@@ -60,7 +61,7 @@ class BinaryTest : public ::testing::Test {
 
   // Runs `[ENV] fencesim ARGS` in the test's folder; `env` is a prefix such as "X=1 ".
   Result fencesim(const std::string& args, const std::string& env = "") const {
-    const std::string command = "cd '" + dir_.string() + "' && " + env + "'" FENCESIM_BINARY "' " +
+    const std::string command = "cd '" + dir_.string() + "' && " + env + "'" + fencesim::testing::fencesim_binary() + "' " +
                                 args + " >out.txt 2>err.txt";
     const int status = std::system(command.c_str());
     Result result;

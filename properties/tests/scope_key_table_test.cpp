@@ -10,6 +10,7 @@
 
 #include "properties/reference_uri.h"
 #include "runtime/scope_key.h"
+#include "tests/paths.h"
 
 namespace fencesim::properties {
 namespace {
@@ -26,7 +27,7 @@ int hex_digit(char c) {
 }
 
 std::vector<Case> load_table() {
-  std::ifstream in(std::string(FENCESIM_SOURCE_DIR) +
+  std::ifstream in(fencesim::testing::source_dir() +
                    "/properties/tests/data/encode_uri_component.tsv");
   std::vector<Case> cases;
   std::string line;

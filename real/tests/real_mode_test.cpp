@@ -21,6 +21,7 @@
 
 #include "scenarios/scenario.h"
 #include "stores/testing/test_stores.h"
+#include "tests/paths.h"
 
 namespace fencesim::real {
 namespace {
@@ -48,7 +49,7 @@ struct Outcome {
 
 Outcome run_fencesim(const std::string& arguments, const Scratch& scratch) {
   const std::string out = scratch.path() + "/out.txt";
-  const std::string command = "TMPDIR=" + scratch.path() + " " + FENCESIM_BINARY + " " +
+  const std::string command = "TMPDIR=" + scratch.path() + " " + fencesim::testing::fencesim_binary() + " " +
                               arguments + " >" + out + " 2>&1";
   const int status = std::system(command.c_str());
   std::ifstream in(out);
@@ -147,11 +148,12 @@ TEST(RealMode, ASinkWithoutTheTokenCheckIsCaught) {
 
 TEST(RealMode, CtrlCLeavesNoProcessBehind) {
   Scratch scratch;
+  const std::string binary = fencesim::testing::fencesim_binary();  // not after the fork
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     ::setenv("TMPDIR", scratch.path().c_str(), 1);
-    ::execl(FENCESIM_BINARY, FENCESIM_BINARY, "real", "--scenario", "kleppmann-fencing", "--seed",
+    ::execl(binary.c_str(), binary.c_str(), "real", "--scenario", "kleppmann-fencing", "--seed",
             "1", "--time-scale", "0.5", static_cast<char*>(nullptr));
     ::_exit(127);
   }

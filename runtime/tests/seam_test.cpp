@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "tests/paths.h"
 
 namespace fencesim::runtime {
 namespace {
@@ -97,7 +98,7 @@ std::vector<std::string> scan_time_thread_random(std::string_view source,
   return scan(source, label, time_thread_random_rules());
 }
 
-const fs::path kRuntimeDir = fs::path(FENCESIM_SOURCE_DIR) / "runtime";
+const fs::path kRuntimeDir = fs::path(fencesim::testing::source_dir()) / "runtime";
 
 // Every .h and .cpp under runtime/, sorted, but those under the top-level folders in `skip`.
 std::vector<fs::path> runtime_sources(const std::vector<std::string>& skip) {

@@ -11,6 +11,7 @@
 #include "properties/run.h"
 #include "reports/replay_file.h"
 #include "scenarios/spec_durations.h"
+#include "tests/paths.h"
 
 namespace fencesim::scenarios {
 namespace {
@@ -341,7 +342,7 @@ TEST(Spec, AFileThatCannotBeReadIsAnError) {
   } catch (const SpecError& error) {
     EXPECT_STREQ(error.what(), "spec file '/nonexistent/spec.toml' not found");
   }
-  EXPECT_THROW(register_spec_file(registry, FENCESIM_SOURCE_DIR "/specs"), SpecError);
+  EXPECT_THROW(register_spec_file(registry, fencesim::testing::source_dir() + "/specs"), SpecError);
 }
 
 TEST(Spec, TheSameSpecTwiceIsOneScenarioAndAnotherWithItsNameIsAnError) {
@@ -383,7 +384,7 @@ TEST(Spec, TheExampleSpecsPassAndReachTheirMarks) {
   for (const char* file : {"stall-and-drift.toml", "nightly-heavy.toml", "double-takeover.toml"}) {
     ScenarioRegistry registry = builtin_scenarios();
     const std::string name =
-        register_spec_file(registry, std::string(FENCESIM_SOURCE_DIR "/specs/") + file);
+        register_spec_file(registry, fencesim::testing::source_dir() + "/specs/" + file);
     std::map<std::string, std::uint64_t> marks;
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
       const properties::RunReport report =

@@ -5,6 +5,7 @@
 
 #include "properties/run.h"
 #include "scenarios/spec.h"
+#include "tests/paths.h"
 
 namespace fencesim::scenarios {
 namespace {
@@ -14,7 +15,7 @@ using runtime::EventKind;
 TEST(SpecTopology, DoubleTakeoverRefusesBothStaleHoldersInOrder) {
   ScenarioRegistry registry = builtin_scenarios();
   const std::string name =
-      register_spec_file(registry, FENCESIM_SOURCE_DIR "/specs/double-takeover.toml");
+      register_spec_file(registry, fencesim::testing::source_dir() + "/specs/double-takeover.toml");
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
     std::vector<runtime::Token> refused;  // tokens refused at the sink, in order
     bool applied_3_first = false;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "stores/testing/test_stores.h"
+#include "tests/paths.h"
 
 extern char** environ;
 
@@ -190,13 +191,13 @@ RaceOutcome race(const std::string& variant, int rounds = 12) {
   connection.set_variable("search_path", database->schema_name());
   {
     pqxx::work create(connection);
-    create.exec(read_file(std::string(FENCESIM_SOURCE_DIR) + "/stores/sql/reference_schema.sql"));
+    create.exec(read_file(fencesim::testing::source_dir() + "/stores/sql/reference_schema.sql"));
     create.commit();
   }
   testing::TemporaryFolder logs;
   std::vector<std::vector<std::string>> argvs;
   for (int worker = 0; worker < kWorkers; ++worker) {
-    argvs.push_back({FENCESIM_RACE_WORKER,
+    argvs.push_back({fencesim::testing::race_worker(),
                      "--variant",
                      variant,
                      "--worker",
@@ -206,7 +207,7 @@ RaceOutcome race(const std::string& variant, int rounds = 12) {
                      "--schema",
                      database->schema_name(),
                      "--sql",
-                     std::string(FENCESIM_SOURCE_DIR) + "/stores/sql",
+                     fencesim::testing::source_dir() + "/stores/sql",
                      "--rounds",
                      std::to_string(rounds),
                      "--keys",

@@ -283,6 +283,13 @@ void print_summary_lines(std::ostream& out, const ordered_json& summary, const s
     for (const ordered_json& mark : scenario["marks_never_reached"]) {
       fmt::print(out, "  mark never reached: {}\n", mark.get<std::string>());
     }
+    // Each fault kind's faults: fired, could act (had a chance), acted (sim/'s effect records).
+    std::string faults;
+    for (const auto& [kind, effect] : scenario.value("fault_effects", ordered_json::object()).items()) {
+      faults += fmt::format(" {}={}/{}/{}", kind, number(effect["fired"]),
+                            number(effect["could_act"]), number(effect["acted"]));
+    }
+    if (!faults.empty()) fmt::print(out, "  faults (fired/could act/acted):{}\n", faults);
   }
   const ordered_json& totals = summary["totals"];
   const auto count = [&](const char* key) { return totals[key].get<std::uint64_t>(); };

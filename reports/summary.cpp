@@ -49,6 +49,8 @@ struct ScenarioTally {
   std::set<std::string> histories;
   std::map<std::string, std::uint64_t> marks;
   std::map<std::string, FigureTally> figures;
+  // What each fault kind did over the scenario's runs (a branch's are its parent's).
+  std::map<std::string, properties::FaultKindEffect> fault_effects;
 };
 
 void add(ScenarioTally& tally, const RunRecord& record) {
@@ -60,6 +62,14 @@ void add(ScenarioTally& tally, const RunRecord& record) {
   if (!record.history_hash.empty()) tally.histories.insert(record.history_hash);
   // A branch's marks before its branch point are its parent's, counted in the parent's record.
   for (const auto& [name, count] : record.own_marks()) tally.marks[name] += count;
+  if (!record.branch) {
+    for (const auto& [kind, effect] : record.fault_effects) {
+      properties::FaultKindEffect& sum = tally.fault_effects[kind];
+      sum.fired += effect.fired;
+      sum.could_act += effect.could_act;
+      sum.acted += effect.acted;
+    }
+  }
   for (const auto& [name, value] : record.figures) {
     FigureTally& figure = tally.figures[name];
     figure.max = figure.runs_measured == 0 ? value : std::max(figure.max, value);
@@ -111,6 +121,11 @@ ordered_json scenario_json(const SweptScenario& scenario, const ScenarioTally& t
   for (const scenarios::MarkFloor& mark : scenario.marks) {
     if (!tally.marks.contains(mark.name)) never.push_back(mark.name);
   }
+  ordered_json fault_effects = ordered_json::object();
+  for (const auto& [kind, effect] : tally.fault_effects) {
+    fault_effects[kind] = ordered_json{
+        {"fired", effect.fired}, {"could_act", effect.could_act}, {"acted", effect.acted}};
+  }
   ordered_json figures = ordered_json::object();
   for (const auto& [name, figure] : tally.figures) {
     figures[name] = ordered_json{
@@ -126,6 +141,7 @@ ordered_json scenario_json(const SweptScenario& scenario, const ScenarioTally& t
       {"marks", marks},
       {"marks_never_reached", never},
       {"figures", figures},
+      {"fault_effects", fault_effects},
       {"wall_seconds", tally.wall_seconds},
       {"seeds_per_second", ratio(static_cast<double>(tally.runs), tally.wall_seconds)},
       {"virtual_per_wall", ratio(tally.virtual_seconds, tally.wall_seconds)}};

@@ -285,7 +285,8 @@ void print_summary_lines(std::ostream& out, const ordered_json& summary, const s
     }
     // Each fault kind's faults: fired, could act (had a chance), acted (sim/'s effect records).
     std::string faults;
-    for (const auto& [kind, effect] : scenario.value("fault_effects", ordered_json::object()).items()) {
+    const ordered_json effects = scenario.value("fault_effects", ordered_json::object());
+    for (const auto& [kind, effect] : effects.items()) {
       faults += fmt::format(" {}={}/{}/{}", kind, number(effect["fired"]),
                             number(effect["could_act"]), number(effect["acted"]));
     }

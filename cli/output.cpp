@@ -55,6 +55,12 @@ void print_summary(std::ostream& out, const TimedRun& run) {
   fmt::print(out, "faults: {}{}\n", report.plan.faults.size(),
              report.within_assumptions ? "" : " (outside the protocol's assumptions)");
   for (const sim::Fault& fault : report.plan.faults) fmt::print(out, "  {}\n", describe(fault));
+  // What each fault that fired did (sim/fault_ledger.h): a fault with chances and no effect is a
+  // harness that stopped testing.
+  if (!report.fault_effect_lines.empty()) {
+    fmt::print(out, "fault effects:\n");
+    for (const std::string& line : report.fault_effect_lines) fmt::print(out, "  {}\n", line);
+  }
   fmt::print(out, "violations: {}\n", report.violations.size());
   for (const properties::Violation& violation : report.violations) {
     fmt::print(out, "  {}: {}\n", violation.invariant, violation.message);
@@ -120,6 +126,7 @@ json run_json(const TimedRun& run, const std::string& replay_file) {
               {"violations", violations},
               {"marks", marks},
               {"declared_marks", declared},
+              {"fault_effects", report.fault_effect_lines},
               {"figures", figures},
               {"within_assumptions", report.within_assumptions},
               {"fault_plan", reports::fault_plan_to_json(report.plan)},

@@ -142,6 +142,13 @@ RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunReq
   report.events = world.history().size();
   for (const auto& invariant : default_invariants()) invariant->check(world, report.violations);
   report.marks = count_marks(world);
+  for (const sim::FaultEffect& effect : world.fault_effects()) {
+    FaultKindEffect& kind = report.fault_effects[std::string(sim::to_string(effect.kind))];
+    ++kind.fired;
+    if (effect.could_act()) ++kind.could_act;
+    if (effect.acted()) ++kind.acted;
+    report.fault_effect_lines.push_back(effect.describe(world.node_names()));
+  }
   report.declared_marks = scenario->marks;
   report.figures = sum_figures(world);
   if (!branch_reached) {

@@ -91,6 +91,8 @@ struct RunReport {
   std::vector<scenarios::MarkFloor> declared_marks;
   std::map<std::string, std::int64_t> figures;  // what workloads measured (sum_figures)
   std::map<std::string, FaultKindEffect> fault_effects;  // by fault kind (sim::to_string)
+  // What each fault did, in the order they were applied (sim::FaultEffect::describe).
+  std::vector<std::string> fault_effect_lines;
 };
 
 // Throws UsageError for an unknown scenario or sink double.

@@ -54,13 +54,18 @@ std::int64_t Network::leaves_at(NodeId from) const {
 std::int64_t Network::latency(NodeId from, NodeId to) {
   std::int64_t latency = rng_.between(options_.latency_min_ns, options_.latency_max_ns);
   for (NodeId node : {from, to}) {
-    if (const LinkTrouble* t = trouble(node)) latency += t->extra_latency_ns;
+    if (const LinkTrouble* t = trouble(node)) {
+      latency += t->extra_latency_ns;
+      if (ledger_ && t->extra_latency_ns > 0) ledger_->message_delayed(node, scheduler_.now_ns());
+    }
   }
   return latency;
 }
 
 void Network::send(NodeId from, NodeId to, const std::string& what, Callback deliver) {
   ++sent_;
+  // Counted before any window is looked at: the chances a fault had, whatever it then did.
+  if (ledger_) ledger_->message_sent(from, to, scheduler_.now_ns());
   // For an explorer: the message's delivery runs at `to`, and a draw that can differ (a latency
   // out of a range, a drop or duplicate chance) makes two sends' order matter.
   scheduler_.note_touch(to);
@@ -76,6 +81,7 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
     const LinkTrouble* t = trouble(node);
     if (t && (t->down || (t->drop_probability > 0 && rng_.chance(t->drop_probability)))) {
       ++lost_count_;
+      if (ledger_) ledger_->message_dropped(node, scheduler_.now_ns());
       lost_(from, to, what, t->down ? "node unreachable" : "dropped");
       return;
     }
@@ -89,6 +95,7 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
   // to past a lease's ttl (a copy stuck in a queue, a proxy's retry after its own timeout): a
   // stale request that lands after its sender moved on, the case a token must refuse.
   std::int64_t second_latency = 0;
+  if (twice && ledger_) ledger_->message_duplicated(to, scheduler_.now_ns());
   if (twice) {
     second_latency = latency(from, to);
     if (rng_.chance(0.5)) second_latency += rng_.between(1, 45) * 1'000'000'000;
@@ -102,6 +109,7 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
   }
   // Held by a pause: it leaves at the pause's planned end, or when a heal ends the pause sooner
   // (then the planned arrivals do nothing).
+  if (ledger_) ledger_->send_held(from, scheduler_.now_ns());
   auto left_early = std::make_shared<bool>(false);
   auto arrive_unless_left = [this, left_early, message] {
     if (!*left_early) arrive(message);
@@ -153,10 +161,13 @@ void Network::arrive(const MessagePtr& message) {
   const NodeId from = message->from;
   const NodeId to = message->to;
   const std::int64_t now = scheduler_.now_ns();
+  // Counted before any window is looked at: the chances a fault had, whatever it then did.
+  if (ledger_) ledger_->message_arriving(from, to, now);
   // A migration holds the messages of its node until it is over.
   for (NodeId node : {from, to}) {
     auto it = in_flight_delay_until_.find(node);
     if (it != in_flight_delay_until_.end() && it->second > now) {
+      if (ledger_) ledger_->in_flight_held(node, now);
       auto left_early = std::make_shared<bool>(false);
       scheduler_.at(it->second, [this, left_early, message] {
         if (!*left_early) arrive(message);
@@ -171,16 +182,19 @@ void Network::arrive(const MessagePtr& message) {
   }
   if (partitioned(from, to)) {
     ++lost_count_;
+    if (ledger_) ledger_->message_cut(from, to, now);
     lost_(from, to, message->what, "partitioned");
     return;
   }
   if (auto it = down_.find(to); it != down_.end() && it->second) {
     ++lost_count_;
+    if (ledger_) ledger_->message_refused(to, now);
     lost_(from, to, message->what, "destination down");
     return;
   }
   if (paused_ && paused_(to)) {
     // A paused process reads its socket only after it resumes.
+    if (ledger_) ledger_->inbox_held(to, now);
     inbox_[to].push_back([this, message] { arrive(message); });
     return;
   }

@@ -13,6 +13,7 @@
 
 #include "runtime/lease_repository.h"
 #include "sim/callback.h"
+#include "sim/fault_ledger.h"
 #include "sim/random.h"
 #include "sim/scheduler.h"
 
@@ -59,6 +60,8 @@ class Network {
   // resumed process's own timers would, not from the pause's planned end.
   void heal();
   void set_paused_probe(std::function<bool(NodeId)> paused) { paused_ = std::move(paused); }
+  // Where the network tells what the faults' windows did to each message (sim/fault_ledger.h).
+  void set_ledger(FaultLedger* ledger) { ledger_ = ledger; }
   // The node's process was resumed (or crashed): what waited for it runs now. A stopped process
   // reads nothing and runs no timer, so messages that reached it and its requests' timeouts that
   // fell due meanwhile wait in its inbox; at SIGCONT its sockets and its overdue timers are all
@@ -107,6 +110,7 @@ class Network {
   NetworkOptions options_;
   std::function<void(NodeId, NodeId, const std::string&, const char*)> lost_;
   std::function<bool(NodeId)> paused_;
+  FaultLedger* ledger_ = nullptr;
   std::map<NodeId, std::vector<LinkTrouble>> troubles_;
   std::map<std::pair<NodeId, NodeId>, std::int64_t> partitions_;  // (low, high) -> until
   std::map<NodeId, std::int64_t> in_flight_delay_until_;

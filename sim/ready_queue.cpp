@@ -4,11 +4,12 @@
 
 namespace fencesim::sim {
 
-void ReadyQueue::push(FiberRecord* fiber) {
+bool ReadyQueue::push(FiberRecord* fiber) {
   // A killed fiber belongs to a dead incarnation: pausing its node's next life must not hold its
   // unwinding.
   const bool held = fiber->node_state->paused && !fiber->killed();
   insert_ordered(held ? held_ : runnable_, fiber);
+  return held;
 }
 
 FiberRecord* ReadyQueue::take_uniform(Rng& rng) {
@@ -26,9 +27,11 @@ FiberRecord* ReadyQueue::take_highest_priority() {
   return take_at(best);
 }
 
-void ReadyQueue::hold_node(NodeId node) {
+std::size_t ReadyQueue::hold_node(NodeId node) {
+  const std::size_t before = held_.size();
   move_if(runnable_, held_,
           [node](const FiberRecord* f) { return f->node == node && !f->killed(); });
+  return held_.size() - before;
 }
 
 void ReadyQueue::release_node(NodeId node) {

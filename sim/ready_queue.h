@@ -15,7 +15,8 @@ class ReadyQueue {
  public:
   // Files the fiber as runnable, or as held when its node is paused (killed fibers are never
   // held: they must unwind).
-  void push(FiberRecord* fiber);
+  // Returns whether it was held.
+  bool push(FiberRecord* fiber);
 
   bool has_runnable() const { return !runnable_.empty(); }
   std::size_t runnable_count() const { return runnable_.size(); }
@@ -32,7 +33,8 @@ class ReadyQueue {
   FiberRecord* take_index(std::size_t index) { return take_at(index); }
 
   // Moves the node's runnable (and not killed) fibers aside until release_node.
-  void hold_node(NodeId node);
+  // Returns how many it moved (wake-ups the pause takes from the node).
+  std::size_t hold_node(NodeId node);
   void release_node(NodeId node);
 
  private:

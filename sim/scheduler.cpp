@@ -94,6 +94,8 @@ void Scheduler::teardown() noexcept {
   if (!on_main_context()) fatal("a Scheduler must be destroyed on its thread's main context");
   tearing_down_ = true;
   stop_requested_ = false;
+  // What the world hears of fibers ends with the run: its owner may be half destroyed by now.
+  ready_hook_ = nullptr;
   timer_heap_.clear();
   timer_slots_.clear();
   free_timer_slots_.clear();
@@ -160,7 +162,8 @@ FiberRecord* Scheduler::adopt_pending(context* ctx) noexcept {
 
 void Scheduler::on_ready(FiberRecord* fiber) noexcept {
   fiber->state = FiberState::kReady;
-  ready_.push(fiber);
+  const bool held = ready_.push(fiber);
+  if (ready_hook_) ready_hook_(fiber->node, held);
 }
 
 context* Scheduler::pick_worker() noexcept {

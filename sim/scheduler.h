@@ -155,6 +155,11 @@ class Scheduler {
   // Tells the explorer's hook (if any) that the running fiber's step touched `object` (a node, or
   // kTouchAll). Does nothing on the main context or without a hook.
   void note_touch(std::uint32_t object);
+  // Told of every fiber that becomes ready (and of those a pause takes aside), with whether its
+  // paused node held it: the fault ledger's view of what a pause did (sim/fault_ledger.h).
+  void set_ready_hook(std::function<void(NodeId node, bool held)> hook) {
+    ready_hook_ = std::move(hook);
+  }
   // From now on the strategy's draws (random walk's picks, new fibers' PCT priorities) and the
   // order of events due at one instant come from streams of `seed` (World::reseed).
   void reseed(std::uint64_t seed);
@@ -226,6 +231,7 @@ class Scheduler {
   SimAlgorithm* algorithm_ = nullptr;  // owned by Boost's per-thread scheduler
 
   ReadyQueue ready_;
+  std::function<void(NodeId, bool)> ready_hook_;
   std::map<NodeId, NodeState> nodes_;
   std::map<std::uint64_t, std::unique_ptr<FiberRecord>> live_;  // by spawn sequence
   std::map<EventKey, FiberRecord*> sleepers_;

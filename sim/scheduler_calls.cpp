@@ -166,7 +166,10 @@ void Scheduler::pause_node(NodeId node) {
   NodeState& state = node_state(node);
   if (state.paused) return;
   state.paused = true;
-  ready_.hold_node(node);
+  const std::size_t taken = ready_.hold_node(node);
+  if (ready_hook_) {
+    for (std::size_t i = 0; i < taken; ++i) ready_hook_(node, true);
+  }
 }
 
 void Scheduler::resume_node(NodeId node) {

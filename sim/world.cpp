@@ -58,6 +58,9 @@ World::World(WorldOptions options) : options_(std::move(options)) {
                fmt::format("{} -> {}: {} ({})", names_[from], names_[to], what, why));
       });
   network_->set_paused_probe([this](NodeId node) { return scheduler_->node_paused(node); });
+  network_->set_ledger(&ledger_);
+  scheduler_->set_ready_hook(
+      [this](NodeId node, bool held) { ledger_.fiber_readied(node, held, scheduler_->now_ns()); });
   add_node("world", NodeKind::kWorld);
 }
 

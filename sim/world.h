@@ -21,6 +21,7 @@
 #include "runtime/placement_queue.h"
 #include "runtime/sink.h"
 #include "sim/fault.h"
+#include "sim/fault_ledger.h"
 #include "sim/history.h"
 #include "sim/lease_terms.h"
 #include "sim/network.h"
@@ -130,6 +131,8 @@ class World final : private StoreRecorder {
     history_.set_hook(std::move(hook));
   }
   const std::vector<std::string>& node_names() const { return names_; }
+  // What each applied fault did (sim/fault_ledger.h), in the order they were applied.
+  const std::vector<FaultEffect>& fault_effects() const { return ledger_.effects(); }
   NodeKind node_kind(NodeId node) const { return kinds_.at(node); }
   std::optional<NodeId> find_node(const std::string& name) const;
   const WorldOptions& options() const { return options_; }
@@ -243,6 +246,8 @@ class World final : private StoreRecorder {
   void on_runtime_event(NodeId node, const runtime::RuntimeEvent& event);
   void schedule_faults();
   void apply(const Fault& fault);
+  // Records what the ledger's entry `effect` did (kFaultEnded), once.
+  void close_effect(std::size_t effect);
   void heal();
   bool all_trees_completed();
   // Records a kCancelRequest event for `tree` at the client (the world node).
@@ -250,6 +255,8 @@ class World final : private StoreRecorder {
   NodeId node_named(const std::string& name) const;
 
   WorldOptions options_;
+  // Before the scheduler and the network, which report to it until they are gone.
+  FaultLedger ledger_;
   std::unique_ptr<Scheduler> scheduler_;
   // Every name this world records, interned (sim/name.h): the events of one tree or holder share
   // one copy of its name.

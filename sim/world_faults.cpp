@@ -26,6 +26,8 @@ void World::apply(const Fault& fault) {
   const std::int64_t now = scheduler_->now_ns();
   const std::int64_t until = now + fault.duration_ns;
   record(node, WorldEventKind::kFaultApplied, describe(fault));
+  const std::size_t effect =
+      ledger_.open(fault, node, fault.peer.empty() ? kWorldNode : node_named(fault.peer), now);
   // A fault applied from a fiber's step (a protocol trigger) may pause, kill or cut off any node.
   scheduler_->note_touch(kTouchAll);
   switch (fault.kind) {
@@ -42,18 +44,28 @@ void World::apply(const Fault& fault) {
       }
       scheduler_->pause_node(node);
       record(node, WorldEventKind::kNodePaused, std::string(to_string(fault.kind)));
-      scheduler_->at(until, [this, node, fault] {
-        if (fault.kind == FaultKind::kMigrate) clocks_[node].step_wall(fault.amount);
+      if (fault.kind == FaultKind::kMigrate && fault.amount != 0) ++ledger_.at(effect).chances;
+      scheduler_->at(until, [this, node, fault, effect] {
+        if (fault.kind == FaultKind::kMigrate) {
+          const std::int64_t before = clocks_[node].wall_at(scheduler_->now_ns());
+          clocks_[node].step_wall(fault.amount);
+          ledger_.at(effect).clock_moved_ns = clocks_[node].wall_at(scheduler_->now_ns()) - before;
+        }
         if (scheduler_->node_paused(node)) {
           scheduler_->resume_node(node);
           record(node, WorldEventKind::kNodeResumed, std::string(to_string(fault.kind)));
           network_->resumed(node);
         }
+        close_effect(effect);
       });
       break;
     }
     case FaultKind::kCrash: {
       if (kinds_[node] == NodeKind::kInstance) {
+        // A crash can end a process only if one runs (a restart may still be pending).
+        const bool alive = incarnations_.contains(node);
+        const std::uint64_t incarnation = scheduler_->node_incarnation(node);
+        if (alive) ++ledger_.at(effect).chances;
         scheduler_->kill_node(node);
         // A crash also ends a pause: what waited for the old process is delivered to nobody.
         network_->resumed(node);
@@ -63,6 +75,11 @@ void World::apply(const Fault& fault) {
           incarnations_.erase(it);
         }
         record(node, WorldEventKind::kNodeCrashed, "memory lost");
+        if (alive && !incarnations_.contains(node) &&
+            scheduler_->node_incarnation(node) > incarnation) {
+          ++ledger_.at(effect).processes_ended;
+        }
+        close_effect(effect);
         if (fault.duration_ns > 0) {
           scheduler_->at(until, [this, node] {
             if (incarnations_.contains(node)) return;
@@ -75,25 +92,36 @@ void World::apply(const Fault& fault) {
         // A store keeps what it committed; while it is down nothing reaches it. The lease store
         // comes back as a new process that loads its committed leases (RestartableLeaseStore).
         network_->set_up(node, false);
+        ledger_.at(effect).end_ns = fault.duration_ns > 0 ? until : now + runtime::kSecond;
         record(node, WorldEventKind::kNodeCrashed, "down; committed state kept");
-        scheduler_->at(fault.duration_ns > 0 ? until : now + runtime::kSecond, [this, node] {
-          if (node == store_node_) leases_->restart();
-          network_->set_up(node, true);
-          record(node, WorldEventKind::kNodeRestarted,
-                 node == store_node_ ? "up; committed leases reloaded" : "up");
-        });
+        scheduler_->at(fault.duration_ns > 0 ? until : now + runtime::kSecond,
+                       [this, node, effect] {
+                         close_effect(effect);
+                         if (node == store_node_) leases_->restart();
+                         network_->set_up(node, true);
+                         record(node, WorldEventKind::kNodeRestarted,
+                                node == store_node_ ? "up; committed leases reloaded" : "up");
+                       });
       }
       break;
     }
     case FaultKind::kClockDrift:
+      // Measured when it ends (the safety phase's end): how far the node's clock moved from
+      // true time since it began.
+      ledger_.at(effect).start_monotonic_ns = clocks_[node].monotonic_at(now);
       clocks_[node].set_drift_ppm(now, fault.amount);
       scheduler_->retime_local_sleeps(node, [&clock = clocks_[node]](std::int64_t local_ns) {
         return clock.true_time_when(local_ns);
       });
       break;
-    case FaultKind::kClockStep:
+    case FaultKind::kClockStep: {
+      const std::int64_t before = clocks_[node].wall_at(now);
       clocks_[node].step_wall(fault.amount);
+      if (fault.amount != 0) ++ledger_.at(effect).chances;
+      ledger_.at(effect).clock_moved_ns = clocks_[node].wall_at(now) - before;
+      close_effect(effect);
       break;
+    }
     case FaultKind::kNetworkDelay:
     case FaultKind::kStoreSlow:
       network_->add_node_trouble(node, LinkTrouble{until, fault.amount, 0, 0, false});
@@ -113,8 +141,26 @@ void World::apply(const Fault& fault) {
   }
 }
 
+void World::close_effect(std::size_t index) {
+  FaultEffect& effect = ledger_.at(index);
+  if (effect.ended) return;
+  const std::int64_t now = scheduler_->now_ns();
+  if (effect.kind == FaultKind::kClockDrift) {
+    const std::int64_t elapsed = now - effect.start_ns;
+    effect.clock_moved_ns =
+        clocks_[effect.node].monotonic_at(now) - effect.start_monotonic_ns - elapsed;
+    // A drift moves the clock only once it has run long enough to gain a whole nanosecond.
+    const std::int64_t ppm = clocks_[effect.node].drift_ppm();
+    if (ppm != 0 && elapsed >= 1'000'000 / (ppm < 0 ? -ppm : ppm)) ++effect.chances;
+  }
+  record(effect.node, WorldEventKind::kFaultEnded, effect.describe(names_));
+  effect.ended = true;
+}
+
 void World::heal() {
   quiet_ = true;
+  // Every fault still on ends now: what each did goes into the history before the quiet phase.
+  for (std::size_t i = 0; i < ledger_.effects().size(); ++i) close_effect(i);
   for (std::size_t i = 1; i < names_.size(); ++i) {
     const auto node = static_cast<NodeId>(i);
     if (scheduler_->node_paused(node)) {

@@ -21,14 +21,14 @@ class ClaimsCliTest : public CommandTest {};
 
 TEST_F(ClaimsCliTest, AMarkNeverReachedOverEnoughRunsFailsTheSweep) {
   write("claims.toml", kUnreachable);
-  const CommandResult sweep =
-      fencesim("sweep --spec claims.toml --seeds 1..20 --jobs 2 --out out");
+  const CommandResult sweep = fencesim("sweep --spec claims.toml --seeds 1..20 --jobs 2 --out out");
   ASSERT_EQ(sweep.code, 6) << sweep.out << sweep.err;
   EXPECT_NE(sweep.out.find("UNPROVEN: 1 claim of this sweep not proven"), std::string::npos)
       << sweep.out;
   const std::string line = "mark store-restarted: 0 of 20 runs, floor reached at all";
   EXPECT_NE(sweep.out.find("  fencing-claims: " + line), std::string::npos) << sweep.out;
-  EXPECT_NE(sweep.out.find("claims: 1 met, 1 unproven, 0 not judged"), std::string::npos)
+  // stale-write-refused met, and the story's stall acted: two claims met.
+  EXPECT_NE(sweep.out.find("claims: 2 met, 1 unproven, 0 not judged"), std::string::npos)
       << sweep.out;
 
   const json summary = read_json("out/summary.json");
@@ -36,8 +36,9 @@ TEST_F(ClaimsCliTest, AMarkNeverReachedOverEnoughRunsFailsTheSweep) {
   EXPECT_EQ(summary["claims"]["unproven"][0]["name"], "store-restarted");
   EXPECT_EQ(summary["claims"]["unproven"][0]["message"], line);
   EXPECT_EQ(summary["totals"]["failed"], 0);  // no run failed: the sweep itself did not prove
-  EXPECT_TRUE(read("out/summary.md").starts_with("## fencesim sweep: no failure, but 1 claim not "
-                                                 "proven\n"));
+  EXPECT_TRUE(read("out/summary.md")
+                  .starts_with("## fencesim sweep: no failure, but 1 claim not "
+                               "proven\n"));
   const std::string junit = read("out/junit.xml");
   EXPECT_NE(junit.find("<failure message=\"" + line + "\" type=\"unproven\">"), std::string::npos)
       << junit;
@@ -80,7 +81,11 @@ marks = ["stale-write-refused >= 90%", "renewal-raced-expiry >= 50%"]
 )");
   const CommandResult sweep = fencesim("sweep --spec rates.toml --seeds 1..20 --jobs 2 --out out");
   const json summary = read_json("out/summary.json");
-  ASSERT_EQ(summary["scenarios"][0]["claims"].size(), 2u) << sweep.out;
+  // The two marks, then the story's stall (a fault kind that must act when it can).
+  ASSERT_EQ(summary["scenarios"][0]["claims"].size(), 3u) << sweep.out;
+  EXPECT_EQ(summary["scenarios"][0]["claims"][2]["kind"], "fault");
+  EXPECT_EQ(summary["scenarios"][0]["claims"][2]["name"], "stall");
+  EXPECT_EQ(summary["scenarios"][0]["claims"][2]["status"], "met");
   const json& met = summary["scenarios"][0]["claims"][0];
   EXPECT_EQ(met["status"], "met") << met.dump();
   EXPECT_EQ(met["floor"], "90%");

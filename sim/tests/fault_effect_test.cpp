@@ -1,0 +1,167 @@
+// Every fault kind shows its effect (sim/fault_ledger.h): on a small world whose one instance
+// renews its lease and wakes every second, each kind, aimed at a node with traffic, records what
+// it did; a partition of a link that carries nothing records no chance and no effect. These are
+// the catchers of the fault kinds' harness mutants (mutants/harness/manifest.txt).
+#include <gtest/gtest.h>
+
+#include "sim/world.h"
+
+namespace fencesim::sim {
+namespace {
+
+using runtime::kSecond;
+
+// Runs the world with one fault and returns its ledger entry, after checking its history record.
+FaultEffect run_with(Fault fault) {
+  WorldOptions options;
+  options.seed = 11;
+  options.safety_phase_ns = 40 * kSecond;
+  options.liveness_budget_ns = 120 * kSecond;
+  World world(options);
+  world.add_lease_store();
+  world.add_sink("payments");  // never written to: a link that carries nothing
+  world.add_instance("instance-1");
+  world.workflows().add(
+      runtime::Workflow{"order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
+                                                      // Wakes every second for 25 s, renewing its
+                                                      // lease meanwhile.
+                                                      for (int i = 0; i < 25; ++i)
+                                                        ctx.env().sleep(kSecond);
+                                                    }}}});
+  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
+  world.set_fault_plan(FaultPlan{{fault}});
+  world.run();
+  EXPECT_EQ(world.fault_effects().size(), 1u);
+  if (world.fault_effects().empty()) return {};
+  const FaultEffect effect = world.fault_effects().front();
+  EXPECT_TRUE(effect.ended);
+  std::size_t ended = 0;
+  for (const HistoryEvent& e : world.history().events()) {
+    if (e.world != WorldEventKind::kFaultEnded) continue;
+    ++ended;
+    EXPECT_EQ(std::string(e.detail), effect.describe(world.node_names()));
+  }
+  EXPECT_EQ(ended, 1u) << "one kFaultEnded record per fault";
+  return effect;
+}
+
+Fault at_instance(FaultKind kind, std::int64_t amount = 0, double probability = 0) {
+  Fault fault{kind, "instance-1"};
+  fault.at_ns = 5 * kSecond;
+  fault.duration_ns = 10 * kSecond;
+  fault.amount = amount;
+  fault.probability = probability;
+  return fault;
+}
+
+Fault at_store(FaultKind kind, std::int64_t amount = 0) {
+  Fault fault = at_instance(kind, amount);
+  fault.node = "lease-store";
+  return fault;
+}
+
+void expect_acted(const FaultEffect& effect) {
+  EXPECT_TRUE(effect.could_act()) << effect.describe({"world", "lease-store", "payments", "i1"});
+  EXPECT_TRUE(effect.acted()) << effect.describe({"world", "lease-store", "payments", "i1"});
+}
+
+TEST(FaultEffect, AStallHoldsTheNodesWakeUps) {
+  const FaultEffect effect = run_with(at_instance(FaultKind::kStall));
+  expect_acted(effect);
+  EXPECT_GE(effect.wakeups_missed, 1u);
+}
+
+TEST(FaultEffect, AStopHoldsTheNodesWakeUps) {
+  const FaultEffect effect = run_with(at_instance(FaultKind::kStop));
+  expect_acted(effect);
+  EXPECT_GE(effect.wakeups_missed, 1u);
+}
+
+TEST(FaultEffect, AMigrationPausesAndStepsTheWallClock) {
+  const FaultEffect effect = run_with(at_instance(FaultKind::kMigrate, 3 * kSecond));
+  expect_acted(effect);
+  EXPECT_GE(effect.wakeups_missed, 1u);
+  EXPECT_EQ(effect.clock_moved_ns, 3 * kSecond);
+}
+
+TEST(FaultEffect, ACrashEndsTheProcess) {
+  const FaultEffect effect = run_with(at_instance(FaultKind::kCrash));
+  expect_acted(effect);
+  EXPECT_EQ(effect.processes_ended, 1u);
+}
+
+TEST(FaultEffect, ACrashedStoreRefusesWhatReachesIt) {
+  const FaultEffect effect = run_with(at_store(FaultKind::kCrash));
+  expect_acted(effect);
+  EXPECT_GE(effect.messages_refused, 1u);
+}
+
+TEST(FaultEffect, ADriftMovesTheClock) {
+  Fault fault = at_instance(FaultKind::kClockDrift, 500);
+  fault.duration_ns = 0;
+  const FaultEffect effect = run_with(fault);
+  expect_acted(effect);
+  // 500 ppm from 5 s to the safety phase's end at 40 s: 17.5 ms ahead.
+  EXPECT_EQ(effect.clock_moved_ns, 35 * kSecond / 2000);
+}
+
+TEST(FaultEffect, AStepMovesTheWallClockByItsAmount) {
+  Fault fault = at_instance(FaultKind::kClockStep, -2 * kSecond);
+  fault.duration_ns = 0;
+  const FaultEffect effect = run_with(fault);
+  expect_acted(effect);
+  EXPECT_EQ(effect.clock_moved_ns, -2 * kSecond);
+}
+
+TEST(FaultEffect, ADelayWindowDelaysTheNodesMessages) {
+  const FaultEffect effect = run_with(at_instance(FaultKind::kNetworkDelay, kSecond / 2));
+  expect_acted(effect);
+  EXPECT_GE(effect.messages_delayed, 1u);
+}
+
+TEST(FaultEffect, ADropWindowDropsTheNodesMessages) {
+  const FaultEffect effect = run_with(at_instance(FaultKind::kNetworkDrop, 0, 1.0));
+  expect_acted(effect);
+  EXPECT_GE(effect.messages_dropped, 1u);
+  EXPECT_EQ(effect.messages_dropped, effect.chances) << "a drop window of probability 1";
+}
+
+TEST(FaultEffect, ADuplicateWindowDeliversTwice) {
+  Fault fault = at_store(FaultKind::kNetworkDuplicate);
+  fault.probability = 1.0;
+  const FaultEffect duplicated = run_with(fault);
+  expect_acted(duplicated);
+  EXPECT_GE(duplicated.messages_duplicated, 1u);
+}
+
+TEST(FaultEffect, APartitionCutsTheLinkThatTalks) {
+  Fault fault = at_instance(FaultKind::kPartition);
+  fault.peer = "lease-store";
+  const FaultEffect effect = run_with(fault);
+  expect_acted(effect);
+  EXPECT_GE(effect.messages_cut, 1u);
+}
+
+TEST(FaultEffect, APartitionOfALinkThatCarriesNothingHadNoChance) {
+  Fault fault = at_instance(FaultKind::kPartition);
+  fault.peer = "payments";
+  const FaultEffect effect = run_with(fault);
+  EXPECT_EQ(effect.chances, 0u);
+  EXPECT_FALSE(effect.could_act());
+  EXPECT_FALSE(effect.acted());
+}
+
+TEST(FaultEffect, ASlowStoreDelaysItsAnswers) {
+  const FaultEffect effect = run_with(at_store(FaultKind::kStoreSlow, kSecond));
+  expect_acted(effect);
+  EXPECT_GE(effect.messages_delayed, 1u);
+}
+
+TEST(FaultEffect, ADownStoreAnswersNothing) {
+  const FaultEffect effect = run_with(at_store(FaultKind::kStoreDown));
+  expect_acted(effect);
+  EXPECT_GE(effect.messages_dropped, 1u);
+}
+
+}  // namespace
+}  // namespace fencesim::sim

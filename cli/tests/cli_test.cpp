@@ -347,8 +347,8 @@ TEST_F(CliTest, CheckDeterminismReportsAPlantedNondeterminism) {
       fencesim("check-determinism --scenario planted-nondeterminism --seeds 1..2");
   unsetenv("FENCESIM_TEST_PLANTED_BUGS");
   EXPECT_EQ(result.code, 4) << result.out << result.err;
-  EXPECT_TRUE(result.out.starts_with(
-      "nondeterminism: scenario planted-nondeterminism seed 1 strategy "))
+  EXPECT_TRUE(
+      result.out.starts_with("nondeterminism: scenario planted-nondeterminism seed 1 strategy "))
       << result.out;
   EXPECT_NE(result.out.find("first diverging event: #"), std::string::npos) << result.out;
   EXPECT_NE(result.err.find("scenario planted-nondeterminism seed 1 is not deterministic"),

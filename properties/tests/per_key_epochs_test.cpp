@@ -76,6 +76,16 @@ TEST(PerKeyEpochs, AGrantThatSkipsAnEpochAfterWorldEventsIsReported) {
   EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{first, skipped}));
 }
 
+TEST(PerKeyEpochs, AKeysFirstGrantAtAnotherTokenNamesOnlyItself) {
+  // No grant came before it: the violation points at the grant alone, not at event #0.
+  Grants g;
+  g.world_event(sim::WorldEventKind::kPhase, "safety");
+  const std::uint64_t grant = g.grant(kTree, 2);
+  const std::vector<Violation> found = g.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{grant}));
+}
+
 TEST(PerKeyEpochs, AnEpochGrantedTwiceIsReported) {
   Grants g;
   g.world_event(sim::WorldEventKind::kPhase, "safety");

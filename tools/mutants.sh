@@ -16,10 +16,11 @@
 #   --check       build and run nothing: only `git apply --check` each selected mutant's patch on the
 #                 working tree (after a merge or a runtime change); exit 2 if one no longer applies
 #   --fast        only the mutants marked `fast` in the manifest (the CI subset)
-#   --sweep S     (runtime mutants only) instead of the manifest's aimed scenarios, a plain `fencesim sweep --budget Ss
-#                 --jobs 1` of every scenario per mutant (the proof that a mutant is caught for
-#                 real); reports caught/survived, the first failing invariant and the seconds of
-#                 runs until the first failure (summed from the sweep's run_times.jsonl)
+#   --sweep S     (runtime mutants only) instead of the manifest's aimed scenarios, a plain
+#                 `fencesim sweep --budget Ss --jobs 1` of every scenario per mutant (the proof that
+#                 a mutant is caught for real); reports caught/survived, the first failing
+#                 invariant and the seconds of runs until the first failure (summed from the
+#                 sweep's run_times.jsonl)
 #   --until-caught  with --sweep: stop each mutant's sweep at its first failure (the sweep's
 #                 --stop-after-failures 1); the first failing invariant and seconds are the same,
 #                 the share of runs failed is not measured (a caught mutant costs seconds, not S)

@@ -6,6 +6,9 @@
 //   planted-use-after-free   reads an element through a reference a vector's growth left dangling
 //   planted-signed-overflow  adds to an int near its maximum
 //   planted-abort-in-fiber   calls std::abort inside the step's fiber
+//   planted-nondeterminism   no sanitizer bug: its steps last longer in every other world this
+//                            process builds, so a seed run twice in one process (check-determinism,
+//                            a sweep's rerun) gives two histories, as reading real time would
 // Without a sanitizer the first two are silent undefined behaviour: never run them outside a
 // sanitizer build.
 #include <fmt/format.h>
@@ -66,6 +69,25 @@ runtime::Workflow planted_workflow(sim::World& world, sim::Rng& workload, std::s
                             work_step("ship", work_ns)}};
 }
 
+// Worlds of planted-nondeterminism built by this process: state that outlives a run, the bug.
+int g_nondeterministic_worlds = 0;
+
+runtime::Workflow nondeterministic_workflow(sim::Rng& workload) {
+  const std::int64_t extra_ms = (g_nondeterministic_worlds++ % 2) * 7;
+  const auto work_ns = (workload.between(500, 3000) + extra_ms) * kMillisecond;
+  return runtime::Workflow{"order", {work_step("reserve", work_ns), work_step("ship", work_ns)}};
+}
+
+void add_nondeterministic(ScenarioRegistry& registry) {
+  ScenarioBuilder("planted-nondeterminism")
+      .describe("test only: the order story, 7 ms longer per step in every other world built")
+      .safety_phase(30 * kSecond)
+      .instance("instance-1")
+      .workflow([](sim::World&, sim::Rng& rng) { return nondeterministic_workflow(rng); })
+      .tree("tenant-1", "order-1", "order")
+      .add_to(registry);
+}
+
 void add_planted(ScenarioRegistry& registry, std::string_view bug) {
   ScenarioBuilder(fmt::format("planted-{}", bug))
       .describe(fmt::format("test only: the order story whose charge step does a {} in about one "
@@ -88,6 +110,7 @@ void register_planted_bugs(ScenarioRegistry& registry) {
   for (std::string_view bug : {"use-after-free", "signed-overflow", "abort-in-fiber"}) {
     add_planted(registry, bug);
   }
+  add_nondeterministic(registry);
 }
 
 }  // namespace fencesim::scenarios

@@ -4,15 +4,23 @@
 # build the copy's `fencesim`, and run its scenarios seed by seed until one fails. A mutant that no
 # seed of its budget catches survives, and the script exits 1.
 #
-# Usage: tools/mutants.sh [--fast] [--only NAME[,NAME...]] [--budget N] [--jobs N] [--sweep SECONDS [--until-caught]]
-#        tools/mutants.sh --check [--only NAME[,NAME...]]
+# Harness mutants (mutants/harness/manifest.txt; tools/mutants_harness.sh) are patches to sim/,
+# scenarios/, properties/, reports/ or cli/, each caught by the one check its manifest line names
+# (ctest:REGEX or sweep:SCENARIOS:A..B:KIND), which must pass on the unpatched tree and fail on the
+# patched one.
+#
+# Usage: tools/mutants.sh [--fast] [--runtime|--harness] [--only NAME[,NAME...]] [--budget N] [--jobs N] [--sweep SECONDS [--until-caught]]
+#        tools/mutants.sh --check [--runtime|--harness] [--only NAME[,NAME...]]
+#   --runtime     only the mutants of runtime/ (mutants/manifest.txt)
+#   --harness     only the harness mutants (mutants/harness/manifest.txt); without either, both
 #   --check       build and run nothing: only `git apply --check` each selected mutant's patch on the
 #                 working tree (after a merge or a runtime change); exit 2 if one no longer applies
 #   --fast        only the mutants marked `fast` in the manifest (the CI subset)
-#   --sweep S     instead of the manifest's aimed scenarios, a plain `fencesim sweep --budget Ss
-#                 --jobs 1` of every scenario per mutant (the proof that a mutant is caught for
-#                 real); reports caught/survived, the first failing invariant and the seconds of
-#                 runs until the first failure (summed from the sweep's run_times.jsonl)
+#   --sweep S     (runtime mutants only) instead of the manifest's aimed scenarios, a plain
+#                 `fencesim sweep --budget Ss --jobs 1` of every scenario per mutant (the proof that
+#                 a mutant is caught for real); reports caught/survived, the first failing
+#                 invariant and the seconds of runs until the first failure (summed from the
+#                 sweep's run_times.jsonl)
 #   --until-caught  with --sweep: stop each mutant's sweep at its first failure (the sweep's
 #                 --stop-after-failures 1); the first failing invariant and seconds are the same,
 #                 the share of runs failed is not measured (a caught mutant costs seconds, not S)
@@ -26,14 +34,17 @@
 #   A mutant whose objects fail only by -Werror is built again with -Wno-error (tools/mutate/
 #   compile.sh). Each mutant keeps its logs, its sweep and a stripped copy of its binary in NAME/.
 #   FENCESIM_MUTANT_RUN_TIMEOUT: seconds one `fencesim run` may take (default 300).
-# Exit: 0 every mutant caught; 1 a mutant survived its budget; 2 a patch no longer applies or a
-#   mutant does not build (the runtime moved on: regenerate the patch); 64 bad usage.
+# Exit: 0 every mutant caught; 1 a mutant survived its budget, or a harness mutant was caught by
+#   another check than its catcher; 2 a patch no longer applies or a mutant does not build (the
+#   runtime moved on: regenerate the patch), or a harness catcher fails on the unpatched tree or
+#   matches no test; 64 bad usage.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${FENCESIM_MUTANTS_DIR:-/tmp/fencesim-mutants}
 run_timeout=${FENCESIM_MUTANT_RUN_TIMEOUT:-300}
 manifest="$root/mutants/manifest.txt"
+harness_manifest="$root/mutants/harness/manifest.txt"
 fast=0
 budget_override=""
 jobs=""
@@ -41,12 +52,15 @@ sweep_seconds=""
 until_caught=0
 check_only=0
 only=()
+which=both
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 64; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --fast) fast=1 ;;
     --check) check_only=1 ;;
+    --runtime) which=runtime ;;
+    --harness) which=harness ;;
     --only) [[ $# -ge 2 ]] || usage; IFS=',' read -r -a names <<<"$2"; only+=("${names[@]}"); shift ;;
     --budget) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage; budget_override=$2; shift ;;
     --jobs) [[ $# -ge 2 && "$2" =~ ^[0-9]+$ ]] || usage; jobs=$2; shift ;;
@@ -63,8 +77,17 @@ now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 # --- the manifest -----------------------------------------------------------------------------
-declare -a m_name m_scenarios m_budget m_ci m_catcher
-while IFS= read -r line; do
+declare -a m_name m_scenarios m_budget m_ci m_catcher m_harness
+wanted_name() {
+  [[ ${#only[@]} -eq 0 ]] && return 0
+  local o
+  for o in "${only[@]}"; do [[ "$o" == "$1" ]] && return 0; done
+  return 1
+}
+# --sweep is the runtime mutants' proof by a plain sweep: harness mutants have their own catchers.
+[[ -n "$sweep_seconds" && $which == both ]] && which=runtime
+[[ -n "$sweep_seconds" && $which == harness ]] && { echo "mutants: --sweep is for runtime mutants" >&2; exit 64; }
+[[ $which == harness ]] || while IFS= read -r line; do
   [[ -z "$(trim "$line")" || "$(trim "$line")" == \#* ]] && continue
   IFS='|' read -r f_name f_scenarios f_budget f_ci f_catcher <<<"$line"
   name=$(trim "$f_name")
@@ -79,21 +102,44 @@ while IFS= read -r line; do
   m_budget+=("${budget_override:-$(trim "$f_budget")}")
   m_ci+=("$(trim "$f_ci")")
   m_catcher+=("$(trim "$f_catcher")")
+  m_harness+=(0)
 done <"$manifest"
+# mutants/harness/manifest.txt: name | catcher | ci | what the bug is. A ctest catcher's regex
+# may hold '|': the catcher is everything between the first field and the last two.
+[[ $which == runtime ]] || while IFS= read -r line; do
+  [[ -z "$(trim "$line")" || "$(trim "$line")" == \#* ]] && continue
+  f_name=${line%%|*}
+  rest=${line#*|}
+  rest=${rest%|*}
+  f_ci=${rest##*|}
+  f_catcher=${rest%|*}
+  name=$(trim "$f_name")
+  wanted_name "$name" || continue
+  [[ $fast == 1 && "$(trim "$f_ci")" != fast ]] && continue
+  m_name+=("$name")
+  m_scenarios+=("")
+  m_budget+=("")
+  m_ci+=("$(trim "$f_ci")")
+  m_catcher+=("$(trim "$f_catcher")")
+  m_harness+=(1)
+done <"$harness_manifest"
 for o in "${only[@]}"; do
   found=0
   for n in "${m_name[@]}"; do [[ "$n" == "$o" ]] && found=1; done
-  [[ $found == 1 ]] || { echo "mutants: no mutant '$o' in $manifest" >&2; exit 64; }
+  [[ $found == 1 ]] || { echo "mutants: no mutant '$o' selected from $manifest or $harness_manifest" >&2; exit 64; }
 done
 [[ ${#m_name[@]} -gt 0 ]] || { echo "mutants: no mutant selected" >&2; exit 64; }
 
 if [[ $check_only == 1 ]]; then
   stale=0
-  for name in "${m_name[@]}"; do
-    if (cd "$root" && git apply --check --whitespace=nowarn "mutants/$name.patch") 2>/dev/null; then
+  for i in "${!m_name[@]}"; do
+    name=${m_name[$i]}
+    file="mutants/$name.patch"
+    [[ ${m_harness[$i]} == 1 ]] && file="mutants/harness/$name.patch"
+    if (cd "$root" && git apply --check --whitespace=nowarn "$file") 2>/dev/null; then
       echo "applies  $name"
     else
-      echo "STALE    $name (regenerate mutants/$name.patch)" >&2
+      echo "STALE    $name (regenerate $file)" >&2
       stale=1
     fi
   done
@@ -346,6 +392,8 @@ PY
   fi
 }
 
+source "$root/tools/mutants_harness.sh"
+
 # --- all of them ------------------------------------------------------------------------------
 mkdir -p "$work"
 total0=$(now)
@@ -357,13 +405,17 @@ survivors=()
 replays=()
 worst=0
 for i in "${!m_name[@]}"; do
-  run_mutant "${m_name[$i]}" "${m_scenarios[$i]}" "${m_budget[$i]}"
+  if [[ ${m_harness[$i]} == 1 ]]; then
+    run_harness_mutant "${m_name[$i]}" "${m_catcher[$i]}"
+  else
+    run_mutant "${m_name[$i]}" "${m_scenarios[$i]}" "${m_budget[$i]}"
+  fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${m_name[$i]}" "$r_outcome" "$r_caught_by" \
     "$r_seeds" "$r_seconds" "${r_shrunk:--}" "$r_build" "$r_note" >>"$results"
   rows+=("| ${m_name[$i]} | $r_caught_by | ${r_seeds:--} | ${r_seconds:--} | ${r_shrunk:--} | ${r_build:--} |")
   case $r_outcome in
     caught) replays+=("${m_name[$i]}: $r_replay") ;;
-    survived)
+    survived|wrong-catcher)
       survivors+=("${m_name[$i]}: would be caught by ${m_catcher[$i]}${r_note:+ [$r_note]}")
       [[ $worst -lt 1 ]] && worst=1 ;;
     *) worst=2 ;;

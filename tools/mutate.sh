@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Mechanical mutation score of runtime/ (docs/mutants.md, "Mechanical mutation score").
+# Mechanical mutation score of runtime/, and of the harness with --harness (docs/mutants.md).
 #   tools/mutate.sh list [FILE...]          the mutants (id, original -> replacement); --diff shows each
-#   tools/mutate.sh run [OPTIONS]           judge them (tools/mutate.sh run --help)
+#   tools/mutate.sh run [OPTIONS]           judge them (tools/mutate.sh run --help); --harness:
+#                                           mutants of sim/ and properties/ (tools/mutate/harness.py)
 #   tools/mutate.sh report RESULTS.json...  merge shards' results into the score and a Markdown page
 #   tools/mutate.sh test                    the generator's and the schemata's unit tests (exit 77:
 #                                           libclang's bindings missing)

@@ -340,6 +340,23 @@ TEST_F(CliTest, CheckDeterminismPassesOnFiveSeeds) {
   EXPECT_EQ(result.first_out_line(), "5 seeds deterministic");
 }
 
+TEST_F(CliTest, CheckDeterminismReportsAPlantedNondeterminism) {
+  // planted-nondeterminism (scenarios/planted_bugs.cpp) gives a seed another history on its
+  // second run in one process: a check that compared a run with itself would pass it.
+  setenv("FENCESIM_TEST_PLANTED_BUGS", "1", 1);
+  const Result result =
+      fencesim("check-determinism --scenario planted-nondeterminism --seeds 1..2");
+  unsetenv("FENCESIM_TEST_PLANTED_BUGS");
+  EXPECT_EQ(result.code, 4) << result.out << result.err;
+  EXPECT_TRUE(
+      result.out.starts_with("nondeterminism: scenario planted-nondeterminism seed 1 strategy "))
+      << result.out;
+  EXPECT_NE(result.out.find("first diverging event: #"), std::string::npos) << result.out;
+  EXPECT_NE(result.err.find("scenario planted-nondeterminism seed 1 is not deterministic"),
+            std::string::npos)
+      << result.err;
+}
+
 TEST_F(CliTest, SweepPassesAndSummarizesEachScenario) {
   const Result result =
       fencesim("sweep --scenario kleppmann-fencing --seeds 1..10 --strategy both --out sweep-out");

@@ -83,6 +83,25 @@ TEST(GroupsTest, OneGroupPerSignatureWithItsFirstSeedAndSmallestExample) {
   EXPECT_EQ(epochs.kind, "per-key-epochs");
 }
 
+TEST(GroupsTest, TwoSignaturesOfOneInvariantAreTwoGroups) {
+  // One invariant broken at two different moments is two bugs until a person says otherwise: the
+  // group is keyed by the whole signature, never by the invariant alone.
+  const std::string sink_dedup = "sink-monotonicity: sink-deduplicated(sink)";
+  const std::vector<RunRecord> records = {
+      record("kleppmann-fencing", "random", 1, kSink, 0),
+      record("kleppmann-fencing", "random", 2, sink_dedup, 0),
+      record("nightly-mix", "random", 3, kSink, 0),
+  };
+  const std::vector<FailureGroup> groups = failure_groups(records, nullptr);
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].signature, kSink);
+  EXPECT_EQ(groups[0].members, (std::vector<std::size_t>{0, 2}));
+  EXPECT_EQ(groups[1].signature, sink_dedup);
+  EXPECT_EQ(groups[1].members, (std::vector<std::size_t>{1}));
+  EXPECT_EQ(groups[0].kind, groups[1].kind);
+  EXPECT_NE(groups[0].id, groups[1].id);
+}
+
 TEST(GroupsTest, NewGroupsComeBeforeKnownOnes) {
   const std::vector<RunRecord> records = two_bugs();
   KnownSignatures known;

@@ -469,7 +469,9 @@ def main(argv):
     p.add_argument("--work", default="/tmp/mutscore", help="build tree and scratch folder")
     p.add_argument("--results", default="/tmp/mutscore/results.json")
     p.add_argument("--shard", type=shard, default=(0, 1), help="I/N: every Nth mutant from I")
-    p.add_argument("--files", nargs="*", help="runtime files to mutate, in order (default all)")
+    p.add_argument("--files", nargs="*",
+                   help="files to mutate, in order (default all of runtime/, or with --harness "
+                        "every .cpp of sim/ and properties/)")
     p.add_argument("--only", help="mutant ids, comma separated")
     p.add_argument("--limit", type=int, help="judge at most this many mutants")
     p.add_argument("--stop-at", help="HH:MM UTC: start no mutant after it")
@@ -482,6 +484,12 @@ def main(argv):
                         "instead of one build each; the rest are built one by one")
     p.add_argument("--jobs", type=int, default=1,
                    help="mutants of a schema build judged at once (each a --jobs 1 sweep)")
+    p.add_argument("--harness", action="store_true",
+                   help="mutate the harness (sim/, properties/; --files narrows) and judge each "
+                        "mutant by the verdicts it changes, the folder's GoogleTest executable "
+                        "and the sweep (tools/mutate/harness.py)")
+    p.add_argument("--ctest-timeout", type=int, default=1200,
+                   help="--harness: seconds the folder's test executable may take")
     args = p.parse_args(argv)
     args.source = os.path.abspath(args.source)
 
@@ -490,6 +498,9 @@ def main(argv):
     def terminate(signum, frame):
         raise SystemExit(128 + signum)
     signal.signal(signal.SIGTERM, terminate)
+    if args.harness:
+        import harness  # noqa: E402 (it imports this module)
+        return harness.HarnessJudge(args).main()
     return Judge(args).main()
 
 

@@ -55,8 +55,10 @@ std::int64_t Network::latency(NodeId from, NodeId to) {
   std::int64_t latency = rng_.between(options_.latency_min_ns, options_.latency_max_ns);
   for (NodeId node : {from, to}) {
     if (const LinkTrouble* t = trouble(node)) {
+      const std::int64_t before = latency;
       latency += t->extra_latency_ns;
-      if (ledger_ && t->extra_latency_ns > 0) ledger_->message_delayed(node, scheduler_.now_ns());
+      // Measured on the latency itself: a window that adds nothing delayed nothing.
+      if (ledger_ && latency > before) ledger_->message_delayed(node, scheduler_.now_ns());
     }
   }
   return latency;

@@ -90,7 +90,7 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
   }
   const std::int64_t leaves = leaves_at(from);
   const std::int64_t first_latency = latency(from, to);
-  const LinkTrouble* duplicate = trouble(from);
+  const LinkTrouble* duplicate = trouble(to);
   const bool twice = duplicate && duplicate->duplicate_probability > 0 &&
                      rng_.chance(duplicate->duplicate_probability);
   // A second copy comes soon after the first (the network duplicated it), or long after it, up

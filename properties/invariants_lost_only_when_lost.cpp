@@ -60,6 +60,7 @@ void check_lost_only_when_lost(const Events& events, const RunFacts& facts,
   std::map<sim::NameKey, StoreLease> store;
   std::map<HeldToken, runtime::Nanoseconds> belief;  // confirmedUntil of the last grant received
   std::set<HeldToken> refused;
+  std::set<HeldToken> released;  // by its holder
   for (std::size_t i = 0; i < events.size(); ++i) {
     const sim::HistoryEvent& e = events[i];
     const sim::RuntimeRecord* r = runtime_event(e);
@@ -89,6 +90,12 @@ void check_lost_only_when_lost(const Events& events, const RunFacts& facts,
       refused.insert(held_token(*r));
       continue;
     }
+    if (r->kind == EventKind::kLeaseReleased) {
+      // It gave the lease back itself (a yield, its pass's end): whatever its release did at the
+      // store, the token is no longer its to use, which the other oracles judge.
+      released.insert(held_token(*r));
+      continue;
+    }
     const bool decided = r->kind == EventKind::kStepEnded ||
                          r->kind == EventKind::kErrorClassified ||
                          (r->kind == EventKind::kWithdrawalEnded && r->token != runtime::kTokenNone);
@@ -98,7 +105,7 @@ void check_lost_only_when_lost(const Events& events, const RunFacts& facts,
     if (at_store == store.end()) continue;
     const StoreLease& lease = at_store->second;
     if (lease.token != r->token || lease.holder != r->holder || lease.released) continue;
-    if (refused.contains(held)) continue;
+    if (refused.contains(held) || released.contains(held)) continue;
     auto believed = belief.find(held);
     if (believed == belief.end() || e.local_monotonic_ns >= believed->second) continue;
     const sim::HistoryEvent& s = events[lease.latest];

@@ -15,7 +15,8 @@ namespace fencesim::properties {
 // was lost on the way) has not lost the lease: the store still holds it for its holder, no other
 // holder took it, and the holder's belief has not run out. So no step, pass or fenced withdrawal
 // ends plain execution.lease-lost while, at that instant, the store's lease of its key is still
-// live (in true time) under its own holder and token, not released, no refusal of that token
+// live (in true time) under its own holder and token, not released (at the store or by its
+// holder: a yield or a pass's end gives the token back, judged elsewhere), no refusal of that token
 // reached the holder, and the confirmedUntil of the last grant that reached it has not passed on
 // its own clock. Runs outside the ADR's clock assumptions are not judged (the store's end in true
 // time is then unknown).
@@ -25,7 +26,7 @@ class LostOnlyWhenLost final : public Invariant {
   std::string_view statement() const override {
     return "no step, pass or fenced withdrawal ends execution.lease-lost while the store shows "
            "its lease live under its own holder and token, unless another holder took it, it "
-           "was released, a refusal of it reached the holder, or the holder's belief ran out";
+           "was released (at the store or by the holder), a refusal of it reached the holder, or the holder's belief ran out";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };

@@ -50,10 +50,18 @@ void ExecutionFence::assert_held() const {
 
 namespace {
 
+// A confirm that could not be confirmed: a store was not reached, so nothing is known to have
+// changed. The lease is not lost (the store may hold it for us, no other holder took it, the
+// belief has not run out), so the error is not ExecutionLeaseLostError, which is the hand-over
+// error and would give a live lease away: it is the store's unavailability, naming the lease.
+[[noreturn]] void throw_unconfirmed(HeldLease& lease, std::string_view why) {
+  throw StoreUnavailableError(fmt::format("confirmNow: token {} of scope {} not confirmed: {}",
+                                          lease.token(), lease.scope_key(), why));
+}
+
 // The #360 cancel check of confirmNow(): reads the tree's cancel at the checkpoint store and
 // throws ExecutionCancelledError once it is known. A store that cannot be reached cannot say that
-// the tree was not cancelled, and confirmNow() is strict: it throws ExecutionLeaseLostError (the
-// error a confirm that could not be confirmed throws, see the renewal below), carrying why.
+// the tree was not cancelled, and confirmNow() is strict: it throws (see throw_unconfirmed).
 void check_cancel(TreeCancel* cancel, HeldLease& lease, const char* when) {
   if (cancel == nullptr) return;  // a frame without a pass (tests that build frames by hand)
   bool reached = true;
@@ -64,10 +72,8 @@ void check_cancel(TreeCancel* cancel, HeldLease& lease, const char* when) {
   }
   cancel->throw_if_seen();
   if (!reached) {
-    throw ExecutionLeaseLostError(
-        lease.key(), lease.token(),
-        std::make_exception_ptr(StoreUnavailableError(
-            "confirmNow: the cancel check could not reach the checkpoint store")));
+    lease.assert_held();
+    throw_unconfirmed(lease, "the cancel check could not reach the checkpoint store");
   }
 }
 
@@ -93,15 +99,13 @@ Nanoseconds ExecutionFence::confirm_now() const {
   // renewal was already granted, just before the unchecked call it guards.
   check_cancel(cancel, lease, "confirm-before");
   // Strict: only a renewal the store granted, sent after the confirm began, lets the call go on.
-  // A renewal not granted (refused, store unreachable, dropped, timed out) throws lease-lost even
-  // while the old belief has not run out: the caller is about to make a call that cannot check
-  // tokens, and an old belief is exactly what a stale holder has.
+  // A renewal not granted throws even while the old belief has not run out: the caller is about
+  // to make a call that cannot check tokens, and an old belief is exactly what a stale holder has.
+  // Refused, the lease is lost (renew_once lost it) and assertHeld throws the loss; not reached
+  // (dropped, timed out, store down), the lease is still held and the confirm fails unconfirmed.
   if (!lease.renew_once()) {
     lease.assert_held();
-    throw ExecutionLeaseLostError(
-        lease.key(), lease.token(),
-        std::make_exception_ptr(StoreUnavailableError(
-            "confirmNow: the strict renewal was not granted (the lease store was not reached)")));
+    throw_unconfirmed(lease, "the strict renewal did not reach the lease store");
   }
   check_cancel(cancel, lease, "confirm-after");
   lease.assert_held();

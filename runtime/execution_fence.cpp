@@ -195,8 +195,14 @@ SinkReply ExecutionFence::write(Sink& sink, std::string_view effect,
       });
   while (!call->done && held->held_now()) held->wait_changed();
   if (!call->done) std::rethrow_exception(held->lost_error());
-  if (call->error) std::rethrow_exception(call->error);
   if (call->fenced) std::rethrow_exception(call->fenced);
+  if (call->error) {
+    // The sink could not be reached. If the lease ran out meanwhile (the holder was frozen while
+    // its request timed out, and the reply fiber ran before anything noticed the expiry), the call
+    // ends as any call outlived by its lease: ExecutionLeaseLostError, not the sink's error.
+    held->assert_held();
+    std::rethrow_exception(call->error);
+  }
   held->assert_held();
   return call->reply;
 }

@@ -37,6 +37,10 @@ std::exception_ptr with_late_refusal(const std::exception_ptr& failure, HeldLeas
 // failure, and whoever holds the tree next finds the cancel at its pass's start. A lease given
 // back (a yield) is not a loss: a cancel seen during the remote-children wait ends the tree.
 FailureDecision decide(const std::exception_ptr& failure, HeldLease& lease) {
+  // A lease whose belief ran out before anything noticed it (its holder was frozen, and the
+  // failure was the first thing to run at the resume) is lost now, before the decision: a stale
+  // step ends execution.lease-lost, whatever it failed with (ADR-0023, Consequences).
+  (void)lease.held_now();
   FailureDecision decision =
       decide_failure(with_late_refusal(failure, lease), lease.signal().reason());
   if (decision.kind == FailureDecision::Kind::Cancelled &&

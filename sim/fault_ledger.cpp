@@ -64,13 +64,20 @@ std::size_t FaultLedger::open(const Fault& fault, NodeId node, NodeId peer, std:
   }
   if (fault.duration_ns > 0) effect.end_ns = now_ns + fault.duration_ns;
   effects_.push_back(effect);
+  open_.push_back(effects_.size() - 1);
   return effects_.size() - 1;
+}
+
+void FaultLedger::close(std::size_t index) {
+  effects_.at(index).ended = true;
+  std::erase(open_, index);
 }
 
 template <typename Match, typename Act>
 void FaultLedger::each_active(std::int64_t now, Match match, Act act) {
-  for (FaultEffect& effect : effects_) {
-    if (effect.ended || now < effect.start_ns || now >= effect.end_ns) continue;
+  for (const std::size_t index : open_) {
+    FaultEffect& effect = effects_[index];
+    if (now < effect.start_ns || now >= effect.end_ns) continue;
     if (match(effect)) act(effect);
   }
 }

@@ -55,6 +55,8 @@ class FaultLedger {
   // A fault as it is applied; returns its entry's index.
   std::size_t open(const Fault& fault, NodeId node, NodeId peer, std::int64_t now_ns);
   FaultEffect& at(std::size_t index) { return effects_.at(index); }
+  // The entry's fault ended: it counts nothing more, and the hooks below no longer look at it.
+  void close(std::size_t index);
   const std::vector<FaultEffect>& effects() const { return effects_; }
 
   // The network's view (sim/network.cpp), each at true time `now`.
@@ -76,6 +78,9 @@ class FaultLedger {
   void each_active(std::int64_t now, Match match, Act act);
 
   std::vector<FaultEffect> effects_;
+  // The entries not yet closed, in the order they were opened: every message and every wake-up
+  // of a fiber goes through the hooks, so they scan only these (none in a run without faults).
+  std::vector<std::size_t> open_;
 };
 
 }  // namespace fencesim::sim

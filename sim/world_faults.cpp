@@ -154,7 +154,7 @@ void World::close_effect(std::size_t index) {
     if (ppm != 0 && elapsed >= 1'000'000 / (ppm < 0 ? -ppm : ppm)) ++effect.chances;
   }
   record(effect.node, WorldEventKind::kFaultEnded, effect.describe(names_));
-  effect.ended = true;
+  ledger_.close(index);
 }
 
 void World::heal() {

@@ -270,8 +270,11 @@ class Engine {
       keep_report(record, words);
       return finish(std::move(record));
     }
+    // A worker killed past --run-timeout names the kinds of its run's last events: where the
+    // run stopped moving, part of the hang's signature (reports::harness_signature).
+    const std::string stopped = words.last_events.empty() ? "" : "; " + words.last_events;
     reports::RunRecord record =
-        dead_record(culprit.task, why + " while running this seed" + after_why);
+        dead_record(culprit.task, why + " while running this seed" + after_why + stopped);
     keep_report(record, words);
     failed(record);
     finish(std::move(record));

@@ -98,6 +98,12 @@ LastWords take_last_words(const std::string& out, pid_t pid) {
   words.text = text.str();
   if (words.text.size() > kKeptBytes) words.text.erase(0, words.text.size() - kKeptBytes);
   words.sanitizer = sanitizer_finding(words.text);
+  // The last such line: a worker says it once, just before it ends.
+  constexpr std::string_view kLastEvents = "last events (oldest first): ";
+  if (const std::size_t at = words.text.rfind(kLastEvents); at != std::string::npos) {
+    const std::size_t end = words.text.find('\n', at);
+    words.last_events = words.text.substr(at, end == std::string::npos ? end : end - at);
+  }
   in.close();
   std::error_code ignored;
   fs::remove(path, ignored);

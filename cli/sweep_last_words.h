@@ -20,6 +20,9 @@ struct LastWords {
   // f"); "" when the worker wrote no sanitizer report.
   std::string sanitizer;
   std::string text;  // all the worker wrote (the last 256 KiB of it)
+  // What a worker killed past --run-timeout said of its run (sim/last_events.h), one line:
+  // "last events (oldest first): step-started, ..."; "" when it said nothing.
+  std::string last_events;
 };
 
 // In the parent, once the worker `pid` has ended: reads its file and deletes it.

@@ -192,12 +192,27 @@ void WorkerPool::read_from(std::size_t slot, std::vector<PoolEvent>& events) {
   }
 }
 
+void WorkerPool::end_overdue(pid_t pid) {
+  // First asked to say its last events (cli/sweep_worker.cpp); a worker that cannot (its handler
+  // blocked, the process stopped) is killed after a short grace. Reaped here; bury()'s own
+  // waitpid then finds no child and leaves the status alone.
+  ::kill(pid, kOverdueSignal);
+  constexpr int kGraceSteps = 100;  // 100 x 10 ms
+  for (int step = 0; step < kGraceSteps; ++step) {
+    int status = 0;
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid || (done < 0 && errno != EINTR)) return;
+    ::usleep(10'000);
+  }
+  ::kill(pid, SIGKILL);
+}
+
 void WorkerPool::kill_overdue(std::vector<PoolEvent>& events) {
   const Clock::time_point now = Clock::now();
   for (std::size_t slot = 0; slot < workers_.size(); ++slot) {
     if (workers_[slot].held.empty()) continue;
     if (current_seconds(slot, now) < run_timeout_seconds_) continue;
-    ::kill(workers_[slot].pid, SIGKILL);
+    end_overdue(workers_[slot].pid);
     events.push_back(bury(
         slot, fmt::format("exceeded --run-timeout ({:g}s) and was killed", run_timeout_seconds_)));
   }

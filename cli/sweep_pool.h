@@ -81,6 +81,8 @@ class WorkerPool {
   void read_from(std::size_t slot, std::vector<PoolEvent>& events);
   void take_message(std::size_t slot, const std::string& line, std::vector<PoolEvent>& events);
   void kill_overdue(std::vector<PoolEvent>& events);
+  // Ends a worker past its run's timeout, letting it say its last events first.
+  static void end_overdue(pid_t pid);
 
   const WorkerSetup& setup_;
   double run_timeout_seconds_;

@@ -17,6 +17,7 @@
 #include "cli/sweep_branch.h"
 #include "cli/sweep_failure.h"
 #include "cli/sweep_last_words.h"
+#include "sim/last_events.h"
 #include "cli/sweep_protocol.h"
 #include "reports/signature.h"
 #include "sim/stack_pool.h"
@@ -110,6 +111,8 @@ class Worker {
                                });
       };
     }
+    // A hang before this run's first event must not be told by the last run's events.
+    sim::last_events::clear();
     try {
       if (setup_.crash_hook && setup_.crash_hook->seed == request.seed)
         misbehave(*setup_.crash_hook);
@@ -304,10 +307,21 @@ class Worker {
 
 }  // namespace
 
+extern "C" void say_last_events_and_end(int /*signal*/) {
+  sim::last_events::write_to(STDERR_FILENO);
+  _exit(kOverdueWorkerExit);
+}
+
 void run_worker(const WorkerSetup& setup, int task_fd, int result_fd) {
   // A sanitizer's report (or anything else the worker says before it dies) is read back by the
   // parent and becomes part of the seed's record (cli/sweep_last_words.h).
   send_worker_stderr_to_file(setup.plan->out);
+  // Past --run-timeout the parent asks with kOverdueSignal; the worker's run may be spinning
+  // anywhere, so the handler only writes what sim::last_events kept, and ends.
+  struct sigaction overdue {};
+  overdue.sa_handler = say_last_events_and_end;
+  sigemptyset(&overdue.sa_mask);
+  ::sigaction(kOverdueSignal, &overdue, nullptr);
   Worker(setup, task_fd, result_fd).serve_all();
 }
 

@@ -4,6 +4,7 @@
 // against --draw-limit), and answers one line a task (cli/sweep_protocol.h). A world that
 // crashes, aborts or hangs takes only this process down; the parent reports the seed and starts
 // another worker.
+#include <csignal>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +30,11 @@ struct WorkerSetup {
   const SweepPlan* plan = nullptr;
   std::optional<CrashHook> crash_hook;
 };
+
+// A worker past --run-timeout is sent kOverdueSignal: it writes the kinds of its run's last
+// events to its stderr (sim/last_events.h) and ends with kOverdueWorkerExit.
+inline constexpr int kOverdueSignal = SIGUSR2;
+inline constexpr int kOverdueWorkerExit = 124;
 
 // Serves tasks from `task_fd` until it closes, answering on `result_fd`, then ends the process
 // with _exit (a forked child must not run the parent's exit handlers or flush its buffers).

@@ -165,6 +165,7 @@ RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunReq
   } else if (summary.outcome == sim::RunOutcome::kLiveness && report.within_assumptions) {
     report.status = RunStatus::kLiveness;
     report.detail = summary.detail;
+    report.stuck = summary.stuck;
   } else {
     // Outside the protocol's assumptions, liveness is not judged.
     report.status = RunStatus::kPass;

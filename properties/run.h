@@ -78,6 +78,9 @@ struct RunReport {
   RunRequest request;
   RunStatus status = RunStatus::kPass;
   std::string detail;  // why, for liveness and harness errors
+  // Liveness: what the run was stuck on, without ids (sim::RunSummary::stuck): what tells two
+  // liveness bugs apart (the signature, shrink's "fails the same way").
+  std::vector<std::string> stuck;
   std::uint64_t history_hash = 0;
   std::uint64_t events = 0;
   std::int64_t virtual_ns = 0;

@@ -255,6 +255,9 @@ class Shrinker {
 
 bool fails_the_same_way(const RunReport& failure, const RunReport& candidate) {
   if (candidate.status != failure.status) return false;
+  // A liveness failure stuck on something else (another wait, a tree in another state) is another
+  // bug: a shrink that kept it would hand the user a failure of a different signature.
+  if (failure.status == RunStatus::kLiveness) return candidate.stuck == failure.stuck;
   if (failure.status != RunStatus::kViolation) return true;
   if (failure.violations.empty() || candidate.violations.empty()) {
     return failure.violations.empty() == candidate.violations.empty();

@@ -145,7 +145,7 @@ std::string run_signature(const sim::World& world, const properties::RunReport& 
       }
       return "violation: (none recorded)";
     case properties::RunStatus::kLiveness:
-      return liveness_signature(report.detail);
+      return liveness_signature(report.detail, report.stuck);
   }
   return {};
 }
@@ -178,7 +178,22 @@ std::string harness_signature(std::string_view detail) {
     const std::string_view rest = after(detail, kSignal);
     return "harness: worker killed by signal " + std::string(rest.substr(0, rest.find(')') + 1));
   }
-  if (detail.starts_with(kTimeout)) return "harness: worker exceeded --run-timeout";
+  if (detail.starts_with(kTimeout)) {
+    // A hang is told from another by where its run stopped moving: the kinds of its last events
+    // (the worker's own words, cli/sweep_last_words.h), the last three.
+    constexpr std::string_view kLastEvents = "last events (oldest first): ";
+    const std::size_t at = detail.find(kLastEvents);
+    if (at == std::string_view::npos) return "harness: worker exceeded --run-timeout";
+    std::string_view kinds = detail.substr(at + kLastEvents.size());
+    kinds = kinds.substr(0, kinds.find_first_of(";\n"));
+    std::size_t from = kinds.size();
+    for (int commas = 0; commas < 3 && from != std::string_view::npos && from > 0;) {
+      from = kinds.rfind(", ", from - 1);
+      if (from != std::string_view::npos) ++commas;
+    }
+    if (from != std::string_view::npos && from < kinds.size()) kinds = kinds.substr(from + 2);
+    return "harness: worker exceeded --run-timeout after " + normalize(kinds);
+  }
   if (detail.starts_with(kExited)) {
     const std::string_view rest = after(detail, kExited);
     return "harness: worker exited with code " + std::string(rest.substr(0, rest.find(' ')));
@@ -191,6 +206,25 @@ std::string liveness_signature(std::string_view detail) {
   // the run ended (time-limit)" says how the run ended.
   const std::size_t colon = detail.find(':');
   return "liveness: " + normalize(detail.substr(0, colon));
+}
+
+std::string liveness_signature(std::string_view detail,
+                               const std::vector<std::string>& stuck) {
+  if (stuck.empty()) return liveness_signature(detail);
+  // How the run ended: "deadlock", or the limit it ran into ("time-limit", "step-limit").
+  std::string how = "stopped short";
+  if (detail.starts_with("deadlock")) {
+    how = "deadlock";
+  } else if (const std::size_t open = detail.find('('); open != std::string_view::npos) {
+    const std::size_t close = detail.find(')', open);
+    if (close != std::string_view::npos) how = normalize(detail.substr(open + 1, close - open - 1));
+  }
+  // Each term normalized alone, so that a long list is never cut inside a term.
+  std::string signature = "liveness: " + how + ":";
+  for (std::size_t i = 0; i < stuck.size(); ++i) {
+    signature += (i == 0 ? " " : "; ") + normalize(stuck[i]);
+  }
+  return signature;
 }
 
 std::string record_signature(const RunRecord& record) {

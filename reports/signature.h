@@ -35,6 +35,10 @@ std::string run_signature(const sim::World& world, const properties::RunReport& 
 // the world cannot say more than that about an exception it caught).
 std::string harness_signature(std::string_view detail);
 std::string liveness_signature(std::string_view detail);
+// With what the run was stuck on (properties::RunReport::stuck): "liveness: deadlock: tree
+// (instance) waits on branches to end; branch (instance) waits on the 'take reply'", "liveness:
+// time-limit: tree: placement pending, ..."; terms sorted and each once, as the world gives them.
+std::string liveness_signature(std::string_view detail, const std::vector<std::string>& stuck);
 
 // The signature a record is grouped by: the one its worker computed; for a nondeterministic run
 // the replay one; for a record without one (runs.jsonl of an older fencesim) the invariant or

@@ -26,12 +26,15 @@ class Clock {
 };
 
 // A wake-up between fibers of one process, used as a condition: callers loop
-// `while (!condition) n.wait();` and whoever changes the condition calls notify_all(). Fibers of
-// one process never run at once, so nothing can slip between the check and the wait.
+// `while (!condition) n.wait("what");` and whoever changes the condition calls notify_all().
+// Fibers of one process never run at once, so nothing can slip between the check and the wait.
 class Notification {
  public:
   virtual ~Notification() = default;
-  virtual void wait() = 0;
+  // `awaited` says in a few fixed words what the caller waits for ("branches to end"): a run that
+  // stops with fibers still waiting names it (a simulation's deadlock report and its signature),
+  // so it must not carry ids. A string literal: an environment may keep the pointer while waiting.
+  virtual void wait(const char* awaited) = 0;
   virtual void notify_all() = 0;
 };
 

@@ -193,7 +193,7 @@ SinkReply ExecutionFence::write(Sink& sink, std::string_view effect,
         }
         held->notify_changed();
       });
-  while (!call->done && held->held_now()) held->wait_changed();
+  while (!call->done && held->held_now()) held->wait_changed("a write's reply or the lease's loss");
   if (!call->done) std::rethrow_exception(held->lost_error());
   if (call->fenced) std::rethrow_exception(call->fenced);
   if (call->error) {

@@ -13,7 +13,7 @@ namespace fencesim::runtime {
 
 class FiberNotification final : public Notification {
  public:
-  void wait() override {
+  void wait(const char* /*awaited*/) override {
     std::unique_lock lock(mutex_);
     const std::uint64_t seen = generation_;
     condition_.wait(lock, [&] { return generation_ != seen; });

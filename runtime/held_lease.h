@@ -68,7 +68,7 @@ class HeldLease : public std::enable_shared_from_this<HeldLease> {
   // A wake-up for callers waiting on the lease's end: notified when the lease is lost (by a
   // refusal, a renewal refusal, or the local expiry that the expiry watchdog finds) or released,
   // and by whoever else changes what such a caller waits for (see notify_changed()).
-  void wait_changed() { changed_->wait(); }
+  void wait_changed(const char* awaited) { changed_->wait(awaited); }
   void notify_changed() { changed_->notify_all(); }
 
  private:

@@ -169,7 +169,7 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
   const std::string path = join_path(level->path, step.name);
   if (checkpoint_.completed_steps.contains(path)) return;
   // While the lease is yielded for a remote-children wait, no step of the tree may start.
-  while (yielded_) changed_->wait();
+  while (yielded_) changed_->wait("the lease taken back after a yield");
   refuse_if_cancelled();
   lease_->assert_held();
   std::shared_ptr<HeldLease> lease = lease_;
@@ -312,7 +312,7 @@ std::shared_ptr<TreeRunner::BranchJoin> TreeRunner::start_branches(
 
 void TreeRunner::join_branches(BranchJoin& join, std::exception_ptr other_failure) {
   --busy_lanes_;  // this lane only waits now
-  while (join.remaining > 0) changed_->wait();
+  while (join.remaining > 0) changed_->wait("branches to end");
   ++busy_lanes_;
   if (other_failure) join.errors.push_back(other_failure);
   if (join.errors.empty()) return;
@@ -361,7 +361,7 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
   // Whoever finishes waiting first takes the lease back; a second waiter waits for that take.
   while (yielded_) {
     if (retaking_) {
-      changed_->wait();
+      changed_->wait("another lane's retake of the lease");
       continue;
     }
     retaking_ = true;

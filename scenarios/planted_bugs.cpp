@@ -9,12 +9,22 @@
 //   planted-nondeterminism   no sanitizer bug: its steps last longer in every other world this
 //                            process builds, so a seed run twice in one process (check-determinism,
 //                            a sweep's rerun) gives two histories, as reading real time would
+// and two liveness bugs, in every seed, that must never share a failure signature (triage tells
+// a new liveness bug from a known one by what the run was stuck on):
+//   planted-lost-wakeup      the charge step waits for a wake-up nobody sends: the tree stops
+//                            with its lease held and the step running
+//   planted-failing-step     the charge step fails every time it runs: each pass gives the tree
+//                            up and the next takes it again, forever
+// and a hang, which no virtual-time limit can stop (only a sweep's --run-timeout):
+//   planted-spin             the charge step spins without ever giving its fiber up
 // Without a sanitizer the first two are silent undefined behaviour: never run them outside a
 // sanitizer build.
 #include <fmt/format.h>
 
 #include <climits>
 #include <cstdlib>
+#include <memory>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -78,6 +88,36 @@ runtime::Workflow nondeterministic_workflow(sim::Rng& workload) {
   return runtime::Workflow{"order", {work_step("reserve", work_ns), work_step("ship", work_ns)}};
 }
 
+runtime::Workflow liveness_workflow(sim::Rng& workload, std::string_view bug) {
+  const auto work_ns = workload.between(500, 3000) * kMillisecond;
+  runtime::StepBody charge = [bug, work_ns](runtime::ExecutionContext& ctx) {
+    ctx.env().sleep(work_ns);
+    if (bug == "lost-wakeup") {
+      // The notify that should end this wait was never written.
+      const std::unique_ptr<runtime::Notification> paid = ctx.env().make_notification();
+      paid->wait("a payment wake-up nobody sends");
+    }
+    if (bug == "failing-step") throw std::runtime_error("planted: the charge step always fails");
+    if (bug == "spin") {
+      for (;;) g_sink = g_sink + 1;
+    }
+  };
+  return runtime::Workflow{"order",
+                           {work_step("reserve", work_ns), runtime::StepItem{"charge", charge},
+                            work_step("ship", work_ns)}};
+}
+
+void add_liveness(ScenarioRegistry& registry, std::string_view bug) {
+  ScenarioBuilder(fmt::format("planted-{}", bug))
+      .describe(fmt::format("test only: the order story whose charge step has a {} bug, every seed",
+                            bug))
+      .safety_phase(30 * kSecond)
+      .instance("instance-1")
+      .workflow([bug](sim::World&, sim::Rng& rng) { return liveness_workflow(rng, bug); })
+      .tree("tenant-1", "order-1", "order")
+      .add_to(registry);
+}
+
 void add_nondeterministic(ScenarioRegistry& registry) {
   ScenarioBuilder("planted-nondeterminism")
       .describe("test only: the order story, 7 ms longer per step in every other world built")
@@ -111,6 +151,7 @@ void register_planted_bugs(ScenarioRegistry& registry) {
     add_planted(registry, bug);
   }
   add_nondeterministic(registry);
+  for (std::string_view bug : {"lost-wakeup", "failing-step", "spin"}) add_liveness(registry, bug);
 }
 
 }  // namespace fencesim::scenarios

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "runtime/check.h"
+#include "sim/last_events.h"
 
 namespace fencesim::sim {
 
@@ -112,6 +113,7 @@ RuntimeRecord::operator runtime::RuntimeEvent() const {
 History::History() : state_(XXH3_createState()) {
   check(state_ != nullptr, "XXH3 state allocated");
   XXH3_64bits_reset(state_);
+  last_events::clear();  // a hang's report names this run's events, not an earlier run's
   events_.swap(spare.events);
   rolling_.swap(spare.rolling);
 }
@@ -127,6 +129,7 @@ History::~History() {
 
 void History::record(HistoryEvent event) {
   event.index = count_++;
+  last_events::note(event.world, event.runtime.kind);
   Encoder encode(encoded_);
   encode.integer(static_cast<std::uint64_t>(event.time_ns));
   encode.integer(event.node);

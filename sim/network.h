@@ -137,6 +137,8 @@ Reply Network::call(NodeId from, NodeId to, const std::string& what,
   };
   auto state = std::make_shared<State>();
   state->reply_what = what + " reply";
+  // Named by a deadlock report: "the 'take reply'" (the peer is in the report's own line).
+  state->waiter.set_awaits(state->reply_what);
   send(from, to, what, [this, state, from, to, handler = std::move(handler)] {
     std::optional<Reply> reply;
     std::exception_ptr error;

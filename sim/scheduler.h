@@ -181,7 +181,19 @@ class Scheduler {
 
   // The first exception that escaped a fiber body or a timer callback, with the fiber's name.
   std::string fiber_error() const { return fiber_error_; }
-  // The blocked fibers behind the last kDeadlock (or now): names, nodes, and since when.
+  // A fiber that cannot go on by itself: blocked on a Waiter, parked outside the Scheduler, or
+  // ready but held by its paused node. `waits_on` is what it waits for, in fixed words (the
+  // Waiter's own text, never an id the scheduler made up).
+  struct StuckFiber {
+    std::string name;
+    NodeId node = kWorldNode;
+    std::uint64_t incarnation = 0;
+    std::string waits_on;
+    std::int64_t since_ns = 0;  // when it parked (0 for one held by a paused node)
+  };
+  // The fibers behind the last kDeadlock (or now), in spawn order.
+  std::vector<StuckFiber> stuck_fibers() const;
+  // The same, in words: names, nodes, what each waits on and since when.
   std::string deadlock_report() const;
   std::size_t live_fibers() const { return live_.size(); }
   std::size_t pending_timers() const { return timer_heap_.size(); }

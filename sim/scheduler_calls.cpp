@@ -214,28 +214,42 @@ void Scheduler::note_touch(std::uint32_t object) {
   options_.chooser->touch(object);
 }
 
-std::string Scheduler::deadlock_report() const {
+std::vector<Scheduler::StuckFiber> Scheduler::stuck_fibers() const {
   const FiberRecord* current = current_fiber();
-  std::string report = fmt::format("at {} ns:", now_ns_);
-  bool any = false;
+  std::vector<StuckFiber> stuck;
   for (const auto& [sequence, record] : live_) {
     const FiberRecord& fiber = *record;
-    std::string what;
+    StuckFiber entry{fiber.name, fiber.node, fiber.incarnation, {}, fiber.parked_since_ns};
     if (fiber.state == FiberState::kBlocked) {
-      what = fmt::format("blocked on a {}Waiter since {} ns",
-                         fiber.waiter == nullptr ? "destroyed " : "", fiber.parked_since_ns);
+      if (fiber.waiter == nullptr) {
+        entry.waits_on = "a destroyed Waiter";
+      } else if (fiber.waiter->awaits().empty()) {
+        entry.waits_on = "an unnamed Waiter";
+      } else {
+        entry.waits_on = std::string(fiber.waiter->awaits());
+      }
     } else if (fiber.state == FiberState::kRunning && &fiber != current) {
-      what = "parked outside the Scheduler (a Boost primitive?)";
+      entry.waits_on = "a Boost primitive (parked outside the Scheduler)";
     } else if (fiber.state == FiberState::kReady && fiber.node_state->paused) {
-      what = "ready, held by its paused node";
+      entry.waits_on = "its paused node (ready, held by its paused node)";
+      entry.since_ns = 0;
     } else {
       continue;
     }
-    report += fmt::format("\n  fiber '{}' (node {}, incarnation {}): {}", fiber.name, fiber.node,
-                          fiber.incarnation, what);
-    any = true;
+    stuck.push_back(std::move(entry));
   }
-  if (!any) report += " no blocked fiber";
+  return stuck;
+}
+
+std::string Scheduler::deadlock_report() const {
+  std::string report = fmt::format("at {} ns:", now_ns_);
+  const std::vector<StuckFiber> stuck = stuck_fibers();
+  for (const StuckFiber& fiber : stuck) {
+    report += fmt::format("\n  fiber '{}' (node {}, incarnation {}): waits on {}", fiber.name,
+                          fiber.node, fiber.incarnation, fiber.waits_on);
+    if (fiber.since_ns > 0) report += fmt::format(" since {} ns", fiber.since_ns);
+  }
+  if (stuck.empty()) report += " no blocked fiber";
   return report;
 }
 

@@ -11,8 +11,8 @@ namespace {
 class SimNotification final : public runtime::Notification {
  public:
   explicit SimNotification(Scheduler& scheduler) : scheduler_(scheduler) {}
-  void wait() override {
-    Waiter waiter;
+  void wait(const char* awaited) override {
+    Waiter waiter(awaited);
     waiting_.push_back(&waiter);
     // Removes the waiter whether the wait returns or unwinds (a killed node).
     struct Leave {

@@ -443,30 +443,35 @@ void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {
   }
 }
 
+bool World::tree_ended(const runtime::LeaseKey& key, bool root) {
+  const runtime::Checkpoint checkpoint = checkpoints_->load(key);
+  if (!root) {
+    // Judged by the queue's and the checkpoint store's records of what they handled, not by the
+    // queue's own list of pending placements.
+    return (checkpoint.tree_completed || checkpoint.cancelled) && finished_.contains(key);
+  }
+  const std::optional<runtime::Placement> placement = queue_.find(key);
+  const bool placement_finished = !placement || placement->finished;
+  // A tree has ended once its end is recorded AND its placement is finished: a completed tree
+  // left pending in the queue is taken again by every poll, forever (a pass that finds the tree
+  // completed must finish it: a crash between the completion commit and the finish is the next
+  // holder's to clean up). A cancelled tree has ended once a holder ended it (#360); a cancel
+  // recorded but never acted on is work not done.
+  if (checkpoint.tree_completed && placement_finished) return true;
+  return checkpoint.cancelled && placement && placement->finished;
+}
+
 bool World::all_trees_completed() {
   for (const runtime::LeaseKey& key : submitted_) {
-    const runtime::Checkpoint checkpoint = checkpoints_->load(key);
-    const std::optional<runtime::Placement> placement = queue_.find(key);
-    const bool placement_finished = !placement || placement->finished;
-    // A tree has ended once its end is recorded AND its placement is finished: a completed tree
-    // left pending in the queue is taken again by every poll, forever (a pass that finds the tree
-    // completed must finish it: a crash between the completion commit and the finish is the next
-    // holder's to clean up). A cancelled tree has ended once a holder ended it (#360); a cancel
-    // recorded but never acted on is work not done.
-    if (checkpoint.tree_completed && placement_finished) continue;
-    if (checkpoint.cancelled && placement && placement->finished) continue;
-    return false;
+    if (!tree_ended(key, true)) return false;
   }
   // Every placed tree too, not only the submitted roots: an AnyInstance child is a tree of its
   // own (#360: the children of a cancelled tree run on), and a child left placed and unfinished
-  // after its parent ended is work nobody will do. Judged by the queue's and the checkpoint
-  // store's records of what they handled, not by the queue's own list of pending placements.
+  // after its parent ended is work nobody will do.
   for (const runtime::LeaseKey& key : placed_) {
     // Submitted roots are judged above (a test may finish one straight at the queue).
     if (std::find(submitted_.begin(), submitted_.end(), key) != submitted_.end()) continue;
-    const runtime::Checkpoint checkpoint = checkpoints_->load(key);
-    if ((checkpoint.tree_completed || checkpoint.cancelled) && finished_.contains(key)) continue;
-    return false;
+    if (!tree_ended(key, false)) return false;
   }
   return true;
 }
@@ -482,7 +487,7 @@ RunSummary World::run() {
   schedule_faults();
   record(kWorldNode, WorldEventKind::kPhase, "safety");
   RunStatus status = scheduler_->run_until(options_.safety_phase_ns);
-  RunSummary summary{RunOutcome::kCompleted, {}, 0, 0};
+  RunSummary summary{RunOutcome::kCompleted, {}, {}, 0, 0};
   if (status == RunStatus::kTimeReached || status == RunStatus::kIdle) {
     heal();
     record(kWorldNode, WorldEventKind::kPhase, "quiet");
@@ -506,11 +511,13 @@ RunSummary World::run() {
     case RunStatus::kDeadlock:
       summary.outcome = RunOutcome::kLiveness;
       summary.detail = "deadlock: " + scheduler_->deadlock_report();
+      summary.stuck = deadlock_terms();
       break;
     default:
       summary.outcome = RunOutcome::kLiveness;
       summary.detail =
           fmt::format("trees not completed when the run ended ({})", sim::to_string(status));
+      describe_unfinished_trees(summary);
       break;
   }
   return summary;

@@ -70,6 +70,10 @@ std::string_view to_string(RunOutcome outcome);
 struct RunSummary {
   RunOutcome outcome;
   std::string detail;  // why, for kLiveness and kHarnessError
+  // kLiveness: what the run was stuck on, without ids, sorted and each once (the failure's
+  // signature): "ROLE (NODE KIND) waits on WHAT" per fiber of a deadlock, "tree: STATE" per
+  // unfinished tree of a run that ran out of time or steps (sim/world_stuck.cpp).
+  std::vector<std::string> stuck;
   std::int64_t virtual_ns = 0;
   std::uint64_t steps = 0;
 };
@@ -250,6 +254,12 @@ class World final : private StoreRecorder {
   void close_effect(std::size_t effect);
   void heal();
   bool all_trees_completed();
+  // Whether the tree of `key` has ended (see all_trees_completed); `root`: a submitted tree.
+  bool tree_ended(const runtime::LeaseKey& key, bool root);
+  // What a run that stopped short was stuck on (RunSummary::stuck), and the detail's words.
+  std::vector<std::string> deadlock_terms() const;
+  std::string tree_state(const runtime::LeaseKey& key);
+  void describe_unfinished_trees(RunSummary& summary);
   // Records a kCancelRequest event for `tree` at the client (the world node).
   void record_cancel_request(const runtime::LeaseKey& tree, std::string what);
   NodeId node_named(const std::string& name) const;
@@ -303,7 +313,7 @@ class World final : private StoreRecorder {
     NodeId node;
     runtime::EventKind kind;
     runtime::LeaseKey lease;
-    Waiter waiter;
+    Waiter waiter{"a protocol moment"};
     bool came = false;
     bool over = false;
   };

@@ -154,6 +154,27 @@ TEST(SignatureTest, HarnessErrorsByKindAndSite) {
             harness_signature("an exception escaped the harness: boom at step 7"));
 }
 
+TEST(SignatureTest, LivenessByWhatTheRunWasStuckOn) {
+  const std::string deadlock = "deadlock: at 5 ns:\n  fiber 'tree t-1/o-1' (node 3, incarnation 1)";
+  const std::string a = liveness_signature(
+      deadlock, {"branch (instance) waits on the lease taken back after a yield",
+                 "tree (instance) waits on branches to end"});
+  EXPECT_EQ(a,
+            "liveness: deadlock: branch (instance) waits on the lease taken back after a yield; "
+            "tree (instance) waits on branches to end");
+  // Another wait is another bug, whatever the kind of stall.
+  EXPECT_NE(a, liveness_signature(deadlock, {"tree (instance) waits on write payments reply"}));
+  const std::string limit = "trees not completed when the run ended (time-limit)\n  tree t/o: x";
+  EXPECT_EQ(liveness_signature(limit, {"tree: placement pending, lease held, last step-started"}),
+            "liveness: time-limit: tree: placement pending, lease held, last step-started");
+  EXPECT_NE(liveness_signature(limit, {"tree: placement pending, lease released"}),
+            liveness_signature(limit, {"tree: placement pending, lease held"}));
+  // Ids and counts never reach it: digits become '#'.
+  EXPECT_EQ(liveness_signature(limit, {"tree: 3 steps"}), "liveness: time-limit: tree: # steps");
+  // Without terms (a record from before them), the kind of stall alone.
+  EXPECT_EQ(liveness_signature(deadlock, {}), "liveness: deadlock");
+}
+
 TEST(SignatureTest, LivenessByKindOfStall) {
   EXPECT_EQ(liveness_signature("deadlock: fiber 'root 3' waits on 'child 9'"),
             "liveness: deadlock");

@@ -99,7 +99,7 @@ namespace {
 class ManualNotification final : public Notification {
  public:
   explicit ManualNotification(ManualTime& time) : time_(time) {}
-  void wait() override { time_.wait_for_generation(generation_); }
+  void wait(const char* /*awaited*/) override { time_.wait_for_generation(generation_); }
   void notify_all() override {
     ++generation_;
     time_.notify();

@@ -203,6 +203,25 @@ TEST(SchedulerTest, DeadlockIsReportedWithTheBlockedFibers) {
   EXPECT_EQ(world.live_fibers(), 2u);
 }
 
+// A deadlock names what each blocked fiber waits on: the Waiter's own words.
+TEST(SchedulerTest, DeadlockReportNamesWhatEachFiberWaitsOn) {
+  Scheduler world({.seed = 1});
+  Waiter reply("the 'take reply'");
+  Waiter unnamed;
+  world.spawn(1, "tree t/o", [&] { world.block(reply); });
+  world.spawn(2, "branch t/o/a", [&] { world.block(unnamed); });
+  EXPECT_EQ(world.run(), RunStatus::kDeadlock);
+  const std::vector<Scheduler::StuckFiber> stuck = world.stuck_fibers();
+  ASSERT_EQ(stuck.size(), 2u);
+  EXPECT_EQ(stuck[0].name, "tree t/o");
+  EXPECT_EQ(stuck[0].waits_on, "the 'take reply'");
+  EXPECT_EQ(stuck[1].waits_on, "an unnamed Waiter");
+  const std::string report = world.deadlock_report();
+  EXPECT_NE(report.find("fiber 'tree t/o' (node 1, incarnation 0): waits on the 'take reply'"),
+            std::string::npos)
+      << report;
+}
+
 TEST(SchedulerTest, PendingTimerIsNoDeadlockYet) {
   Scheduler world({.seed = 1});
   Waiter slot;

@@ -136,6 +136,13 @@ TEST(Shrink, TheSameWayMeansTheSameStatusAndFirstInvariant) {
   RunReport later = liveness;
   later.detail = "another detail";
   EXPECT_TRUE(fails_the_same_way(liveness, later));
+  // Stuck on something else: another liveness bug, not the one being shrunk.
+  liveness.stuck = {"tree: placement pending, no pass began since the heal, lease held"};
+  later.stuck = liveness.stuck;
+  EXPECT_TRUE(fails_the_same_way(liveness, later));
+  later.stuck = {"tree: placement pending, passes repeat since the heal, given up: error"};
+  EXPECT_FALSE(fails_the_same_way(liveness, later));
+  later.stuck = liveness.stuck;
   later.status = RunStatus::kPass;
   EXPECT_FALSE(fails_the_same_way(liveness, later));
 }

@@ -50,7 +50,8 @@ FS.drawFaults = function (g, lane, cx, shown, AXIS, hit) {
     const colour = FS.FAULT_COLOUR[f.kind] || "#9c36b5";
     const y = AXIS + lane.top, h = lane.bottom - lane.top - 4;
     const tip = "fault: " + FS.dash(f.description) + "\nfrom " + FS.secs(start) + " to " +
-      FS.secs(stop) + (f.peer ? "\npeer: " + f.peer : "");
+      FS.secs(stop) + (f.peer ? "\npeer: " + f.peer : "") +
+      (f.effect ? "\neffect: " + f.effect : "");
     const w = cx(stop) - cx(start);
     const shape = w < 2
       ? FS.svg("line", { x1: cx(start), x2: cx(start), y1: y, y2: y + h, stroke: colour,

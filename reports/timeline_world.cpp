@@ -77,12 +77,21 @@ Json fault_spans(const Frame& frame, const sim::FaultPlan& plan) {
     waiting.erase(it);
   };
   const std::vector<std::string>& names = frame.world.node_names();
+  // The world opens one ledger entry per fault it applies, in the order it records them: the
+  // n-th kFaultApplied is the n-th effect (sim/fault_ledger.h).
+  const std::vector<sim::FaultEffect>& effects = frame.world.fault_effects();
+  std::size_t applied = 0;
   for (const sim::HistoryEvent& e : frame.world.history().events()) {
     if (e.world == WorldEventKind::kNodeResumed) finish(paused, e);
     if (e.world == WorldEventKind::kNodeRestarted) finish(crashed, e);
     if (e.world != WorldEventKind::kFaultApplied) continue;
     const sim::Fault* fault = planned_fault(plan, names.at(e.node), e.detail);
     Json span = new_fault(e, fault);
+    const std::size_t index = applied++;
+    if (index < effects.size() && effects[index].node == e.node) {
+      span["effect"] = effects[index].describe(names);
+      span["acted"] = effects[index].acted();
+    }
     if (fault && pauses(fault->kind)) {
       paused[e.node].push_back(spans.size());
     } else if (fault && fault->kind == sim::FaultKind::kCrash) {

@@ -93,6 +93,10 @@ TEST(TimelineTest, SinkWritesFaultsAndMarksAreDrawnWhereTheyHappened) {
   EXPECT_EQ(stall["node"], node_id(run, "instance-1"));
   EXPECT_GT(stall["end_ns"].get<std::int64_t>(), stall["start_ns"].get<std::int64_t>());
   EXPECT_EQ(t["events"][stall["end_event"].get<std::size_t>()]["kind"], "node-resumed");
+  // What the stall did, from the world's fault ledger: holder 1's renewals waited it out.
+  const std::string effect = stall["effect"];
+  EXPECT_TRUE(effect.starts_with("stall instance-1: acted: ")) << effect;
+  EXPECT_EQ(stall["acted"], true);
   ASSERT_EQ(t["phases"].size(), 2u);
   EXPECT_EQ(t["phases"][1]["name"], "quiet");
   // Marks counted over the history (most are read from it, not recorded as mark events).

@@ -38,6 +38,10 @@ struct RunArgs {
   std::string branch;    // "" for none: MARK:EVENT:N, a sweep's branch (cli/sweep_branch.h)
 };
 
+struct CheckSpecArgs {
+  std::vector<std::string> files;
+};
+
 struct ReplayArgs {
   std::string file;
   bool json = false;
@@ -147,6 +151,9 @@ struct ExploreArgs {
 };
 
 int list_command(const scenarios::ScenarioRegistry& registry, std::ostream& out);
+// Checks each spec without running it: all its errors (exit 2), or what it composes (exit 0).
+int check_spec_command(const scenarios::ScenarioRegistry& registry, const CheckSpecArgs& args,
+                       std::ostream& out, std::ostream& err);
 // Registers args.spec in `registry` when given.
 int run_command(scenarios::ScenarioRegistry& registry, const RunArgs& args, std::ostream& out,
                 std::ostream& err);

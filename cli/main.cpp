@@ -35,7 +35,14 @@ struct Args {
   RealWorkerArgs worker;
   ExploreArgs explore;
   BenchArgs bench;
+  CheckSpecArgs check_spec;
 };
+
+void add_check_spec(CLI::App& app, CheckSpecArgs& args) {
+  CLI::App* check = app.add_subcommand(
+      "check-spec", "Check scenario specs without running them: every error, or what each composes");
+  check->add_option("files", args.files, "Spec files (TOML, docs/specs.md)")->required();
+}
 
 void add_run(CLI::App& app, RunArgs& args) {
   CLI::App* run = app.add_subcommand("run", "Run one world of a scenario and check it");
@@ -229,6 +236,9 @@ int dispatch(const CLI::App& app, const Args& args) {
   // Not const: `run --spec` registers its spec.
   scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
   if (app.got_subcommand("list")) return list_command(registry, std::cout);
+  if (app.got_subcommand("check-spec")) {
+    return check_spec_command(registry, args.check_spec, std::cout, std::cerr);
+  }
   if (app.got_subcommand("run")) return run_command(registry, args.run, std::cout, std::cerr);
   if (app.got_subcommand("replay")) {
     return replay_command(registry, args.replay, std::cout, std::cerr);
@@ -276,6 +286,7 @@ int main_checked(int argc, char** argv) {
   add_real_worker(app, args.worker);
   add_explore(app, args.explore);
   add_bench(app, args.bench);
+  add_check_spec(app, args.check_spec);
   if (argc > 1 && argv[1][0] != '-' && !is_subcommand(app, argv[1])) {
     // The list is the registered subcommands, so it cannot fall behind them; hidden ones (the
     // real run's worker, group "") are the harness's own and not offered.

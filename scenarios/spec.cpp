@@ -54,12 +54,14 @@ std::vector<MarkFloor> read_marks(const SpecReader& reader, const toml::node& no
   }
   std::vector<MarkFloor> marks;
   for (const toml::node& element : *array) {
-    const std::string text = reader.string(element, "marks");
-    try {
-      marks.push_back(parse_mark_floor(text));
-    } catch (const std::invalid_argument& error) {
-      reader.fail(element, "marks", error.what());
-    }
+    reader.attempt([&] {
+      const std::string text = reader.string(element, "marks");
+      try {
+        marks.push_back(parse_mark_floor(text));
+      } catch (const std::invalid_argument& error) {
+        reader.fail(element, "marks", error.what());
+      }
+    });
   }
   return marks;
 }
@@ -70,16 +72,36 @@ std::vector<spec::FaultGenerator> read_faults(const SpecReader& reader, const to
     reader.fail(node, "fault", "must be an array of tables: write each fault as [[fault]]");
   }
   std::vector<spec::FaultGenerator> faults;
-  for (const toml::node& element : *array)
-    faults.push_back(spec::read_fault(reader, *element.as_table()));
+  for (const toml::node& element : *array) {
+    // A fault with errors of its own is left out: the others are still checked.
+    const std::size_t before = reader.error_count();
+    reader.attempt([&] {
+      spec::FaultGenerator fault = spec::read_fault(reader, *element.as_table());
+      if (reader.error_count() == before) faults.push_back(std::move(fault));
+    });
+  }
   return faults;
+}
+
+std::string_view kind_word(sim::NodeKind kind) {
+  switch (kind) {
+    case sim::NodeKind::kInstance:
+      return "instance";
+    case sim::NodeKind::kStore:
+      return "store";
+    case sim::NodeKind::kSink:
+      return "sink";
+    case sim::NodeKind::kWorld:
+      return "world";
+  }
+  return "node";
 }
 
 // Builds the workload's world once without running it: the nodes a spec's faults name must exist,
 // and its options must make sense together.
 void check_against_workload(const SpecReader& reader, const Scenario& workload,
                             const spec::Options& options,
-                            const std::vector<spec::FaultGenerator>& faults) {
+                            const std::vector<spec::FaultGenerator>& faults, SpecOutline* outline) {
   sim::WorldOptions world_options;
   if (workload.configure) workload.configure(world_options);
   spec::apply_options(options, world_options);
@@ -94,47 +116,69 @@ void check_against_workload(const SpecReader& reader, const Scenario& workload,
                 fmt::format("workload '{}' cannot run with these options: {}", workload.name,
                             failure.what()));
   }
-  for (const spec::FaultGenerator& fault : faults) spec::check_fault(reader, fault, world);
+  for (const spec::FaultGenerator& fault : faults) {
+    reader.attempt([&] { spec::check_fault(reader, fault, world); });
+  }
+  if (outline == nullptr) return;
+  const std::vector<std::string>& names = world.node_names();
+  for (std::size_t i = 1; i < names.size(); ++i) {
+    outline->nodes.push_back(fmt::format(
+        "{} ({})", names[i], kind_word(world.node_kind(static_cast<sim::NodeId>(i)))));
+  }
+  outline->safety_phase_ns = world.options().safety_phase_ns;
+  outline->liveness_budget_ns = world.options().liveness_budget_ns;
 }
 
 }  // namespace
 
 std::string register_spec_text(ScenarioRegistry& registry, const std::string& text,
-                               const std::string& source) {
+                               const std::string& source, SpecOutline* outline) {
   const SpecReader reader(source);
   const toml::table document = parse(text, source);
+  // Checked whole: every part is read even after an error in another, and all errors are thrown
+  // together at the end (SpecError::all); nothing is registered unless there are none.
   reader.only_keys(document, "",
                    {"name", "description", "workload", "workload_faults", "marks", "options",
                     "fault", "instance", "sink", "workflow", "tree"});
-  const toml::node* name_node = document.get("name");
-  if (name_node == nullptr)
-    reader.fail(1, "name", "missing (the scenario name the spec registers)");
-  const std::string name = reader.string(*name_node, "name");
-  if (!plain_name(name)) {
-    reader.fail(*name_node, "name",
-                fmt::format("'{}' may hold only letters, digits, '.', '_' and '-'", name));
-  }
-  if (const Scenario* taken = registry.find(name)) {
-    if (taken->spec_toml == text) return name;  // the same spec twice: nothing to do
-    reader.fail(*name_node, "name",
-                fmt::format("a scenario named '{}' is already registered", name));
-  }
+  std::string name;
+  bool same_spec_again = false;
+  reader.attempt([&] {
+    const toml::node* name_node = document.get("name");
+    if (name_node == nullptr)
+      reader.fail(1, "name", "missing (the scenario name the spec registers)");
+    name = reader.string(*name_node, "name");
+    if (!plain_name(name)) {
+      reader.fail(*name_node, "name",
+                  fmt::format("'{}' may hold only letters, digits, '.', '_' and '-'", name));
+    }
+    if (const Scenario* taken = registry.find(name)) {
+      same_spec_again = taken->spec_toml == text;
+      if (!same_spec_again) {
+        reader.fail(*name_node, "name",
+                    fmt::format("a scenario named '{}' is already registered", name));
+      }
+    }
+  });
+  if (same_spec_again && outline == nullptr) return name;  // the same spec twice: nothing to do
   const toml::node* workload_node = document.get("workload");
   // A spec runs a registered workload, or declares its own topology (spec_topology.h).
   Scenario own;
   const Scenario* base = nullptr;
   std::string workload;
-  if (spec::has_topology(document)) {
-    if (workload_node != nullptr) {
-      reader.fail(*workload_node, "workload",
-                  "a spec runs a workload or declares its own topology ([[instance]], [[sink]], "
-                  "[[workflow]], [[tree]]), not both");
+  reader.attempt([&] {
+    if (spec::has_topology(document)) {
+      if (workload_node != nullptr) {
+        reader.note(workload_node->source().begin.line, "workload",
+                    "a spec runs a workload or declares its own topology ([[instance]], [[sink]], "
+                    "[[workflow]], [[tree]]), not both");
+      }
+      const std::size_t before = reader.error_count();
+      const spec::Topology topology = spec::read_topology(reader, document);
+      workload = "its own topology";
+      own.build = [topology](sim::World& world) { spec::build_topology(topology, world); };
+      if (reader.error_count() == before) base = &own;
+      return;
     }
-    const spec::Topology topology = spec::read_topology(reader, document);
-    workload = "its own topology";
-    own.build = [topology](sim::World& world) { spec::build_topology(topology, world); };
-    base = &own;
-  } else {
     if (workload_node == nullptr) {
       reader.fail(1, "workload",
                   "missing (the registered scenario the spec runs, or a topology of its own)");
@@ -145,28 +189,55 @@ std::string register_spec_text(ScenarioRegistry& registry, const std::string& te
       reader.fail(*workload_node, "workload",
                   fmt::format("unknown scenario '{}' (try 'fencesim list')", workload));
     }
-  }
+  });
   bool keep_workload_faults = true;
   if (const toml::node* node = document.get("workload_faults")) {
-    const std::string mode = reader.string(*node, "workload_faults");
-    if (mode != "keep" && mode != "drop") {
-      reader.fail(*node, "workload_faults", fmt::format("'{}' is not keep or drop", mode));
-    }
-    keep_workload_faults = mode == "keep";
+    reader.attempt([&] {
+      const std::string mode = reader.string(*node, "workload_faults");
+      if (mode != "keep" && mode != "drop") {
+        reader.fail(*node, "workload_faults", fmt::format("'{}' is not keep or drop", mode));
+      }
+      keep_workload_faults = mode == "keep";
+    });
   }
   spec::Options options;
-  if (const toml::node* node = document.get("options")) options = spec::read_options(reader, *node);
+  bool options_read = true;
+  if (const toml::node* node = document.get("options")) {
+    const std::size_t before = reader.error_count();
+    options_read = reader.attempt([&] { options = spec::read_options(reader, *node); }) &&
+                   reader.error_count() == before;
+  }
   std::vector<spec::FaultGenerator> faults;
-  if (const toml::node* node = document.get("fault")) faults = read_faults(reader, *node);
-
+  if (const toml::node* node = document.get("fault")) {
+    reader.attempt([&] { faults = read_faults(reader, *node); });
+  }
   Scenario scenario;
   scenario.name = name;
   scenario.description = fmt::format("spec {} over {}", source, workload);
   if (const toml::node* node = document.get("description")) {
-    scenario.description = reader.string(*node, "description");
+    reader.attempt([&] { scenario.description = reader.string(*node, "description"); });
   }
-  scenario.marks = base->marks;
-  if (const toml::node* node = document.get("marks")) scenario.marks = read_marks(reader, *node);
+  if (base != nullptr) scenario.marks = base->marks;
+  if (const toml::node* node = document.get("marks")) {
+    reader.attempt([&] { scenario.marks = read_marks(reader, *node); });
+  }
+  // The workload's world is built only from parts that read: an error already reported is not
+  // reported again as what it breaks downstream.
+  if (base != nullptr && options_read) {
+    reader.attempt([&] { check_against_workload(reader, *base, options, faults, outline); });
+  }
+  reader.throw_if_any();
+  if (outline != nullptr) {
+    outline->name = name;
+    outline->workload = workload;
+    outline->description = scenario.description;
+    outline->marks = scenario.marks;
+    outline->workload_faults = keep_workload_faults ? "keep" : "drop";
+    for (const spec::FaultGenerator& fault : faults) {
+      outline->faults.push_back(spec::describe(fault));
+    }
+  }
+  if (same_spec_again) return name;
   scenario.spec_toml = text;
   scenario.configure = [configure = base->configure, options](sim::WorldOptions& world_options) {
     if (configure) configure(world_options);
@@ -180,12 +251,12 @@ std::string register_spec_text(ScenarioRegistry& registry, const std::string& te
     for (const spec::FaultGenerator& fault : faults) spec::draw_faults(fault, world, rng, plan);
     world.set_fault_plan(std::move(plan));
   };
-  check_against_workload(reader, *base, options, faults);
   registry.add(std::move(scenario));
   return name;
 }
 
-std::string register_spec_file(ScenarioRegistry& registry, const std::string& path) {
+std::string register_spec_file(ScenarioRegistry& registry, const std::string& path,
+                               SpecOutline* outline) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) {
     throw SpecError(
@@ -197,7 +268,7 @@ std::string register_spec_file(ScenarioRegistry& registry, const std::string& pa
   std::stringstream text;
   text << in.rdbuf();
   if (in.bad()) throw SpecError(fmt::format("spec file '{}' cannot be read", path));
-  return register_spec_text(registry, text.str(), path);
+  return register_spec_text(registry, text.str(), path, outline);
 }
 
 }  // namespace fencesim::scenarios

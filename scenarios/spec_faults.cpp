@@ -161,12 +161,13 @@ void read_measures(const SpecReader& reader, const toml::table& table, const Kin
   const std::string kind_name(sim::to_string(rules.kind));
   const auto unused = [&](std::string_view name) {
     if (const toml::node* stray = table.get(name)) {
-      reader.fail(*stray, key(name), fmt::format("not used by a '{}' fault", kind_name));
+      reader.note(stray->source().begin.line, key(name),
+                  fmt::format("not used by a '{}' fault", kind_name));
     }
   };
   const auto required = [&](std::string_view name, bool needed) {
     if (needed && table.get(name) == nullptr) {
-      reader.fail(generator.line, key(name),
+      reader.note(generator.line, key(name),
                   fmt::format("missing (a '{}' fault needs it)", kind_name));
     }
   };
@@ -227,14 +228,16 @@ FaultGenerator read_fault(const SpecReader& reader, const toml::table& table) {
   generator.kind = *parsed;
   const toml::node* node = table.get("node");
   if (node == nullptr) reader.fail(generator.line, key("node"), "missing");
-  generator.node = read_pick(reader, *node, "node");
-  read_timing(reader, table, generator);
-  read_measures(reader, table, rules_of(generator.kind), generator);
+  // Each part checked on its own, so that one [[fault]] reports all its errors.
+  reader.attempt([&] { generator.node = read_pick(reader, *node, "node"); });
+  reader.attempt([&] { read_timing(reader, table, generator); });
+  reader.attempt([&] { read_measures(reader, table, rules_of(generator.kind), generator); });
   if (const toml::node* chance = table.get("chance")) {
-    generator.chance = reader.number(*chance, key("chance"), 0, 1);
+    reader.attempt([&] { generator.chance = reader.number(*chance, key("chance"), 0, 1); });
   }
   if (const toml::node* count = table.get("count")) {
-    generator.count = reader.integer_range(*count, key("count"), 0, 1000);
+    reader.attempt(
+        [&] { generator.count = reader.integer_range(*count, key("count"), 0, 1000); });
   }
   return generator;
 }
@@ -320,6 +323,55 @@ void draw_faults(const FaultGenerator& generator, const sim::World& world, sim::
       plan.faults.push_back(std::move(fault));
     }
   }
+}
+
+namespace {
+
+std::string duration_text(const Range& range) {
+  if (range.low == range.high) return format_duration(range.low);
+  return fmt::format("{}..{}", format_duration(range.low), format_duration(range.high));
+}
+
+std::string integer_text(const Range& range) {
+  if (range.low == range.high) return std::to_string(range.low);
+  return fmt::format("{}..{}", range.low, range.high);
+}
+
+}  // namespace
+
+std::string describe(const FaultGenerator& generator) {
+  const KindRules& rules = rules_of(generator.kind);
+  std::string text = fmt::format("{} on {}", sim::to_string(generator.kind), generator.node.text);
+  if (generator.peer) text += fmt::format(" and {}", generator.peer->text);
+  if (generator.at) {
+    text += fmt::format(", at {}", duration_text(*generator.at));
+  } else if (generator.after) {
+    text += fmt::format(", after {} #{} of {}", runtime::to_string(*generator.after),
+                        integer_text(generator.occurrence),
+                        generator.after_node.empty() ? "its node" : generator.after_node);
+    if (generator.delay.high > 0) text += fmt::format(" + {}", duration_text(generator.delay));
+  }
+  if (rules.lasting) text += fmt::format(", lasting {}", duration_text(generator.lasting));
+  switch (rules.amount) {
+    case Amount::kDuration:
+    case Amount::kSignedDuration:
+      text += fmt::format(", amount {}", duration_text(generator.amount));
+      break;
+    case Amount::kPpm:
+      text += fmt::format(", amount {} ppm", integer_text(generator.amount));
+      break;
+    case Amount::kNone:
+      break;
+  }
+  if (rules.probability) {
+    text += generator.probability.low == generator.probability.high
+                ? fmt::format(", probability {:g}", generator.probability.low)
+                : fmt::format(", probability {:g}..{:g}", generator.probability.low,
+                              generator.probability.high);
+  }
+  if (generator.chance < 1) text += fmt::format(", chance {:g}", generator.chance);
+  text += fmt::format(", count {} (line {})", integer_text(generator.count), generator.line);
+  return text;
 }
 
 }  // namespace fencesim::scenarios::spec

@@ -49,6 +49,10 @@ FaultGenerator read_fault(const SpecReader& reader, const toml::table& table);
 void check_fault(const SpecReader& reader, const FaultGenerator& generator,
                  const sim::World& world);
 
+// The generator in words with its ranges, as check-spec prints it: "stall on every-instance, at
+// 10s..20s, lasting 31s..45s, count 1 (line 7)".
+std::string describe(const FaultGenerator& generator);
+
 // Appends what the generator draws from `rng` to `plan`. The number of draws depends only on the
 // spec (and the count drawn), so an edit to one generator's values keeps the others' draws.
 void draw_faults(const FaultGenerator& generator, const sim::World& world, sim::Rng& rng,

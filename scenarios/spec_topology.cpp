@@ -99,10 +99,18 @@ ItemSpec read_item(const SpecReader& reader, const toml::table& table,
   for (const auto& [key, value] : table) {
     bool known = false;
     for (std::string_view name : keys->second) known = known || name == key.str();
-    if (!known) {
-      reader.fail(key.source().begin.line, fmt::format("{}{}", kPrefix, key.str()),
-                  fmt::format("not used by a '{}' step", kind));
+    if (known) continue;
+    // A key of another kind is misplaced; one of no kind is misspelled: say which.
+    bool of_another_kind = false;
+    for (const auto& [other, names] : kKeys) {
+      for (std::string_view name : names) of_another_kind = of_another_kind || name == key.str();
     }
+    std::string list;
+    for (std::string_view name : keys->second) list += (list.empty() ? "" : ", ") + std::string(name);
+    reader.note(key.source().begin.line, fmt::format("{}{}", kPrefix, key.str()),
+                of_another_kind
+                    ? fmt::format("not used by a '{}' step (its keys: {})", kind, list)
+                    : fmt::format("unknown key (known for a '{}' step: {})", kind, list));
   }
   StepSpec& step = item.step;
   step.kind = kind;
@@ -148,6 +156,32 @@ void check_no_cycle(const SpecReader& reader, const Topology& topology, std::uin
   for (const WorkflowSpec& workflow : topology.workflows) visit(workflow.name);
 }
 
+// One [[workflow]]: kept in `topology` only when all of it reads (its errors are kept).
+void read_workflow(const SpecReader& reader, const toml::table& table,
+                   const std::set<std::string>& sinks, std::set<std::string>& names,
+                   Topology& topology) {
+  reader.only_keys(table, "[[workflow]].", {"name", "steps"});
+  WorkflowSpec workflow{required_string(reader, table, "[[workflow]].", "name"), {}};
+  if (!names.insert(workflow.name).second) {
+    reader.fail(table, "[[workflow]].name",
+                fmt::format("workflow '{}' is declared twice or registered", workflow.name));
+  }
+  const toml::array* steps = tables(reader, table, "steps");
+  if (steps == nullptr || steps->empty()) {
+    reader.fail(table, "[[workflow]].steps", "a workflow needs at least one step");
+  }
+  bool whole = true;
+  for (const toml::node& step : *steps) {
+    const std::size_t before = reader.error_count();
+    whole = reader.attempt([&] {
+      ItemSpec item = read_item(reader, *step.as_table(), sinks);
+      if (reader.error_count() == before) workflow.items.push_back(std::move(item));
+    }) && reader.error_count() == before && whole;
+  }
+  // A workflow with a step in error is left out: what refers to it is still checked.
+  if (whole) topology.workflows.push_back(std::move(workflow));
+}
+
 void read_workflows(const SpecReader& reader, const toml::table& document, Topology& topology) {
   const std::set<std::string> sinks(topology.sinks.begin(), topology.sinks.end());
   const toml::array* workflows = tables(reader, document, "workflow");
@@ -157,20 +191,7 @@ void read_workflows(const SpecReader& reader, const toml::table& document, Topol
   for (const toml::node& element : *workflows) {
     const toml::table& table = *element.as_table();
     if (first_line == 1) first_line = table.source().begin.line;
-    reader.only_keys(table, "[[workflow]].", {"name", "steps"});
-    WorkflowSpec workflow{required_string(reader, table, "[[workflow]].", "name"), {}};
-    if (!names.insert(workflow.name).second) {
-      reader.fail(table, "[[workflow]].name",
-                  fmt::format("workflow '{}' is declared twice or registered", workflow.name));
-    }
-    const toml::array* steps = tables(reader, table, "steps");
-    if (steps == nullptr || steps->empty()) {
-      reader.fail(table, "[[workflow]].steps", "a workflow needs at least one step");
-    }
-    for (const toml::node& step : *steps) {
-      workflow.items.push_back(read_item(reader, *step.as_table(), sinks));
-    }
-    topology.workflows.push_back(std::move(workflow));
+    reader.attempt([&] { read_workflow(reader, table, sinks, names, topology); });
   }
   for (const WorkflowSpec& workflow : topology.workflows) {
     for (const ItemSpec& item : workflow.items) {
@@ -199,19 +220,47 @@ void read_nodes(const SpecReader& reader, const toml::table& document, Topology&
   if (const toml::array* sinks = tables(reader, document, "sink")) {
     for (const toml::node& element : *sinks) {
       reader.only_keys(*element.as_table(), "[[sink]].", {"name"});
-      topology.sinks.push_back(unique(*element.as_table(), "[[sink]]."));
+      reader.attempt([&] { topology.sinks.push_back(unique(*element.as_table(), "[[sink]].")); });
     }
   }
   if (const toml::array* instances = tables(reader, document, "instance")) {
     for (const toml::node& element : *instances) {
       const toml::table& table = *element.as_table();
       reader.only_keys(table, "[[instance]].", {"name", "start"});
-      const std::string name = unique(table, "[[instance]].");
-      topology.instances.emplace_back(name,
-                                      optional_duration(reader, table, "[[instance]].", "start"));
+      reader.attempt([&] {
+        const std::string name = unique(table, "[[instance]].");
+        topology.instances.emplace_back(
+            name, optional_duration(reader, table, "[[instance]].", "start"));
+      });
     }
   }
-  if (topology.instances.empty()) reader.fail(1, "[[instance]]", "a topology needs an instance");
+  if (topology.instances.empty() && !document.contains("instance")) {
+    reader.fail(1, "[[instance]]", "a topology needs an instance");
+  }
+}
+
+void read_tree(const SpecReader& reader, const toml::table& table, Topology& topology,
+               const std::set<std::string>& workflows, std::set<runtime::LeaseKey>& keys) {
+  constexpr std::string_view kPrefix = "[[tree]].";
+  TreeSpec tree{required_string(reader, table, kPrefix, "tenant"),
+                required_string(reader, table, kPrefix, "execution"),
+                required_string(reader, table, kPrefix, "workflow"),
+                optional_duration(reader, table, kPrefix, "at")};
+  if (!workflows.contains(tree.workflow)) {
+    reader.fail(*table.get("workflow"), "[[tree]].workflow",
+                fmt::format("unknown workflow '{}' (declare it as [[workflow]], or use one "
+                            "registered: order)",
+                            tree.workflow));
+  }
+  if (tree.workflow == "order" && std::find(topology.sinks.begin(), topology.sinks.end(),
+                                            "payments") == topology.sinks.end()) {
+    reader.fail(*table.get("workflow"), "[[tree]].workflow",
+                "the registered workflow 'order' writes to a sink named 'payments'");
+  }
+  if (!keys.insert(runtime::LeaseKey{tree.tenant, tree.execution}).second) {
+    reader.fail(table, "[[tree]]", "two trees with the same tenant and execution");
+  }
+  topology.trees.push_back(std::move(tree));
 }
 
 }  // namespace
@@ -225,10 +274,18 @@ bool has_topology(const toml::table& document) {
 
 Topology read_topology(const SpecReader& reader, const toml::table& document) {
   Topology topology;
-  read_nodes(reader, document, topology);
-  read_workflows(reader, document, topology);
+  reader.attempt([&] { read_nodes(reader, document, topology); });
+  reader.attempt([&] { read_workflows(reader, document, topology); });
   std::set<std::string> workflows = registered_workflows();
   for (const WorkflowSpec& workflow : topology.workflows) workflows.insert(workflow.name);
+  // A workflow declared with an error of its own is reported once, not again by each tree on it.
+  if (const toml::node* declared = document.get("workflow"); declared && declared->as_array()) {
+    for (const toml::node& element : *declared->as_array()) {
+      const toml::table* table = element.as_table();
+      const toml::node* name = table ? table->get("name") : nullptr;
+      if (name && name->as_string()) workflows.insert(name->as_string()->get());
+    }
+  }
   const toml::array* trees = tables(reader, document, "tree");
   if (trees == nullptr) reader.fail(1, "[[tree]]", "a topology needs a tree");
   std::set<runtime::LeaseKey> keys;
@@ -236,28 +293,11 @@ Topology read_topology(const SpecReader& reader, const toml::table& document) {
     const toml::table& table = *element.as_table();
     constexpr std::string_view kPrefix = "[[tree]].";
     reader.only_keys(table, kPrefix, {"tenant", "execution", "workflow", "at"});
-    TreeSpec tree{required_string(reader, table, kPrefix, "tenant"),
-                  required_string(reader, table, kPrefix, "execution"),
-                  required_string(reader, table, kPrefix, "workflow"),
-                  optional_duration(reader, table, kPrefix, "at")};
-    if (!workflows.contains(tree.workflow)) {
-      reader.fail(*table.get("workflow"), "[[tree]].workflow",
-                  fmt::format("unknown workflow '{}' (declare it as [[workflow]], or use one "
-                              "registered: order)",
-                              tree.workflow));
-    }
-    if (tree.workflow == "order" && std::find(topology.sinks.begin(), topology.sinks.end(),
-                                              "payments") == topology.sinks.end()) {
-      reader.fail(*table.get("workflow"), "[[tree]].workflow",
-                  "the registered workflow 'order' writes to a sink named 'payments'");
-    }
-    if (!keys.insert(runtime::LeaseKey{tree.tenant, tree.execution}).second) {
-      reader.fail(table, "[[tree]]", "two trees with the same tenant and execution");
-    }
-    topology.trees.push_back(std::move(tree));
+    reader.attempt([&] { read_tree(reader, table, topology, workflows, keys); });
   }
   return topology;
 }
+
 
 namespace {
 

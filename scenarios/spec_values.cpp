@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "scenarios/one_line.h"
 
 namespace fencesim::scenarios::spec {
@@ -33,7 +35,32 @@ void SpecReader::fail(std::uint32_t line, std::string_view key, std::string_view
   // Every refusal quotes what it was given (a scenario name, a key, a value), which may hold a
   // newline: the whole message is escaped to one line here, whatever the caller quoted
   // (fuzz/corpus/spec/finding-workload-name-with-newline.toml).
-  throw SpecError(one_line(fmt::format("{}:{}: {}: {}", source_, line, key, what)));
+  throw SpecError(one_line(fmt::format("{}:{}: {}: {}", source_, line, key, what)), line);
+}
+
+void SpecReader::note(std::uint32_t line, std::string_view key, std::string_view what) const {
+  attempt([&] { fail(line, key, what); });
+}
+
+void SpecReader::keep(const SpecError& error) const {
+  for (const std::string& each : error.all()) errors_.emplace_back(error.line(), each);
+}
+
+void SpecReader::throw_if_any() const {
+  if (errors_.empty()) return;
+  std::vector<std::pair<std::uint32_t, std::string>> sorted = errors_;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> all;
+  for (auto& [line, text] : sorted) {
+    if (std::find(all.begin(), all.end(), text) == all.end()) all.push_back(std::move(text));
+  }
+  std::string what = all.front();
+  if (all.size() > 1) {
+    what += fmt::format(" (and {} more error{}: `fencesim check-spec {}` lists them all)",
+                        all.size() - 1, all.size() == 2 ? "" : "s", source_);
+  }
+  throw SpecError(what, sorted.front().first, std::move(all));
 }
 
 void SpecReader::fail(const toml::node& at, std::string_view key, std::string_view what) const {
@@ -48,7 +75,7 @@ void SpecReader::only_keys(const toml::table& table, std::string_view prefix,
     if (found) continue;
     std::string list;
     for (std::string_view name : known) list += (list.empty() ? "" : ", ") + std::string(name);
-    fail(key.source().begin.line, fmt::format("{}{}", prefix, key.str()),
+    note(key.source().begin.line, fmt::format("{}{}", prefix, key.str()),
          fmt::format("unknown key (known: {})", list));
   }
 }

@@ -31,6 +31,24 @@ class SpecReader {
 
   [[noreturn]] void fail(std::uint32_t line, std::string_view key, std::string_view what) const;
   [[noreturn]] void fail(const toml::node& at, std::string_view key, std::string_view what) const;
+  // Keeps an error and goes on (a stray or unknown key: what follows can still be read).
+  void note(std::uint32_t line, std::string_view key, std::string_view what) const;
+
+  // A spec is checked whole: `read` runs, and a SpecError it throws is kept and reading goes on
+  // with whatever the caller reads next. Returns whether `read` finished without one.
+  template <typename Read>
+  bool attempt(Read&& read) const {
+    try {
+      read();
+      return true;
+    } catch (const SpecError& error) {
+      keep(error);
+      return false;
+    }
+  }
+  std::size_t error_count() const { return errors_.size(); }
+  // Throws one SpecError holding every error kept, in the order of their lines; nothing if none.
+  void throw_if_any() const;
 
   // Every key of `table` must be one of `known` ("unknown key 'x' (known: a, b)"); `prefix` is
   // the table's path in messages ("options.", "[[fault]].", or "" at the top).
@@ -52,7 +70,11 @@ class SpecReader {
   // The two ends of a [low, high] array (or the value itself, twice).
   std::pair<const toml::node*, const toml::node*> ends(const toml::node& node,
                                                        std::string_view key) const;
+  void keep(const SpecError& error) const;
+
   std::string source_;
+  // Every error so far, with its line (mutable: the reader is passed as const everywhere).
+  mutable std::vector<std::pair<std::uint32_t, std::string>> errors_;
 };
 
 }  // namespace fencesim::scenarios::spec

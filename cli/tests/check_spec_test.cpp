@@ -1,0 +1,69 @@
+// `fencesim check-spec`: every error of a spec in one run (exit 2), or what a good spec composes
+// without running it (exit 0); `sweep --spec` keeps to one line and says how many more there are.
+#include <algorithm>
+
+#include "cli/tests/sweep_fixture.h"
+#include "tests/paths.h"
+
+namespace fencesim::cli::testing {
+namespace {
+
+const std::string kThreeErrors =
+    "name = \"three\"\n"
+    "workload = \"kleppmann-fencing\"\n"
+    "fautls = 1\n"
+    "[[fault]]\n"
+    "kind = \"stall\"\n"
+    "node = \"instance-9\"\n"
+    "at = \"1s\"\n"
+    "lasting = \"31\"\n";
+
+class CheckSpecTest : public BinaryTest {};
+
+TEST_F(CheckSpecTest, EveryErrorOfASpecInOneRun) {
+  write("three.toml", kThreeErrors);
+  const Result result = fencesim("check-spec three.toml");
+  EXPECT_EQ(result.code, 2) << result.out << result.err;
+  EXPECT_EQ(result.err,
+            "three.toml:3: fautls: unknown key (known: name, description, workload, "
+            "workload_faults, marks, options, fault, instance, sink, workflow, tree)\n"
+            "three.toml:8: [[fault]].lasting: '31' needs a unit (ns, us, ms, s, m, h)\n");
+  EXPECT_EQ(result.out, "three.toml: 2 errors\n");
+  // The node is checked once the fault reads: with its duration mended, the node is the error.
+  write("two.toml", kThreeErrors.substr(0, kThreeErrors.find("lasting")) + "lasting = \"3s\"\n");
+  const Result two = fencesim("check-spec two.toml");
+  EXPECT_EQ(two.code, 2);
+  EXPECT_NE(two.err.find("two.toml:6: [[fault]].node: unknown node 'instance-9'"),
+            std::string::npos)
+      << two.err;
+  // A sweep says the first and how many more, on one line, and runs nothing.
+  const Result sweep = fencesim("sweep --spec three.toml --seeds 1..2 --out out");
+  EXPECT_EQ(sweep.code, 2);
+  EXPECT_EQ(std::count(sweep.err.begin(), sweep.err.end(), '\n'), 1) << sweep.err;
+  EXPECT_NE(sweep.err.find("(and 1 more error: `fencesim check-spec three.toml` lists them all)"),
+            std::string::npos)
+      << sweep.err;
+}
+
+TEST_F(CheckSpecTest, AGoodSpecIsOutlinedWithoutRunning) {
+  const std::string spec = fencesim::testing::source_dir() + "/specs/stall-and-drift.toml";
+  const Result result = fencesim("check-spec '" + spec + "'");
+  ASSERT_EQ(result.code, 0) << result.out << result.err;
+  EXPECT_EQ(result.err, "");
+  EXPECT_NE(result.out.find(": ok: scenario '"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\n  nodes: lease-store (store), "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\n  fault: "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\n  phases: safety "), std::string::npos) << result.out;
+  EXPECT_FALSE(std::filesystem::exists(path("fencesim-sweep"))) << "check-spec ran something";
+}
+
+TEST_F(CheckSpecTest, EveryShippedSpecChecks) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(fencesim::testing::source_dir() + "/specs")) {
+    const Result result = fencesim("check-spec '" + entry.path().string() + "'");
+    EXPECT_EQ(result.code, 0) << entry.path() << result.err;
+  }
+}
+
+}  // namespace
+}  // namespace fencesim::cli::testing

@@ -123,7 +123,19 @@ ExecutionFencedError ExecutionFence::fenced_error(HeldLease& lease, Token observ
   // mark kept under the wrong key, a sink that confuses tokens) still refused our write, and our
   // write must not be retried under this token: the error is the fenced one, carrying what the
   // system reported (ExecutionFencedError accepts it, see errors.h).
-  ExecutionFencedError error(lease.key(), lease.token(), observed_token, lease.scope_key());
+  //
+  // A reported token above 2^53-1 is no token at all (tokens are safe integers, ADR-0023: "no
+  // bigint"), and the error's own range check would throw before the holder is stopped (issue
+  // 29 item 4). The system still refused: the error is the fenced one, its observed token the
+  // largest safe token (later than any token held), and its cause names what was reported.
+  std::exception_ptr cause;
+  if (observed_token > kTokenMax) {
+    cause = std::make_exception_ptr(TokenOverflowError(fmt::format(
+        "the refusing system reported token {}, above 2^53-1: no token", observed_token)));
+    observed_token = kTokenMax;
+  }
+  ExecutionFencedError error(lease.key(), lease.token(), observed_token, lease.scope_key(),
+                             std::move(cause));
   lease.lose("fenced", std::make_exception_ptr(error));
   return error;
 }
@@ -178,19 +190,25 @@ SinkReply ExecutionFence::write(Sink& sink, std::string_view effect,
         } catch (const std::exception&) {
           call->error = std::current_exception();
         }
-        call->done = true;
-        if (!call->error) {
-          event.value = static_cast<std::int64_t>(call->reply.high_water);
-          if (call->reply.outcome == SinkOutcome::kRefused) {
-            event.kind = EventKind::kWriteRefused;
-            observer.on_event(event);
-            call->fenced = std::make_exception_ptr(fenced_error(*held, call->reply.high_water));
-          } else {
-            event.kind = EventKind::kWriteAccepted;
-            event.detail = std::string(to_string(call->reply.outcome));
-            observer.on_event(event);
+        // Whatever happens below, the fiber ends by waking the caller (issue 29 item 4: a reply
+        // fiber that died here left the step blocked for as long as renewals succeeded).
+        try {
+          if (!call->error) {
+            event.value = static_cast<std::int64_t>(call->reply.high_water);
+            if (call->reply.outcome == SinkOutcome::kRefused) {
+              event.kind = EventKind::kWriteRefused;
+              observer.on_event(event);
+              call->fenced = std::make_exception_ptr(fenced_error(*held, call->reply.high_water));
+            } else {
+              event.kind = EventKind::kWriteAccepted;
+              event.detail = std::string(to_string(call->reply.outcome));
+              observer.on_event(event);
+            }
           }
+        } catch (const std::exception&) {
+          call->error = std::current_exception();
         }
+        call->done = true;
         held->notify_changed();
       });
   while (!call->done && held->held_now()) held->wait_changed();

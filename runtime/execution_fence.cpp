@@ -62,7 +62,11 @@ namespace {
 // The #360 cancel check of confirmNow(): reads the tree's cancel at the checkpoint store and
 // throws ExecutionCancelledError once it is known. A store that cannot be reached cannot say that
 // the tree was not cancelled, and confirmNow() is strict: it throws (see throw_unconfirmed).
-void check_cancel(TreeCancel* cancel, HeldLease& lease, const char* when) {
+// `still_running` is called after the read's round trip, before anything is decided: it throws
+// if the confirm's step ended meanwhile.
+template <typename StillRunning>
+void check_cancel(TreeCancel* cancel, HeldLease& lease, const char* when,
+                  const StillRunning& still_running) {
   if (cancel == nullptr) return;  // a frame without a pass (tests that build frames by hand)
   bool reached = true;
   try {
@@ -70,6 +74,7 @@ void check_cancel(TreeCancel* cancel, HeldLease& lease, const char* when) {
   } catch (const StoreUnavailableError&) {
     reached = false;
   }
+  still_running();
   cancel->throw_if_seen();
   if (!reached) {
     lease.assert_held();
@@ -97,17 +102,27 @@ Nanoseconds ExecutionFence::confirm_now() const {
   // began after the cancel was recorded never returns (its read reaches the store after the
   // recording); after, so that a confirm returns only if the tree was not cancelled when its
   // renewal was already granted, just before the unchecked call it guards.
-  check_cancel(cancel, lease, "confirm-before");
+  //
+  // The fence is read live across the round trips too (issue 29 item 3): a confirm made by a
+  // withdrawal or a fiber the step spawned can outlive its step while the pass still holds the
+  // lease for the next step, and its success would send an unchecked call in the name of a step
+  // that has ended. After each round trip the frame is read again: a fence kept past its step
+  // refuses (ExecutionContextUnavailableError), and no further round trip goes out in its name.
+  const auto still_running = [this] { (void)live(); };
+  check_cancel(cancel, lease, "confirm-before", still_running);
   // Strict: only a renewal the store granted, sent after the confirm began, lets the call go on.
   // A renewal not granted throws even while the old belief has not run out: the caller is about
   // to make a call that cannot check tokens, and an old belief is exactly what a stale holder has.
   // Refused, the lease is lost (renew_once lost it) and assertHeld throws the loss; not reached
   // (dropped, timed out, store down), the lease is still held and the confirm fails unconfirmed.
-  if (!lease.renew_once()) {
+  const bool renewed = lease.renew_once();
+  still_running();
+  if (!renewed) {
     lease.assert_held();
     throw_unconfirmed(lease, "the strict renewal did not reach the lease store");
   }
-  check_cancel(cancel, lease, "confirm-after");
+  check_cancel(cancel, lease, "confirm-after", still_running);
+  // Nothing below waits: the step that was running at the last round trip's end still runs.
   lease.assert_held();
   lease.signal().throw_if_aborted();
   return lease.confirmed_until_ns();

@@ -198,6 +198,71 @@ TEST(Deviations, CheckpointRefusedWithAnEpochAboveTheSafeRangeEndsTheStepFenced)
   EXPECT_EQ(lost->detail, "fenced");
 }
 
+std::size_t started_count(const LeasesFixture& f, const std::string& step) {
+  std::size_t n = 0;
+  for (const RuntimeEvent& e : f.events.events()) {
+    n += e.kind == EventKind::kStepStarted && e.step == step;
+  }
+  return n;
+}
+
+// A lease store whose renewals take 100 ms to come back.
+class SlowRenewals final : public ExecutionLeaseRepository {
+ public:
+  SlowRenewals(Env& env, ExecutionLeaseRepository& target) : env_(env), target_(target) {}
+  TakeResult take(const LeaseKey& key, const HolderId& holder, Nanoseconds ttl_ns) override {
+    return target_.take(key, holder, ttl_ns);
+  }
+  RenewResult renew(const LeaseKey& key, const HolderId& holder, Token token,
+                    Nanoseconds ttl_ns) override {
+    env_.sleep(100 * kMillisecond);
+    return target_.renew(key, holder, token, ttl_ns);
+  }
+  ReleaseStatus release(const LeaseKey& key, const HolderId& holder, Token token) override {
+    return target_.release(key, holder, token);
+  }
+  std::optional<Lease> read(const LeaseKey& key) override { return target_.read(key); }
+
+ private:
+  Env& env_;
+  ExecutionLeaseRepository& target_;
+};
+
+// Issue 29 item 3: a confirm made by a fiber the step started outlives the step across its
+// renewal's round trip, while the pass still holds the lease for the next step. It must not
+// return success in the name of the ended step: the fence, read again after the round trip,
+// refuses (a fence kept past its step refuses).
+TEST(Deviations, ConfirmNowOutlivedByItsStepRefuses) {
+  LeasesFixture f;
+  SlowRenewals leases(f.store_env, f.leases);
+  std::exception_ptr helper_failure;
+  bool helper_confirmed = false;
+  bool helper_done = false;
+  f.workflows.add(Workflow{
+      "w", {StepItem{"notify",
+                     [&](ExecutionContext& c) {
+                       c.env().spawn("helper", [&, fence = c.fence()] {
+                         try {
+                           (void)fence.confirm_now();
+                           helper_confirmed = true;
+                         } catch (const std::exception&) {
+                           helper_failure = std::current_exception();
+                         }
+                         helper_done = true;
+                       });
+                       c.env().sleep(10 * kMillisecond);  // returns while the renewal is out
+                     }},
+            StepItem{"pack", [](ExecutionContext& c) { c.env().sleep(5 * kSecond); }}}});
+  f.add_instance("A", &leases);
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(kSecond);
+  ASSERT_TRUE(helper_done);
+  ASSERT_EQ(started_count(f, "pack"), 1u);  // the lease is held: the next step runs under it
+  EXPECT_FALSE(helper_confirmed);
+  EXPECT_TRUE(threw<ExecutionContextUnavailableError>(helper_failure)) << error_code(helper_failure);
+}
+
 // Item 9: once the lease is lost, confirmedUntil is no later than the moment it was lost.
 TEST(Deviations, ConfirmedUntilIsNotInTheFutureAfterTheLeaseWasLost) {
   LeasesFixture f;

@@ -7,8 +7,9 @@
 // - error-code-families: every error code a step body, a catch site or a runtime event shows
 //   follows the ADR's hierarchy (a subclass's code extends its parent's);
 // - call-ends-at-abort: a fenced write's call ends at its lease's abort, not at its reply;
-// - withdrawal-frame: a withdrawal runs unfenced only after the store recorded its tree's
-//   completion, and fenced only in the frame of the step it named.
+// - withdrawal-frame: a withdrawal runs unfenced only after the stores recorded its tree's end
+//   (its completion, or its cancelled pass's finish), and fenced only in the frame of the step it
+//   named.
 #include <cstdint>
 
 #include "properties/invariants_builtin.h"
@@ -55,8 +56,9 @@ class WithdrawalFrame final : public Invariant {
  public:
   std::string_view name() const override { return "withdrawal-frame"; }
   std::string_view statement() const override {
-    return "a withdrawal runs without a fence only after the store recorded its tree's "
-           "completion, and with a fence only in the frame of the step it named";
+    return "a withdrawal runs without a fence only after the stores recorded its tree's end (its "
+           "completion, or its cancelled pass's finish), and with a fence only in the frame of "
+           "the step it named";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };

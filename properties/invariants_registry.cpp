@@ -4,6 +4,8 @@
 #include "properties/invariants_cancel.h"
 #include "properties/invariants_cancel_reach.h"
 #include "properties/invariants_confirm_cancel.h"
+#include "properties/invariants_confirm_within_step.h"
+#include "properties/invariants_ended_tree.h"
 #include "properties/invariants_fence_use.h"
 #include "properties/invariants_group_join.h"
 #include "properties/invariants_hand_over.h"
@@ -57,6 +59,8 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<LeaseTermsKept>());
   out.push_back(std::make_unique<LostOnlyWhenLost>());
   out.push_back(std::make_unique<StaleStepEndsLost>());
+  out.push_back(std::make_unique<EndedTreeNotLive>());
+  out.push_back(std::make_unique<ConfirmWithinStep>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

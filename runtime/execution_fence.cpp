@@ -62,7 +62,11 @@ namespace {
 // The #360 cancel check of confirmNow(): reads the tree's cancel at the checkpoint store and
 // throws ExecutionCancelledError once it is known. A store that cannot be reached cannot say that
 // the tree was not cancelled, and confirmNow() is strict: it throws (see throw_unconfirmed).
-void check_cancel(TreeCancel* cancel, HeldLease& lease, const char* when) {
+// `still_running` is called after the read's round trip, before anything is decided: it throws
+// if the confirm's step ended meanwhile.
+template <typename StillRunning>
+void check_cancel(TreeCancel* cancel, HeldLease& lease, const char* when,
+                  const StillRunning& still_running) {
   if (cancel == nullptr) return;  // a frame without a pass (tests that build frames by hand)
   bool reached = true;
   try {
@@ -70,6 +74,7 @@ void check_cancel(TreeCancel* cancel, HeldLease& lease, const char* when) {
   } catch (const StoreUnavailableError&) {
     reached = false;
   }
+  still_running();
   cancel->throw_if_seen();
   if (!reached) {
     lease.assert_held();
@@ -97,17 +102,27 @@ Nanoseconds ExecutionFence::confirm_now() const {
   // began after the cancel was recorded never returns (its read reaches the store after the
   // recording); after, so that a confirm returns only if the tree was not cancelled when its
   // renewal was already granted, just before the unchecked call it guards.
-  check_cancel(cancel, lease, "confirm-before");
+  //
+  // The fence is read live across the round trips too (issue 29 item 3): a confirm made by a
+  // withdrawal or a fiber the step spawned can outlive its step while the pass still holds the
+  // lease for the next step, and its success would send an unchecked call in the name of a step
+  // that has ended. After each round trip the frame is read again: a fence kept past its step
+  // refuses (ExecutionContextUnavailableError), and no further round trip goes out in its name.
+  const auto still_running = [this] { (void)live(); };
+  check_cancel(cancel, lease, "confirm-before", still_running);
   // Strict: only a renewal the store granted, sent after the confirm began, lets the call go on.
   // A renewal not granted throws even while the old belief has not run out: the caller is about
   // to make a call that cannot check tokens, and an old belief is exactly what a stale holder has.
   // Refused, the lease is lost (renew_once lost it) and assertHeld throws the loss; not reached
   // (dropped, timed out, store down), the lease is still held and the confirm fails unconfirmed.
-  if (!lease.renew_once()) {
+  const bool renewed = lease.renew_once();
+  still_running();
+  if (!renewed) {
     lease.assert_held();
     throw_unconfirmed(lease, "the strict renewal did not reach the lease store");
   }
-  check_cancel(cancel, lease, "confirm-after");
+  check_cancel(cancel, lease, "confirm-after", still_running);
+  // Nothing below waits: the step that was running at the last round trip's end still runs.
   lease.assert_held();
   lease.signal().throw_if_aborted();
   return lease.confirmed_until_ns();
@@ -123,7 +138,19 @@ ExecutionFencedError ExecutionFence::fenced_error(HeldLease& lease, Token observ
   // mark kept under the wrong key, a sink that confuses tokens) still refused our write, and our
   // write must not be retried under this token: the error is the fenced one, carrying what the
   // system reported (ExecutionFencedError accepts it, see errors.h).
-  ExecutionFencedError error(lease.key(), lease.token(), observed_token, lease.scope_key());
+  //
+  // A reported token above 2^53-1 is no token at all (tokens are safe integers, ADR-0023: "no
+  // bigint"), and the error's own range check would throw before the holder is stopped (issue
+  // 29 item 4). The system still refused: the error is the fenced one, its observed token the
+  // largest safe token (later than any token held), and its cause names what was reported.
+  std::exception_ptr cause;
+  if (observed_token > kTokenMax) {
+    cause = std::make_exception_ptr(TokenOverflowError(fmt::format(
+        "the refusing system reported token {}, above 2^53-1: no token", observed_token)));
+    observed_token = kTokenMax;
+  }
+  ExecutionFencedError error(lease.key(), lease.token(), observed_token, lease.scope_key(),
+                             std::move(cause));
   lease.lose("fenced", std::make_exception_ptr(error));
   return error;
 }
@@ -178,19 +205,25 @@ SinkReply ExecutionFence::write(Sink& sink, std::string_view effect,
         } catch (const std::exception&) {
           call->error = std::current_exception();
         }
-        call->done = true;
-        if (!call->error) {
-          event.value = static_cast<std::int64_t>(call->reply.high_water);
-          if (call->reply.outcome == SinkOutcome::kRefused) {
-            event.kind = EventKind::kWriteRefused;
-            observer.on_event(event);
-            call->fenced = std::make_exception_ptr(fenced_error(*held, call->reply.high_water));
-          } else {
-            event.kind = EventKind::kWriteAccepted;
-            event.detail = std::string(to_string(call->reply.outcome));
-            observer.on_event(event);
+        // Whatever happens below, the fiber ends by waking the caller (issue 29 item 4: a reply
+        // fiber that died here left the step blocked for as long as renewals succeeded).
+        try {
+          if (!call->error) {
+            event.value = static_cast<std::int64_t>(call->reply.high_water);
+            if (call->reply.outcome == SinkOutcome::kRefused) {
+              event.kind = EventKind::kWriteRefused;
+              observer.on_event(event);
+              call->fenced = std::make_exception_ptr(fenced_error(*held, call->reply.high_water));
+            } else {
+              event.kind = EventKind::kWriteAccepted;
+              event.detail = std::string(to_string(call->reply.outcome));
+              observer.on_event(event);
+            }
           }
+        } catch (const std::exception&) {
+          call->error = std::current_exception();
         }
+        call->done = true;
         held->notify_changed();
       });
   while (!call->done && held->held_now()) held->wait_changed("a write's reply or the lease's loss");

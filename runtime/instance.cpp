@@ -77,18 +77,33 @@ std::exception_ptr Instance::withdraw(const LeaseKey& tree, const std::string& s
 }
 
 std::shared_ptr<Frame> Instance::rebuilt_frame(const LeaseKey& tree, const std::string& step_path) {
-  // Only a tree known to have ended may be withdrawn from without a fence: its checkpoint says
-  // so. A store that cannot be read does not say so, and a tree that is live (on this instance
+  // Only a tree known to have ended may be withdrawn from without a fence: the stores say so. A
+  // store that cannot be read does not say so, and a tree that is live (on this instance
   // between steps, in a checkpoint, in a remote-children wait, or on another instance) has its
   // step's fence only inside that step's pass: the withdrawal is refused rather than run
   // unfenced beside a live holder (neither routed nor deferred: the caller learns at once, and
   // may try again inside the step, or after the tree ended).
+  //
+  // A tree ends by its completion, or, cancelled (#360), by its cancelled pass's finish: the pass
+  // that ended it finished its placement (TreeRunner::end_cancelled). A recorded cancel alone is
+  // not the end: its holder learns of it only at its next check, and its step may still run under
+  // the lease. A tree's completion and its cancel exclude each other at the store, so a finished
+  // placement of a tree whose cancel was recorded is the cancelled pass's finish (read after the
+  // cancel: both only ever become true).
   bool ended = false;
   std::string why = "the tree is live";
+  const char* unknown = "the checkpoint store cannot say whether the tree ended";
   try {
-    ended = services_.checkpoints.load(tree).tree_completed;
+    const Checkpoint checkpoint = services_.checkpoints.load(tree);
+    ended = checkpoint.tree_completed;
+    if (!ended && checkpoint.cancelled) {
+      unknown = "the placement queue cannot say whether the cancelled tree's pass ended it";
+      const std::optional<Placement> placement = services_.queue.find(tree);
+      ended = placement && placement->finished;
+      why = "the tree is live (its cancel was recorded, its pass has not ended it yet)";
+    }
   } catch (const StoreUnavailableError&) {
-    why = "the checkpoint store cannot say whether the tree ended";
+    why = unknown;
   }
   if (!ended) {
     services_.observer.on_event(RuntimeEvent{EventKind::kWithdrawalRefused,

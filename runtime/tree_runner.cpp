@@ -1,5 +1,7 @@
 #include "runtime/tree_runner.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "runtime/check.h"
@@ -144,7 +146,18 @@ PassOutcome TreeRunner::end_cancelled(const FailureDecision& decision) {
 }
 
 ExecutionFencedError TreeRunner::lease_fence_error(Token observed) {
-  ExecutionFencedError error(lease_->key(), lease_->token(), observed, lease_->scope_key());
+  // A reported epoch above 2^53-1 is no token (ADR-0023: safe integers), and the error's range
+  // check would throw before the holder is stopped (issue 29 item 4): the store still refused, so
+  // the holder is stopped with the fenced error, its observed token the largest safe token and
+  // its cause naming what was reported (as ExecutionFence::fenced does).
+  std::exception_ptr cause;
+  if (observed > kTokenMax) {
+    cause = std::make_exception_ptr(TokenOverflowError(fmt::format(
+        "the checkpoint store reported epoch {}, above 2^53-1: no token", observed)));
+    observed = kTokenMax;
+  }
+  ExecutionFencedError error(lease_->key(), lease_->token(), observed, lease_->scope_key(),
+                             std::move(cause));
   lease_->lose("fenced", std::make_exception_ptr(error));
   return error;
 }

@@ -48,6 +48,51 @@ void register_catalogue_unchecked(ScenarioRegistry& registry) {
       .marks(
           {"unchecked-call-overlapped >= 1%", "confirm-refused >= 20%", "takeover-mid-step >= 10%"})
       .add_to(registry);
+
+  // Issue 29 item 3: a confirm made by a fiber the step started, which the step does not wait
+  // for, outlives the step across its round trips (cancel read, renewal, cancel read) while the
+  // pass still holds the lease for the next step. The confirm must not return success once its
+  // step ended (confirm-within-step): an unchecked call would follow in an ended step's name.
+  ScenarioBuilder("confirm-outlives-step")
+      .describe(
+          "a step starts a helper fiber that confirms the lease before its own call that cannot "
+          "check tokens, and returns while the confirm's round trips are in flight: the confirm "
+          "never returns success after its step ended")
+      .safety_phase(30 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .instance("instance-2", 2 * kSecond)
+      .workflow([](sim::World& world, sim::Rng&) {
+        auto rng = std::make_shared<sim::Rng>(world.stream("confirm-helper"));
+        return runtime::Workflow{
+            "order",
+            {work_step("reserve", kSecond),
+             runtime::StepItem{
+                 "notify",
+                 [&world, rng](ExecutionContext& ctx) {
+                   auto returned = std::make_shared<bool>(false);
+                   ctx.env().spawn("notify-helper", [&world, helper = ctx, returned]() mutable {
+                     bool confirmed = false;
+                     try {
+                       (void)confirm_now(world, helper);
+                       confirmed = true;
+                     } catch (const std::exception&) {
+                     }
+                     if (*returned) world.mark(helper, "confirm-outlived-step");
+                     if (confirmed && !*returned) world.mark(helper, "confirm-within-step");
+                   });
+                   // The body returns 0 to 120 ms later: before, inside or after the confirm's
+                   // round trips, drawn per run.
+                   ctx.env().sleep(rng->between(0, 120) * kMillisecond);
+                   *returned = true;
+                 }},
+             work_step("pack", 5 * kSecond),
+             write_step(world, "charge", kSecond, "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .tree("tenant-1", "order-2", "order")
+      .marks({"confirm-outlived-step >= 20%"})
+      .add_to(registry);
 }
 
 }  // namespace fencesim::scenarios

@@ -217,5 +217,40 @@ TEST(Cancel, ACancelSeenWhileTwoLanesWaitWithTheLeaseYieldedEndsTheTree) {
   EXPECT_EQ(count_of(f, EventKind::kLeaseTaken, kKey), 1u);
 }
 
+// Issue 29 item 1: a tree that ended by its cancel counts as ended. The end is the cancelled
+// pass's finish, not the cancel's recording: while the holder has not yet learnt of the cancel
+// (its step runs on), a withdrawal from another instance is still refused; once the pass finished
+// the tree, a withdrawal from any instance runs without a fence, as after a completion.
+TEST(Cancel, AWithdrawalAfterTheCancelledPassFinishedRunsUnfenced) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{
+      "w", {StepItem{"long", [](ExecutionContext& c) { c.env().sleep(25 * kSecond); }},
+            StepItem{"after", [](ExecutionContext&) {}}}});
+  Instance& a = f.add_instance("A");
+  Instance& b = f.add_instance("B");
+  f.queue.place(kKey, "w", std::nullopt);
+  a.start();
+  f.time.advance(2 * kSecond);
+  ASSERT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
+  int ran = 0;
+  // Recorded, not yet ended: the holder's step still runs under its lease.
+  EXPECT_TRUE(is<WithdrawalRefusedError>(b.withdraw(kKey, "long", [&](ExecutionContext&) { ++ran; })));
+  EXPECT_EQ(ran, 0);
+  f.time.advance(40 * kSecond);
+  expect_ended_cancelled(f);
+  FrameKind a_frame = FrameKind::kStep;
+  FrameKind b_frame = FrameKind::kStep;
+  EXPECT_EQ(b.withdraw(kKey, "long", [&](ExecutionContext& c) { b_frame = c.frame_kind(); ++ran; }),
+            nullptr);
+  EXPECT_EQ(a.withdraw(kKey, "after", [&](ExecutionContext& c) { a_frame = c.frame_kind(); ++ran; }),
+            nullptr);
+  EXPECT_EQ(ran, 2);
+  EXPECT_EQ(b_frame, FrameKind::kRebuilt);
+  EXPECT_EQ(a_frame, FrameKind::kRebuilt);
+  EXPECT_EQ(f.events.count(EventKind::kWithdrawalRefused), 1u);
+  ASSERT_NE(f.events.last(EventKind::kWithdrawal), nullptr);
+  EXPECT_EQ(f.events.last(EventKind::kWithdrawal)->detail, "unfenced");
+}
+
 }  // namespace
 }  // namespace fencesim::runtime

@@ -104,6 +104,165 @@ TEST(Deviations, FencedWithANonLaterObservedTokenStopsTheHolderAsAHandOver) {
   EXPECT_EQ(decision.code, "execution.lease-lost.fenced");
 }
 
+// Issue 29 item 4: a refusing system that reports an observed token above 2^53-1 (no token: the
+// ADR's tokens are safe integers) still refused. The refusal is a hand-over: the holder is stopped
+// with the fenced error, whose observed token stays a safe integer; nothing throws before the stop.
+TEST(Deviations, FencedWithAnObservedTokenAboveTheSafeRangeStopsTheHolder) {
+  LeasesFixture f;
+  auto frame = step_frame(f, f.leases);
+  const ExecutionFence fence(frame);
+  std::exception_ptr thrown;
+  try {
+    throw fence.fenced(kTokenMax + 1);
+  } catch (const std::exception&) {
+    thrown = std::current_exception();
+  }
+  ASSERT_TRUE(threw<ExecutionFencedError>(thrown)) << error_code(thrown);
+  EXPECT_EQ(frame->lease->state(), LeaseState::kLost);
+  EXPECT_EQ(frame->lease->lost_reason(), "fenced");
+  const std::optional<ExecutionFencedError> fenced = find_fenced(thrown);
+  ASSERT_TRUE(fenced.has_value());
+  EXPECT_LE(fenced->observed_token(), kTokenMax);
+  const FailureDecision decision = decide_failure(thrown, frame->lease->signal().reason());
+  EXPECT_EQ(decision.kind, FailureDecision::Kind::Fenced);
+}
+
+// A sink whose refusals report a high-water token above 2^53-1.
+class OverflowingSink final : public Sink {
+ public:
+  const std::string& name() const override { return name_; }
+  SinkReply write(const SinkWrite&) override {
+    return SinkReply{SinkOutcome::kRefused, kTokenMax + 1};
+  }
+
+ private:
+  std::string name_ = "overflowing";
+};
+
+// Issue 29 item 4, inside write(): the reply fiber stops the holder and wakes the caller, so the
+// step ends fenced at once (it used to die before waking the caller, and the step blocked for as
+// long as renewals succeeded).
+TEST(Deviations, WriteRefusedWithAnObservedTokenAboveTheSafeRangeEndsTheStepFenced) {
+  LeasesFixture f;
+  OverflowingSink sink;
+  f.workflows.add(Workflow{"w", {StepItem{"charge", [&](ExecutionContext& c) {
+                                   c.fence().write(sink, "charge", "42");
+                                 }}}});
+  f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(2 * kSecond);
+  const RuntimeEvent* ended = f.events.last(EventKind::kStepEnded, "A");
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->detail, "execution.lease-lost.fenced");
+  const RuntimeEvent* lost = f.events.last(EventKind::kLeaseLost, "A");
+  ASSERT_NE(lost, nullptr);
+  EXPECT_EQ(lost->detail, "fenced");
+}
+
+// A checkpoint store whose step refusals report an epoch above 2^53-1.
+class OverflowingCheckpoints final : public CheckpointStore {
+ public:
+  explicit OverflowingCheckpoints(CheckpointStore& target) : target_(target) {}
+  CommitResult commit_step(const LeaseKey&, Token, const std::string&) override {
+    return CommitResult{CommitStatus::kRefused, kTokenMax + 1};
+  }
+  CommitResult commit_tree(const LeaseKey& key, Token token) override {
+    return target_.commit_tree(key, token);
+  }
+  Checkpoint load(const LeaseKey& key) override { return target_.load(key); }
+  CancelStatus request_cancel(const LeaseKey& key) override { return target_.request_cancel(key); }
+
+ private:
+  CheckpointStore& target_;
+};
+
+// Issue 29 item 4, the pass's own refusal: a checkpoint refusal reporting an epoch above 2^53-1
+// stops the holder and ends the step fenced, not with an internal check failure.
+TEST(Deviations, CheckpointRefusedWithAnEpochAboveTheSafeRangeEndsTheStepFenced) {
+  LeasesFixture f;
+  OverflowingCheckpoints checkpoints(f.checkpoints);
+  f.workflows.add(Workflow{"w", {StepItem{"s", [](ExecutionContext&) {}}}});
+  InstanceOptions options;
+  options.holder = "C";
+  Instance c(f.store_env, f.leases, checkpoints, f.queue, f.workflows, f.events, options);
+  f.queue.place(kKey, "w", std::nullopt);
+  c.start();
+  f.time.advance(2 * kSecond);
+  c.stop();
+  const RuntimeEvent* ended = f.events.last(EventKind::kStepEnded, "C");
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->detail, "execution.lease-lost.fenced");
+  const RuntimeEvent* lost = f.events.last(EventKind::kLeaseLost, "C");
+  ASSERT_NE(lost, nullptr);
+  EXPECT_EQ(lost->detail, "fenced");
+}
+
+std::size_t started_count(const LeasesFixture& f, const std::string& step) {
+  std::size_t n = 0;
+  for (const RuntimeEvent& e : f.events.events()) {
+    n += e.kind == EventKind::kStepStarted && e.step == step;
+  }
+  return n;
+}
+
+// A lease store whose renewals take 100 ms to come back.
+class SlowRenewals final : public ExecutionLeaseRepository {
+ public:
+  SlowRenewals(Env& env, ExecutionLeaseRepository& target) : env_(env), target_(target) {}
+  TakeResult take(const LeaseKey& key, const HolderId& holder, Nanoseconds ttl_ns) override {
+    return target_.take(key, holder, ttl_ns);
+  }
+  RenewResult renew(const LeaseKey& key, const HolderId& holder, Token token,
+                    Nanoseconds ttl_ns) override {
+    env_.sleep(100 * kMillisecond);
+    return target_.renew(key, holder, token, ttl_ns);
+  }
+  ReleaseStatus release(const LeaseKey& key, const HolderId& holder, Token token) override {
+    return target_.release(key, holder, token);
+  }
+  std::optional<Lease> read(const LeaseKey& key) override { return target_.read(key); }
+
+ private:
+  Env& env_;
+  ExecutionLeaseRepository& target_;
+};
+
+// Issue 29 item 3: a confirm made by a fiber the step started outlives the step across its
+// renewal's round trip, while the pass still holds the lease for the next step. It must not
+// return success in the name of the ended step: the fence, read again after the round trip,
+// refuses (a fence kept past its step refuses).
+TEST(Deviations, ConfirmNowOutlivedByItsStepRefuses) {
+  LeasesFixture f;
+  SlowRenewals leases(f.store_env, f.leases);
+  std::exception_ptr helper_failure;
+  bool helper_confirmed = false;
+  bool helper_done = false;
+  f.workflows.add(Workflow{
+      "w", {StepItem{"notify",
+                     [&](ExecutionContext& c) {
+                       c.env().spawn("helper", [&, fence = c.fence()] {
+                         try {
+                           (void)fence.confirm_now();
+                           helper_confirmed = true;
+                         } catch (const std::exception&) {
+                           helper_failure = std::current_exception();
+                         }
+                         helper_done = true;
+                       });
+                       c.env().sleep(10 * kMillisecond);  // returns while the renewal is out
+                     }},
+            StepItem{"pack", [](ExecutionContext& c) { c.env().sleep(5 * kSecond); }}}});
+  f.add_instance("A", &leases);
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(kSecond);
+  ASSERT_TRUE(helper_done);
+  ASSERT_EQ(started_count(f, "pack"), 1u);  // the lease is held: the next step runs under it
+  EXPECT_FALSE(helper_confirmed);
+  EXPECT_TRUE(threw<ExecutionContextUnavailableError>(helper_failure)) << error_code(helper_failure);
+}
+
 // Item 9: once the lease is lost, confirmedUntil is no later than the moment it was lost.
 TEST(Deviations, ConfirmedUntilIsNotInTheFutureAfterTheLeaseWasLost) {
   LeasesFixture f;

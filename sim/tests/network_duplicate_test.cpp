@@ -4,7 +4,6 @@
 // stale replay; this measures the gap between the two copies.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 

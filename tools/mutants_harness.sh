@@ -10,7 +10,8 @@
 #   sweep:SCENARIOS:A..B:KIND     `fencesim sweep` of the comma-separated SCENARIOS, seeds A..B,
 #                                 --jobs 1 (one order), stopped at the first failure; caught iff that
 #                                 failure is KIND: an invariant, a status (violation, liveness,
-#                                 harness-error) or nondeterminism
+#                                 harness-error) or nondeterminism; or, every run passing, KIND is
+#                                 unproven and the sweep exits 6 (a claim not proven)
 # A harness bug passes every other check by construction, so "something failed" proves little: the
 # catcher is run on the unpatched tree first and must pass there, then on the patched tree where it
 # must fail (for a sweep: with KIND first). Either run not going as required is reported, not
@@ -114,6 +115,11 @@ for line in open(sys.argv[1]):
         break
 PY
       )
+      # Every run passed, but the sweep exits 6: a claim went unproven (a mark under its floor, a
+      # fault kind that could act and never did; reports/claims.h). Its kind is "unproven".
+      if [[ -z "$first" && $rc -eq 6 ]]; then
+        first="unproven @ $(sed -n '/^UNPROVEN:/{n;s/^ *//;p;q}' "$dir/$label.sweep.log")"
+      fi
       if [[ -z "$first" ]]; then h_verdict=pass; else h_verdict="fail:$first"; fi
       # For the caller's check: the failure's kind, before " @ ".
       h_want=$want ;;

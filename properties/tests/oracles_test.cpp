@@ -283,6 +283,26 @@ TEST(ExactlyOnce, ACompletedTreeWhoseCommittedStepsEffectNeverLandedIsReported) 
   EXPECT_TRUE(found.empty()) << all(found);
 }
 
+// Step runs are judged in (tree, token, step path) order: an uncommitted run (the old holder's,
+// taken over mid-step) stops nothing, and every committed run after it is judged: the new holder's
+// re-run of the step, and a later step of the same token.
+TEST(ExactlyOnce, ACommittedRunAfterAnUncommittedOneIsStillJudged) {
+  for (const runtime::Token later : {runtime::Token{2}, runtime::Token{1}}) {
+    History h;
+    h.place("order");
+    h.take(1);
+    h.intend("a", 1, "10");  // never committed
+    if (later == 2) h.take(2, "b");
+    const std::string path = later == 2 ? "a" : "b";
+    const auto intent = h.intend(path, later, "10");
+    h.commit(StoreOp::kCommitStep, later, path);  // committed; its effect never reached the sink
+    const auto done = h.commit(StoreOp::kCommitTree, later);
+    std::vector<Violation> found;
+    check_exactly_once(h.events(), nothing_declared(), found);
+    expect_one(found, ExactlyOnce{}.name(), {intent, done});
+  }
+}
+
 TEST(ExactlyOnce, ACompletedTreeWithADeclaredStepThatNeverIntendedIsReported) {
   // Two declared writing steps whose paths collided: one ran, the other was skipped.
   DeclaredEffects two{{{"payments", "write"}, 2}};

@@ -1,6 +1,7 @@
 // The marks of a yielded tree's takeover (properties/mark_rules.cpp, StepsAndWaits) on hand-made
 // histories: a holder yields its tree's lease in a remote-children wait, another holder takes the
 // tree (and may commit its steps), and the yielding holder takes the lease back, or is refused.
+// And the same rule's takeover-mid-step: only a take while the old token's step still runs.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -110,6 +111,26 @@ TEST(YieldMarksTest, ANewPassOfTheYieldingHolderIsNoRetake) {
   EXPECT_EQ(s.reached("yield-taken-over"), 1u);
   EXPECT_EQ(s.reached("retake-after-takeover"), 0u);
   EXPECT_EQ(s.reached("retake-after-progress"), 0u);
+}
+
+// takeover-mid-step: a key taken under a new token while a step under the old one still runs.
+TEST(StepMarksTest, ATakeoverWhileTheOldTokensStepRunsIsMidStep) {
+  Story s;
+  s.event("instance-1", EventKind::kStepStarted, 1);
+  s.event("instance-2", EventKind::kStoreLeaseGranted, 2);
+  EXPECT_EQ(s.reached("takeover-mid-step"), 1u);
+}
+
+TEST(StepMarksTest, ATakeoverAfterTheOldTokensStepsEndedIsNotMidStep) {
+  Story s;
+  s.event("instance-1", EventKind::kStepStarted, 1);
+  s.event("instance-1", EventKind::kStepEnded, 1);
+  s.event("instance-2", EventKind::kStoreLeaseGranted, 2);
+  EXPECT_EQ(s.reached("takeover-mid-step"), 0u) << "its step had ended before the take";
+  s.event("instance-2", EventKind::kStepStarted, 2);
+  s.event("instance-2", EventKind::kStepEnded, 2);
+  s.event("instance-1", EventKind::kStoreLeaseGranted, 3);
+  EXPECT_EQ(s.reached("takeover-mid-step"), 0u);
 }
 
 }  // namespace

@@ -4,6 +4,9 @@
 // the catchers of the fault kinds' harness mutants (mutants/harness/manifest.txt).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "sim/world.h"
 
 namespace fencesim::sim {
@@ -11,8 +14,9 @@ namespace {
 
 using runtime::kSecond;
 
-// Runs the world with one fault and returns its ledger entry, after checking its history record.
-FaultEffect run_with(Fault fault) {
+// Runs the world with one fault and returns its ledger entry, after checking its history record;
+// `renewals`, when given, gets the true times at which the lease store handled a renewal.
+FaultEffect run_with(Fault fault, std::vector<std::int64_t>* renewals = nullptr) {
   WorldOptions options;
   options.seed = 11;
   options.safety_phase_ns = 40 * kSecond;
@@ -42,6 +46,12 @@ FaultEffect run_with(Fault fault) {
     EXPECT_EQ(std::string(e.detail), effect.describe(world.node_names()));
   }
   EXPECT_EQ(ended, 1u) << "one kFaultEnded record per fault";
+  for (const HistoryEvent& e : world.history().events()) {
+    if (renewals && e.world == WorldEventKind::kStoreCall && e.store &&
+        e.store->op == StoreOp::kRenew) {
+      renewals->push_back(e.time_ns);
+    }
+  }
   return effect;
 }
 
@@ -75,6 +85,22 @@ TEST(FaultEffect, AStopHoldsTheNodesWakeUps) {
   const FaultEffect effect = run_with(at_instance(FaultKind::kStop));
   expect_acted(effect);
   EXPECT_GE(effect.wakeups_missed, 1u);
+}
+
+// A pause at a protocol moment takes the node at its next switch: the renewal its fiber sends
+// right after the trigger is held until the pause ends (what the node sends from now on leaves
+// when it resumes), the stale request that lands after its lease may be gone.
+TEST(FaultEffect, AStallAtAProtocolMomentHoldsWhatTheNodeSendsNext) {
+  Fault fault = at_instance(FaultKind::kStall);
+  fault.trigger = Trigger{runtime::EventKind::kRenewSent, 2};  // the renewal at about 20 s
+  std::vector<std::int64_t> renewals;
+  const FaultEffect effect = run_with(fault, &renewals);
+  expect_acted(effect);
+  EXPECT_GE(effect.start_ns, 15 * kSecond);
+  const auto next = std::upper_bound(renewals.begin(), renewals.end(), effect.start_ns);
+  ASSERT_NE(next, renewals.end());
+  EXPECT_GE(*next, effect.start_ns + fault.duration_ns)
+      << "the renewal sent as the stall began reached the store before the stall ended";
 }
 
 TEST(FaultEffect, AMigrationPausesAndStepsTheWallClock) {

@@ -25,8 +25,10 @@ class Instance {
   void poll_once();
   // A withdrawal for the step `step_path` of `tree` (a path as join_path builds it). While that
   // step runs here, the body runs in the step's own frame (with its fence and signal). Otherwise
-  // only a tree whose checkpoint says it ended is withdrawn from, in a frame rebuilt from the
-  // checkpoint, without a fence (ADR-0023, Consequences). A tree not known to have ended (live
+  // only a tree known to have ended is withdrawn from, in a frame rebuilt from the checkpoint,
+  // without a fence (ADR-0023, Consequences): its checkpoint says it completed, or says it was
+  // cancelled and the placement queue says its cancelled pass finished it. A tree not known to
+  // have ended (live
   // anywhere, or its checkpoint store unreachable) refuses the withdrawal with
   // WithdrawalRefusedError. Never throws a std::exception: what the body threw (or the refusal)
   // is decided like a step's failure (decide_failure; a fenced error stops its holder), reported

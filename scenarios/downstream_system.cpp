@@ -1,5 +1,7 @@
 #include "scenarios/downstream_system.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace fencesim::scenarios {
@@ -31,6 +33,13 @@ DownstreamSystem::Reply DownstreamSystem::decide(const Key& key, runtime::Token 
   const bool below = rules_.strict ? token <= mark.high_water : token < mark.high_water;
   if (mark.high_water != runtime::kTokenNone && below) {
     reply = Reply{Verdict::kRejected, mark.last_seen};
+    // One rejection in twenty reports a token above 2^53-1 (a downstream whose token column
+    // overflowed, or that reads another field): no token (ADR-0023: tokens are safe integers), yet
+    // a rejection the caller hands over (issue 29 item 4). Drawn from a stream named by the call,
+    // so that every other draw of the seed stays.
+    sim::Rng garble = world_.stream(fmt::format("downstream-garbled/{}/{}/{}/{}", key.first,
+                                                key.second, token, mark.last_seen));
+    if (garble.chance(0.05)) reply.seen = runtime::kTokenMax + 1 + garble.below(1000);
   } else {
     reply = Reply{Verdict::kAccepted, token};
     mark.high_water = std::max(mark.high_water, token);

@@ -63,7 +63,11 @@ HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed, HandOverBy 
     // token the downstream reported and the fence's own. One that carries others is not the
     // hand-over the body asked for, and the record says what it carried.
     out.got = std::string(error.code());
-    if (error.observed_token() != observed || error.token() != fence_token) {
+    // A reported token above 2^53-1 is no token: the error carries a safe one in its place.
+    const bool observed_carried = observed > runtime::kTokenMax
+                                      ? error.observed_token() <= runtime::kTokenMax
+                                      : error.observed_token() == observed;
+    if (!observed_carried || error.token() != fence_token) {
       out.got += fmt::format(" carrying token {} and observed token {}", error.token(),
                              error.observed_token());
     }
@@ -92,6 +96,12 @@ HandOverBy hand_over_by(sim::Rng& how) {
   world.mark(ctx, observed > token    ? "downstream-rejected-later"
                   : observed == token ? "downstream-rejected-own"
                                       : "downstream-rejected-older");
+  if (observed > runtime::kTokenMax) {
+    // No application can build the ADR's error with a token that is no token: it asks its fence,
+    // whose fenced(observed) must still stop the holder (issue 29 item 4).
+    world.mark(ctx, "downstream-reported-no-token");
+    how = HandOverBy::kFence;
+  }
   const std::int64_t began_ns = world.true_now_ns();
   HandOver handed = call_fenced(ctx, observed, how);
   if (how == HandOverBy::kOwnError) world.mark(ctx, "fenced-error-built-by-application");

@@ -234,7 +234,8 @@ TEST(Cancel, AWithdrawalAfterTheCancelledPassFinishedRunsUnfenced) {
   ASSERT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
   int ran = 0;
   // Recorded, not yet ended: the holder's step still runs under its lease.
-  EXPECT_TRUE(is<WithdrawalRefusedError>(b.withdraw(kKey, "long", [&](ExecutionContext&) { ++ran; })));
+  EXPECT_TRUE(
+      is<WithdrawalRefusedError>(b.withdraw(kKey, "long", [&](ExecutionContext&) { ++ran; })));
   EXPECT_EQ(ran, 0);
   f.time.advance(40 * kSecond);
   expect_ended_cancelled(f);
@@ -242,8 +243,9 @@ TEST(Cancel, AWithdrawalAfterTheCancelledPassFinishedRunsUnfenced) {
   FrameKind b_frame = FrameKind::kStep;
   EXPECT_EQ(b.withdraw(kKey, "long", [&](ExecutionContext& c) { b_frame = c.frame_kind(); ++ran; }),
             nullptr);
-  EXPECT_EQ(a.withdraw(kKey, "after", [&](ExecutionContext& c) { a_frame = c.frame_kind(); ++ran; }),
-            nullptr);
+  EXPECT_EQ(
+      a.withdraw(kKey, "after", [&](ExecutionContext& c) { a_frame = c.frame_kind(); ++ran; }),
+      nullptr);
   EXPECT_EQ(ran, 2);
   EXPECT_EQ(b_frame, FrameKind::kRebuilt);
   EXPECT_EQ(a_frame, FrameKind::kRebuilt);

@@ -260,7 +260,8 @@ TEST(Deviations, ConfirmNowOutlivedByItsStepRefuses) {
   ASSERT_TRUE(helper_done);
   ASSERT_EQ(started_count(f, "pack"), 1u);  // the lease is held: the next step runs under it
   EXPECT_FALSE(helper_confirmed);
-  EXPECT_TRUE(threw<ExecutionContextUnavailableError>(helper_failure)) << error_code(helper_failure);
+  EXPECT_TRUE(threw<ExecutionContextUnavailableError>(helper_failure))
+      << error_code(helper_failure);
 }
 
 // Item 9: once the lease is lost, confirmedUntil is no later than the moment it was lost.

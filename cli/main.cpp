@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/execute.h"
 #include "cli/parse.h"
+#include "properties/run.h"
 #include "real/coordinator.h"
 #include "reports/replay_file.h"
 #include "reports/run_record.h"
@@ -57,7 +58,7 @@ void add_run(CLI::App& app, RunArgs& args) {
                   "Replay file to write on a failure (default fencesim-replay-<scenario>-<seed>"
                   ".json)");
   run->add_option("--sink-double", args.sink_double,
-                  "Replace every sink by a broken test double: accept-stale");
+                  "Replace every sink by a broken test double: " + properties::sink_double_list());
   run->add_option("--branch", args.branch,
                   "MARK:EVENT:N: run branch N of the seed's run at MARK's event EVENT (a sweep's "
                   "--branch-at run)");
@@ -88,7 +89,7 @@ void add_explore(CLI::App& app, ExploreArgs& args) {
   explore->add_flag("--no-reduction", args.no_reduction,
                     "Search only without the partial-order reduction (sleep sets)");
   explore->add_option("--sink-double", args.sink_double,
-                      "Swap every sink for a broken double: accept-stale or non-atomic");
+                      "Swap every sink for a broken double: " + properties::sink_double_list());
   explore->add_option("--out", args.out, "Folder for failing schedules' replay files");
   explore->add_option("--keep", args.keep, "Replay files written at most; default 5");
 }
@@ -138,7 +139,8 @@ void add_sweep(CLI::App& app, SweepArgs& args) {
                     "Hand out no new seed once this many runs failed (the seed begun is finished; "
                     "default 0: never stop early)");
   sweep->add_option("--sink-double", args.sink_double,
-                    "Replace every sink by a broken test double: accept-stale");
+                    "Replace every sink by a broken test double: " +
+                        properties::sink_double_list());
   sweep->add_option("--known", args.known,
                     "A corpus or an earlier sweep's output: mark each failure group new or known");
   sweep->add_option("--branch-at", args.branch_at,

@@ -90,6 +90,8 @@ int exit_code(RunStatus status) {
   return 5;
 }
 
+std::string sink_double_list() { return "accept-stale, non-atomic"; }
+
 RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunRequest& request) {
   return run_scenario(registry, request, nullptr);
 }
@@ -117,8 +119,8 @@ RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunReq
                                              kNonAtomicWriteDelayNs);
     };
   } else if (!request.sink_double.empty()) {
-    throw UsageError(fmt::format("unknown sink double '{}' (known: accept-stale, non-atomic)",
-                                 request.sink_double));
+    throw UsageError(fmt::format("unknown sink double '{}' (known: {})", request.sink_double,
+                                 sink_double_list()));
   }
   if (scenario->configure) scenario->configure(options);
 

@@ -98,6 +98,10 @@ struct RunReport {
   std::vector<std::string> fault_effect_lines;
 };
 
+// The broken sink doubles a run may swap every sink for (RunRequest::sink_double), for --help and
+// errors to list: "accept-stale, non-atomic".
+std::string sink_double_list();
+
 // Throws UsageError for an unknown scenario or sink double.
 RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunRequest& request);
 

@@ -1,5 +1,7 @@
 #include "scenarios/spec_faults.h"
 
+#include "scenarios/spec_lists.h"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -372,6 +374,20 @@ std::string describe(const FaultGenerator& generator) {
   if (generator.chance < 1) text += fmt::format(", chance {:g}", generator.chance);
   text += fmt::format(", count {} (line {})", integer_text(generator.count), generator.line);
   return text;
+}
+
+std::vector<std::string> event_names() {
+  std::vector<std::string> names;
+  for (int value = 0; value <= static_cast<int>(runtime::kLastEventKind); ++value) {
+    names.emplace_back(runtime::to_string(static_cast<runtime::EventKind>(value)));
+  }
+  return names;
+}
+
+std::vector<std::string> fault_kind_names() {
+  std::vector<std::string> names;
+  for (const KindRules& rules : kRules) names.emplace_back(sim::to_string(rules.kind));
+  return names;
 }
 
 }  // namespace fencesim::scenarios::spec

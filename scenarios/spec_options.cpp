@@ -1,5 +1,7 @@
 #include "scenarios/spec_options.h"
 
+#include "scenarios/spec_lists.h"
+
 #include <fmt/format.h>
 
 namespace fencesim::scenarios::spec {
@@ -25,10 +27,7 @@ std::uint32_t line_of(const std::optional<Setting>& first, const std::optional<S
 Options read_options(const SpecReader& reader, const toml::node& node) {
   const auto* table = node.as_table();
   if (table == nullptr) reader.fail(node, "options", "must be a table ([options])");
-  reader.only_keys(
-      *table, "options.",
-      {"safety_phase", "liveness_budget", "lease_ttl", "renew_interval", "drift_bound_ppm",
-       "drift_margin_min", "poll_interval", "rpc_timeout", "latency", "step_limit"});
+  reader.only_keys(*table, "options.", kOptionNames);
   Options options;
   const auto duration = [&](std::string_view name, std::int64_t min, std::optional<Setting>& out) {
     if (const toml::node* value = table->get(name)) {

@@ -9,11 +9,22 @@
 #include <set>
 
 #include "scenarios/order_workflow.h"
+#include "scenarios/spec_lists.h"
 #include "scenarios/unchecked_system.h"
 #include "scenarios/window_workload.h"
 #include "scenarios/workload.h"
 
 namespace fencesim::scenarios::spec {
+
+const std::vector<StepKindKeys>& step_kinds() {
+  static const std::vector<StepKindKeys> kKinds{
+      {"work", {"kind", "name", "duration"}},
+      {"write", {"kind", "name", "duration", "sink", "effect", "payload"}},
+      {"busy-write", {"kind", "name", "duration", "sink", "other_sink"}},
+      {"confirm-call", {"kind", "name", "duration"}},
+      {"group", {"kind", "name", "children"}}};
+  return kKinds;
+}
 
 namespace {
 
@@ -84,29 +95,29 @@ ItemSpec read_item(const SpecReader& reader, const toml::table& table,
     }
     return item;
   }
-  static const std::map<std::string, std::vector<std::string_view>> kKeys{
-      {"work", {"kind", "name", "duration"}},
-      {"write", {"kind", "name", "duration", "sink", "effect", "payload"}},
-      {"busy-write", {"kind", "name", "duration", "sink", "other_sink"}},
-      {"confirm-call", {"kind", "name", "duration"}}};
-  auto keys = kKeys.find(kind);
-  if (keys == kKeys.end()) {
+  const auto keys = std::find_if(step_kinds().begin(), step_kinds().end(),
+                                 [&](const StepKindKeys& each) { return each.kind == kind; });
+  if (keys == step_kinds().end()) {
+    std::string known;
+    for (const StepKindKeys& each : step_kinds()) {
+      known += (known.empty() ? "" : ", ") + std::string(each.kind);
+    }
     reader.fail(*table.get("kind"), "[[workflow]].steps.kind",
-                fmt::format("unknown step kind '{}' (known: work, write, busy-write, "
-                            "confirm-call, group)",
-                            kind));
+                fmt::format("unknown step kind '{}' (known: {})", kind, known));
   }
   for (const auto& [key, value] : table) {
     bool known = false;
-    for (std::string_view name : keys->second) known = known || name == key.str();
+    for (std::string_view name : keys->keys) known = known || name == key.str();
     if (known) continue;
     // A key of another kind is misplaced; one of no kind is misspelled: say which.
     bool of_another_kind = false;
-    for (const auto& [other, names] : kKeys) {
-      for (std::string_view name : names) of_another_kind = of_another_kind || name == key.str();
+    for (const StepKindKeys& other : step_kinds()) {
+      for (std::string_view name : other.keys) {
+        of_another_kind = of_another_kind || name == key.str();
+      }
     }
     std::string list;
-    for (std::string_view name : keys->second) list += (list.empty() ? "" : ", ") + std::string(name);
+    for (std::string_view name : keys->keys) list += (list.empty() ? "" : ", ") + std::string(name);
     reader.note(key.source().begin.line, fmt::format("{}{}", kPrefix, key.str()),
                 of_another_kind
                     ? fmt::format("not used by a '{}' step (its keys: {})", kind, list)

@@ -68,7 +68,7 @@ void SpecReader::fail(const toml::node& at, std::string_view key, std::string_vi
 }
 
 void SpecReader::only_keys(const toml::table& table, std::string_view prefix,
-                           std::initializer_list<std::string_view> known) const {
+                           std::span<const std::string_view> known) const {
   for (const auto& [key, value] : table) {
     bool found = false;
     for (std::string_view name : known) found = found || key.str() == name;

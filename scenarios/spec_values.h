@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -53,7 +54,11 @@ class SpecReader {
   // Every key of `table` must be one of `known` ("unknown key 'x' (known: a, b)"); `prefix` is
   // the table's path in messages ("options.", "[[fault]].", or "" at the top).
   void only_keys(const toml::table& table, std::string_view prefix,
-                 std::initializer_list<std::string_view> known) const;
+                 std::initializer_list<std::string_view> known) const {
+    only_keys(table, prefix, std::span<const std::string_view>(known.begin(), known.size()));
+  }
+  void only_keys(const toml::table& table, std::string_view prefix,
+                 std::span<const std::string_view> known) const;
 
   std::string string(const toml::node& node, std::string_view key) const;
   std::int64_t integer(const toml::node& node, std::string_view key, std::int64_t min,

@@ -126,7 +126,8 @@ TEST_F(CliTest, CommandLineParseErrorsExitTwoWithOneLine) {
   }
   expect_usage_error(fencesim("frobnicate"),
                      "fencesim: unknown command 'frobnicate' (expected list, run, replay, "
-                     "check-determinism, sweep, merge, shrink, corpus, real, explore or bench; try "
+                     "check-determinism, sweep, merge, shrink, corpus, real, explore, bench or "
+                     "check-spec; try "
                      "'fencesim --help')");
 }
 

@@ -51,12 +51,13 @@ std::set<std::string> first_column(const std::string& page, const std::string& a
   if (from == std::string::npos) return names;
   std::istringstream lines(page.substr(from));
   std::string line;
-  bool in_table = false;
+  bool in_table = false;  // after the table's "|---" line: its header row is no name
   while (std::getline(lines, line)) {
-    if (line.starts_with("| `")) {
+    if (line.starts_with("|---")) {
       in_table = true;
+    } else if (in_table && line.starts_with("| `")) {
       names.insert(line.substr(3, line.find('`', 3) - 3));
-    } else if (in_table && !line.starts_with("|")) {
+    } else if (in_table) {
       break;
     }
   }

@@ -6,26 +6,13 @@
 #include <algorithm>
 
 #include "reports/replay_file.h"
+#include "sim/node_kind.h"
 
 namespace fencesim::reports {
 
 namespace {
 
 using runtime::EventKind;
-
-std::string_view role(sim::NodeKind kind) {
-  switch (kind) {
-    case sim::NodeKind::kInstance:
-      return "instance";
-    case sim::NodeKind::kStore:
-      return "store";
-    case sim::NodeKind::kSink:
-      return "sink";
-    case sim::NodeKind::kWorld:
-      return "world";
-  }
-  return "node";
-}
 
 // Kinds whose detail is a code from a small fixed set (why a lease was lost or a renewal refused,
 // a step's outcome, how a write was accepted, the classified error, which withdrawal): the same
@@ -52,7 +39,7 @@ bool looks_like_code(std::string_view text) {
 }
 
 std::string term(const sim::World& world, const sim::HistoryEvent& e) {
-  const std::string_view at = role(world.node_kind(e.node));
+  const std::string_view at = sim::kind_word(world.node_kind(e.node));
   if (e.world != sim::WorldEventKind::kRuntime) {
     // A mark's detail is its name, fixed by the code that records it; other world events'
     // details describe faults and messages with their nodes and durations.

@@ -7,6 +7,7 @@
 
 #include "reports/replay_file.h"
 #include "reports/timeline_parts.h"
+#include "sim/node_kind.h"
 
 namespace fencesim::reports {
 
@@ -20,26 +21,13 @@ namespace {
 constexpr std::size_t kMaxTableEvents = 20'000;
 constexpr std::uint64_t kNeighbourhood = 500;
 
-std::string_view kind_name(sim::NodeKind kind) {
-  switch (kind) {
-    case sim::NodeKind::kWorld:
-      return "world";
-    case sim::NodeKind::kStore:
-      return "store";
-    case sim::NodeKind::kSink:
-      return "sink";
-    case sim::NodeKind::kInstance:
-      return "instance";
-  }
-  return "unknown";
-}
-
 Json nodes_json(const sim::World& world) {
   Json nodes = Json::array();
   const std::vector<std::string>& names = world.node_names();
   for (std::size_t i = 0; i < names.size(); ++i) {
     const auto id = static_cast<sim::NodeId>(i);
-    nodes.push_back(Json{{"id", id}, {"name", names[i]}, {"kind", kind_name(world.node_kind(id))}});
+    nodes.push_back(
+        Json{{"id", id}, {"name", names[i]}, {"kind", sim::kind_word(world.node_kind(id))}});
   }
   return nodes;
 }

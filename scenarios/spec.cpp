@@ -12,6 +12,7 @@
 #include "scenarios/spec_options.h"
 #include "scenarios/spec_topology.h"
 #include "scenarios/spec_values.h"
+#include "sim/node_kind.h"
 
 namespace fencesim::scenarios {
 
@@ -83,20 +84,6 @@ std::vector<spec::FaultGenerator> read_faults(const SpecReader& reader, const to
   return faults;
 }
 
-std::string_view kind_word(sim::NodeKind kind) {
-  switch (kind) {
-    case sim::NodeKind::kInstance:
-      return "instance";
-    case sim::NodeKind::kStore:
-      return "store";
-    case sim::NodeKind::kSink:
-      return "sink";
-    case sim::NodeKind::kWorld:
-      return "world";
-  }
-  return "node";
-}
-
 // Builds the workload's world once without running it: the nodes a spec's faults name must exist,
 // and its options must make sense together.
 void check_against_workload(const SpecReader& reader, const Scenario& workload,
@@ -123,7 +110,7 @@ void check_against_workload(const SpecReader& reader, const Scenario& workload,
   const std::vector<std::string>& names = world.node_names();
   for (std::size_t i = 1; i < names.size(); ++i) {
     outline->nodes.push_back(fmt::format(
-        "{} ({})", names[i], kind_word(world.node_kind(static_cast<sim::NodeId>(i)))));
+        "{} ({})", names[i], sim::kind_word(world.node_kind(static_cast<sim::NodeId>(i)))));
   }
   outline->safety_phase_ns = world.options().safety_phase_ns;
   outline->liveness_budget_ns = world.options().liveness_budget_ns;

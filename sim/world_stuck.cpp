@@ -7,25 +7,12 @@
 #include <algorithm>
 #include <set>
 
+#include "sim/node_kind.h"
 #include "sim/world.h"
 
 namespace fencesim::sim {
 
 namespace {
-
-std::string_view kind_word(NodeKind kind) {
-  switch (kind) {
-    case NodeKind::kInstance:
-      return "instance";
-    case NodeKind::kStore:
-      return "store";
-    case NodeKind::kSink:
-      return "sink";
-    case NodeKind::kWorld:
-      return "world";
-  }
-  return "node";
-}
 
 // A fiber's role: the runtime names its fibers "ROLE ids" ("tree tenant-1/order-1",
 // "renew tenant-1/order-1").

@@ -4,6 +4,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "reports/replay_file.h"
 #include "sim/node_kind.h"
@@ -173,12 +174,17 @@ std::string harness_signature(std::string_view detail) {
     if (at == std::string_view::npos) return "harness: worker exceeded --run-timeout";
     std::string_view kinds = detail.substr(at + kLastEvents.size());
     kinds = kinds.substr(0, kinds.find_first_of(";\n"));
-    std::size_t from = kinds.size();
-    for (int commas = 0; commas < 3 && from != std::string_view::npos && from > 0;) {
-      from = kinds.rfind(", ", from - 1);
-      if (from != std::string_view::npos) ++commas;
+    std::vector<std::string_view> each;
+    for (std::size_t from = 0; from <= kinds.size();) {
+      const std::size_t comma = std::min(kinds.find(", ", from), kinds.size());
+      each.push_back(kinds.substr(from, comma - from));
+      from = comma + 2;
     }
-    if (from != std::string_view::npos && from < kinds.size()) kinds = kinds.substr(from + 2);
+    constexpr std::size_t kLast = 3;
+    kinds = kinds.substr(each.size() <= kLast
+                             ? 0
+                             : static_cast<std::size_t>(each[each.size() - kLast].data() -
+                                                        kinds.data()));
     return "harness: worker exceeded --run-timeout after " + normalize(kinds);
   }
   if (detail.starts_with(kExited)) {

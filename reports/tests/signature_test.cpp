@@ -150,6 +150,14 @@ TEST(SignatureTest, HarnessErrorsByKindAndSite) {
   EXPECT_EQ(harness_signature("worker exceeded --run-timeout (1s) and was killed while running "
                               "this seed"),
             "harness: worker exceeded --run-timeout");
+  // A hang is named by the last three event kinds its worker said it recorded.
+  EXPECT_EQ(harness_signature("worker exceeded --run-timeout (1s) and was killed while running "
+                              "this seed; last events (oldest first): lease-taken, tree-started, "
+                              "step-started, step-ended, step-started"),
+            "harness: worker exceeded --run-timeout after step-started, step-ended, step-started");
+  EXPECT_EQ(harness_signature("worker exceeded --run-timeout (1s) and was killed while running "
+                              "this seed; last events (oldest first): take-sent, lease-taken"),
+            "harness: worker exceeded --run-timeout after take-sent, lease-taken");
   EXPECT_EQ(harness_signature("an exception escaped the harness: boom at step 12"),
             harness_signature("an exception escaped the harness: boom at step 7"));
 }

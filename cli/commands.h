@@ -21,7 +21,9 @@ enum ExitCode : int {
   // Every run passed, but the sweep did not prove what it claims: a declared mark stayed under its
   // floor, or a fault kind that could act never did (reports/claims.h).
   kExitUnproven = 6,
-  kExitInterrupted = 130,  // Ctrl-C (SIGINT) or SIGTERM ended a real run
+  // Ctrl-C (SIGINT) ended a real run or a sweep; a sweep ended by SIGTERM exits 143 (128 + 15),
+  // each after writing its reports.
+  kExitInterrupted = 130,
 };
 
 struct RunArgs {
@@ -77,6 +79,7 @@ struct SweepArgs {
   std::string fail_on = "any";  // "any" failure fails the sweep, or only "new" groups
   std::string branch_at;        // "" for none: MARK[,MARK...] to branch at (cli/sweep_branch.h)
   std::string branches;         // branches per hit; "" for the default (8) with --branch-at
+  std::string resume;  // "" for none: an interrupted sweep's folder to continue (cli/sweep_resume.h)
 };
 
 // `fencesim bench` (cli/bench_command.cpp; docs/benchmarks.md).

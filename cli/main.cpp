@@ -151,6 +151,15 @@ void add_sweep(CLI::App& app, SweepArgs& args) {
                     "default 8)");
   sweep->add_option("--fail-on", args.fail_on,
                     "new: exit non-zero only for failure groups not in --known; any (default)");
+  CLI::Option* resume = sweep->add_option(
+      "--resume", args.resume,
+      "Continue the sweep a signal interrupted in this folder: its configuration and the runs it "
+      "made are read from there");
+  // What to run comes from the interrupted sweep; only how to run may be given again.
+  for (const char* name : {"--scenario", "--seeds", "--budget", "--shard", "--strategy",
+                           "--determinism-every", "--out", "--sink-double"}) {
+    resume->excludes(sweep->get_option(name));
+  }
 }
 
 void add_merge(CLI::App& app, MergeArgs& args) {

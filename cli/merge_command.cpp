@@ -1,12 +1,16 @@
 // `fencesim merge --out DIR SHARD_DIR...`: the output folders of a sweep's shards, made into the
 // reports an unsharded sweep writes. It refuses (exit 2, one line) shards of different fencesim
 // versions or configurations, a shard given twice or missing, and a shard that did not complete;
-// every shard is read and checked before anything is written.
+// every shard is read and checked before anything is written. A shard a signal interrupted is
+// merged, and the merge says which of its seeds were not run; the merged reports are marked
+// interrupted, and a merge that would pass exits 6 (it did not run what it claims).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <tuple>
@@ -16,6 +20,7 @@
 #include "cli/sweep_known.h"
 #include "cli/sweep_output.h"
 #include "reports/claims.h"
+#include "reports/interruption.h"
 #include "reports/run_record.h"
 #include "reports/sweep_config.h"
 
@@ -139,6 +144,47 @@ std::vector<std::pair<std::string, std::string>> failure_files(const std::vector
   return files;
 }
 
+// The merged sweep's seeds not run: every shard's, as one list of seeds. A budget shard's open
+// span (its seeds never begun) makes the merged list open from the smallest such seed on.
+std::optional<reports::Interruption> merged_interruption(const std::vector<Shard>& shards) {
+  std::set<std::string> signals;
+  std::set<std::uint64_t> seeds;
+  std::optional<std::uint64_t> open_from;
+  std::optional<std::uint64_t> budget_left_ms;
+  for (const Shard& shard : shards) {
+    const std::optional<reports::Interruption>& stop = shard.manifest.interrupted;
+    if (!stop) continue;
+    signals.insert(stop->signal);
+    const std::uint64_t step = shard.manifest.shard_count;
+    for (const reports::SeedSpan& span : stop->seeds_not_run) {
+      if (!span.last) {
+        open_from = std::min(open_from.value_or(span.first), span.first);
+        continue;
+      }
+      for (std::uint64_t seed = span.first; seed <= *span.last; seed += step) {
+        seeds.insert(seed);
+        if (*span.last - seed < step) break;
+      }
+    }
+    if (stop->budget_left_ms) {
+      budget_left_ms = std::max(budget_left_ms.value_or(0), *stop->budget_left_ms);
+    }
+  }
+  if (signals.empty()) return std::nullopt;
+  reports::Interruption merged;
+  for (const std::string& signal : signals) {
+    merged.signal += (merged.signal.empty() ? "" : ", ") + signal;
+  }
+  std::vector<std::uint64_t> listed;
+  for (const std::uint64_t seed : seeds) {
+    if (!open_from || seed < *open_from) listed.push_back(seed);
+  }
+  merged.seeds_not_run = reports::seed_spans(listed, 1);
+  if (open_from) merged.seeds_not_run.push_back(reports::SeedSpan{*open_from, std::nullopt});
+  merged.budget_left_ms = budget_left_ms;
+  return merged;
+}
+
 bool same_folder(const std::string& a, const std::string& b) {
   std::error_code error;
   return fs::exists(a) && fs::exists(b) && fs::equivalent(a, b, error);
@@ -175,6 +221,7 @@ int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& 
     merged.known->add(read_known(registry, args.known));
   }
   const auto files = failure_files(shards);
+  merged.interrupted = merged_interruption(shards);
   // Shards run side by side: the merged sweep took as long as its longest shard.
   for (const Shard& shard : shards) {
     merged.wall_seconds = std::max(merged.wall_seconds, shard.manifest.wall_seconds);
@@ -208,10 +255,23 @@ int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& 
   const nlohmann::ordered_json summary = write_reports(args.out, merged, records, times);
   fmt::print(out, "merge: {} shards of {} into {}\n", shards.size(),
              reports::describe_seeds(merged.configuration), args.out);
+  for (const Shard& shard : shards) {
+    if (!shard.manifest.interrupted) continue;
+    const reports::Interruption& stop = *shard.manifest.interrupted;
+    fmt::print(out, "merge: shard {}/{} ('{}') was interrupted by {}; its seeds not run: {}\n",
+               shard.manifest.shard_indices.front(), shard.manifest.shard_count, shard.dir,
+               stop.signal, reports::describe_seed_spans(stop.seeds_not_run));
+  }
   print_summary_lines(out, summary, args.out);
   fmt::print(out, "reports: {0}/summary.json {0}/summary.md {0}/junit.xml {0}/report.html\n",
              args.out);
   (void)err;
+  if (merged.interrupted) {
+    fmt::print(out, "merge: incomplete: seeds not run: {} (resume each interrupted shard with "
+                    "fencesim sweep --resume, then merge again)\n",
+               reports::describe_seed_spans(merged.interrupted->seeds_not_run));
+    if (exit == kExitPass) return kExitUnproven;
+  }
   return exit;
 }
 

@@ -10,13 +10,16 @@
 #include <csignal>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <ostream>
 
 #include "cli/commands.h"
 #include "cli/parse.h"
 #include "cli/sweep_engine.h"
+#include "cli/sweep_interrupt.h"
 #include "cli/sweep_known.h"
 #include "cli/sweep_output.h"
+#include "cli/sweep_resume.h"
 #include "reports/claims.h"
 #include "reports/replay_file.h"
 #include "scenarios/spec.h"
@@ -92,16 +95,27 @@ std::vector<std::string> register_specs(scenarios::ScenarioRegistry& registry,
 int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& args,
                   std::ostream& out, std::ostream& err) {
   const Clock::time_point start = Clock::now();
+  // Caught from here on: a signal while the plan is made still gets an orderly end.
+  const InterruptCatcher catcher;
   scenarios::ScenarioRegistry registry = builtin;
   const std::vector<std::string> spec_names = register_specs(registry, args.specs);
-  const SweepPlan plan = plan_sweep(registry, args, spec_names);
+  std::optional<InterruptedSweep> resumed;
+  if (!args.resume.empty()) resumed = read_interrupted_sweep(args.resume);
+  const SweepPlan plan =
+      resumed ? plan_resumed(registry, args, *resumed) : plan_sweep(registry, args, spec_names);
   WorkerSetup setup{&registry, &plan, crash_hook_from_environment()};
 
   reports::SweepManifest manifest;
-  manifest.fencesim_version = std::string(reports::fencesim_version());
-  manifest.configuration = plan.config;
-  manifest.shard_count = plan.shard.count;
-  manifest.shard_indices = {plan.shard.index};
+  if (resumed) {
+    // The same sweep, still marked interrupted until it ends: a resume that dies can be resumed.
+    manifest = resumed->manifest;
+    manifest.completed = false;
+  } else {
+    manifest.fencesim_version = std::string(reports::fencesim_version());
+    manifest.configuration = plan.config;
+    manifest.shard_count = plan.shard.count;
+    manifest.shard_indices = {plan.shard.index};
+  }
   const FailOn fail_on = parse_fail_on(args.fail_on);
   // Read before anything runs: a --known that cannot be read is bad input, not a late surprise.
   if (!args.known.empty()) manifest.known = read_known(registry, args.known);
@@ -119,10 +133,16 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
         fmt::format("--out: cannot create '{}/failures': {}", plan.out, created.message()));
   }
   fmt::print(out, "{}\n", configuration_line(plan));
+  if (resumed) {
+    fmt::print(out, "resume: {} runs made before {} stopped it; seeds not run: {}\n",
+               resumed->records.size(), manifest.interrupted->signal,
+               reports::describe_seed_spans(manifest.interrupted->seeds_not_run));
+  }
   if (manifest.known) {
     fmt::print(out, "known: {} failure signature{} from {}; --fail-on {}\n",
                manifest.known->signatures.size(), manifest.known->signatures.size() == 1 ? "" : "s",
-               args.known, args.fail_on);
+               args.known.empty() ? std::string("the interrupted sweep") : args.known,
+               args.fail_on);
   }
   out.flush();
 
@@ -135,12 +155,30 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   }
   progress.finish();
   if (!plan.corpus.empty()) keep_failures_in_corpus(plan, results.records, out, err);
+  std::vector<reports::RunRecord> records = std::move(results.records);
+  std::vector<reports::RunTime> times = std::move(results.times);
   manifest.wall_seconds = seconds_since(start);
+  if (resumed) {
+    records.insert(records.begin(), resumed->records.begin(), resumed->records.end());
+    times.insert(times.begin(), resumed->times.begin(), resumed->times.end());
+    manifest.wall_seconds += resumed->manifest.wall_seconds;
+  }
+  manifest.interrupted.reset();
+  if (results.interrupted_by != 0) {
+    reports::Interruption interruption;
+    interruption.signal = reports::signal_name(results.interrupted_by);
+    interruption.seeds_not_run = seeds_not_run(plan, records, results.next_seed);
+    if (plan.budgeted()) {
+      const double left = plan.budget_seconds() - seconds_since(start);
+      interruption.budget_left_ms = left > 0 ? static_cast<std::uint64_t>(left * 1e3) : 0;
+    }
+    manifest.interrupted = std::move(interruption);
+  }
   const int exit =
-      sweep_exit_code(results.records, fail_on, manifest.known ? &*manifest.known : nullptr,
-                      reports::count_missed(reports::judge_claims(plan.config, results.records)));
+      sweep_exit_code(records, fail_on, manifest.known ? &*manifest.known : nullptr,
+                      reports::count_missed(reports::judge_claims(plan.config, records)));
   const nlohmann::ordered_json summary =
-      write_reports(plan.out, manifest, std::move(results.records), std::move(results.times));
+      write_reports(plan.out, manifest, std::move(records), std::move(times));
   print_summary_lines(out, summary, plan.out);
   if (plan.budgeted()) {
     const double used = seconds_since(start);
@@ -157,6 +195,14 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   fmt::print(out,
              "reports: {0}/summary.json {0}/summary.md {0}/junit.xml {0}/report.html ({1:.1f}s)\n",
              plan.out, seconds_since(start));
+  if (manifest.interrupted) {
+    fmt::print(out,
+               "interrupted by {}: the reports hold the runs made; seeds not run: {}; continue: "
+               "fencesim sweep --resume {}\n",
+               manifest.interrupted->signal,
+               reports::describe_seed_spans(manifest.interrupted->seeds_not_run), plan.out);
+    return 128 + results.interrupted_by;
+  }
   return exit;
 }
 

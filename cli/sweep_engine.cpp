@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "cli/sweep_interrupt.h"
 #include "cli/sweep_last_words.h"
 #include "reports/signature.h"
 #include "runtime/check.h"
@@ -46,8 +47,19 @@ class Engine {
     for (;;) {
       const Clock::time_point now = Clock::now();
       update_deadlines();
+      if (const int signal = InterruptCatcher::caught(); signal != 0) {
+        // What runs now is lost (its seed is reported not run); a failure found is kept.
+        for (PoolEvent& event : pool_.kill_busy("was stopped: the sweep was interrupted")) {
+          cut(event, "the sweep was interrupted");
+        }
+        results_.interrupted_by = signal;
+        if (!source_.exhausted()) results_.next_seed = source_.peek().seed;
+        break;
+      }
       if (plan_.budgeted() && now >= hard_stop_) {
-        for (PoolEvent& event : pool_.kill_busy("was stopped: the budget ran out")) cut(event);
+        for (PoolEvent& event : pool_.kill_busy("was stopped: the budget ran out")) {
+          cut(event, "the budget ran out");
+        }
         break;
       }
       dispatch(now);
@@ -294,14 +306,15 @@ class Engine {
     }
   }
 
-  // The budget ran out: tasks still running are dropped, except failures already found.
-  void cut(PoolEvent& event) {
+  // The budget ran out, or a signal came: tasks still running are dropped, except failures
+  // already found.
+  void cut(PoolEvent& event, const std::string& why) {
     for (const TaskMessage& task : event.tasks) {
       const auto found = found_.find(task.id);
       if (!task.rerun && found != found_.end()) {
         reports::RunRecord record = std::move(found->second);
         found_.erase(found);
-        add_note(record, "shrinking was cut short: the budget ran out");
+        add_note(record, "shrinking was cut short: " + why);
         finish(std::move(record));
       } else if (!task.rerun) {
         ++results_.cut_by_budget;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 #include <set>
@@ -197,7 +198,8 @@ bool rerun_for_determinism(const reports::SweepConfig& config, std::uint64_t see
 }
 
 TaskSource::TaskSource(const SweepPlan& plan)
-    : scenarios_(plan.config.scenarios.size()),
+    : plan_(&plan),
+      scenarios_(plan.config.scenarios.size()),
       strategies_(plan.config.strategies.size()),
       step_(plan.shard.count),
       last_(plan.config.seeds_last) {
@@ -213,14 +215,22 @@ TaskSource::TaskSource(const SweepPlan& plan)
         span < plan.shard.index ? 0 : (span - plan.shard.index) / plan.shard.count + 1;
     const std::uint64_t per_seed = scenarios_ * strategies_;
     total_ = per_seed == 0 ? 0 : seeds > max / per_seed ? max : seeds * per_seed;
+    // Every run made already is one of the plan's (the resumed sweep had the same plan).
+    *total_ -= std::min<std::uint64_t>(*total_, plan.done.size());
   }
+  while (!exhausted_ && made_already(current_)) advance();
 }
 
-SweepTask TaskSource::next() {
-  const SweepTask task = current_;
-  if (++current_.strategy < strategies_) return task;
+bool TaskSource::made_already(const SweepTask& task) const {
+  if (plan_->done.empty()) return false;
+  return plan_->done.contains(std::make_tuple(plan_->config.scenarios.at(task.scenario).name,
+                                              task_strategy(plan_->config, task), task.seed));
+}
+
+void TaskSource::advance() {
+  if (++current_.strategy < strategies_) return;
   current_.strategy = 0;
-  if (++current_.scenario < scenarios_) return task;
+  if (++current_.scenario < scenarios_) return;
   current_.scenario = 0;
   const std::uint64_t last = last_.value_or(std::numeric_limits<std::uint64_t>::max());
   if (last - current_.seed < step_) {
@@ -228,6 +238,12 @@ SweepTask TaskSource::next() {
   } else {
     current_.seed += step_;
   }
+}
+
+SweepTask TaskSource::next() {
+  const SweepTask task = current_;
+  advance();
+  while (!exhausted_ && made_already(current_)) advance();
   return task;
 }
 

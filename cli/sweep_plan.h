@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "cli/commands.h"
@@ -46,8 +47,15 @@ struct SweepPlan {
   // --branch-at and --branches (cli/sweep_branch.h): empty for a sweep that does not branch.
   std::set<std::string> branch_marks;
   std::uint64_t branches = 0;
+  // --resume (cli/sweep_interrupt.h): the runs the interrupted sweep made, as (scenario,
+  // strategy, seed), which this one skips; and what was left of its budget, which this one spends.
+  std::set<std::tuple<std::string, std::string, std::uint64_t>> done;
+  std::optional<std::uint64_t> budget_left_ms;
   bool budgeted() const { return config.budget_ms.has_value(); }
-  double budget_seconds() const { return static_cast<double>(config.budget_ms.value_or(0)) / 1e3; }
+  // The real time this process may spend: the budget, or what a resumed sweep had left of it.
+  double budget_seconds() const {
+    return static_cast<double>(budget_left_ms.value_or(config.budget_ms.value_or(0))) / 1e3;
+  }
 };
 
 // Checks the arguments against the registry, which already holds the --spec scenarios (named in
@@ -62,7 +70,7 @@ struct SweepTask {
   std::uint64_t seed = 0;
 };
 
-// Hands out a plan's runs in order.
+// Hands out a plan's runs in order, skipping those a resumed sweep made already (SweepPlan::done).
 class TaskSource {
  public:
   explicit TaskSource(const SweepPlan& plan);
@@ -71,10 +79,14 @@ class TaskSource {
   const SweepTask& peek() const { return current_; }
   // REQUIRES: !exhausted().
   SweepTask next();
-  // How many runs the whole plan has; nullopt for a budget.
+  // How many runs the whole plan has, less those made already; nullopt for a budget.
   std::optional<std::uint64_t> total() const { return total_; }
 
  private:
+  void advance();
+  bool made_already(const SweepTask& task) const;
+
+  const SweepPlan* plan_;
   std::size_t scenarios_;
   std::size_t strategies_;
   std::uint64_t step_;                 // the shard count: seeds of a shard are this far apart

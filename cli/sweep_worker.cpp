@@ -16,6 +16,7 @@
 #include "cli/parse.h"
 #include "cli/sweep_branch.h"
 #include "cli/sweep_failure.h"
+#include "cli/sweep_interrupt.h"
 #include "cli/sweep_last_words.h"
 #include "sim/last_events.h"
 #include "cli/sweep_protocol.h"
@@ -316,6 +317,7 @@ void run_worker(const WorkerSetup& setup, int task_fd, int result_fd) {
   // A sanitizer's report (or anything else the worker says before it dies) is read back by the
   // parent and becomes part of the seed's record (cli/sweep_last_words.h).
   send_worker_stderr_to_file(setup.plan->out);
+  leave_interrupts_to_the_parent();
   // Past --run-timeout the parent asks with kOverdueSignal; the worker's run may be spinning
   // anywhere, so the handler only writes what sim::last_events kept, and ends.
   struct sigaction overdue {};

@@ -146,6 +146,13 @@ FS.sweepPage = function () {
   const missed = FS.isNum(FS.obj(summary.claims).missed) ? FS.obj(summary.claims).missed : 0;
   app.appendChild(FS.el("h1", {}, ["fencesim sweep ",
     FS.badge(failed > 0 ? "violation" : missed > 0 ? "unproven" : "pass")]));
+  // A sweep stopped by a signal holds only what ran before it: said before anything else.
+  if (summary.interrupted) {
+    const stop = FS.obj(summary.interrupted);
+    app.appendChild(FS.el("p", { class: "big bad interrupted" }, "Interrupted by " + FS.dash(stop.signal) +
+      ": only the runs made before it are here. Seeds not run: " + FS.dash(stop.seeds_not_run_text) +
+      ". Continue it with fencesim sweep --resume on this folder."));
+  }
   // The distinct failures first: what a person reading last night's sweep wants before anything.
   FS.section(app, "Failures");
   FS.sweepFailures(app, summary);

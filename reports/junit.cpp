@@ -141,11 +141,14 @@ std::string junit_xml(const ordered_json& summary) {
     if (failures.contains(scenario["name"].get<std::string>())) ++failing_cases;
   }
   const ClaimCases claims = claim_cases(summary);
+  // An interrupted sweep did not run its plan: an error of its own, so that a CI's test view
+  // never shows a sweep cut short by a cancel as a green one.
+  const bool interrupted = summary.contains("interrupted") && summary["interrupted"].is_object();
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml += fmt::format(
-      "<testsuites name=\"fencesim\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{}\">\n",
-      summary["scenarios"].size() + claims.tests, failing_cases + claims.failures,
-      number(totals["wall_seconds"]));
+      "<testsuites name=\"fencesim\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{}\">\n",
+      summary["scenarios"].size() + claims.tests + (interrupted ? 1 : 0),
+      failing_cases + claims.failures, interrupted ? 1 : 0, number(totals["wall_seconds"]));
   xml += fmt::format(
       "  <testsuite name=\"fencesim sweep\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
       "skipped=\"0\" time=\"{}\">\n",
@@ -192,6 +195,19 @@ std::string junit_xml(const ordered_json& summary) {
         claims.tests, claims.failures, claims.skipped);
     xml += claims.xml;
     xml += "  </testsuite>\n";
+  }
+  if (interrupted) {
+    const ordered_json& what = summary["interrupted"];
+    const std::string message = fmt::format(
+        "interrupted by {}; seeds not run: {}", what["signal"].get<std::string>(),
+        what["seeds_not_run_text"].get<std::string>());
+    xml += "  <testsuite name=\"fencesim sweep completion\" tests=\"1\" failures=\"0\" "
+           "errors=\"1\" skipped=\"0\" time=\"0\">\n";
+    xml += "    <testcase classname=\"fencesim\" name=\"every planned seed ran\" time=\"0\">\n";
+    xml += fmt::format("      <error message=\"{}\" type=\"interrupted\">{}</error>\n",
+                       xml_escape(message),
+                       xml_escape(message + "\ncontinue it: fencesim sweep --resume OUT\n"));
+    xml += "    </testcase>\n  </testsuite>\n";
   }
   xml += "</testsuites>\n";
   return xml;

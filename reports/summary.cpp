@@ -361,6 +361,8 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
        ordered_json{{"count", manifest.shard_count}, {"indices", manifest.shard_indices}}},
       {"totals", totals},
       {"budget", budget},
+      // SIGINT or SIGTERM stopped the sweep: the seeds not run, and how to continue it.
+      {"interrupted", manifest.interrupted ? to_json(*manifest.interrupted) : ordered_json()},
       {"scenarios", per_scenario},
       {"failures", failures}};
 }

@@ -152,6 +152,16 @@ void claims_section(std::string& out, const ordered_json& summary) {
   if (!rows.empty()) table(out, {"verdict", "scenario", "kind", "claim", "what"}, rows, "claims");
 }
 
+// A sweep stopped by a signal: these reports hold only what ran before it.
+void interrupted_section(std::string& out, const ordered_json& summary) {
+  if (!summary.contains("interrupted") || !summary["interrupted"].is_object()) return;
+  const ordered_json& interrupted = summary["interrupted"];
+  out += markdown_cell(fmt::format(
+      "Interrupted by {}: these reports hold only the runs made before it. Seeds not run: {}.",
+      text(interrupted, "signal"), text(interrupted, "seeds_not_run_text")));
+  out += " Continue it with `fencesim sweep --resume OUT` (OUT: this folder).\n\n";
+}
+
 void scenarios_section(std::string& out, const ordered_json& summary) {
   std::vector<Row> rows;
   std::vector<Row> figures;
@@ -234,6 +244,9 @@ std::string summary_markdown(const ordered_json& summary) {
   const std::uint64_t unproven =
       summary.contains("claims") ? count(summary["claims"], "missed") : 0;
   std::string out = "## fencesim sweep: ";
+  if (summary.contains("interrupted") && summary["interrupted"].is_object()) {
+    out += "interrupted, ";
+  }
   if (groups == 0 && unproven == 0) {
     out += "passed\n\n";
   } else if (groups == 0) {
@@ -242,6 +255,7 @@ std::string summary_markdown(const ordered_json& summary) {
   } else {
     out += fmt::format("{} distinct failure{} ({} new)\n\n", groups, groups == 1 ? "" : "s", fresh);
   }
+  interrupted_section(out, summary);
   // The groups first: the distinct bugs, which are new, and the smallest example of each.
   groups_section(out, summary);
   claims_section(out, summary);

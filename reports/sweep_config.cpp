@@ -72,7 +72,9 @@ ordered_json to_json(const SweepManifest& manifest) {
                                               {"indices", manifest.shard_indices}}},
                       {"completed", manifest.completed},
                       {"wall_seconds", manifest.wall_seconds},
-                      {"known", manifest.known ? to_json(*manifest.known) : ordered_json()}};
+                      {"known", manifest.known ? to_json(*manifest.known) : ordered_json()},
+                      {"interrupted", manifest.interrupted ? to_json(*manifest.interrupted)
+                                                           : ordered_json()}};
 }
 
 namespace {
@@ -155,6 +157,10 @@ SweepManifest sweep_manifest_from_json(const json& object, std::string_view sour
     manifest.known =
         KnownSignatures{strings(reader, known, "sources"), strings(reader, known, "signatures")};
     std::sort(manifest.known->signatures.begin(), manifest.known->signatures.end());
+  }
+  // Absent from the sweep.json of a fencesim older than interrupted sweeps.
+  if (object.contains("interrupted") && !reader.is_null(object, "interrupted")) {
+    manifest.interrupted = interruption_from_json(reader, reader.field(object, "interrupted"));
   }
   return manifest;
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reports/interruption.h"
 #include "scenarios/mark_floor.h"
 
 namespace fencesim::reports {
@@ -58,9 +59,12 @@ struct SweepManifest {
   SweepConfig configuration;
   std::uint64_t shard_count = 1;
   std::vector<std::uint64_t> shard_indices;  // one for a sweep; every index for a merge
-  bool completed = false;                    // false while the sweep runs (or if it died)
+  // True once every report is written (false while the sweep runs, or if it died). An interrupted
+  // sweep completes too: its reports hold what ran, and `interrupted` says what did not.
+  bool completed = false;
   double wall_seconds = 0;                   // the sweep's real time, start to reports written
   std::optional<KnownSignatures> known;      // set for --known; "known" in sweep.json (or null)
+  std::optional<Interruption> interrupted;   // set when SIGINT or SIGTERM stopped it
 };
 
 // "1..100", or "budget 2m" (for messages and the progress line).

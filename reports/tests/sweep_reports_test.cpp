@@ -236,5 +236,40 @@ TEST(SweepManifest, RoundTripsAndRefusesAnotherVersion) {
   }
 }
 
+TEST(SweepManifest, AnInterruptionRoundTripsAndShowsInEveryReport) {
+  SweepManifest m = manifest();
+  EXPECT_FALSE(sweep_manifest_from_json(json::parse(to_json(m).dump()), "s").interrupted);
+  m.interrupted = Interruption{"SIGTERM", {SeedSpan{2, 2}, SeedSpan{4, std::nullopt}}, 1500};
+  const SweepManifest back = sweep_manifest_from_json(json::parse(to_json(m).dump()), "s");
+  ASSERT_TRUE(back.interrupted.has_value());
+  EXPECT_EQ(*back.interrupted, *m.interrupted);
+  EXPECT_EQ(describe_seed_spans(back.interrupted->seeds_not_run), "2, 4..");
+  json bad = json::parse(to_json(m).dump());
+  bad["interrupted"]["seeds_not_run"][0]["last"] = 1;
+  EXPECT_THROW(sweep_manifest_from_json(bad, "s"), SweepFileError);
+
+  const std::vector<RunRecord> records = {passing("kleppmann-fencing", "random", 1),
+                                          passing("nightly-mix", "random", 1)};
+  const ordered_json summary = sweep_summary(m, records, {});
+  EXPECT_EQ(summary["interrupted"]["seeds_not_run_text"], "2, 4..");
+  const std::string junit = junit_xml(summary);
+  EXPECT_NE(junit.find("errors=\"1\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<error message=\"interrupted by SIGTERM; seeds not run: 2, 4..\" "
+                       "type=\"interrupted\">"),
+            std::string::npos)
+      << junit;
+  // Not interrupted: no completion suite, no error.
+  m.interrupted.reset();
+  const std::string whole = junit_xml(sweep_summary(m, records, {}));
+  EXPECT_EQ(whole.find("interrupted"), std::string::npos);
+  EXPECT_NE(whole.find("errors=\"0\""), std::string::npos);
+}
+
+TEST(SeedSpans, SeedsAStepApartJoin) {
+  EXPECT_EQ(describe_seed_spans(seed_spans({1, 2, 3, 5, 9, 10}, 1)), "1..3, 5, 9..10");
+  EXPECT_EQ(describe_seed_spans(seed_spans({2, 5, 8, 14}, 3)), "2..8, 14");
+  EXPECT_EQ(describe_seed_spans({}), "none");
+}
+
 }  // namespace
 }  // namespace fencesim::reports

@@ -1,0 +1,222 @@
+// Interrupted sweeps (issue 31, item 6): a sweep sent SIGTERM or SIGINT stops its workers, writes
+// every report of what ran, marked interrupted with the seeds not run, and exits 128 + the signal;
+// `--resume` runs exactly what is missing, so that the two together make the runs an uninterrupted
+// sweep makes; `merge` takes an interrupted shard and says what it lacks. The signals are real,
+// sent to a real sweep from this test.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <regex>
+#include <set>
+#include <thread>
+#include <tuple>
+
+#include "cli/sweep_interrupt.h"
+#include "cli/tests/sweep_fixture.h"
+
+namespace fencesim::cli::testing {
+namespace {
+
+// Enough runs that a sweep is still running when the signal comes (a second after its first
+// progress line), few enough that the resumed and the uninterrupted sweeps take seconds.
+constexpr const char* kScenario = "nightly-mix";  // about 20 runs a CPU-second
+constexpr std::uint64_t kSeeds = 400;
+
+class SweepInterruptTest : public BinaryTest {
+ protected:
+  // Starts `fencesim ARGS` in the test's folder without waiting (stdout and stderr to files).
+  pid_t start(const std::string& args, const std::string& name) const {
+    const std::string command = "exec '" + fencesim::testing::fencesim_binary() + "' " + args +
+                                " >" + name + ".out 2>" + name + ".err";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      if (::chdir(dir_.c_str()) != 0) ::_exit(127);
+      ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    return pid;
+  }
+
+  // Waits until the sweep's progress line counts some runs (at most a minute).
+  bool wait_for_runs(const std::string& name) const {
+    const std::regex progress(R"(progress: \[[^\]]*\] [1-9][0-9]*(/[0-9]+)? runs)");
+    for (int tick = 0; tick < 600; ++tick) {
+      if (std::regex_search(read_text(dir_ / (name + ".out")), progress)) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }
+
+  // The exit code, or -1 when it had not ended in `seconds` (then it is killed).
+  static int wait_exit(pid_t pid, int seconds) {
+    for (int tick = 0; tick < seconds * 20; ++tick) {
+      int status = 0;
+      if (::waitpid(pid, &status, WNOHANG) == pid) {
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    return -1;
+  }
+
+  // Starts a sweep, lets it make some runs, and sends it `signal`; returns its exit code.
+  int interrupt(const std::string& args, const std::string& name, int signal) const {
+    const pid_t pid = start(args + " --progress-every 1s", name);
+    EXPECT_TRUE(wait_for_runs(name)) << read_text(dir_ / (name + ".out"));
+    ::kill(pid, signal);
+    // Within a few seconds: the workers are stopped, not waited for.
+    return wait_exit(pid, 20);
+  }
+};
+
+using RunKey = std::tuple<std::string, std::string, std::uint64_t, std::string, std::string>;
+
+// What a run decided, without what two sweeps of one seed may differ in (determinism re-runs).
+std::set<RunKey> decided(const fs::path& folder) {
+  std::set<RunKey> keys;
+  for (const nlohmann::json& run : runs(folder)) {
+    keys.emplace(run["scenario"], run["strategy"], run["seed"], run["history_hash"],
+                 run["status"]);
+  }
+  return keys;
+}
+
+std::set<std::uint64_t> seeds_of(const fs::path& folder) {
+  std::set<std::uint64_t> seeds;
+  for (const nlohmann::json& run : runs(folder)) seeds.insert(run["seed"].get<std::uint64_t>());
+  return seeds;
+}
+
+// The seeds a list of spans names, up to `last` (open spans end there).
+std::set<std::uint64_t> expand(const nlohmann::json& spans, std::uint64_t step, std::uint64_t last) {
+  std::set<std::uint64_t> seeds;
+  for (const nlohmann::json& span : spans) {
+    const std::uint64_t end = span["last"].is_null() ? last : span["last"].get<std::uint64_t>();
+    for (std::uint64_t seed = span["first"]; seed <= end; seed += step) seeds.insert(seed);
+  }
+  return seeds;
+}
+
+TEST_F(SweepInterruptTest, SigtermKeepsTheReportsAndResumeMakesTheRunsOfAnUninterruptedSweep) {
+  const std::string plan =
+      fmt::format("sweep --scenario {} --seeds 1..{} --jobs 2", kScenario, kSeeds);
+  ASSERT_EQ(interrupt(plan + " --out cut", "cut", SIGTERM), 143) << read_text(dir_ / "cut.out");
+
+  // Every report is there, and says it is incomplete.
+  const nlohmann::json sweep = read_json(path("cut/sweep.json"));
+  EXPECT_EQ(sweep["completed"], true);
+  ASSERT_TRUE(sweep["interrupted"].is_object()) << sweep.dump();
+  EXPECT_EQ(sweep["interrupted"]["signal"], "SIGTERM");
+  const nlohmann::json summary = read_json(path("cut/summary.json"));
+  EXPECT_EQ(summary["interrupted"]["signal"], "SIGTERM");
+  EXPECT_TRUE(read_text(path("cut/summary.md")).starts_with("## fencesim sweep: interrupted"));
+  const std::string junit = read_text(path("cut/junit.xml"));
+  EXPECT_NE(junit.find("type=\"interrupted\""), std::string::npos);
+  EXPECT_NE(junit.find("errors=\"1\""), std::string::npos);
+  EXPECT_NE(read_text(path("cut/report.html")).find("\"interrupted\""), std::string::npos);
+  EXPECT_NE(read_text(path("cut.out")).find("continue: fencesim sweep --resume cut"),
+            std::string::npos);
+
+  // The seeds not run are exactly those without their run (one scenario, one drawn strategy).
+  const std::set<std::uint64_t> made = seeds_of(path("cut"));
+  ASSERT_FALSE(made.empty());
+  ASSERT_LT(made.size(), kSeeds) << "the sweep ended before the signal: give it more seeds";
+  const std::set<std::uint64_t> missing = expand(sweep["interrupted"]["seeds_not_run"], 1, kSeeds);
+  for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    EXPECT_NE(made.contains(seed), missing.contains(seed)) << "seed " << seed;
+  }
+
+  // Resumed: every seed once, each deciding what an uninterrupted sweep's run decides.
+  const Result resumed = fencesim("sweep --resume cut --jobs 2");
+  ASSERT_EQ(resumed.code, 0) << resumed.out << resumed.err;
+  EXPECT_NE(resumed.out.find(fmt::format("resume: {} runs made before SIGTERM stopped it",
+                                         made.size())),
+            std::string::npos)
+      << resumed.out;
+  EXPECT_TRUE(read_json(path("cut/sweep.json"))["interrupted"].is_null());
+  EXPECT_TRUE(read_json(path("cut/summary.json"))["interrupted"].is_null());
+  EXPECT_EQ(runs(path("cut")).size(), kSeeds);
+  const Result plain = fencesim(plan + " --out plain");
+  ASSERT_EQ(plain.code, 0) << plain.out << plain.err;
+  EXPECT_EQ(decided(path("cut")), decided(path("plain")));
+
+  // Nothing is left to continue.
+  expect_usage_error(fencesim("sweep --resume cut"),
+                     "--resume: 'cut' holds a sweep that was not interrupted: nothing to continue");
+}
+
+TEST_F(SweepInterruptTest, SigintExits130AndAResumeTakesNoOtherPlan) {
+  const std::string plan =
+      fmt::format("sweep --scenario {} --seeds 1..{} --jobs 2 --out cut", kScenario, kSeeds);
+  ASSERT_EQ(interrupt(plan, "cut", SIGINT), 130) << read_text(dir_ / "cut.out");
+  EXPECT_EQ(read_json(path("cut/sweep.json"))["interrupted"]["signal"], "SIGINT");
+  // What to run is the interrupted sweep's: a resume may not name another plan.
+  const Result seeds = fencesim("sweep --resume cut --seeds 1..3");
+  EXPECT_EQ(seeds.code, 2) << seeds.out << seeds.err;
+  EXPECT_NE(seeds.err.find("--resume"), std::string::npos) << seeds.err;
+  expect_usage_error(fencesim("sweep --resume nowhere"), "--resume: 'nowhere' is not a folder");
+}
+
+TEST_F(SweepInterruptTest, AMergeTakesAnInterruptedShardAndSaysWhichSeedsItLacks) {
+  const std::string plan =
+      fmt::format("sweep --scenario {} --seeds 1..{} --jobs 1 --shard", kScenario, kSeeds);
+  ASSERT_EQ(interrupt(plan + " 1/2 --out one", "one", SIGTERM), 143);
+  ASSERT_EQ(interrupt(plan + " 0/2 --out zero", "zero", SIGTERM), 143);
+  const Result merged = fencesim("merge --out merged one zero");
+  EXPECT_EQ(merged.code, 6) << merged.out << merged.err;
+  EXPECT_NE(merged.out.find("merge: shard 1/2 ('one') was interrupted by SIGTERM; its seeds not "
+                            "run: "),
+            std::string::npos)
+      << merged.out;
+  EXPECT_NE(merged.out.find("merge: incomplete: seeds not run: "), std::string::npos);
+  const nlohmann::json summary = read_json(path("merged/summary.json"));
+  ASSERT_TRUE(summary["interrupted"].is_object());
+  // The merged list names exactly the seeds without a run.
+  const std::set<std::uint64_t> missing = expand(summary["interrupted"]["seeds_not_run"], 1, kSeeds);
+  const std::set<std::uint64_t> made = seeds_of(path("merged"));
+  for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    EXPECT_NE(made.contains(seed), missing.contains(seed)) << "seed " << seed;
+  }
+}
+
+// seeds_not_run, on a plan and records made by hand: a shard's seeds are shard-count apart.
+TEST(SeedsNotRun, ASeedIsWholeOnlyWithEveryRunOfItsPlan) {
+  SweepPlan plan;
+  plan.config.scenarios = {reports::SweptScenario{"a", "", {}}, reports::SweptScenario{"b", "", {}}};
+  plan.config.strategies = {"random"};
+  plan.config.seeds_first = 1;
+  plan.config.seeds_last = 20;
+  plan.shard = Shard{1, 3};  // seeds 2, 5, 8, 11, 14, 17, 20
+  std::vector<reports::RunRecord> records;
+  for (const auto& [scenario, seed] : std::vector<std::pair<std::string, std::uint64_t>>{
+           {"a", 2}, {"b", 2}, {"a", 5}, {"b", 5}, {"a", 8}}) {
+    reports::RunRecord record;
+    record.scenario = scenario;
+    record.strategy = "random";
+    record.seed = seed;
+    records.push_back(record);
+  }
+  // Seed 8 lacks its run of b; 11 on were never handed out.
+  EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, 11)), "8..20");
+  // Handed out to the end: only seed 8 and the seeds with no record at all.
+  EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, std::nullopt)),
+            "8..20");
+  records.push_back(records.back());
+  records.back().scenario = "b";
+  // Seed 11 was handed out and its runs lost: it joins the seeds never handed out.
+  EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, 14)), "11..20");
+  // A budget: no last seed, the open span is every seed from the next on.
+  plan.config.seeds_last.reset();
+  plan.config.seeds_first.reset();
+  plan.config.budget_ms = 1000;
+  EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, 11)), "11..");
+}
+
+}  // namespace
+}  // namespace fencesim::cli::testing

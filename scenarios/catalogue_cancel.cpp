@@ -34,7 +34,7 @@ runtime::StepItem confirm_loop_step(sim::World& world, std::string name, int cou
 
 }  // namespace
 
-void register_catalogue_cancel(ScenarioRegistry& registry) {
+static void register_catalogue_cancel(ScenarioRegistry& registry) {
   ScenarioBuilder("cancel-races-confirm")
       .describe(
           "a client cancels a tree while its step confirms its lease before each call that "
@@ -67,5 +67,8 @@ void register_catalogue_cancel(ScenarioRegistry& registry) {
               "tree-cancelled >= 80%"})
       .add_to(registry);
 }
+
+// The one line that makes this file's scenarios built in (scenarios/scenario.h).
+const ScenarioRegistration kRegistration(register_catalogue_cancel);
 
 }  // namespace fencesim::scenarios

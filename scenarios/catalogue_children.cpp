@@ -12,7 +12,7 @@ using runtime::kMillisecond;
 using runtime::kSecond;
 using runtime::Workflow;
 
-void register_catalogue_children(ScenarioRegistry& registry) {
+static void register_catalogue_children(ScenarioRegistry& registry) {
   // The root's wait yields and retakes (its epoch moves to 2) while each child writes under its
   // own lease at its own epoch, to the sink the root writes to: a high-water mark keyed by
   // anything wider than the scope key refuses a healthy child.
@@ -119,5 +119,8 @@ void register_catalogue_children(ScenarioRegistry& registry) {
               "fenced-after-local-expiry >= 80%"})
       .add_to(registry);
 }
+
+// The one line that makes this file's scenarios built in (scenarios/scenario.h).
+const ScenarioRegistration kRegistration(register_catalogue_children);
 
 }  // namespace fencesim::scenarios

@@ -82,7 +82,7 @@ void add_exploration_only(ScenarioRegistry& registry, Scenario scenario) {
 
 }  // namespace
 
-void register_catalogue_explore(ScenarioRegistry& registry) {
+static void register_catalogue_explore(ScenarioRegistry& registry) {
   // Two instances poll the queue at the same instants and race for the one tree; whoever holds it
   // is stopped at a chosen protocol moment for a chosen time around the lease's boundaries.
   add_exploration_only(
@@ -282,5 +282,8 @@ void register_catalogue_explore(ScenarioRegistry& registry) {
           .marks({"renewal-raced-expiry", "takeover-mid-step"})
           .build());
 }
+
+// The one line that makes this file's scenarios built in (scenarios/scenario.h).
+const ScenarioRegistration kRegistration(register_catalogue_explore);
 
 }  // namespace fencesim::scenarios

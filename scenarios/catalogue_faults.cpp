@@ -33,7 +33,7 @@ runtime::Workflow long_order(sim::World& world) {
 
 }  // namespace
 
-void register_catalogue_faults(ScenarioRegistry& registry) {
+static void register_catalogue_faults(ScenarioRegistry& registry) {
   two_holders("gc-stall-write-before-takeover")
       .describe(
           "holder 1 stalls right after its write left: the write lands before the "
@@ -201,5 +201,8 @@ void register_catalogue_faults(ScenarioRegistry& registry) {
       .marks({"store-restarted >= 80%"})
       .add_to(registry);
 }
+
+// The one line that makes this file's scenarios built in (scenarios/scenario.h).
+const ScenarioRegistration kRegistration(register_catalogue_faults);
 
 }  // namespace fencesim::scenarios

@@ -15,7 +15,7 @@ using runtime::EventKind;
 using runtime::ExecutionContext;
 using runtime::kSecond;
 
-void register_catalogue_fence_use(ScenarioRegistry& registry) {
+static void register_catalogue_fence_use(ScenarioRegistry& registry) {
   // A fence kept past its step, an ancestor's fence, and a frame without a held lease.
   auto kept = std::make_shared<std::optional<runtime::ExecutionFence>>();
   ScenarioBuilder("fence-scoping")
@@ -145,5 +145,8 @@ void register_catalogue_fence_use(ScenarioRegistry& registry) {
               "fenced-after-local-expiry >= 80%"})
       .add_to(registry);
 }
+
+// The one line that makes this file's scenarios built in (scenarios/scenario.h).
+const ScenarioRegistration kRegistration(register_catalogue_fence_use);
 
 }  // namespace fencesim::scenarios

@@ -12,7 +12,7 @@ using runtime::ExecutionContext;
 using runtime::kMillisecond;
 using runtime::kSecond;
 
-void register_catalogue_unchecked(ScenarioRegistry& registry) {
+static void register_catalogue_unchecked(ScenarioRegistry& registry) {
   ScenarioBuilder("confirm-then-unchecked-call")
       .describe(
           "a step confirms its lease, is stopped before its call to a system that cannot check "
@@ -94,5 +94,8 @@ void register_catalogue_unchecked(ScenarioRegistry& registry) {
       .marks({"confirm-outlived-step >= 20%"})
       .add_to(registry);
 }
+
+// The one line that makes this file's scenarios built in (scenarios/scenario.h).
+const ScenarioRegistration kRegistration(register_catalogue_unchecked);
 
 }  // namespace fencesim::scenarios

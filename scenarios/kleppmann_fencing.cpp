@@ -8,7 +8,7 @@ namespace fencesim::scenarios {
 
 using runtime::kSecond;
 
-void register_kleppmann_fencing(ScenarioRegistry& registry) {
+static void register_kleppmann_fencing(ScenarioRegistry& registry) {
   ScenarioBuilder("kleppmann-fencing")
       .describe(
           "holder 1 stalls past its lease with a write in flight; holder 2 takes over and "
@@ -27,5 +27,8 @@ void register_kleppmann_fencing(ScenarioRegistry& registry) {
       .marks({"stale-write-refused >= 80%", "takeover-mid-step >= 80%"})
       .add_to(registry);
 }
+
+// The one line that makes this file's scenarios built in (scenarios/scenario.h).
+const ScenarioRegistration kRegistration(register_kleppmann_fencing);
 
 }  // namespace fencesim::scenarios

@@ -410,7 +410,7 @@ std::vector<MarkFloor> swarm_marks() {
 
 }  // namespace
 
-void register_nightly_mix(ScenarioRegistry& registry) {
+static void register_nightly_mix(ScenarioRegistry& registry) {
   registry.add(Scenario{
       "nightly-mix",
       "3 instances, trees with all placements, stalls/stops/migrations/crashes/drift/network "
@@ -488,5 +488,8 @@ void register_nightly_mix(ScenarioRegistry& registry) {
       },
       swarm_marks()});
 }
+
+// The one line that makes this file's scenarios built in (scenarios/scenario.h).
+const ScenarioRegistration kRegistration(register_nightly_mix);
 
 }  // namespace fencesim::scenarios

@@ -144,7 +144,7 @@ void add_planted(ScenarioRegistry& registry, std::string_view bug) {
 
 }  // namespace
 
-void register_planted_bugs(ScenarioRegistry& registry) {
+static void register_planted_bugs(ScenarioRegistry& registry) {
   const char* enabled = std::getenv("FENCESIM_TEST_PLANTED_BUGS");
   if (enabled == nullptr || std::string_view(enabled) != "1") return;
   for (std::string_view bug : {"use-after-free", "signed-overflow", "abort-in-fiber"}) {
@@ -153,5 +153,8 @@ void register_planted_bugs(ScenarioRegistry& registry) {
   add_nondeterministic(registry);
   for (std::string_view bug : {"lost-wakeup", "failing-step", "spin"}) add_liveness(registry, bug);
 }
+
+// The one line that makes this file's scenarios built in (scenarios/scenario.h).
+const ScenarioRegistration kRegistration(register_planted_bugs);
 
 }  // namespace fencesim::scenarios

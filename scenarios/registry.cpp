@@ -1,6 +1,9 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
+#include <string_view>
+#include <tuple>
 
 #include "scenarios/scenario.h"
 
@@ -24,17 +27,38 @@ std::vector<const Scenario*> ScenarioRegistry::all() const {
   return out;
 }
 
+namespace {
+
+// A function's own static: made on first use, so that registrations made while other files'
+// statics are initialized always find it.
+std::vector<ScenarioRegistration::Entry>& registrations() {
+  static std::vector<ScenarioRegistration::Entry> entries;
+  return entries;
+}
+
+}  // namespace
+
+ScenarioRegistration::ScenarioRegistration(Function function, std::source_location where) {
+  const std::string_view path = where.file_name();
+  const std::size_t slash = path.find_last_of('/');
+  registrations().push_back(
+      Entry{function, std::string(slash == std::string_view::npos ? path : path.substr(slash + 1)),
+            where.line()});
+}
+
+std::vector<ScenarioRegistration::Entry> ScenarioRegistration::all() {
+  std::vector<Entry> entries = registrations();
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return std::tie(a.file, a.line) < std::tie(b.file, b.line);
+  });
+  return entries;
+}
+
 ScenarioRegistry builtin_scenarios() {
   ScenarioRegistry registry;
-  register_kleppmann_fencing(registry);
-  register_nightly_mix(registry);
-  register_catalogue_faults(registry);
-  register_catalogue_fence_use(registry);
-  register_catalogue_children(registry);
-  register_catalogue_unchecked(registry);
-  register_catalogue_explore(registry);
-  register_catalogue_cancel(registry);
-  register_planted_bugs(registry);
+  for (const ScenarioRegistration::Entry& entry : ScenarioRegistration::all()) {
+    entry.function(registry);
+  }
   return registry;
 }
 

@@ -2,8 +2,10 @@
 // A scenario is a named fault story: the topology, the workload, the fault plan (hand-written or
 // drawn from the seed), and the "sometimes" marks a run of it should reach. It configures a World;
 // it never touches sim/'s internals.
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -45,19 +47,28 @@ class ScenarioRegistry {
   std::map<std::string, Scenario> scenarios_;
 };
 
-// The scenarios that ship with fencesim.
+// The scenarios that ship with fencesim: every ScenarioRegistration linked in.
 ScenarioRegistry builtin_scenarios();
 
-// Each built-in scenario registers itself through one of these (one file each).
-void register_kleppmann_fencing(ScenarioRegistry& registry);
-void register_nightly_mix(ScenarioRegistry& registry);
-void register_catalogue_faults(ScenarioRegistry& registry);
-void register_catalogue_fence_use(ScenarioRegistry& registry);
-void register_catalogue_children(ScenarioRegistry& registry);
-void register_catalogue_unchecked(ScenarioRegistry& registry);
-void register_catalogue_explore(ScenarioRegistry& registry);
-void register_catalogue_cancel(ScenarioRegistry& registry);
-// Test only: registers nothing unless FENCESIM_TEST_PLANTED_BUGS=1 (scenarios/planted_bugs.cpp).
-void register_planted_bugs(ScenarioRegistry& registry);
+// A C++ scenario is one file in scenarios/: it registers its scenarios with one object at namespace
+// scope, and nothing else is edited (scenarios/CMakeLists.txt links every object of the folder,
+// so that a file nothing refers to is not dropped by the linker):
+//   const ScenarioRegistration kRegistration(register_my_story);
+class ScenarioRegistration {
+ public:
+  using Function = void (*)(ScenarioRegistry&);
+  struct Entry {
+    Function function;
+    std::string file;  // the registering file's name, without its folder
+    std::uint_least32_t line;
+  };
+  explicit ScenarioRegistration(Function function,
+                                std::source_location where = std::source_location::current());
+  // Every registration linked in, ordered by file and line (static initialization across files
+  // has no order of its own).
+  static std::vector<Entry> all();
+};
+
+// Test only: planted_bugs.cpp registers nothing unless FENCESIM_TEST_PLANTED_BUGS=1.
 
 }  // namespace fencesim::scenarios

@@ -18,6 +18,7 @@ no verdict changed and nothing failed.
 
 import json
 import os
+import random
 import re
 import subprocess
 import time
@@ -193,6 +194,10 @@ class HarnessJudge(runner.Judge):
         todo = [m for m in mutants if m.id not in data["mutants"]]
         runner.log(f"{len(mutants)} harness mutants in {len(files)} files, "
                    f"{len(mutants) - len(todo)} already judged, {len(todo)} to go")
+        if a.shuffle is not None:
+            # Judged in an order drawn from the seed: a run that --stop-at or --limit cuts short
+            # is a uniform sample of every file's mutants, not the first files' all.
+            random.Random(a.shuffle).shuffle(todo)
         if a.limit is not None:
             todo = todo[: a.limit]
         for n, m in enumerate(todo, 1):

@@ -474,6 +474,9 @@ def main(argv):
                         "every .cpp of sim/ and properties/)")
     p.add_argument("--only", help="mutant ids, comma separated")
     p.add_argument("--limit", type=int, help="judge at most this many mutants")
+    p.add_argument("--shuffle", type=int, metavar="SEED",
+                   help="--harness: judge in an order drawn from SEED, so that a run cut short "
+                        "(--stop-at, --limit) is a uniform sample of all the files' mutants")
     p.add_argument("--stop-at", help="HH:MM UTC: start no mutant after it")
     p.add_argument("--sweep-seconds", type=int, default=30)
     p.add_argument("--run-timeout", type=int, default=60)

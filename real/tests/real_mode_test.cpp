@@ -2,14 +2,16 @@
 // SIGKILL and restart) pass every invariant and reach their marks; a sink without the token check
 // (the sink-no-token-check mutant's bug, in the real store) is caught; Ctrl-C leaves no process
 // behind; a store that cannot be opened is one line and exit 2. Each run takes a few seconds: the
-// scale (0.02: a 30 s lease lasts 600 ms) is generous for a loaded machine, and nothing is timed
-// but the run's own wall-clock limit.
+// scale (0.02: a 30 s lease lasts 600 ms) grows with the machine's measured scheduling delay, one
+// failed run is retried at twice the scale and reported, and nothing is timed but the run's own
+// wall-clock limit.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -79,26 +81,72 @@ std::vector<std::string> processes_naming(const std::string& folder) {
   return found;
 }
 
-void expect_conformant(const std::string& scenario, const std::string& store = "sqlite",
-                       const std::string& scale = "0.02") {
+// How late this machine wakes a sleeper now: 40 sleeps of 1 ms, the second-worst lateness (one
+// outlier aside). Idle, well under a millisecond; a 2-core CI machine running a parallel build,
+// tens of milliseconds, and a real run's timers are late by as much.
+double scheduling_delay_seconds() {
+  std::vector<double> late;
+  for (int i = 0; i < 40; ++i) {
+    const auto before = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const std::chrono::duration<double> slept = std::chrono::steady_clock::now() - before;
+    late.push_back(slept.count() - 1e-3);
+  }
+  std::sort(late.begin(), late.end());
+  return late[late.size() - 2];
+}
+
+// The time scale of a run: 0.02 (a 30 s lease lasts 600 ms), or slower when the machine is slow to
+// schedule, so that the lease lasts at least 40 scheduling delays; at most 0.2 (a 6 s lease). The
+// scenarios' moments (a SIGSTOP past the lease, a takeover mid-step) are fractions of the lease,
+// so they keep their order when the lease is long against the delays.
+double time_scale_for(double delay_seconds) {
+  constexpr double kLeaseSeconds = 30;
+  constexpr double kDelaysPerLease = 40;
+  return std::clamp(kDelaysPerLease * delay_seconds / kLeaseSeconds, 0.02, 0.2);
+}
+
+// What keeps a real run of `scenario` from conformance ("" when it conforms): its exit, status,
+// violations, declared marks not reached, faults not played, processes left behind.
+std::string conformance_problem(const std::string& scenario, const std::string& store,
+                                double scale) {
   Scratch scratch;
   const std::string report = scratch.path() + "/report.json";
   const Outcome outcome = run_fencesim("real --scenario " + scenario + " --store " + store +
-                                           " --seed 1 --time-scale " + scale + " --json " + report,
+                                           " --seed 1 --time-scale " + std::to_string(scale) +
+                                           " --json " + report,
                                        scratch);
-  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  if (outcome.exit_code != 0) {
+    return "exit " + std::to_string(outcome.exit_code) + ": " + outcome.output;
+  }
   const nlohmann::json json = read_json(report);
-  EXPECT_EQ(json["status"], "pass") << json.dump(2);
-  EXPECT_EQ(json["mode"], "real");
-  EXPECT_EQ(json["replayable"], false);
-  EXPECT_TRUE(json["violations"].empty()) << json["violations"].dump(2);
+  std::string problem;
+  if (json["status"] != "pass") problem += "status " + json["status"].dump() + "; ";
+  if (json["mode"] != "real" || json["replayable"] != false) problem += "not a real run; ";
+  if (!json["violations"].empty()) problem += "violations " + json["violations"].dump() + "; ";
   const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
   for (const std::string& mark : scenarios::mark_names(registry.find(scenario)->marks)) {
-    EXPECT_TRUE(json["marks"].contains(mark)) << scenario << " did not reach " << mark << ": "
-                                              << json["marks"].dump();
+    if (!json["marks"].contains(mark)) problem += "mark not reached: " + mark + "; ";
   }
-  EXPECT_TRUE(json["not_played"].empty()) << json["not_played"].dump();
-  EXPECT_TRUE(processes_naming(scratch.path()).empty());
+  if (!json["not_played"].empty()) problem += "not played " + json["not_played"].dump() + "; ";
+  if (!processes_naming(scratch.path()).empty()) problem += "processes left behind; ";
+  return problem;
+}
+
+// A run conforms, at a time scale set from the machine's scheduling delay now. A run that does
+// not is run once more at twice the scale, and the retry is reported (on stderr and as a test
+// property in the JUnit XML), never silent: a run that fails both times fails the test.
+void expect_conformant(const std::string& scenario, const std::string& store = "sqlite") {
+  const double delay = scheduling_delay_seconds();
+  const double scale = time_scale_for(delay);
+  const std::string problem = conformance_problem(scenario, store, scale);
+  if (problem.empty()) return;
+  const std::string note = scenario + " on " + store + " at time scale " + std::to_string(scale) +
+                           " (scheduling delay " + std::to_string(delay * 1e3) +
+                           " ms): " + problem + "retried at twice the scale";
+  std::cerr << "[ RETRY    ] " << note << "\n";
+  ::testing::Test::RecordProperty("retried_" + scenario + "_" + store, note);
+  EXPECT_EQ(conformance_problem(scenario, store, 2 * scale), "") << "first attempt: " << note;
 }
 
 TEST(RealMode, KleppmannFencingPassesWithARealSigstop) {

@@ -110,6 +110,9 @@ FS.noteRendered = function (count) {
 FS.start = function (main) {
   const run = () => {
     const started = performance.now();
+    // The static view (written for readers with scripts off) gives way to the interactive one.
+    const still = document.getElementById("fs-static");
+    if (still) still.remove();
     try {
       main();
       // How long drawing took, for whoever measures the reports (not shown on the page).

@@ -1,8 +1,10 @@
-// The page skeleton shared by the run and sweep reports, and the two entry points. Everything a
-// page shows is built by its script from the embedded JSON with textContent, never by pasting
-// data into markup, so no scenario name or message can inject markup.
+// The page skeleton shared by the run and sweep reports, and the two entry points. The
+// interactive page is built by its script from the embedded JSON with textContent, never by
+// pasting data into markup; the static view (reports/html_static.h), for readers with scripts
+// off, escapes every string it writes. No scenario name or message can inject markup.
 #include "reports/html_page.h"
 
+#include "reports/html_static.h"
 #include "reports/markup_escape.h"
 #include "reports/timeline.h"
 #include "reports/json_text.h"
@@ -54,7 +56,10 @@ std::string render_page(const Page& page) {
       "}"
       " };</script>\n";
   out += "<div id=\"fs-error\" class=\"fs-error\" hidden></div>\n";
-  out += "<noscript>This report draws its timeline with JavaScript.</noscript>\n";
+  // Without scripts the static view is the page; with them it is replaced by the interactive one.
+  out += page.static_markup;
+  out += "<noscript><p class=\"muted\">Scripts are off: this is the static view. With "
+         "JavaScript the timeline can be zoomed and every event read.</p></noscript>\n";
   out += "<main id=\"app\"></main>\n";
   for (const auto& [id, json] : page.data) {
     out += "<script type=\"application/json\" id=\"" + escape(id) + "\">" + json + "</script>\n";
@@ -87,6 +92,7 @@ std::string render_run_html(const nlohmann::ordered_json& timeline) {
                html::text_of(timeline, "seed_text") + ": " + html::text_of(timeline, "status");
   page.kind = "run";
   page.data.emplace_back("fs-timeline", html::script_json(timeline));
+  page.static_markup = html::static_run(timeline);
   return html::render_page(page);
 }
 
@@ -98,6 +104,7 @@ std::string render_sweep_html(const nlohmann::ordered_json& summary,
   page.data.emplace_back("fs-summary", html::script_json(summary));
   page.data.emplace_back("fs-timelines",
                          html::script_json(nlohmann::ordered_json(failure_timelines)));
+  page.static_markup = html::static_sweep(summary);
   return html::render_page(page);
 }
 

@@ -32,6 +32,8 @@ struct Page {
   std::string kind;  // "run" or "sweep": which page script starts
   // (element id, data) embedded as JSON.
   std::vector<std::pair<std::string, std::string>> data;
+  // What the page shows without scripts (reports/html_static.h); the scripts remove it.
+  std::string static_markup;
 };
 
 // The whole document.

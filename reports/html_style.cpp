@@ -71,6 +71,20 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .events td { font-size: 12px; }
 .scroll { max-height: 560px; overflow-y: auto; border: 1px solid var(--line); }
 .copy { font-size: 12px; margin-left: 6px; cursor: pointer; }
+.static { padding: 12px 20px; }
+.static table { border-collapse: collapse; margin: 6px 0 14px; }
+.static td, .static th { border: 1px solid var(--line); padding: 2px 8px; text-align: left; }
+.static .bad { color: var(--violation); font-weight: 600; }
+.static-timeline text { font-size: 11px; fill: var(--ink); }
+.static-timeline .row { stroke: var(--line); }
+.static-timeline .fault { fill: var(--fault); opacity: 0.5; }
+.static-timeline .belief { fill: var(--belief); }
+.static-timeline .epoch { fill: var(--truth); }
+.static-timeline .step { fill: var(--muted); }
+.static-timeline .write { stroke: var(--truth); stroke-width: 2; }
+.static-timeline .write.refused { stroke: var(--refused); }
+.static-timeline .mark { stroke: var(--dedup); stroke-width: 2; }
+.static-timeline .violation { stroke: var(--violation); stroke-width: 3; }
 )CSS";
 }
 

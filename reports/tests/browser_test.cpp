@@ -88,10 +88,20 @@ class BrowserTest : public ::testing::Test {
   // Writes `page` to NAME and loads it in headless chromium, returning the DOM after its scripts
   // ran. Chromium runs as root in containers only without its sandbox, and wants a writable HOME
   // and profile; the virtual time budget lets the page's timers run without waiting for them.
-  Loaded load(const std::string& name, const std::string& page,
-              const std::string& fragment = "") const {
+  // With `scripts` false the page's own policy forbids every script, as a CI server that serves
+  // archived reports with scripts blocked does (Jenkins' default policy for artifacts, for one).
+  // Chromium's scriptEnabled=false would do the same, but --dump-dom then dumps nothing.
+  Loaded load(const std::string& name, const std::string& page, const std::string& fragment = "",
+              bool scripts = true) const {
     const fs::path file = dir_ / name;
-    std::ofstream(file, std::ios::binary) << page;
+    std::string text = page;
+    if (!scripts) {
+      const std::string allowed = "script-src 'unsafe-inline'";
+      const std::size_t at = text.find(allowed);
+      EXPECT_NE(at, std::string::npos) << "the page's policy no longer names its scripts";
+      if (at != std::string::npos) text.replace(at, allowed.size(), "script-src 'none'");
+    }
+    std::ofstream(file, std::ios::binary) << text;
     const std::string command =
         "HOME='" + (dir_ / "home").string() + "' timeout 120 '" + chromium_.string() +
         "' --headless --no-sandbox --disable-gpu --no-first-run "
@@ -209,6 +219,46 @@ TEST_F(BrowserTest, LabelsOfEmojiAreClippedBetweenCharacters) {
   expect_drawn(loaded);
   // Clipped labels end in an ellipsis right after a whole emoji.
   EXPECT_NE(loaded.dom.find("\U0001F9FE\u2026"), std::string::npos);
+}
+
+// With scripts blocked (a CI server that serves archived reports so), the page is
+// the static view written with it: the verdict, the violation and the timeline as inline SVG, one
+// bar for each fault, belief, epoch and step run of the timeline's data. With scripts on, the
+// static view gives way to the interactive page.
+TEST_F(BrowserTest, RunPageReadsWithoutScripts) {
+  const nlohmann::ordered_json& timeline = testing::failing_kleppmann().timeline;
+  const Loaded off = load("static-run.html", render_run_html(timeline), "", false);
+  EXPECT_EQ(off.exit_code, 0) << "chromium failed; see its stderr";
+  EXPECT_FALSE(off.rendered.has_value()) << "a script ran although scripts were off";
+  EXPECT_NE(off.dom.find("id=\"fs-static\""), std::string::npos);
+  EXPECT_NE(off.dom.find("<svg class=\"static-timeline\""), std::string::npos);
+  EXPECT_NE(off.dom.find("sink-monotonicity"), std::string::npos);
+  EXPECT_NE(off.dom.find("fencesim replay fencesim-replay-kleppmann-fencing-1.json"),
+            std::string::npos);
+  std::size_t bars = 0;
+  for (const char* key : {"faults", "beliefs", "epochs", "step_runs"}) bars += timeline[key].size();
+  ASSERT_GT(bars, 0u);
+  std::size_t rects = 0;
+  for (std::size_t at = off.dom.find("<rect"); at != std::string::npos;
+       at = off.dom.find("<rect", at + 1)) {
+    ++rects;
+  }
+  EXPECT_EQ(rects, bars);
+  const Loaded on = load("interactive-run.html", render_run_html(timeline));
+  expect_drawn(on);
+  EXPECT_EQ(on.dom.find("id=\"fs-static\""), std::string::npos);
+}
+
+TEST_F(BrowserTest, SweepPageReadsWithoutScripts) {
+  const Loaded off = load("static-sweep.html",
+                          render_sweep_html(testing::sweep_summary_sample(true),
+                                            {testing::failing_kleppmann().timeline}),
+                          "", false);
+  EXPECT_EQ(off.exit_code, 0) << "chromium failed; see its stderr";
+  EXPECT_FALSE(off.rendered.has_value());
+  EXPECT_NE(off.dom.find("fencesim sweep: 1 distinct failure"), std::string::npos) << off.dom;
+  EXPECT_NE(off.dom.find("Failure groups"), std::string::npos);
+  EXPECT_NE(off.dom.find("takeover-mid-step"), std::string::npos);
 }
 
 TEST_F(BrowserTest, SweepPageDrawsFailureTimelines) {

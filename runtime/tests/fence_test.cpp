@@ -241,5 +241,25 @@ TEST(Fence, FencedRecordsTheRefusalAndStopsTheHolder) {
   EXPECT_EQ(events.last(EventKind::kLeaseLost)->detail, "fenced");
 }
 
+// docs/adr-rules.md, "Where the fence departs from the ADR" (issue 29 item 9): an
+// ExecutionFencedError built by hand (a client library mapping a 409) stops nobody until it
+// reaches the runtime's decision about the step; fenced(n) stops the holder as it is built.
+TEST(Fence, AHandBuiltRefusalStopsItsHolderOnlyAtTheStepsDecision) {
+  LeasesFixture fixture;
+  bool held_after_building = false;
+  auto failure = fixture.run_step(kKey, [&](ExecutionContext& ctx) {
+    ExecutionFencedError error(kKey, ctx.fence().token(), ctx.fence().token() + 1,
+                               ctx.fence().scope_key());
+    ctx.fence().assert_held();  // built, not yet decided: the holder still acts
+    held_after_building = true;
+    throw error;
+  });
+  EXPECT_TRUE(held_after_building);
+  EXPECT_TRUE(threw<ExecutionFencedError>(failure));
+  const RuntimeEvent* lost = fixture.events.last(EventKind::kLeaseLost);
+  ASSERT_NE(lost, nullptr);  // the step's decision stopped it
+  EXPECT_EQ(lost->detail, "fenced");
+}
+
 }  // namespace
 }  // namespace fencesim::runtime

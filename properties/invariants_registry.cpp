@@ -13,6 +13,7 @@
 #include "properties/invariants_lease_timers.h"
 #include "properties/invariants_lost_only_when_lost.h"
 #include "properties/invariants_reported_as_recorded.h"
+#include "properties/invariants_sibling_names.h"
 #include "properties/invariants_stale_step_ends_lost.h"
 #include "properties/invariants_write_verdict.h"
 
@@ -61,6 +62,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<StaleStepEndsLost>());
   out.push_back(std::make_unique<EndedTreeNotLive>());
   out.push_back(std::make_unique<ConfirmWithinStep>());
+  out.push_back(std::make_unique<SiblingsNamedApart>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

@@ -11,8 +11,8 @@
 // - fenced(observed): the error for a refusal by a system that saw `observed`; it stops the holder
 //   first, and is a hand-over (ExecutionFencedError) even when `observed` is not later than the
 //   own token.
-// - write(sink, effect, payload): a write of one intended effect of the step; it carries the token
-//   and that effect's idempotency key.
+// - write(sink, effect, payload): a write of one intended effect, with the token and the effect's
+//   key; its request may outlive the call (REQUIRES: `sink` outlives every request made with it).
 // Every member throws ExecutionContextUnavailableError when its frame is not a running step's.
 #include <memory>
 #include <string>

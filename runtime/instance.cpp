@@ -41,6 +41,11 @@ void Instance::poll_once() {
       lease = HeldLease::take(services_.lease_services(), placement.key);
     } catch (const StoreUnavailableError&) {
       continue;
+    } catch (const TokenOverflowError&) {
+      // The key's epochs are spent (2^53-1 takes): no token can ever be granted for it, by any
+      // instance. Skipped like a take that a live lease refused: escaping here, the error would
+      // end the poll fiber and leave every other tree unpolled by this instance for good.
+      continue;
     }
     if (!lease) continue;
     lease->start_timers();

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <set>
 #include <stdexcept>
+
+#include "runtime/scope_key.h"
 
 namespace fencesim::runtime {
 
@@ -18,8 +21,47 @@ std::string_view to_string(ChildPlacement placement) {
   return "unknown";
 }
 
+namespace {
+
+// Throws std::invalid_argument when two of `names` are equal. The message shows each name as its
+// path part (encoded: a name may hold a NUL byte or a line break) and says what they would share.
+void refuse_same_named(const std::string& workflow, const std::vector<std::string_view>& names,
+                       std::string_view where) {
+  std::set<std::string_view> seen;
+  for (const std::string_view name : names) {
+    if (seen.insert(name).second) continue;
+    throw std::invalid_argument(fmt::format(
+        "workflow '{}' names two {} '{}' (names shown as their path parts): siblings must be "
+        "named apart, since a step's path, its checkpoint and idempotency keys and an "
+        "AnyInstance child's lease key are made of the names (ADR-0023)",
+        encode_uri_component(workflow), where, encode_uri_component(name)));
+  }
+}
+
+void refuse_same_named_siblings(const Workflow& workflow) {
+  std::vector<std::string_view> items;
+  for (const WorkflowItem& item : workflow.items) {
+    if (const auto* step = std::get_if<StepItem>(&item)) {
+      items.push_back(step->name);
+      continue;
+    }
+    const auto& group = std::get<GroupItem>(item);
+    items.push_back(group.name);
+    std::vector<std::string_view> children;
+    for (const ChildItem& child : group.children) children.push_back(child.name);
+    refuse_same_named(workflow.name, children,
+                      fmt::format("children of group '{}'", encode_uri_component(group.name)));
+  }
+  // A group's name is its children's path prefix: a step and a group of one name are refused
+  // too, so that a path part names one item of its level.
+  refuse_same_named(workflow.name, items, "items (steps or groups) of its level");
+}
+
+}  // namespace
+
 void WorkflowRegistry::add(Workflow workflow) {
   const std::string name = workflow.name;
+  refuse_same_named_siblings(workflow);
   if (!workflows_.emplace(name, std::move(workflow)).second) {
     throw std::invalid_argument(fmt::format("workflow '{}' registered twice", name));
   }

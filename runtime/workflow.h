@@ -45,6 +45,14 @@ struct Workflow {
 // The deployed code: every instance has the same registry.
 class WorkflowRegistry {
  public:
+  // Registers `workflow`. Throws std::invalid_argument, registering nothing, for a name already
+  // registered and for a workflow that names two siblings alike: two items of its own level (steps
+  // or groups) or two children of one group. A step's path is made of its names (join_path), and
+  // so are its checkpoint entry, its idempotency keys and an AnyInstance child's lease key: two
+  // same-named siblings would share them (the second step skipped as committed, the second
+  // AnyInstance child never placed, two branches writing under one key). ADR-0023 names a lease
+  // and an effect by that path, so such a workflow has no faithful run and is refused here, before
+  // any tree of it starts, rather than half-way through a pass.
   void add(Workflow workflow);
   // Throws std::invalid_argument for an unknown name.
   const Workflow& get(const std::string& name) const;

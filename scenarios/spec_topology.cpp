@@ -82,6 +82,7 @@ ItemSpec read_item(const SpecReader& reader, const toml::table& table,
         !children->as_array()->is_array_of_tables() || children->as_array()->empty()) {
       reader.fail(table, "[[workflow]].steps.children", "a group needs an array of children");
     }
+    std::set<std::string> names;
     for (const toml::node& element : *children->as_array()) {
       const toml::table& child = *element.as_table();
       constexpr std::string_view kChild = "[[workflow]].steps.children.";
@@ -92,6 +93,13 @@ ItemSpec read_item(const SpecReader& reader, const toml::table& table,
       item.children.push_back(ChildSpec{required_string(reader, child, kChild, "name"),
                                         placement_of(reader, *placement),
                                         required_string(reader, child, kChild, "workflow")});
+      // Told here with its line, before the runtime's registry refuses the workflow.
+      if (!names.insert(item.children.back().name).second) {
+        reader.fail(child, "[[workflow]].steps.children.name",
+                    fmt::format("two children of group '{}' are named '{}': siblings share a "
+                                "path (and an AnyInstance child's lease key) unless named apart",
+                                item.group_name, item.children.back().name));
+      }
     }
     return item;
   }
@@ -182,10 +190,18 @@ void read_workflow(const SpecReader& reader, const toml::table& table,
     reader.fail(table, "[[workflow]].steps", "a workflow needs at least one step");
   }
   bool whole = true;
+  std::set<std::string> item_names;
   for (const toml::node& step : *steps) {
     const std::size_t before = reader.error_count();
     whole = reader.attempt([&] {
       ItemSpec item = read_item(reader, *step.as_table(), sinks);
+      const std::string& item_name = item.group ? item.group_name : item.step.name;
+      if (reader.error_count() == before && !item_names.insert(item_name).second) {
+        reader.fail(*step.as_table(), "[[workflow]].steps.name",
+                    fmt::format("two steps or groups of workflow '{}' are named '{}': siblings "
+                                "share a path (a checkpoint, idempotency keys) unless named apart",
+                                workflow.name, item_name));
+      }
       if (reader.error_count() == before) workflow.items.push_back(std::move(item));
     }) && reader.error_count() == before && whole;
   }

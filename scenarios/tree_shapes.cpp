@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <stdexcept>
+
 #include "runtime/check.h"
 #include "runtime/tree_runner.h"
 #include "scenarios/workload.h"
@@ -203,11 +206,67 @@ class TreeDrawer {
       }
     }
     std::string name = workflow.name;
-    parts_.world->workflows().add(probed(parts_.probes, std::move(workflow)));
+    deploy(probed(parts_.probes, std::move(workflow)));
     return name;
   }
 
+  // Registers `workflow`, and now and then (from a stream of its own, so that no other draw
+  // moves) first offers the registry a twin of it that names two siblings alike (issue 29 item 5:
+  // the names above are unique among siblings, so no run ever met a workflow whose two steps or
+  // children share a path). The runtime must refuse the twin (runtime/workflow.h), and the drawn
+  // workflow is registered instead; a runtime that accepts the twin deploys it, and its trees run
+  // with two siblings on one path, where siblings-named-apart and exactly-once judge them.
+  void deploy(runtime::Workflow workflow) {
+    runtime::WorkflowRegistry& registry = parts_.world->workflows();
+    if (twins_.chance(kTwinShare)) {
+      if (std::optional<runtime::Workflow> twin = with_same_named_siblings(workflow)) {
+        bool refused = false;
+        try {
+          registry.add(std::move(*twin));
+        } catch (const std::invalid_argument&) {
+          refused = true;
+        }
+        if (!refused) return;
+      }
+    }
+    registry.add(std::move(workflow));
+  }
+
+  // A copy of `workflow` in which one sibling of a level (two items of the workflow, or two
+  // children of one group) takes another's name; none if no level has two siblings.
+  std::optional<runtime::Workflow> with_same_named_siblings(const runtime::Workflow& workflow) {
+    runtime::Workflow twin = workflow;
+    // The levels with two siblings or more: the workflow's items (-1), or a group (its index).
+    std::vector<std::ptrdiff_t> levels;
+    if (twin.items.size() >= 2) levels.push_back(-1);
+    for (std::size_t i = 0; i < twin.items.size(); ++i) {
+      const auto* group = std::get_if<runtime::GroupItem>(&twin.items[i]);
+      if (group != nullptr && group->children.size() >= 2) {
+        levels.push_back(static_cast<std::ptrdiff_t>(i));
+      }
+    }
+    if (levels.empty()) return std::nullopt;
+    const std::ptrdiff_t level = levels[twins_.below(levels.size())];
+    std::vector<std::string*> names;
+    if (level < 0) {
+      for (runtime::WorkflowItem& item : twin.items) {
+        std::visit([&names](auto& it) { names.push_back(&it.name); }, item);
+      }
+    } else {
+      for (runtime::ChildItem& child :
+           std::get<runtime::GroupItem>(twin.items[static_cast<std::size_t>(level)]).children) {
+        names.push_back(&child.name);
+      }
+    }
+    const std::size_t from = twins_.below(names.size());
+    const std::size_t to = (from + 1 + twins_.below(names.size() - 1)) % names.size();
+    *names[to] = *names[from];
+    return twin;
+  }
+
   static constexpr int kMaxWorkflows = 10;
+  // The share of drawn workflows offered first as a twin with two siblings named alike.
+  static constexpr double kTwinShare = 0.2;
 
   const TreeParts& parts_;
   sim::Rng& rng_;
@@ -217,6 +276,7 @@ class TreeDrawer {
   int workflows_ = 0;
   int steps_left_ = 20;
   std::shared_ptr<int> counter_ = std::make_shared<int>(0);
+  sim::Rng twins_ = parts_.world->stream("same-named-siblings " + prefix_);
 };
 
 }  // namespace

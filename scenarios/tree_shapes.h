@@ -10,7 +10,9 @@
 //   several lanes wait on remote children at once and every name inside the branch repeats;
 // - names drawn from a small pool per tree (a share hostile, scenarios/hostile_names.h), so step,
 //   group and child names repeat across groups and depths (unique only among siblings, which the
-//   runtime requires: a path names one step);
+//   runtime requires: a path names one step); and one drawn workflow in five is first offered to
+//   the registry as a twin whose two siblings share a name (issue 29 item 5), which the runtime
+//   must refuse (siblings-named-apart judges a twin that was deployed);
 // - steps that keep working after their write returned (a second effect, a confirm, an unchecked
 //   call, a withdrawal of their own path on another instance), every step probed for withdrawals
 //   at its moments (scenarios/window_workload.h).

@@ -1,8 +1,9 @@
 # Harness mutants (docs/mutants.md, "Harness mutants"): sourced by tools/mutants.sh, which owns the
 # snapshot ($work/tree.tar), the shared source copy and build ($shared/src, $shared/build), sync_tree,
 # now/elapsed and the configure flags. A harness mutant is a patch to sim/, scenarios/, properties/,
-# reports/ or cli/ (never to a folder's tests/: the catcher lives there) whose manifest line names
-# the ONE check that must catch it:
+# reports/, cli/ or runtime/testing/ (the leases fixture that the runtime's unit tests run on; never
+# to a folder's tests/: the catcher lives there) whose manifest line names the ONE check that must
+# catch it:
 #   ctest:REGEX                   the GoogleTest names (ctest's test names, Suite.Name) matching
 #                                 ^(REGEX)$; the test executables that define those suites (and
 #                                 fencesim when cli_tests runs it) are built; caught iff one of them
@@ -156,7 +157,7 @@ run_harness_mutant() {
   [[ -f "$patch" ]] || { r_outcome=broken; r_caught_by="NO PATCH FILE"; return; }
   local bad
   bad=$(sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' "$patch" |
-    grep -v -E '^(sim|scenarios|properties|reports|cli)/' || true)
+    grep -v -E '^(sim|scenarios|properties|reports|cli|runtime/testing)/' || true)
   bad+=$(sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' "$patch" | grep -E '/tests/' || true)
   if [[ -n "$bad" ]]; then
     r_outcome=broken; r_caught_by="PATCH TOUCHES $(echo $bad) (harness folders only, no tests/)"

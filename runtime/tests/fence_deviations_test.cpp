@@ -320,8 +320,9 @@ TEST(Deviations, RefusalArrivingAfterTheStepEndedStopsTheHolder) {
   } slow(f.store_env, f.sink);
   std::exception_ptr spawned_failure;
   bool spawned_done = false;
-  std::shared_ptr<HeldLease> lease;
-  EXPECT_FALSE(f.run_step(kKey, [&](ExecutionContext& ctx) {
+  // The step ends at once and the pass goes on to its next step under the same lease, which the
+  // late refusal must stop (a unit runner's run would have given the lease back already).
+  const StepBody first = [&](ExecutionContext& ctx) {
     const ExecutionFence fence = ctx.fence();
     ctx.env().spawn("helper", [&, fence] {
       try {
@@ -334,7 +335,12 @@ TEST(Deviations, RefusalArrivingAfterTheStepEndedStopsTheHolder) {
     ctx.env().yield();  // the helper's write leaves while the step runs
     // A newer holder's write (token 2) lands at the sink first.
     f.sink.write(SinkWrite{ctx.fence().scope_key(), 2, "other", "newer"});
-  }));
+  };
+  const StepBody second = [](ExecutionContext& ctx) { ctx.env().sleep(10 * kSecond); };
+  f.workflows.add(Workflow{"w", {StepItem{"first", first}, StepItem{"second", second}}});
+  f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
   f.time.advance(3 * kSecond);
   ASSERT_TRUE(spawned_done);
   EXPECT_TRUE(threw<ExecutionFencedError>(spawned_failure));

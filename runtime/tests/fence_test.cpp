@@ -61,7 +61,9 @@ TEST(Fence, AssertHeldRefusesAfterLocalExpiry) {
   LeasesFixture fixture;
   auto failure = fixture.run_step(kKey, [&](ExecutionContext& ctx) {
     ctx.fence().assert_held();
-    ctx.env().sleep(fixture.policy.ttl_ns);  // no renewal timer in a unit runner
+    // The renewals leave and never reach the store: the belief runs out.
+    fixture.lease_calls("unit-runner").stall("renew:sent");
+    ctx.env().sleep(fixture.policy.ttl_ns);
     ctx.fence().assert_held();
   });
   EXPECT_TRUE(threw<ExecutionLeaseLostError>(failure));
@@ -71,9 +73,11 @@ TEST(Fence, AssertHeldRefusesAfterLocalExpiry) {
 TEST(Fence, LocalExpiryComesBeforeTheStoresExpiry) {
   LeasesFixture fixture;
   Nanoseconds confirmed_until = 0;
-  EXPECT_FALSE(fixture.run_step(
-      kKey, [&](ExecutionContext& ctx) { confirmed_until = ctx.fence().confirmed_until_ns(); }));
-  const std::optional<Lease> lease = fixture.leases.read(kKey);
+  std::optional<Lease> lease;
+  EXPECT_FALSE(fixture.run_step(kKey, [&](ExecutionContext& ctx) {
+    confirmed_until = ctx.fence().confirmed_until_ns();
+    lease = fixture.leases.read(kKey);  // read while held: the run releases it at its end
+  }));
   ASSERT_TRUE(lease.has_value());
   // Both clocks start together here: the holder's belief ends a margin before the store's truth.
   EXPECT_LT(confirmed_until, lease->expires_at_ns - fixture.store_env.wall_ns());
@@ -83,7 +87,7 @@ TEST(Fence, ConfirmNowIsAStrictRenewalCountedFromItsSendTime) {
   LeasesFixture fixture;
   Nanoseconds before = 0, after = 0, sent = 0;
   EXPECT_FALSE(fixture.run_step(kKey, [&](ExecutionContext& ctx) {
-    ctx.env().sleep(10 * kSecond);
+    ctx.env().sleep(5 * kSecond);  // before the renewal timer's first renewal (10 s)
     before = ctx.fence().confirmed_until_ns();
     sent = ctx.env().monotonic_ns();
     after = ctx.fence().confirm_now();
@@ -108,6 +112,7 @@ TEST(Fence, ConfirmNowRefusesOnceAnotherHolderTookTheLease) {
 TEST(Fence, ConfirmNowNeverRenewsALostLease) {
   LeasesFixture fixture;
   auto failure = fixture.run_step(kKey, [&](ExecutionContext& ctx) {
+    fixture.lease_calls("unit-runner").stall("renew:sent");  // the timer's renewals never land
     ctx.env().sleep(fixture.policy.ttl_ns);  // the lease is lost, its signal aborted
     ctx.fence().confirm_now();
   });
@@ -160,10 +165,15 @@ TEST(Fence, WriteThatSettlesAfterLocalExpiryStillEndsWithLeaseLost) {
     Env& env_;
     Sink& target_;
   } slow(fixture.store_env, fixture.sink);
+  // The renewals leave and never reach the store, so the lease expires locally at its belief's
+  // end, 10 s before the sink's reply: the call ends then, and its request lands afterwards.
+  fixture.lease_calls("unit-runner").stall("renew:sent");
   auto failure =
       fixture.run_step(kKey, [&](ExecutionContext& ctx) { ctx.fence().write(slow, "charge", "slow"); });
-  EXPECT_EQ(fixture.sink.effects().size(), 1u);  // the write landed: nobody else wrote
   EXPECT_TRUE(threw<ExecutionLeaseLostError>(failure));
+  EXPECT_LT(fixture.time.now_ns(), 40 * kSecond);
+  fixture.time.advance(15 * kSecond);
+  EXPECT_EQ(fixture.sink.effects().size(), 1u);  // the write landed: nobody else wrote
 }
 
 TEST(Fence, IdempotencyKeyIsPerStepNotPerAttempt) {
@@ -173,7 +183,6 @@ TEST(Fence, IdempotencyKeyIsPerStepNotPerAttempt) {
     first = ctx.fence().idempotency_key("charge");
     ctx.fence().write(fixture.sink, "charge", "x");
   }));
-  fixture.store_env.step_wall_clock(fixture.policy.ttl_ns);  // the store lets the lease go
   EXPECT_FALSE(fixture.run_step(kKey, [&](ExecutionContext& ctx) {
     second = ctx.fence().idempotency_key("charge");
     EXPECT_EQ(ctx.fence().token(), 2u);
@@ -230,6 +239,26 @@ TEST(Fence, FencedRecordsTheRefusalAndStopsTheHolder) {
   const testing::RecordingObserver& events = fixture.events;
   ASSERT_NE(events.last(EventKind::kLeaseLost), nullptr);
   EXPECT_EQ(events.last(EventKind::kLeaseLost)->detail, "fenced");
+}
+
+// docs/adr-rules.md, "Where the fence departs from the ADR" (issue 29 item 9): an
+// ExecutionFencedError built by hand (a client library mapping a 409) stops nobody until it
+// reaches the runtime's decision about the step; fenced(n) stops the holder as it is built.
+TEST(Fence, AHandBuiltRefusalStopsItsHolderOnlyAtTheStepsDecision) {
+  LeasesFixture fixture;
+  bool held_after_building = false;
+  auto failure = fixture.run_step(kKey, [&](ExecutionContext& ctx) {
+    ExecutionFencedError error(kKey, ctx.fence().token(), ctx.fence().token() + 1,
+                               ctx.fence().scope_key());
+    ctx.fence().assert_held();  // built, not yet decided: the holder still acts
+    held_after_building = true;
+    throw error;
+  });
+  EXPECT_TRUE(held_after_building);
+  EXPECT_TRUE(threw<ExecutionFencedError>(failure));
+  const RuntimeEvent* lost = fixture.events.last(EventKind::kLeaseLost);
+  ASSERT_NE(lost, nullptr);  // the step's decision stopped it
+  EXPECT_EQ(lost->detail, "fenced");
 }
 
 }  // namespace

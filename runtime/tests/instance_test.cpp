@@ -315,5 +315,48 @@ TEST(Decision, FencedErrorInsideAnAggregateIsFoundBeforeTheAbortReason) {
   EXPECT_EQ(f.events.last(EventKind::kErrorClassified, "A")->detail, "execution.lease-lost.fenced");
 }
 
+// Issue 29, a smaller finding: a key whose epochs are spent (the store throws TokenOverflowError at
+// its take) is skipped by the poll, as a refused take is. The old poll let the error end its fiber,
+// and the instance never ran another tree.
+TEST(Instance, AKeyWhoseEpochsAreSpentDoesNotStopThePoll) {
+  class SpentKey final : public ExecutionLeaseRepository {
+   public:
+    SpentKey(ExecutionLeaseRepository& target, LeaseKey spent)
+        : target_(target), spent_(std::move(spent)) {}
+    TakeResult take(const LeaseKey& key, const HolderId& holder, Nanoseconds ttl_ns) override {
+      if (key == spent_) throw TokenOverflowError("lease epoch would pass 2^53-1");
+      return target_.take(key, holder, ttl_ns);
+    }
+    RenewResult renew(const LeaseKey& key, const HolderId& holder, Token token,
+                      Nanoseconds ttl_ns) override {
+      return target_.renew(key, holder, token, ttl_ns);
+    }
+    ReleaseStatus release(const LeaseKey& key, const HolderId& holder, Token token) override {
+      return target_.release(key, holder, token);
+    }
+    std::optional<Lease> read(const LeaseKey& key) override { return target_.read(key); }
+
+   private:
+    ExecutionLeaseRepository& target_;
+    LeaseKey spent_;
+  };
+  LeasesFixture f;
+  const LeaseKey spent{"tenant-1", "spent"};
+  SpentKey route(f.leases, spent);
+  f.workflows.add(Workflow{"w", {work("a", kSecond)}});
+  f.add_instance("A", &route);
+  f.queue.place(spent, "w", std::nullopt);  // first in the queue's order
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(5 * kSecond);
+  EXPECT_TRUE(f.checkpoints.load(kRoot).tree_completed);
+  // The poll goes on: a tree placed later runs too.
+  const LeaseKey later{"tenant-1", "later"};
+  f.queue.place(later, "w", std::nullopt);
+  f.time.advance(5 * kSecond);
+  EXPECT_TRUE(f.checkpoints.load(later).tree_completed);
+  EXPECT_TRUE(f.time.fiber_errors().empty());
+}
+
 }  // namespace
 }  // namespace fencesim::runtime

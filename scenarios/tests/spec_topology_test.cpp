@@ -124,6 +124,19 @@ TEST(SpecTopology, EveryMistakeNamesItsLineAndKey) {
            "children = [{ name = \"c\", placement = \"anywhere\", workflow = \"w\" }] }]\n" + tree,
        "bad.toml:8: [[workflow]].steps.children.placement: 'anywhere' is not parent-instance, "
        "this-workflow or any-instance"},
+      // Issue 29 item 5: siblings of one name share a path; told with their line before the
+      // runtime's registry would refuse the workflow.
+      {head + node + "[[workflow]]\nname = \"w\"\nsteps = [{ kind = \"work\", name = \"x\" }, " +
+           "{ kind = \"work\", name = \"x\" }]\n" + tree,
+       "bad.toml:8: [[workflow]].steps.name: two steps or groups of workflow 'w' are named 'x': "
+       "siblings share a path (a checkpoint, idempotency keys) unless named apart"},
+      {head + node + "[[workflow]]\nname = \"w\"\nsteps = [{ kind = \"work\", name = \"s\" }]\n" +
+           "[[workflow]]\nname = \"p\"\nsteps = [{ kind = \"group\", name = \"g\", children = " +
+           "[{ name = \"c\", placement = \"any-instance\", workflow = \"w\" }, " +
+           "{ name = \"c\", placement = \"parent-instance\", workflow = \"w\" }] }]\n" +
+           "[[tree]]\ntenant = \"t\"\nexecution = \"e\"\nworkflow = \"p\"\n",
+       "bad.toml:11: [[workflow]].steps.children.name: two children of group 'g' are named 'c': "
+       "siblings share a path (and an AnyInstance child's lease key) unless named apart"},
       {head + node + tree,
        "bad.toml:9: [[tree]].workflow: unknown workflow 'w' (declare it as "
        "[[workflow]], or use one registered: order)"},

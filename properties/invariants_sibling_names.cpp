@@ -1,0 +1,93 @@
+// siblings-named-apart (properties/invariants_sibling_names.h).
+#include "properties/invariants_sibling_names.h"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <string>
+
+namespace fencesim::properties {
+
+namespace {
+
+// A name as a report can print it: every byte outside printable ASCII, and '\', as \xHH.
+std::string printable(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7F && byte != '\\') {
+      out += c;
+    } else {
+      out += fmt::format("\\x{:02X}", byte);
+    }
+  }
+  return out;
+}
+
+// The first name that `names` holds twice, if any.
+const std::string* repeated(const std::vector<const std::string*>& names) {
+  std::set<std::string> seen;
+  for (const std::string* name : names) {
+    if (!seen.insert(*name).second) return name;
+  }
+  return nullptr;
+}
+
+class Walk {
+ public:
+  Walk(const runtime::WorkflowRegistry& registry, std::vector<Violation>& out)
+      : registry_(registry), out_(out) {}
+
+  // Judges `workflow` and every workflow its children run, each once per run.
+  void visit(const std::string& workflow, const std::string& root, int depth) {
+    // A workflow the registry does not hold (or a cycle) is the runtime's failure to run, judged
+    // elsewhere (own-workflow, liveness).
+    if (depth > 16 || !registry_.contains(workflow) || !judged_.insert(workflow).second) return;
+    std::vector<const std::string*> items;
+    for (const runtime::WorkflowItem& item : registry_.get(workflow).items) {
+      if (const auto* step = std::get_if<runtime::StepItem>(&item)) {
+        items.push_back(&step->name);
+        continue;
+      }
+      const auto& group = std::get<runtime::GroupItem>(item);
+      items.push_back(&group.name);
+      std::vector<const std::string*> children;
+      for (const runtime::ChildItem& child : group.children) children.push_back(&child.name);
+      if (const std::string* twice = repeated(children)) {
+        report(workflow, root,
+               fmt::format("two children of group '{}' named '{}'", printable(group.name),
+                           printable(*twice)));
+      }
+      for (const runtime::ChildItem& child : group.children) visit(child.workflow, root, depth + 1);
+    }
+    if (const std::string* twice = repeated(items)) {
+      report(workflow, root,
+             fmt::format("two items (steps or groups) of its level named '{}'", printable(*twice)));
+    }
+  }
+
+ private:
+  void report(const std::string& workflow, const std::string& root, const std::string& what) {
+    out_.push_back(Violation{
+        std::string(SiblingsNamedApart{}.name()),
+        fmt::format("workflow '{}' (reached from submitted root workflow '{}') was deployed with "
+                    "{}: the registry accepted a workflow whose siblings share a path",
+                    printable(workflow), printable(root), what),
+        {}});
+  }
+
+  const runtime::WorkflowRegistry& registry_;
+  std::vector<Violation>& out_;
+  std::set<std::string> judged_;
+};
+
+}  // namespace
+
+void SiblingsNamedApart::check(const sim::World& world, std::vector<Violation>& out) const {
+  Walk walk(world.workflows(), out);
+  for (const sim::World::Submission& submission : world.submissions()) {
+    walk.visit(submission.workflow, submission.workflow, 0);
+  }
+}
+
+}  // namespace fencesim::properties

@@ -177,6 +177,43 @@ TEST(FaultEffect, APartitionOfALinkThatCarriesNothingHadNoChance) {
   EXPECT_FALSE(effect.acted());
 }
 
+// Two partitions at once: a message cut on one link is credited to that link's partition only, so
+// a partition that cut nothing is never counted as having acted by another's cuts. Found by the
+// mechanical harness sample: fault_ledger.cpp's link match survived as `return true` (this test
+// fails on it, checked by hand) and as `e.peer != from` (not caught here: this world's partition
+// cuts only the instance's requests, never a reply the other way).
+TEST(FaultEffect, AMessageCutIsCreditedOnlyToThePartitionOfItsLink) {
+  WorldOptions options;
+  options.seed = 11;
+  options.safety_phase_ns = 40 * kSecond;
+  options.liveness_budget_ns = 120 * kSecond;
+  World world(options);
+  world.add_lease_store();
+  world.add_sink("payments");  // never written to
+  world.add_instance("instance-1");
+  world.workflows().add(
+      runtime::Workflow{"order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
+                                                      for (int i = 0; i < 25; ++i)
+                                                        ctx.env().sleep(kSecond);
+                                                    }}}});
+  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
+  Fault talking = at_instance(FaultKind::kPartition);
+  talking.peer = "lease-store";
+  Fault idle = at_instance(FaultKind::kPartition);
+  idle.peer = "payments";
+  world.set_fault_plan(FaultPlan{{talking, idle}});
+  world.run();
+  ASSERT_EQ(world.fault_effects().size(), 2u);
+  std::uint64_t cut_on_talking = 0;
+  std::uint64_t cut_on_idle = 0;
+  for (const FaultEffect& effect : world.fault_effects()) {
+    const std::string peer = world.node_names().at(effect.peer);
+    (peer == "payments" ? cut_on_idle : cut_on_talking) += effect.messages_cut;
+  }
+  EXPECT_GE(cut_on_talking, 1u);
+  EXPECT_EQ(cut_on_idle, 0u);
+}
+
 TEST(FaultEffect, ASlowStoreDelaysItsAnswers) {
   const FaultEffect effect = run_with(at_store(FaultKind::kStoreSlow, kSecond));
   expect_acted(effect);

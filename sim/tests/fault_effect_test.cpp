@@ -131,6 +131,42 @@ TEST(FaultEffect, ADriftMovesTheClock) {
   EXPECT_EQ(effect.clock_moved_ns, 35 * kSecond / 2000);
 }
 
+// A drift retimes the node's pending sleeps by its own clock: a 20 s sleep begun at 0 on a node
+// whose clock runs 10% fast from 5 s on wakes when that clock reads 20 s (about 18.6 s of true
+// time), neither at the drift's start nor at 20 s of true time. Found by the mechanical harness
+// sample: world_faults.cpp's retiming function returning 0 survived (every pending sleep woke at
+// once) and no test noticed.
+TEST(FaultEffect, ADriftWakesThePendingSleepsByTheNodesOwnClock) {
+  WorldOptions options;
+  options.seed = 11;
+  options.safety_phase_ns = 40 * kSecond;
+  options.liveness_budget_ns = 120 * kSecond;
+  World world(options);
+  world.add_lease_store();
+  world.add_instance("instance-1");
+  world.workflows().add(runtime::Workflow{
+      "order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
+                  ctx.env().sleep(20 * kSecond);
+                }}}});
+  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
+  Fault drift = at_instance(FaultKind::kClockDrift, 100'000);
+  drift.duration_ns = 0;
+  world.set_fault_plan(FaultPlan{{drift}});
+  world.run();
+  std::int64_t started = -1;
+  std::int64_t ended = -1;
+  for (const HistoryEvent& e : world.history().events()) {
+    if (e.world != WorldEventKind::kRuntime) continue;
+    if (e.runtime.kind == runtime::EventKind::kStepStarted && started < 0) started = e.time_ns;
+    if (e.runtime.kind == runtime::EventKind::kStepEnded && ended < 0) ended = e.time_ns;
+  }
+  ASSERT_GE(started, 0);
+  ASSERT_GT(ended, started);
+  // Local time at 5 s is 5 s; the 20 - 5 + started local seconds left pass 1.1 times as fast.
+  const double expected = 5.0 + (20.0 + static_cast<double>(started) / 1e9 - 5.0) / 1.1;
+  EXPECT_NEAR(static_cast<double>(ended) / 1e9, expected, 0.05);
+}
+
 TEST(FaultEffect, AStepMovesTheWallClockByItsAmount) {
   Fault fault = at_instance(FaultKind::kClockStep, -2 * kSecond);
   fault.duration_ns = 0;

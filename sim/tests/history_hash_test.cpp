@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,36 @@ TEST(HistoryHashTest, EveryFieldOfARuntimeRecordChangesTheHash) {
           << "only " << field << " differs (" << to_string(world) << ")";
     }
   }
+}
+
+// A store call's own fields reach the hash too: found by the mechanical harness sample, where the
+// store-call test inverted (`!=`) left every store call's fields out of the hash unseen.
+TEST(HistoryHashTest, AStoreCallsFieldsChangeTheHash) {
+  const auto hash_with = [](const std::function<void(StoreCall&)>& change) {
+    StoreCall call;
+    call.op = StoreOp::kRenew;
+    call.store = "lease-store";
+    call.holder = "instance-1";
+    call.key = runtime::LeaseKey{"tenant-1", "order-1"};
+    call.token = 3;
+    call.ttl_ns = 30;
+    change(call);
+    History history;
+    HistoryEvent e;
+    e.time_ns = 5;
+    e.node = 1;
+    e.world = WorldEventKind::kStoreCall;
+    e.store = std::make_shared<const StoreCall>(std::move(call));
+    history.record(std::move(e));
+    return history.hash();
+  };
+  const std::uint64_t unchanged = hash_with([](StoreCall&) {});
+  EXPECT_EQ(hash_with([](StoreCall&) {}), unchanged);
+  EXPECT_NE(hash_with([](StoreCall& c) { c.op = StoreOp::kTake; }), unchanged);
+  EXPECT_NE(hash_with([](StoreCall& c) { c.store = "other-store"; }), unchanged);
+  EXPECT_NE(hash_with([](StoreCall& c) { c.holder = "instance-2"; }), unchanged);
+  EXPECT_NE(hash_with([](StoreCall& c) { c.token = 4; }), unchanged);
+  EXPECT_NE(hash_with([](StoreCall& c) { c.ttl_ns = 31; }), unchanged);
 }
 
 }  // namespace

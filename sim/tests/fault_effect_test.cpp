@@ -216,8 +216,8 @@ TEST(FaultEffect, APartitionOfALinkThatCarriesNothingHadNoChance) {
 // Two partitions at once: a message cut on one link is credited to that link's partition only, so
 // a partition that cut nothing is never counted as having acted by another's cuts. Found by the
 // mechanical harness sample: fault_ledger.cpp's link match survived as `return true` (this test
-// fails on it, checked by hand) and as `e.peer != from` (not caught here: this world's partition
-// cuts only the instance's requests, never a reply the other way).
+// fails on it, checked by hand) and as `e.peer != from`, which the next test catches (this world's
+// partition cuts only the instance's requests).
 TEST(FaultEffect, AMessageCutIsCreditedOnlyToThePartitionOfItsLink) {
   WorldOptions options;
   options.seed = 11;
@@ -238,6 +238,44 @@ TEST(FaultEffect, AMessageCutIsCreditedOnlyToThePartitionOfItsLink) {
   Fault idle = at_instance(FaultKind::kPartition);
   idle.peer = "payments";
   world.set_fault_plan(FaultPlan{{talking, idle}});
+  world.run();
+  ASSERT_EQ(world.fault_effects().size(), 2u);
+  std::uint64_t cut_on_talking = 0;
+  std::uint64_t cut_on_idle = 0;
+  for (const FaultEffect& effect : world.fault_effects()) {
+    const std::string peer = world.node_names().at(effect.peer);
+    (peer == "payments" ? cut_on_idle : cut_on_talking) += effect.messages_cut;
+  }
+  EXPECT_GE(cut_on_talking, 1u);
+  EXPECT_EQ(cut_on_idle, 0u);
+}
+
+// The same for a cut reply: both partitions begin as the store renews the lease, so the renewal's
+// reply (from the store to the instance, the reverse of the partition's own node and peer) is cut
+// on the talking link and credited there only (the sample's `e.peer != from` survivor).
+TEST(FaultEffect, ACutReplyIsCreditedOnlyToThePartitionOfItsLink) {
+  WorldOptions options;
+  options.seed = 11;
+  options.safety_phase_ns = 40 * kSecond;
+  options.liveness_budget_ns = 120 * kSecond;
+  World world(options);
+  world.add_lease_store();
+  world.add_sink("payments");  // never written to
+  world.add_instance("instance-1");
+  world.workflows().add(
+      runtime::Workflow{"order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
+                                                      for (int i = 0; i < 25; ++i)
+                                                        ctx.env().sleep(kSecond);
+                                                    }}}});
+  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
+  const auto at_renewal = [](const char* peer) {
+    Fault fault{FaultKind::kPartition, "instance-1"};
+    fault.peer = peer;
+    fault.trigger = Trigger{runtime::EventKind::kStoreLeaseRenewed, 1, 0, "lease-store"};
+    fault.duration_ns = 10 * kSecond;
+    return fault;
+  };
+  world.set_fault_plan(FaultPlan{{at_renewal("lease-store"), at_renewal("payments")}});
   world.run();
   ASSERT_EQ(world.fault_effects().size(), 2u);
   std::uint64_t cut_on_talking = 0;

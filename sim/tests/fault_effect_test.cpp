@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "sim/world.h"
@@ -14,27 +16,34 @@ namespace {
 
 using runtime::kSecond;
 
-// Runs the world with one fault and returns its ledger entry, after checking its history record;
-// `renewals`, when given, gets the true times at which the lease store handled a renewal.
-FaultEffect run_with(Fault fault, std::vector<std::int64_t>* renewals = nullptr) {
+// The small world every test here runs: a lease store, a sink nothing writes to (a link that
+// carries nothing), one instance running one tree whose one step is `body` (by default it wakes
+// every second for 25 s, renewing its lease meanwhile), under `plan`; run to its end.
+std::unique_ptr<World> run_small_world(
+    FaultPlan plan, std::function<void(runtime::ExecutionContext&)> body =
+                        [](runtime::ExecutionContext& ctx) {
+                          for (int i = 0; i < 25; ++i) ctx.env().sleep(kSecond);
+                        }) {
   WorldOptions options;
   options.seed = 11;
   options.safety_phase_ns = 40 * kSecond;
   options.liveness_budget_ns = 120 * kSecond;
-  World world(options);
-  world.add_lease_store();
-  world.add_sink("payments");  // never written to: a link that carries nothing
-  world.add_instance("instance-1");
-  world.workflows().add(
-      runtime::Workflow{"order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
-                                                      // Wakes every second for 25 s, renewing its
-                                                      // lease meanwhile.
-                                                      for (int i = 0; i < 25; ++i)
-                                                        ctx.env().sleep(kSecond);
-                                                    }}}});
-  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
-  world.set_fault_plan(FaultPlan{{fault}});
-  world.run();
+  auto world = std::make_unique<World>(options);
+  world->add_lease_store();
+  world->add_sink("payments");
+  world->add_instance("instance-1");
+  world->workflows().add(runtime::Workflow{"order", {runtime::StepItem{"wait", std::move(body)}}});
+  world->submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
+  world->set_fault_plan(std::move(plan));
+  world->run();
+  return world;
+}
+
+// Runs the small world with one fault and returns its ledger entry, after checking its history
+// record; `renewals`, when given, gets the true times at which the lease store handled a renewal.
+FaultEffect run_with(Fault fault, std::vector<std::int64_t>* renewals = nullptr) {
+  const std::unique_ptr<World> owned = run_small_world(FaultPlan{{fault}});
+  const World& world = *owned;
   EXPECT_EQ(world.fault_effects().size(), 1u);
   if (world.fault_effects().empty()) return {};
   const FaultEffect effect = world.fault_effects().front();
@@ -137,25 +146,15 @@ TEST(FaultEffect, ADriftMovesTheClock) {
 // sample: world_faults.cpp's retiming function returning 0 survived (every pending sleep woke at
 // once) and no test noticed.
 TEST(FaultEffect, ADriftWakesThePendingSleepsByTheNodesOwnClock) {
-  WorldOptions options;
-  options.seed = 11;
-  options.safety_phase_ns = 40 * kSecond;
-  options.liveness_budget_ns = 120 * kSecond;
-  World world(options);
-  world.add_lease_store();
-  world.add_instance("instance-1");
-  world.workflows().add(runtime::Workflow{
-      "order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
-                  ctx.env().sleep(20 * kSecond);
-                }}}});
-  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
   Fault drift = at_instance(FaultKind::kClockDrift, 100'000);
   drift.duration_ns = 0;
-  world.set_fault_plan(FaultPlan{{drift}});
-  world.run();
+  const std::unique_ptr<World> world =
+      run_small_world(FaultPlan{{drift}}, [](runtime::ExecutionContext& ctx) {
+        ctx.env().sleep(20 * kSecond);
+      });
   std::int64_t started = -1;
   std::int64_t ended = -1;
-  for (const HistoryEvent& e : world.history().events()) {
+  for (const HistoryEvent& e : world->history().events()) {
     if (e.world != WorldEventKind::kRuntime) continue;
     if (e.runtime.kind == runtime::EventKind::kStepStarted && started < 0) started = e.time_ns;
     if (e.runtime.kind == runtime::EventKind::kStepEnded && ended < 0) ended = e.time_ns;
@@ -213,32 +212,9 @@ TEST(FaultEffect, APartitionOfALinkThatCarriesNothingHadNoChance) {
   EXPECT_FALSE(effect.acted());
 }
 
-// Two partitions at once: a message cut on one link is credited to that link's partition only, so
-// a partition that cut nothing is never counted as having acted by another's cuts. Found by the
-// mechanical harness sample: fault_ledger.cpp's link match survived as `return true` (this test
-// fails on it, checked by hand) and as `e.peer != from`, which the next test catches (this world's
-// partition cuts only the instance's requests).
-TEST(FaultEffect, AMessageCutIsCreditedOnlyToThePartitionOfItsLink) {
-  WorldOptions options;
-  options.seed = 11;
-  options.safety_phase_ns = 40 * kSecond;
-  options.liveness_budget_ns = 120 * kSecond;
-  World world(options);
-  world.add_lease_store();
-  world.add_sink("payments");  // never written to
-  world.add_instance("instance-1");
-  world.workflows().add(
-      runtime::Workflow{"order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
-                                                      for (int i = 0; i < 25; ++i)
-                                                        ctx.env().sleep(kSecond);
-                                                    }}}});
-  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
-  Fault talking = at_instance(FaultKind::kPartition);
-  talking.peer = "lease-store";
-  Fault idle = at_instance(FaultKind::kPartition);
-  idle.peer = "payments";
-  world.set_fault_plan(FaultPlan{{talking, idle}});
-  world.run();
+// Of two partitions of instance-1, one with the lease store (a link that talks) and one with the
+// sink (a link that carries nothing): the first cut something, the second nothing.
+void expect_cuts_only_on_the_talking_link(const World& world) {
   ASSERT_EQ(world.fault_effects().size(), 2u);
   std::uint64_t cut_on_talking = 0;
   std::uint64_t cut_on_idle = 0;
@@ -250,24 +226,23 @@ TEST(FaultEffect, AMessageCutIsCreditedOnlyToThePartitionOfItsLink) {
   EXPECT_EQ(cut_on_idle, 0u);
 }
 
+// Two partitions at once: a message cut on one link is credited to that link's partition only, so
+// a partition that cut nothing is never counted as having acted by another's cuts. Found by the
+// mechanical harness sample: fault_ledger.cpp's link match survived as `return true` (this test
+// fails on it, checked by hand) and as `e.peer != from`, which the next test catches (this world's
+// partition cuts only the instance's requests).
+TEST(FaultEffect, AMessageCutIsCreditedOnlyToThePartitionOfItsLink) {
+  Fault talking = at_instance(FaultKind::kPartition);
+  talking.peer = "lease-store";
+  Fault idle = at_instance(FaultKind::kPartition);
+  idle.peer = "payments";
+  expect_cuts_only_on_the_talking_link(*run_small_world(FaultPlan{{talking, idle}}));
+}
+
 // The same for a cut reply: both partitions begin as the store renews the lease, so the renewal's
 // reply (from the store to the instance, the reverse of the partition's own node and peer) is cut
 // on the talking link and credited there only (the sample's `e.peer != from` survivor).
 TEST(FaultEffect, ACutReplyIsCreditedOnlyToThePartitionOfItsLink) {
-  WorldOptions options;
-  options.seed = 11;
-  options.safety_phase_ns = 40 * kSecond;
-  options.liveness_budget_ns = 120 * kSecond;
-  World world(options);
-  world.add_lease_store();
-  world.add_sink("payments");  // never written to
-  world.add_instance("instance-1");
-  world.workflows().add(
-      runtime::Workflow{"order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
-                                                      for (int i = 0; i < 25; ++i)
-                                                        ctx.env().sleep(kSecond);
-                                                    }}}});
-  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
   const auto at_renewal = [](const char* peer) {
     Fault fault{FaultKind::kPartition, "instance-1"};
     fault.peer = peer;
@@ -275,17 +250,8 @@ TEST(FaultEffect, ACutReplyIsCreditedOnlyToThePartitionOfItsLink) {
     fault.duration_ns = 10 * kSecond;
     return fault;
   };
-  world.set_fault_plan(FaultPlan{{at_renewal("lease-store"), at_renewal("payments")}});
-  world.run();
-  ASSERT_EQ(world.fault_effects().size(), 2u);
-  std::uint64_t cut_on_talking = 0;
-  std::uint64_t cut_on_idle = 0;
-  for (const FaultEffect& effect : world.fault_effects()) {
-    const std::string peer = world.node_names().at(effect.peer);
-    (peer == "payments" ? cut_on_idle : cut_on_talking) += effect.messages_cut;
-  }
-  EXPECT_GE(cut_on_talking, 1u);
-  EXPECT_EQ(cut_on_idle, 0u);
+  expect_cuts_only_on_the_talking_link(
+      *run_small_world(FaultPlan{{at_renewal("lease-store"), at_renewal("payments")}}));
 }
 
 TEST(FaultEffect, ASlowStoreDelaysItsAnswers) {

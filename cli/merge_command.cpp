@@ -144,12 +144,17 @@ std::vector<std::pair<std::string, std::string>> failure_files(const std::vector
   return files;
 }
 
-// The merged sweep's seeds not run: every shard's, as one list of seeds. A budget shard's open
+// Seeds a merge lists one by one; a shard's span longer than that is kept whole (below).
+constexpr std::size_t kMaxListedSeeds = 1'000'000;
+
+// The merged sweep's seeds not run: every shard's, as one list of seeds (and the spans too long
+// to list, each as its shard had it). A budget shard's open
 // span (its seeds never begun) makes the merged list open from the smallest such seed on.
 std::optional<reports::Interruption> merged_interruption(const std::vector<Shard>& shards) {
   std::set<std::string> signals;
   std::set<std::uint64_t> seeds;
   std::optional<std::uint64_t> open_from;
+  std::vector<reports::SeedSpan> kept;  // spans too long to list seed by seed
   std::optional<std::uint64_t> budget_left_ms;
   for (const Shard& shard : shards) {
     const std::optional<reports::Interruption>& stop = shard.manifest.interrupted;
@@ -159,6 +164,13 @@ std::optional<reports::Interruption> merged_interruption(const std::vector<Shard
     for (const reports::SeedSpan& span : stop->seeds_not_run) {
       if (!span.last) {
         open_from = std::min(open_from.value_or(span.first), span.first);
+        continue;
+      }
+      // A shard of a huge range cut early misses most of it: past kMaxListedSeeds its span is kept
+      // as it is (every shard-count-th seed) instead of listing each seed.
+      const std::uint64_t count = (*span.last - span.first) / step + 1;
+      if (count > kMaxListedSeeds - seeds.size()) {
+        kept.push_back(span);
         continue;
       }
       for (std::uint64_t seed = span.first; seed <= *span.last; seed += step) {
@@ -180,7 +192,12 @@ std::optional<reports::Interruption> merged_interruption(const std::vector<Shard
     if (!open_from || seed < *open_from) listed.push_back(seed);
   }
   merged.seeds_not_run = reports::seed_spans(listed, 1);
-  if (open_from) merged.seeds_not_run.push_back(reports::SeedSpan{*open_from, std::nullopt});
+  for (const reports::SeedSpan& span : kept) {
+    if (!open_from || span.first < *open_from) merged.seeds_not_run.push_back(span);
+  }
+  std::sort(merged.seeds_not_run.begin(), merged.seeds_not_run.end(),
+            [](const reports::SeedSpan& a, const reports::SeedSpan& b) { return a.first < b.first; });
+  if (open_from) merged.seeds_not_run.push_back(reports::SeedSpan{*open_from, std::nullopt, 1});
   merged.budget_left_ms = budget_left_ms;
   return merged;
 }

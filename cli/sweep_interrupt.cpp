@@ -80,7 +80,7 @@ std::vector<reports::SeedSpan> seeds_not_run(const SweepPlan& plan,
     if (!spans.empty() && spans.back().last && *spans.back().last + step == *next_seed) {
       spans.back().last = last;
     } else {
-      spans.push_back(reports::SeedSpan{*next_seed, last});
+      spans.push_back(reports::SeedSpan{*next_seed, last, step});
     }
   }
   return spans;

@@ -26,9 +26,11 @@ std::string describe_seed_spans(const std::vector<SeedSpan>& spans) {
       text += fmt::format("{}..", span.first);
     } else if (*span.last == span.first) {
       text += fmt::format("{}", span.first);
+      continue;
     } else {
       text += fmt::format("{}..{}", span.first, *span.last);
     }
+    if (span.every > 1) text += fmt::format(" every {}", span.every);
   }
   return text;
 }
@@ -39,7 +41,7 @@ std::vector<SeedSpan> seed_spans(const std::vector<std::uint64_t>& seeds, std::u
     if (!spans.empty() && *spans.back().last + step == seed) {
       spans.back().last = seed;
     } else {
-      spans.push_back(SeedSpan{seed, seed});
+      spans.push_back(SeedSpan{seed, seed, step});
     }
   }
   return spans;
@@ -49,7 +51,8 @@ ordered_json to_json(const Interruption& interruption) {
   ordered_json spans = ordered_json::array();
   for (const SeedSpan& span : interruption.seeds_not_run) {
     spans.push_back(ordered_json{{"first", span.first},
-                                 {"last", span.last ? ordered_json(*span.last) : ordered_json()}});
+                                 {"last", span.last ? ordered_json(*span.last) : ordered_json()},
+                                 {"every", span.every}});
   }
   return ordered_json{
       {"signal", interruption.signal},
@@ -65,7 +68,9 @@ Interruption interruption_from_json(const JsonReader& reader, const json& object
   interruption.signal = reader.string(object, "signal");
   for (const json& span : reader.array(object, "seeds_not_run")) {
     reader.expect_object(span, "each of 'seeds_not_run'");
-    SeedSpan read{reader.unsigned_integer(span, "first"), std::nullopt};
+    SeedSpan read{reader.unsigned_integer(span, "first"), std::nullopt, 1};
+    if (span.contains("every")) read.every = reader.unsigned_integer(span, "every");
+    if (read.every == 0) reader.fail("a span of 'seeds_not_run' has 'every' 0");
     if (!reader.is_null(span, "last")) {
       read.last = reader.unsigned_integer(span, "last");
       if (*read.last < read.first) reader.fail("a span of 'seeds_not_run' ends before it begins");

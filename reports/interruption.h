@@ -14,11 +14,12 @@ namespace fencesim::reports {
 
 class JsonReader;
 
-// Seeds first..last of one shard (every shard-count-th seed); no last: every seed from first on
-// (a budget sweep's seeds never begun).
+// Seeds first, first + every, ... up to last (a shard's seeds are the shard count apart); no last:
+// every such seed from first on (a budget sweep's seeds never begun).
 struct SeedSpan {
   std::uint64_t first = 0;
   std::optional<std::uint64_t> last;
+  std::uint64_t every = 1;
   friend bool operator==(const SeedSpan&, const SeedSpan&) = default;
 };
 
@@ -33,10 +34,10 @@ struct Interruption {
 // "SIGINT", "SIGTERM", or "signal N".
 std::string signal_name(int signal);
 
-// "4, 7..9, 12.." (with `step` > 1 a span holds every step-th seed, as the shard ran them); "none".
+// "4, 7..9, 12..", a span of every Nth seed as "2..98 every 4"; "none".
 std::string describe_seed_spans(const std::vector<SeedSpan>& spans);
 
-// Ascending seeds made into spans: seeds `step` apart join one span.
+// Ascending seeds made into spans of every `step`-th seed: seeds `step` apart join one span.
 std::vector<SeedSpan> seed_spans(const std::vector<std::uint64_t>& seeds, std::uint64_t step);
 
 nlohmann::ordered_json to_json(const Interruption& interruption);

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <regex>
 #include <set>
@@ -94,13 +95,22 @@ std::set<std::uint64_t> seeds_of(const fs::path& folder) {
 }
 
 // The seeds a list of spans names, up to `last` (open spans end there).
-std::set<std::uint64_t> expand(const nlohmann::json& spans, std::uint64_t step, std::uint64_t last) {
+std::set<std::uint64_t> expand(const nlohmann::json& spans, std::uint64_t last) {
   std::set<std::uint64_t> seeds;
   for (const nlohmann::json& span : spans) {
     const std::uint64_t end = span["last"].is_null() ? last : span["last"].get<std::uint64_t>();
-    for (std::uint64_t seed = span["first"]; seed <= end; seed += step) seeds.insert(seed);
+    const std::uint64_t every = span["every"];
+    for (std::uint64_t seed = span["first"]; seed <= end; seed += every) seeds.insert(seed);
   }
   return seeds;
+}
+
+// Whether `seed` is one of the span's.
+bool in_span(const nlohmann::json& span, std::uint64_t seed) {
+  const std::uint64_t first = span["first"];
+  const std::uint64_t every = span["every"];
+  return seed >= first && (span["last"].is_null() || seed <= span["last"].get<std::uint64_t>()) &&
+         (seed - first) % every == 0;
 }
 
 TEST_F(SweepInterruptTest, SigtermKeepsTheReportsAndResumeMakesTheRunsOfAnUninterruptedSweep) {
@@ -127,7 +137,7 @@ TEST_F(SweepInterruptTest, SigtermKeepsTheReportsAndResumeMakesTheRunsOfAnUninte
   const std::set<std::uint64_t> made = seeds_of(path("cut"));
   ASSERT_FALSE(made.empty());
   ASSERT_LT(made.size(), kSeeds) << "the sweep ended before the signal: give it more seeds";
-  const std::set<std::uint64_t> missing = expand(sweep["interrupted"]["seeds_not_run"], 1, kSeeds);
+  const std::set<std::uint64_t> missing = expand(sweep["interrupted"]["seeds_not_run"], kSeeds);
   for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
     EXPECT_NE(made.contains(seed), missing.contains(seed)) << "seed " << seed;
   }
@@ -178,10 +188,34 @@ TEST_F(SweepInterruptTest, AMergeTakesAnInterruptedShardAndSaysWhichSeedsItLacks
   const nlohmann::json summary = read_json(path("merged/summary.json"));
   ASSERT_TRUE(summary["interrupted"].is_object());
   // The merged list names exactly the seeds without a run.
-  const std::set<std::uint64_t> missing = expand(summary["interrupted"]["seeds_not_run"], 1, kSeeds);
+  const std::set<std::uint64_t> missing = expand(summary["interrupted"]["seeds_not_run"], kSeeds);
   const std::set<std::uint64_t> made = seeds_of(path("merged"));
   for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
     EXPECT_NE(made.contains(seed), missing.contains(seed)) << "seed " << seed;
+  }
+}
+
+// Shards of a huge range cut at once: the merge names what is missing without listing a billion
+// seeds (each shard's long span kept whole, every other seed to the range's end), exactly, and
+// ends in seconds.
+TEST_F(SweepInterruptTest, AMergeOfAHugeRangeCutEarlyKeepsEachShardsSpanWhole) {
+  const std::string plan =
+      fmt::format("sweep --scenario {} --seeds 1..1000000000 --jobs 1 --shard", kScenario);
+  ASSERT_EQ(interrupt(plan + " 0/2 --out zero", "zero", SIGTERM), 143);
+  ASSERT_EQ(interrupt(plan + " 1/2 --out one", "one", SIGTERM), 143);
+  const Result merged = fencesim("merge --out merged zero one");
+  EXPECT_EQ(merged.code, 6) << merged.out << merged.err;
+  const nlohmann::json spans = read_json(path("merged/summary.json"))["interrupted"]["seeds_not_run"];
+  ASSERT_FALSE(spans.empty());
+  EXPECT_EQ(spans.back()["last"], 1000000000u) << spans.dump();
+  // Exact below the last run seed (and beyond it every seed is listed): a seed is named iff it
+  // has no run.
+  const std::set<std::uint64_t> made = seeds_of(path("merged"));
+  ASSERT_FALSE(made.empty());
+  for (std::uint64_t seed = 1; seed <= *made.rbegin() + 4; ++seed) {
+    const bool listed = std::any_of(spans.begin(), spans.end(),
+                                    [&](const nlohmann::json& span) { return in_span(span, seed); });
+    EXPECT_NE(listed, made.contains(seed)) << "seed " << seed << " in " << spans.dump();
   }
 }
 
@@ -203,19 +237,19 @@ TEST(SeedsNotRun, ASeedIsWholeOnlyWithEveryRunOfItsPlan) {
     records.push_back(record);
   }
   // Seed 8 lacks its run of b; 11 on were never handed out.
-  EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, 11)), "8..20");
+  EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, 11)), "8..20 every 3");
   // Handed out to the end: only seed 8 and the seeds with no record at all.
   EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, std::nullopt)),
-            "8..20");
+            "8..20 every 3");
   records.push_back(records.back());
   records.back().scenario = "b";
   // Seed 11 was handed out and its runs lost: it joins the seeds never handed out.
-  EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, 14)), "11..20");
+  EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, 14)), "11..20 every 3");
   // A budget: no last seed, the open span is every seed from the next on.
   plan.config.seeds_last.reset();
   plan.config.seeds_first.reset();
   plan.config.budget_ms = 1000;
-  EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, 11)), "11..");
+  EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, 11)), "11.. every 3");
 }
 
 }  // namespace

@@ -267,7 +267,7 @@ TEST(SweepManifest, AnInterruptionRoundTripsAndShowsInEveryReport) {
 
 TEST(SeedSpans, SeedsAStepApartJoin) {
   EXPECT_EQ(describe_seed_spans(seed_spans({1, 2, 3, 5, 9, 10}, 1)), "1..3, 5, 9..10");
-  EXPECT_EQ(describe_seed_spans(seed_spans({2, 5, 8, 14}, 3)), "2..8, 14");
+  EXPECT_EQ(describe_seed_spans(seed_spans({2, 5, 8, 14}, 3)), "2..8 every 3, 14");
   EXPECT_EQ(describe_seed_spans({}), "none");
 }
 

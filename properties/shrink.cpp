@@ -63,14 +63,29 @@ std::vector<Field> fields_of(const sim::Fault& fault) {
         Field{"trigger occurrence", 1, 1, [](const sim::Fault& f) { return f.trigger->occurrence; },
               [](sim::Fault& f, std::int64_t v) { f.trigger->occurrence = static_cast<int>(v); },
               [](std::int64_t v) { return fmt::format("#{}", v); }});
-    fields.push_back(
-        Field{"trigger delay", 0, kMs, [](const sim::Fault& f) { return f.trigger->delay_ns; },
-              [](sim::Fault& f, std::int64_t v) { f.trigger->delay_ns = v; }, format_duration});
+    // Aimed at a deadline, the delay is signed: its magnitude shrinks toward the deadline itself.
+    const std::int64_t sign = fault.trigger->delay_ns < 0 ? -1 : 1;
+    if (fault.trigger->aim != sim::Aim::kInFlight) {
+      fields.push_back(Field{
+          "trigger delay", 0, kMs,
+          [](const sim::Fault& f) { return std::llabs(f.trigger->delay_ns); },
+          [sign](sim::Fault& f, std::int64_t v) { f.trigger->delay_ns = sign * v; },
+          [sign](std::int64_t v) { return format_duration(sign * v); }});
+    }
+    if (fault.trigger->until != sim::Aim::kEvent) {
+      const std::int64_t until_sign = fault.trigger->until_delay_ns < 0 ? -1 : 1;
+      fields.push_back(Field{
+          "until delay", 0, kMs,
+          [](const sim::Fault& f) { return std::llabs(f.trigger->until_delay_ns); },
+          [until_sign](sim::Fault& f, std::int64_t v) { f.trigger->until_delay_ns = until_sign * v; },
+          [until_sign](std::int64_t v) { return format_duration(until_sign * v); }});
+    }
   } else {
     fields.push_back(Field{"time", 0, kMs, [](const sim::Fault& f) { return f.at_ns; },
                            [](sim::Fault& f, std::int64_t v) { f.at_ns = v; }, format_duration});
   }
-  if (has_duration(fault.kind)) {
+  // A fault that lasts until a deadline has no duration of its own to shrink.
+  if (has_duration(fault.kind) && !(fault.trigger && fault.trigger->until != sim::Aim::kEvent)) {
     // A crash of duration 0 never restarts: that is not a simpler crash, so it stops at 1 ms.
     const std::int64_t lower = fault.kind == sim::FaultKind::kCrash ? kMs : 0;
     fields.push_back(
@@ -108,8 +123,10 @@ std::string plan_key(const sim::FaultPlan& plan) {
     key += fmt::format("{}|{}|{}|{}|{}|{}|{}|", to_string(f.kind), f.node, f.peer, f.at_ns,
                        f.duration_ns, f.amount, f.probability);
     if (f.trigger) {
-      key += fmt::format("{}|{}|{}|{}", runtime::to_string(f.trigger->event), f.trigger->occurrence,
-                         f.trigger->delay_ns, f.trigger->at_node);
+      key += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", runtime::to_string(f.trigger->event),
+                         f.trigger->occurrence, f.trigger->delay_ns, f.trigger->at_node,
+                         sim::to_string(f.trigger->aim), f.trigger->within_permille,
+                         sim::to_string(f.trigger->until), f.trigger->until_delay_ns);
     }
     key += ';';
   }

@@ -121,6 +121,25 @@ std::string timeline_svg(const ordered_json& timeline) {
     if (const double* y = row(fault)) {
       svg += bar(axis, *y, 0, number(fault, "start_ns", 0), number(fault, "end_ns", end_ns),
                  "fault", text(fault, "description") + "; " + text(fault, "effect"));
+      // Aimed at a deadline: the deadline drawn on the fault's row, so the fault reads against it.
+      if (fault.contains("aim") && fault["aim"].is_object()) {
+        const ordered_json& aim = fault["aim"];
+        svg += tick(axis, *y, number(aim, "deadline_ns", 0), "deadline",
+                    fmt::format("{} of {} at {}", text(aim, "aim"), text(aim, "lease"),
+                                seconds(number(aim, "deadline_ns", 0))));
+        if (aim.contains("until")) {
+          svg += tick(axis, *y, number(aim, "until_deadline_ns", 0), "deadline",
+                      fmt::format("{} of {} at {}", text(aim, "until"), text(aim, "lease"),
+                                  seconds(number(aim, "until_deadline_ns", 0))));
+        }
+      }
+    }
+  }
+  for (const ordered_json& missed : list(timeline, "missed_aims")) {
+    if (const double* y = row(missed)) {
+      svg += tick(axis, *y, number(missed, "t", 0), "deadline missed",
+                  fmt::format("{}: not fired, {}", text(missed, "description"),
+                              text(missed, "missed")));
     }
   }
   for (const ordered_json& belief : list(timeline, "beliefs")) {

@@ -78,6 +78,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .static-timeline text { font-size: 11px; fill: var(--ink); }
 .static-timeline .row { stroke: var(--line); }
 .static-timeline .fault { fill: var(--fault); opacity: 0.5; }
+.static-timeline .deadline { stroke: var(--fault); stroke-width: 2; stroke-dasharray: 3 2; }
+.static-timeline .deadline.missed { stroke: var(--violation); }
 .static-timeline .belief { fill: var(--belief); }
 .static-timeline .epoch { fill: var(--truth); }
 .static-timeline .step { fill: var(--muted); }

@@ -61,6 +61,27 @@ FS.drawFaults = function (g, lane, cx, shown, AXIS, hit) {
     g.appendChild(hit(shape, tip, [f.event, f.end_event]));
     g.appendChild(FS.svg("text", { x: cx(start) + 3, y: y + h - 3, text: FS.dash(f.kind),
       fill: colour, style: "fill:" + colour }));
+    if (f.aim) FS.drawAim(g, f.aim, colour, y, h, cx, hit, f.event);
+  }
+  for (const m of lane.missed_aims || []) {
+    if (!shown(m.t, m.t)) continue;
+    const y = AXIS + lane.top, h = lane.bottom - lane.top - 4;
+    g.appendChild(hit(FS.svg("line", { x1: cx(m.t), x2: cx(m.t), y1: y, y2: y + h,
+      stroke: "#e03131", "stroke-width": 2, "stroke-dasharray": "2 2" }),
+      "aimed fault not fired: " + FS.dash(m.description) + "\n" + m.missed, [m.event]));
+  }
+};
+// The deadline an aimed fault was aimed at (and the one it lasted until): a dashed line with its
+// name, so the fault's span reads against the moment it was meant for.
+FS.drawAim = function (g, aim, colour, y, h, cx, hit, event) {
+  const marks = [[aim.aim, aim.deadline_ns]];
+  if (aim.until) marks.push([aim.until, aim.until_deadline_ns]);
+  for (const [name, t] of marks) {
+    g.appendChild(hit(FS.svg("line", { x1: cx(t), x2: cx(t), y1: y - 2, y2: y + h + 2,
+      stroke: colour, "stroke-width": 1.5, "stroke-dasharray": "3 2" }),
+      name + " of " + aim.lease + " at " + FS.secs(t), [event]));
+    g.appendChild(FS.svg("text", { x: cx(t) + 2, y: y + 9, text: name, fill: colour,
+      style: "fill:" + colour + ";font-size:9px" }));
   }
 };
 FS.drawRow = function (g, row, lane, cx, shown, AXIS, hit, id) {

@@ -16,7 +16,7 @@ FS.layoutTimeline = function (data) {
   const laneOf = function (id) {
     let lane = byNode.get(id);
     if (!lane) {
-      lane = { node: id, name: "node " + FS.dash(id), kind: "-", rows: [], faults: [], marks: [],
+      lane = { node: id, name: "node " + FS.dash(id), kind: "-", rows: [], faults: [], missed_aims: [], marks: [],
         families: new Map() };
       byNode.set(id, lane);
       lanes.push(lane);
@@ -59,6 +59,7 @@ FS.layoutTimeline = function (data) {
   for (const c of FS.arr(data.checkpoints)) named(laneOf(c.node), "key", "key " + FS.dash(c.key), c);
   for (const w of FS.arr(data.writes)) named(laneOf(w.node), "scope", "scope " + FS.dash(w.scope_key), w);
   for (const f of FS.arr(data.faults)) laneOf(f.node).faults.push(f);
+  for (const m of FS.arr(data.missed_aims)) laneOf(m.node).missed_aims.push(m);
   for (const m of FS.arr(data.marks)) laneOf(m.node).marks.push(m);
   for (const v of FS.arr(data.violations)) for (const r of FS.arr(v.refs)) laneOf(r.node);
   let y = 0;

@@ -151,6 +151,14 @@ ordered_json fault_to_json(const sim::Fault& fault) {
                                   {"occurrence", fault.trigger->occurrence},
                                   {"delay_ns", fault.trigger->delay_ns}};
     if (!fault.trigger->at_node.empty()) out["trigger"]["at_node"] = fault.trigger->at_node;
+    // Written only for an aimed fault: replay files of the faults before aims read as they did.
+    const sim::Trigger& t = *fault.trigger;
+    if (t.aim != sim::Aim::kEvent) out["trigger"]["aim"] = std::string(sim::to_string(t.aim));
+    if (t.aim == sim::Aim::kInFlight) out["trigger"]["within_permille"] = t.within_permille;
+    if (t.until != sim::Aim::kEvent) {
+      out["trigger"]["until"] = std::string(sim::to_string(t.until));
+      out["trigger"]["until_delay_ns"] = t.until_delay_ns;
+    }
   }
   out["duration_ns"] = fault.duration_ns;
   out["amount"] = fault.amount;
@@ -275,8 +283,30 @@ sim::Trigger read_trigger(const FieldReader& reader, const json& object, const s
     reader.fail(fmt::format("field '{}.occurrence' is too large", path));
   }
   trigger.occurrence = static_cast<int>(occurrence);
-  trigger.delay_ns = reader.int64(object, path + ".delay_ns", 0, 0);
   trigger.at_node = reader.string(object, path + ".at_node", false);
+  const auto read_aim = [&](const std::string& field, bool until) {
+    const std::string name = reader.string(object, path + "." + field, false);
+    if (name.empty()) return sim::Aim::kEvent;
+    const std::optional<sim::Aim> aim = sim::aim_from_string(name);
+    if (!aim || *aim == sim::Aim::kEvent || (until && *aim == sim::Aim::kInFlight)) {
+      reader.fail(fmt::format("field '{}.{}': unknown deadline '{}'", path, field, name));
+    }
+    return *aim;
+  };
+  trigger.aim = read_aim("aim", false);
+  trigger.until = read_aim("until", true);
+  // Aimed at a deadline, the delay may be negative (before it).
+  trigger.delay_ns = reader.int64(
+      object, path + ".delay_ns", 0,
+      trigger.aim == sim::Aim::kEvent ? 0 : std::numeric_limits<std::int64_t>::min());
+  if (trigger.aim == sim::Aim::kInFlight) {
+    const std::int64_t within = reader.int64(object, path + ".within_permille", 500, 1);
+    if (within > 999) reader.fail(fmt::format("field '{}.within_permille' must be 1..999", path));
+    trigger.within_permille = static_cast<int>(within);
+  }
+  if (trigger.until != sim::Aim::kEvent) {
+    trigger.until_delay_ns = reader.int64(object, path + ".until_delay_ns", 0);
+  }
   return trigger;
 }
 

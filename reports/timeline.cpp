@@ -130,6 +130,7 @@ nlohmann::ordered_json timeline_json(const sim::World& world, const properties::
   json["nodes"] = nodes_json(world);
   json["phases"] = timeline::phase_spans(frame);
   json["faults"] = timeline::fault_spans(frame, world.fault_plan());
+  json["missed_aims"] = timeline::missed_aims(frame);
   json["beliefs"] = timeline::belief_spans(frame);
   json["step_runs"] = timeline::step_spans(frame);
   json["attempts"] = timeline::write_attempts(frame);

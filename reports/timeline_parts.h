@@ -48,6 +48,8 @@ Json checkpoint_judgements(const Frame& frame);
 // Each fault applied, as a span from when it fired to when it ended (a paused node resumed, a
 // crashed one restarted, its duration elapsed or the world healed); a clock step is an instant.
 Json fault_spans(const Frame& frame, const sim::FaultPlan& plan);
+// Aimed faults that did not fire: their deadline did not exist when their event came.
+Json missed_aims(const Frame& frame);
 Json phase_spans(const Frame& frame);
 Json mark_events(const Frame& frame);
 // The violations, each with its events' times and nodes and the time it is drawn at (its latest

@@ -57,7 +57,44 @@ Json new_fault(const sim::HistoryEvent& e, const sim::Fault* fault) {
               {"event", e.index}};
 }
 
+// The deadline a fault was aimed at (and the one it lasted until), for the timeline to draw the
+// fault against it.
+Json aim_json(const sim::FaultAim& aim) {
+  Json out{{"aim", std::string(sim::to_string(aim.aim))},
+           {"deadline_ns", aim.deadline_ns},
+           {"fires_ns", aim.fires_ns},
+           {"lease", aim.lease}};
+  if (aim.until != sim::Aim::kEvent) {
+    out["until"] = std::string(sim::to_string(aim.until));
+    out["until_deadline_ns"] = aim.until_deadline_ns;
+    out["ends_ns"] = aim.ends_ns;
+  }
+  return out;
+}
+
 }  // namespace
+
+Json missed_aims(const Frame& frame) {
+  // Aimed faults that never fired: the deadline they were aimed at did not exist (no lease held,
+  // the message lost on the way). Shown where their event came, so a story that missed its moment
+  // says so on the timeline too.
+  Json out = Json::array();
+  const std::vector<sim::HistoryEvent>& events = frame.world.history().events();
+  std::size_t next = 0;
+  const std::vector<sim::FaultAim>& aims = frame.world.fault_aims();
+  for (const sim::HistoryEvent& e : events) {
+    if (e.world != WorldEventKind::kFaultAimed) continue;
+    const std::size_t index = next++;
+    if (index >= aims.size() || aims[index].deadline_ns >= 0) continue;
+    out.push_back(Json{{"node", e.node},
+                       {"t", e.time_ns},
+                       {"event", e.index},
+                       {"aim", std::string(sim::to_string(aims[index].aim))},
+                       {"description", aims[index].fault},
+                       {"missed", aims[index].missed}});
+  }
+  return out;
+}
 
 Json fault_spans(const Frame& frame, const sim::FaultPlan& plan) {
   Json spans = Json::array();
@@ -80,6 +117,11 @@ Json fault_spans(const Frame& frame, const sim::FaultPlan& plan) {
   // The world opens one ledger entry per fault it applies, in the order it records them: the
   // n-th kFaultApplied is the n-th effect (sim/fault_ledger.h).
   const std::vector<sim::FaultEffect>& effects = frame.world.fault_effects();
+  // A fault aimed at a deadline: what the world worked out for it, by its ledger entry.
+  std::map<std::size_t, const sim::FaultAim*> aims;
+  for (const sim::FaultAim& aim : frame.world.fault_aims()) {
+    if (aim.effect) aims.emplace(*aim.effect, &aim);
+  }
   std::size_t applied = 0;
   for (const sim::HistoryEvent& e : frame.world.history().events()) {
     if (e.world == WorldEventKind::kNodeResumed) finish(paused, e);
@@ -92,12 +134,19 @@ Json fault_spans(const Frame& frame, const sim::FaultPlan& plan) {
       span["effect"] = effects[index].describe(names);
       span["acted"] = effects[index].acted();
     }
+    const auto aimed = aims.find(index);
+    if (aimed != aims.end()) span["aim"] = aim_json(*aimed->second);
     if (fault && pauses(fault->kind)) {
       paused[e.node].push_back(spans.size());
     } else if (fault && fault->kind == sim::FaultKind::kCrash) {
       crashed[e.node].push_back(spans.size());
     } else {
       span["end_ns"] = fault ? own_end(frame, *fault, e.time_ns) : e.time_ns;
+      if (aimed != aims.end() && aimed->second->ends_ns >= 0) {
+        // Its length was worked out from a deadline: the plan's duration is not it.
+        span["end_ns"] =
+            std::min(aimed->second->ends_ns, std::max(frame.quiet_ns, e.time_ns));
+      }
       span["end_event"] = nullptr;
     }
     spans.push_back(std::move(span));

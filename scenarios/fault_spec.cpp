@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "runtime/check.h"
+
 namespace fencesim::scenarios {
 
 FaultSpec::FaultSpec(sim::FaultKind kind, std::string node) {
@@ -29,6 +31,40 @@ FaultSpec& FaultSpec::after_at(std::string node, runtime::EventKind event, int o
                                std::int64_t delay_ns) {
   fault_.trigger = sim::Trigger{event, occurrence, delay_ns, std::move(node)};
   return *this;
+}
+
+FaultSpec& FaultSpec::aimed_at(sim::Aim deadline, std::int64_t low_ns, std::int64_t high_ns) {
+  check_trigger();
+  fault_.trigger->aim = deadline;
+  fault_.trigger->delay_ns = low_ns;
+  delay_high_ns_ = std::max(low_ns, high_ns);
+  return *this;
+}
+
+FaultSpec& FaultSpec::in_flight(int low_permille, int high_permille) {
+  check_trigger();
+  check(low_permille >= 1, "in_flight: the low per mille is at least 1");
+  check(high_permille <= 999, "in_flight: the high per mille is at most 999");
+  check(low_permille <= high_permille, "in_flight: low <= high");
+  fault_.trigger->aim = sim::Aim::kInFlight;
+  fault_.trigger->delay_ns = 0;
+  fault_.trigger->within_permille = low_permille;
+  within_high_ = high_permille;
+  return *this;
+}
+
+FaultSpec& FaultSpec::until(sim::Aim deadline, std::int64_t low_ns, std::int64_t high_ns) {
+  check_trigger();
+  check(deadline != sim::Aim::kEvent, "until: a deadline, not the event");
+  check(deadline != sim::Aim::kInFlight, "until: a deadline, not a message in flight");
+  fault_.trigger->until = deadline;
+  fault_.trigger->until_delay_ns = low_ns;
+  until_delay_high_ns_ = std::max(low_ns, high_ns);
+  return *this;
+}
+
+void FaultSpec::check_trigger() const {
+  check(fault_.trigger.has_value(), "aim a fault that has a trigger: call after() first");
 }
 
 FaultSpec& FaultSpec::lasting(std::int64_t duration_ns) {
@@ -71,6 +107,16 @@ sim::Fault FaultSpec::draw(sim::Rng& rng) const {
   if (!fault.trigger) fault.at_ns = at;
   fault.duration_ns = duration;
   fault.amount = amount;
+  if (fault.trigger && (fault.trigger->aim != sim::Aim::kEvent ||
+                        fault.trigger->until != sim::Aim::kEvent)) {
+    // Three more draws, for aimed faults only: the faults of scenarios that aim none draw as
+    // they always did.
+    sim::Trigger& t = *fault.trigger;
+    t.delay_ns = rng.between(t.delay_ns, std::max(t.delay_ns, delay_high_ns_));
+    t.within_permille = static_cast<int>(
+        rng.between(t.within_permille, std::max(t.within_permille, within_high_)));
+    t.until_delay_ns = rng.between(t.until_delay_ns, std::max(t.until_delay_ns, until_delay_high_ns_));
+  }
   return fault;
 }
 

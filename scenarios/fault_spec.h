@@ -22,6 +22,15 @@ class FaultSpec {
   // The same, for an event at another node than the fault's.
   FaultSpec& after_at(std::string node, runtime::EventKind event, int occurrence = 1,
                       std::int64_t delay_ns = 0);
+  // Aims the trigger (after() first) at a deadline its event sets (sim::Aim): the fault fires at
+  // the deadline plus a delay drawn in [low, high], signed ("5 ms before the holder's expiry").
+  FaultSpec& aimed_at(sim::Aim deadline, std::int64_t low_ns = 0, std::int64_t high_ns = 0);
+  // Aims it at the next message its node sends after the event, while it is on the wire: at a
+  // point drawn in [low, high] per mille of the way from its departure to its arrival.
+  FaultSpec& in_flight(int low_permille = 100, int high_permille = 900);
+  // The fault lasts until a deadline its trigger's event sets, plus a delay drawn in [low, high]
+  // (signed), instead of a duration.
+  FaultSpec& until(sim::Aim deadline, std::int64_t low_ns = 0, std::int64_t high_ns = 0);
   FaultSpec& lasting(std::int64_t duration_ns);
   FaultSpec& lasting_between(std::int64_t low_ns, std::int64_t high_ns);
   FaultSpec& amount(std::int64_t amount);  // ns or ppm, by kind
@@ -33,10 +42,14 @@ class FaultSpec {
   sim::Fault draw(sim::Rng& rng) const;
 
  private:
+  void check_trigger() const;
   sim::Fault fault_;
   std::int64_t at_high_ns_ = 0;
   std::int64_t duration_high_ns_ = 0;
   std::int64_t amount_high_ = 0;
+  std::int64_t delay_high_ns_ = 0;
+  int within_high_ = 0;
+  std::int64_t until_delay_high_ns_ = 0;
 };
 
 FaultSpec stall(std::string node);

@@ -122,6 +122,24 @@ std::string node_list(const sim::World& world) {
   return list;
 }
 
+// The deadlines a fault may be aimed at, and those it may last until (sim::Aim).
+constexpr std::array<std::string_view, 4> kAimNames{"holder-expiry", "store-expiry", "rpc-timeout",
+                                                    "in-flight"};
+constexpr std::array<std::string_view, 3> kUntilNames{"holder-expiry", "store-expiry",
+                                                      "rpc-timeout"};
+
+template <std::size_t N>
+sim::Aim read_aim(const SpecReader& reader, const toml::node& node, std::string_view name,
+                  const std::array<std::string_view, N>& known) {
+  const std::string text = reader.string(node, key(name));
+  for (std::string_view k : known) {
+    if (k == text) return *sim::aim_from_string(text);
+  }
+  std::string list;
+  for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+  reader.fail(node, key(name), fmt::format("unknown deadline '{}' (known: {})", text, list));
+}
+
 void read_timing(const SpecReader& reader, const toml::table& table, FaultGenerator& generator) {
   const toml::node* at = table.get("at");
   const toml::node* after = table.get("after");
@@ -132,7 +150,8 @@ void read_timing(const SpecReader& reader, const toml::table& table, FaultGenera
   if (at != nullptr) {
     generator.at = reader.duration_range(*at, key("at"), 0);
     generator.at_line = at->source().begin.line;
-    for (std::string_view name : {"occurrence", "delay", "after_node"}) {
+    for (std::string_view name :
+         {"occurrence", "delay", "after_node", "aim", "within", "until", "until_delay"}) {
       if (const toml::node* stray = table.get(name)) {
         reader.fail(*stray, key(name), "only with 'after' (a protocol trigger)");
       }
@@ -149,8 +168,36 @@ void read_timing(const SpecReader& reader, const toml::table& table, FaultGenera
     generator.occurrence =
         reader.integer_range(*occurrence, key("occurrence"), 1, std::numeric_limits<int>::max());
   }
+  if (const toml::node* aim = table.get("aim")) {
+    reader.attempt([&] { generator.aim = read_aim(reader, *aim, "aim", kAimNames); });
+  }
+  const bool in_flight = generator.aim == sim::Aim::kInFlight;
   if (const toml::node* delay = table.get("delay")) {
-    generator.delay = reader.duration_range(*delay, key("delay"), 0);
+    if (in_flight) {
+      reader.fail(*delay, key("delay"),
+                  "not used with aim 'in-flight' (say where in the flight with 'within')");
+    }
+    // Aimed at a deadline, a delay may be negative: "1 s before the holder's expiry".
+    generator.delay = reader.duration_range(
+        *delay, key("delay"), generator.aim ? std::numeric_limits<std::int64_t>::min() : 0);
+  }
+  if (const toml::node* within = table.get("within")) {
+    if (!in_flight) reader.fail(*within, key("within"), "only with aim 'in-flight'");
+    generator.within = reader.probability_range(*within, key("within"));
+    if (generator.within.low <= 0 || generator.within.high >= 1) {
+      reader.fail(*within, key("within"),
+                  "a fraction of the flight strictly between 0 and 1 (it left, it has not arrived)");
+    }
+  }
+  if (const toml::node* until = table.get("until")) {
+    reader.attempt([&] { generator.until = read_aim(reader, *until, "until", kUntilNames); });
+  }
+  if (const toml::node* until_delay = table.get("until_delay")) {
+    if (table.get("until") == nullptr) {
+      reader.fail(*until_delay, key("until_delay"), "only with 'until'");
+    }
+    generator.until_delay = reader.duration_range(*until_delay, key("until_delay"),
+                                                  std::numeric_limits<std::int64_t>::min());
   }
   if (const toml::node* at_node = table.get("after_node")) {
     generator.after_node = reader.string(*at_node, key("after_node"));
@@ -173,15 +220,26 @@ void read_measures(const SpecReader& reader, const toml::table& table, const Kin
                   fmt::format("missing (a '{}' fault needs it)", kind_name));
     }
   };
-  if (!rules.lasting) unused("lasting");
+  if (generator.until) {
+    // Its length is the time to the deadline.
+    if (!rules.lasting) {
+      reader.note(table.get("until")->source().begin.line, key("until"),
+                  fmt::format("a '{}' fault has no length to end at a deadline", kind_name));
+    } else if (const toml::node* lasting = table.get("lasting")) {
+      reader.note(lasting->source().begin.line, key("lasting"),
+                  "give one of 'lasting' and 'until'");
+    }
+  } else if (!rules.lasting) {
+    unused("lasting");
+  }
   if (rules.amount == Amount::kNone) unused("amount");
   if (!rules.probability) unused("probability");
   if (!rules.peer) unused("peer");
-  required("lasting", rules.lasting_required);
+  required("lasting", rules.lasting_required && !generator.until);
   required("amount", rules.amount_required);
   required("probability", rules.probability);
   required("peer", rules.peer);
-  if (const toml::node* lasting = table.get("lasting")) {
+  if (const toml::node* lasting = table.get("lasting"); lasting && !generator.until) {
     generator.lasting = reader.duration_range(*lasting, key("lasting"), 0);
   }
   if (const toml::node* amount = table.get("amount")) {
@@ -217,8 +275,9 @@ FaultGenerator read_fault(const SpecReader& reader, const toml::table& table) {
   FaultGenerator generator;
   generator.line = table.source().begin.line;
   reader.only_keys(table, "[[fault]].",
-                   {"kind", "node", "peer", "at", "after", "occurrence", "delay", "after_node",
-                    "lasting", "amount", "probability", "chance", "count"});
+                   {"kind", "node", "peer", "at", "after", "occurrence", "delay", "after_node", "aim",
+                    "within", "until", "until_delay", "lasting", "amount", "probability",
+                    "chance", "count"});
   const toml::node* kind = table.get("kind");
   if (kind == nullptr) reader.fail(generator.line, key("kind"), "missing");
   const std::string kind_name = reader.string(*kind, key("kind"));
@@ -317,6 +376,17 @@ void draw_faults(const FaultGenerator& generator, const sim::World& world, sim::
             *generator.after,
             static_cast<int>(rng.between(generator.occurrence.low, generator.occurrence.high)),
             rng.between(generator.delay.low, generator.delay.high), generator.after_node};
+        if (generator.aim || generator.until) {
+          // Drawn only for aimed faults: the other generators' draws stay as they were.
+          sim::Trigger& t = *fault.trigger;
+          t.aim = generator.aim.value_or(sim::Aim::kEvent);
+          const double spread = generator.within.high - generator.within.low;
+          t.within_permille = std::clamp(
+              static_cast<int>(1000 * (generator.within.low + spread * rng.unit())), 1, 999);
+          t.until = generator.until.value_or(sim::Aim::kEvent);
+          t.until_delay_ns = rng.between(generator.until_delay.low, generator.until_delay.high);
+          if (t.aim == sim::Aim::kInFlight) t.delay_ns = 0;
+        }
       }
       fault.duration_ns = rng.between(generator.lasting.low, generator.lasting.high);
       fault.amount = rng.between(generator.amount.low, generator.amount.high);
@@ -351,9 +421,22 @@ std::string describe(const FaultGenerator& generator) {
     text += fmt::format(", after {} #{} of {}", runtime::to_string(*generator.after),
                         integer_text(generator.occurrence),
                         generator.after_node.empty() ? "its node" : generator.after_node);
-    if (generator.delay.high > 0) text += fmt::format(" + {}", duration_text(generator.delay));
+    if (generator.aim == sim::Aim::kInFlight) {
+      text += fmt::format(", aimed in flight at {:g}..{:g} of the way", generator.within.low,
+                          generator.within.high);
+    } else if (generator.aim) {
+      text += fmt::format(", aimed at {} + {}", sim::to_string(*generator.aim),
+                          duration_text(generator.delay));
+    } else if (generator.delay.high > 0) {
+      text += fmt::format(" + {}", duration_text(generator.delay));
+    }
   }
-  if (rules.lasting) text += fmt::format(", lasting {}", duration_text(generator.lasting));
+  if (generator.until) {
+    text += fmt::format(", until {} + {}", sim::to_string(*generator.until),
+                        duration_text(generator.until_delay));
+  } else if (rules.lasting) {
+    text += fmt::format(", lasting {}", duration_text(generator.lasting));
+  }
   switch (rules.amount) {
     case Amount::kDuration:
     case Amount::kSignedDuration:

@@ -33,6 +33,11 @@ struct FaultGenerator {
   Range occurrence{1, 1};
   Range delay{0, 0};
   std::string after_node;  // "" for the fault's own node
+  // Aimed at a deadline the event sets (sim::Aim): `delay` is then signed, from the deadline.
+  std::optional<sim::Aim> aim;
+  ProbabilityRange within{0.1, 0.9};  // aim "in-flight": where in the message's flight
+  std::optional<sim::Aim> until;      // lasts until this deadline + until_delay, not `lasting`
+  Range until_delay{0, 0};
   std::uint32_t after_node_line = 0;
   Range lasting{0, 0};
   Range amount{0, 0};

@@ -31,16 +31,43 @@ std::string_view to_string(FaultKind kind);
 // Inverse of to_string; nullopt for an unknown name.
 std::optional<FaultKind> fault_kind_from_string(std::string_view name);
 
+// Where a triggered fault is aimed: at its event, or at a deadline of the protocol that the event
+// sets, which the world works out when the event comes (sim/world_aims.cpp) from the lease terms
+// and the clocks it holds the nodes to, never from the runtime's own figures: a story written
+// "the holder wakes 5 ms before its lease expires" stays true when the latency, the ttl or the
+// drift changes.
+enum class Aim : std::uint8_t {
+  kEvent,         // the event itself
+  kHolderExpiry,  // the holder's local expiry of the lease the event is about, on its own clock
+                  // (its last granted take or renewal's send + ttl - drift margin); at a take or
+                  // renewal sent, the expiry that request would give if granted
+  kStoreExpiry,   // the store's expiry of that lease (its last grant or renewal + ttl, by the
+                  // lease store's clock)
+  kRpcTimeout,    // the moment the timeout of the next request the node sends elapses
+  kInFlight,      // while the next message the node sends is on the wire (within_permille of
+                  // the way from its departure to its arrival)
+};
+std::string_view to_string(Aim aim);
+std::optional<Aim> aim_from_string(std::string_view name);
+
 // Fires the fault right after the `occurrence`-th `event` at node `at_node` (the fault's own node
-// when empty), plus delay.
+// when empty), plus delay; or, aimed, at the deadline `aim` plus delay (which may be negative: "1 s
+// before the holder's expiry"). With `until` set, the fault lasts until that deadline plus
+// until_delay_ns instead of its duration_ns.
 struct Trigger {
   runtime::EventKind event;
   int occurrence = 1;
   std::int64_t delay_ns = 0;
   std::string at_node;
+  Aim aim = Aim::kEvent;
+  int within_permille = 500;  // kInFlight: 1..999
+  Aim until = Aim::kEvent;    // kEvent: the fault lasts duration_ns
+  std::int64_t until_delay_ns = 0;
 
   friend bool operator==(const Trigger&, const Trigger&) = default;
 };
+// Whether the deadline is known only when the node's next message leaves (not at the event).
+bool at_departure(Aim aim);
 
 struct Fault {
   FaultKind kind;

@@ -39,6 +39,8 @@ std::string_view to_string(WorldEventKind kind) {
       return "observed";
     case WorldEventKind::kCancelRequest:
       return "cancel-request";
+    case WorldEventKind::kFaultAimed:
+      return "fault-aimed";
   }
   return "unknown";
 }

@@ -52,7 +52,12 @@ enum class WorldEventKind : std::uint8_t {
   // "tree-completed"); detail = the same in words. The recording itself is the store's kStoreCall
   // (op cancel).
   kCancelRequest,
+  // A fault aimed at a deadline (sim::Aim) whose event came: the deadline the world worked out,
+  // when the fault fires and until when, or why it does not fire (no such deadline); in words, at
+  // the fault's node. World::fault_aims() keeps the figures for the timeline.
+  kFaultAimed,
 };
+constexpr WorldEventKind kLastWorldEventKind = WorldEventKind::kFaultAimed;
 
 std::string_view to_string(WorldEventKind kind);
 

@@ -23,7 +23,7 @@ struct Names {
       by_code[static_cast<std::size_t>(kind)] =
           runtime::to_string(static_cast<runtime::EventKind>(kind));
     }
-    for (int kind = 1; kind <= static_cast<int>(WorldEventKind::kCancelRequest); ++kind) {
+    for (int kind = 1; kind <= static_cast<int>(kLastWorldEventKind); ++kind) {
       by_code[kWorldBase + static_cast<std::size_t>(kind)] =
           to_string(static_cast<WorldEventKind>(kind));
     }

@@ -85,6 +85,7 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
       ++lost_count_;
       if (ledger_) ledger_->message_dropped(node, scheduler_.now_ns());
       lost_(from, to, what, t->down ? "node unreachable" : "dropped");
+      notify_send_watches(from, leaves_at(from), std::nullopt);
       return;
     }
   }
@@ -103,6 +104,7 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
     if (rng_.chance(0.5)) second_latency += rng_.between(1, 45) * 1'000'000'000;
   }
   const std::int64_t arrival = leaves + first_latency;
+  notify_send_watches(from, leaves, arrival);
   auto message = std::make_shared<Message>(Message{from, to, what, std::move(deliver)});
   if (leaves <= scheduler_.now_ns()) {
     scheduler_.at(arrival, [this, message] { arrive(message); });
@@ -128,6 +130,16 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
   });
 }
 
+void Network::notify_send_watches(NodeId from, std::int64_t leaves_ns,
+                                  std::optional<std::int64_t> arrives_ns) {
+  auto it = send_watches_.find(from);
+  if (it == send_watches_.end()) return;
+  // Taken out first: a watch may ask to watch the node's next message again.
+  std::vector<SendWatch> watches = std::move(it->second);
+  send_watches_.erase(it);
+  for (SendWatch& watch : watches) watch(leaves_ns, arrives_ns);
+}
+
 void Network::note_held(std::int64_t until_ns, Callback on_heal) {
   held_.push_back(Held{until_ns, std::move(on_heal)});
 }
@@ -137,6 +149,7 @@ void Network::heal() {
   partitions_.clear();
   in_flight_delay_until_.clear();
   hold_sends_until_.clear();
+  send_watches_.clear();  // no fault fires in the quiet phase
   const std::int64_t now = scheduler_.now_ns();
   std::vector<Held> held = std::move(held_);
   held_.clear();

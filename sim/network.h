@@ -70,6 +70,12 @@ class Network {
   // lose). Each runs through the usual checks again (a partition that began meanwhile still
   // cuts a message).
   void resumed(NodeId node);
+  // Calls `watch` once, when `from` next sends a message: with the time it leaves (later than now
+  // while the node's sends are held) and the time it arrives (nullopt: lost on the way). For a
+  // fault aimed at a message on the wire or at a request's timeout (sim::Aim). Draws nothing.
+  using SendWatch = std::function<void(std::int64_t leaves_ns, std::optional<std::int64_t> arrives_ns)>;
+  void watch_next_send(NodeId from, SendWatch watch) { send_watches_[from].push_back(std::move(watch)); }
+  std::int64_t rpc_timeout_ns() const { return options_.rpc_timeout_ns; }
   // Draws from `rng` from now on (World::reseed).
   void reseed(Rng rng) { rng_ = rng; }
 
@@ -92,6 +98,7 @@ class Network {
   void send(NodeId from, NodeId to, const std::string& what, Callback deliver);
   void arrive(const MessagePtr& message);
   std::int64_t latency(NodeId from, NodeId to);
+  void notify_send_watches(NodeId from, std::int64_t leaves_ns, std::optional<std::int64_t> arrives_ns);
   // When a message sent by `from` now actually leaves it.
   std::int64_t leaves_at(NodeId from) const;
   const LinkTrouble* trouble(NodeId node) const;
@@ -119,6 +126,7 @@ class Network {
   std::vector<Held> held_;  // in the order they were held
   // What waits for a paused node, in the order it fell due (see resumed).
   std::map<NodeId, std::vector<Callback>> inbox_;
+  std::map<NodeId, std::vector<SendWatch>> send_watches_;
   std::uint64_t sent_ = 0;
   std::uint64_t lost_count_ = 0;
 };

@@ -425,13 +425,16 @@ void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {
     scheduler_->wake(watch->waiter);
   }
   if (quiet_) return;
+  if (aims_deadlines_) track_deadlines(node, event);
   for (Armed& armed : armed_) {
     const Trigger& trigger = *armed.fault.trigger;
     const std::string& at_node = trigger.at_node.empty() ? armed.fault.node : trigger.at_node;
     if (trigger.event != event.kind || at_node != names_[node]) continue;
     if (++armed.seen != trigger.occurrence) continue;
     const Fault fault = armed.fault;
-    if (trigger.delay_ns == 0) {
+    if (trigger.aim != Aim::kEvent || trigger.until != Aim::kEvent) {
+      aim(fault, node, event);
+    } else if (trigger.delay_ns == 0) {
       // At the protocol moment itself: a pause takes the node at its next switch, and what the
       // node sends from now on is held with it.
       apply(fault);

@@ -80,6 +80,23 @@ struct RunSummary {
 
 enum class NodeKind { kWorld, kStore, kSink, kInstance };
 
+// What the world made of a fault aimed at a deadline (sim::Aim) when its event came: the deadline
+// and when the fault fires and ends, in true time, for the timeline to draw the fault against it.
+struct FaultAim {
+  std::string fault;  // describe(fault), as its kFaultApplied records it
+  NodeId node = kWorldNode;
+  Aim aim = Aim::kEvent;
+  std::int64_t deadline_ns = -1;  // -1: no such deadline (missed says why); the fault never fired
+  std::int64_t fires_ns = -1;
+  Aim until = Aim::kEvent;
+  std::int64_t until_deadline_ns = -1;  // until != kEvent
+  std::int64_t ends_ns = -1;            // until != kEvent: when the fault is planned to end
+  std::string lease;                    // the lease the deadline belongs to, in words
+  std::string missed;
+  // The ledger's entry (fault_effects()) of the fault once applied: the n-th kFaultApplied.
+  std::optional<std::size_t> effect;
+};
+
 class World final : private StoreRecorder {
  public:
   explicit World(WorldOptions options);
@@ -137,6 +154,8 @@ class World final : private StoreRecorder {
   const std::vector<std::string>& node_names() const { return names_; }
   // What each applied fault did (sim/fault_ledger.h), in the order they were applied.
   const std::vector<FaultEffect>& fault_effects() const { return ledger_.effects(); }
+  // Each aimed fault whose event came, in that order (sim/world_aims.cpp).
+  const std::vector<FaultAim>& fault_aims() const { return aims_; }
   NodeKind node_kind(NodeId node) const { return kinds_.at(node); }
   std::optional<NodeId> find_node(const std::string& name) const;
   const WorldOptions& options() const { return options_; }
@@ -250,6 +269,20 @@ class World final : private StoreRecorder {
   void on_runtime_event(NodeId node, const runtime::RuntimeEvent& event);
   void schedule_faults();
   void apply(const Fault& fault);
+  // Aimed faults (sim/world_aims.cpp): the deadlines the world tracks for them, and their firing.
+  void track_deadlines(NodeId node, const runtime::RuntimeEvent& event);
+  void aim(const Fault& fault, NodeId node, const runtime::RuntimeEvent& event);
+  struct Departure {
+    std::int64_t leaves_ns;
+    std::optional<std::int64_t> arrives_ns;
+  };
+  void fire_aimed(const Fault& fault, NodeId node, const runtime::LeaseKey& key,
+                  runtime::EventKind event, std::optional<Departure> departure);
+  std::optional<std::int64_t> deadline_ns(Aim aim, NodeId node, const runtime::LeaseKey& key,
+                                          runtime::EventKind event,
+                                          const std::optional<Departure>& departure,
+                                          std::string& missed) const;
+  void apply_aimed(const Fault& fault, std::size_t aim);
   // Records what the ledger's entry `effect` did (kFaultEnded), once.
   void close_effect(std::size_t effect);
   void heal();
@@ -307,6 +340,17 @@ class World final : private StoreRecorder {
     int seen = 0;
   };
   std::vector<Armed> armed_;
+  // Tracked only when the plan aims a fault at a deadline. Per (instance, lease key): the
+  // monotonic time its last take or renewal left, and until when its grants let it believe the
+  // lease (its own clock; -1: none).
+  struct HolderTerm {
+    std::int64_t sent_monotonic_ns = -1;
+    std::int64_t believed_until_ns = -1;
+  };
+  bool aims_deadlines_ = false;
+  std::map<std::pair<NodeId, runtime::LeaseKey>, HolderTerm> holder_terms_;
+  std::map<runtime::LeaseKey, std::int64_t> store_expiry_ns_;  // true time, per lease key
+  std::vector<FaultAim> aims_;
   // Steps waiting in await_moment. Shared with the timeout's timer, which may fire after the
   // moment came and the wait ended.
   struct MomentWatch {

@@ -13,6 +13,9 @@ void World::schedule_faults() {
     if (fault.trigger && !fault.trigger->at_node.empty()) node_named(fault.trigger->at_node);
     if (fault.trigger) {
       armed_.push_back(Armed{fault, 0});
+      if (fault.trigger->aim != Aim::kEvent || fault.trigger->until != Aim::kEvent) {
+        aims_deadlines_ = true;
+      }
     } else {
       scheduler_->at(fault.at_ns, [this, fault] {
         if (!quiet_) apply(fault);
@@ -75,6 +78,8 @@ void World::apply(const Fault& fault) {
           incarnations_.erase(it);
         }
         record(node, WorldEventKind::kNodeCrashed, "memory lost");
+        // What the old process believed about its leases died with it.
+        std::erase_if(holder_terms_, [node](const auto& term) { return term.first.first == node; });
         if (alive && !incarnations_.contains(node) &&
             scheduler_->node_incarnation(node) > incarnation) {
           ++ledger_.at(effect).processes_ended;

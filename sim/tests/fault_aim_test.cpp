@@ -1,0 +1,186 @@
+// Faults aimed at the protocol's deadlines (sim::Aim) fire where the lease terms and the clocks put
+// each deadline, and the expected instant is worked out here from the history alone (the events'
+// true times and monotonic readings, the world's terms), never from the world's own aim records.
+// An aim that quietly fires at its event, at a fixed delay or not at all fails one of these.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/world.h"
+
+namespace fencesim::sim {
+namespace {
+
+using runtime::EventKind;
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+// One lease store, one instance running one tree whose one step sleeps 25 s, renewing its lease
+// every 10 s meanwhile: takes at 0 s, renewals near 10 s and 20 s.
+std::unique_ptr<World> run_aimed(std::vector<Fault> faults, std::uint64_t seed = 11) {
+  WorldOptions options;
+  options.seed = seed;
+  options.safety_phase_ns = 60 * kSecond;
+  options.liveness_budget_ns = 120 * kSecond;
+  auto world = std::make_unique<World>(options);
+  world->add_lease_store();
+  world->add_instance("instance-1");
+  world->workflows().add(runtime::Workflow{
+      "order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
+                                    for (int i = 0; i < 25; ++i) ctx.env().sleep(kSecond);
+                                  }}}});
+  world->submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
+  world->set_fault_plan(FaultPlan{std::move(faults)});
+  world->run();
+  return world;
+}
+
+Fault aimed(FaultKind kind, std::string node, EventKind event, Aim aim, std::int64_t delay_ns,
+            std::string at_node = {}) {
+  Fault fault{kind, std::move(node)};
+  fault.trigger = Trigger{event, 1, delay_ns, std::move(at_node)};
+  fault.trigger->aim = aim;
+  fault.duration_ns = kMillisecond;
+  fault.amount = kSecond;  // a clock step's: it changes nothing the protocol reads
+  return fault;
+}
+
+// The n-th (1-based) runtime event of `kind` in the history.
+const HistoryEvent& nth(const World& world, EventKind kind, int n = 1) {
+  for (const HistoryEvent& e : world.history().events()) {
+    if (e.world == WorldEventKind::kRuntime && e.runtime.kind == kind && --n == 0) return e;
+  }
+  ADD_FAILURE() << "no " << runtime::to_string(kind) << " in the history";
+  return world.history().events().front();
+}
+
+std::vector<const HistoryEvent*> of_kind(const World& world, WorldEventKind kind) {
+  std::vector<const HistoryEvent*> out;
+  for (const HistoryEvent& e : world.history().events()) {
+    if (e.world == kind) out.push_back(&e);
+  }
+  return out;
+}
+
+// The first store call of `op` after `after` (true time).
+const HistoryEvent* store_call_after(const World& world, StoreOp op, std::int64_t after) {
+  for (const HistoryEvent& e : world.history().events()) {
+    if (e.world == WorldEventKind::kStoreCall && e.store && e.store->op == op &&
+        e.time_ns > after) {
+      return &e;
+    }
+  }
+  return nullptr;
+}
+
+TEST(FaultAim, AFaultAimedAtTheHoldersExpiryFiresThereByTheTermsAndTheHoldersClock) {
+  const auto world = run_aimed({aimed(FaultKind::kStall, "instance-1", EventKind::kLeaseTaken,
+                                      Aim::kHolderExpiry, -kSecond)});
+  const LeaseTerms& terms = world->options().lease;
+  const HistoryEvent& sent = nth(*world, EventKind::kTakeSent);
+  // The holder believes its lease from the take's send for ttl less the drift margin, by its own
+  // monotonic clock (no drift here: it runs at true time's rate).
+  const std::int64_t expiry = sent.time_ns + terms.ttl_ns - terms.drift_margin_ns();
+  const auto applied = of_kind(*world, WorldEventKind::kFaultApplied);
+  ASSERT_EQ(applied.size(), 1u);
+  EXPECT_EQ(applied[0]->time_ns, expiry - kSecond);
+  ASSERT_EQ(world->fault_aims().size(), 1u);
+  EXPECT_EQ(world->fault_aims()[0].deadline_ns, expiry);
+  EXPECT_EQ(world->fault_aims()[0].effect, std::optional<std::size_t>(0));
+  EXPECT_EQ(of_kind(*world, WorldEventKind::kFaultAimed).size(), 1u);
+}
+
+TEST(FaultAim, AtARenewalSentTheHoldersExpiryIsTheOneThatRenewalWouldGive) {
+  const auto world = run_aimed({aimed(FaultKind::kClockStep, "instance-1", EventKind::kRenewSent,
+                                      Aim::kHolderExpiry, -5 * kSecond)});
+  const LeaseTerms& terms = world->options().lease;
+  const HistoryEvent& sent = nth(*world, EventKind::kRenewSent);
+  const auto applied = of_kind(*world, WorldEventKind::kFaultApplied);
+  ASSERT_EQ(applied.size(), 1u);
+  EXPECT_EQ(applied[0]->time_ns,
+            sent.time_ns + terms.ttl_ns - terms.drift_margin_ns() - 5 * kSecond);
+}
+
+TEST(FaultAim, AStopUntilTheStoresExpiryEndsWhenTheStoresGrantRunsOut) {
+  // Stopped 5 s after the take (before the first renewal), until the store's expiry of the grant.
+  Fault fault = aimed(FaultKind::kStop, "instance-1", EventKind::kLeaseTaken, Aim::kHolderExpiry,
+                      -25 * kSecond);
+  fault.trigger->until = Aim::kStoreExpiry;
+  fault.trigger->until_delay_ns = 7 * kMillisecond;
+  const auto world = run_aimed({fault});
+  const HistoryEvent& granted = nth(*world, EventKind::kStoreLeaseGranted);
+  const std::int64_t store_expiry = granted.time_ns + world->options().lease.ttl_ns;
+  const auto resumed = of_kind(*world, WorldEventKind::kNodeResumed);
+  ASSERT_FALSE(resumed.empty());
+  EXPECT_EQ(resumed[0]->time_ns, store_expiry + 7 * kMillisecond);
+  ASSERT_EQ(world->fault_aims().size(), 1u);
+  EXPECT_EQ(world->fault_aims()[0].until_deadline_ns, store_expiry);
+  // The holder slept through its renewals: the store saw none before its expiry.
+  const HistoryEvent* renewal = store_call_after(*world, StoreOp::kRenew, granted.time_ns);
+  EXPECT_TRUE(renewal == nullptr || renewal->time_ns > store_expiry);
+}
+
+TEST(FaultAim, AFaultAimedInFlightLandsWhileTheRenewalIsOnTheWire) {
+  Fault fault = aimed(FaultKind::kClockStep, "instance-1", EventKind::kRenewSent, Aim::kInFlight, 0);
+  fault.trigger->within_permille = 500;
+  const auto world = run_aimed({fault});
+  const HistoryEvent& sent = nth(*world, EventKind::kRenewSent);
+  const HistoryEvent* handled = store_call_after(*world, StoreOp::kRenew, sent.time_ns);
+  ASSERT_NE(handled, nullptr);
+  const auto applied = of_kind(*world, WorldEventKind::kFaultApplied);
+  ASSERT_EQ(applied.size(), 1u);
+  // Halfway from its departure (the send: nothing held it) to its arrival at the store.
+  EXPECT_EQ(applied[0]->time_ns, sent.time_ns + (handled->time_ns - sent.time_ns) / 2);
+  EXPECT_GT(applied[0]->time_ns, sent.time_ns);
+  EXPECT_LT(applied[0]->time_ns, handled->time_ns);
+}
+
+TEST(FaultAim, AFaultAimedAtTheRpcTimeoutFiresWhenTheRequestsTimeoutElapses) {
+  const auto world = run_aimed({aimed(FaultKind::kClockStep, "instance-1", EventKind::kRenewSent,
+                                      Aim::kRpcTimeout, 3 * kMillisecond)});
+  const HistoryEvent& sent = nth(*world, EventKind::kRenewSent);
+  const auto applied = of_kind(*world, WorldEventKind::kFaultApplied);
+  ASSERT_EQ(applied.size(), 1u);
+  EXPECT_EQ(applied[0]->time_ns,
+            sent.time_ns + world->options().network.rpc_timeout_ns + 3 * kMillisecond);
+}
+
+TEST(FaultAim, AFaultAimedAtADeadlineThatDoesNotExistIsRecordedAndNeverFires) {
+  // At the store's grant there is no holder's expiry to aim at: the store holds no lease.
+  const auto world =
+      run_aimed({aimed(FaultKind::kStall, "lease-store", EventKind::kStoreLeaseGranted,
+                       Aim::kHolderExpiry, 0)});
+  EXPECT_TRUE(of_kind(*world, WorldEventKind::kFaultApplied).empty());
+  const auto aimed_events = of_kind(*world, WorldEventKind::kFaultAimed);
+  ASSERT_EQ(aimed_events.size(), 1u);
+  EXPECT_NE(std::string(aimed_events[0]->detail).find("not fired"), std::string::npos);
+  ASSERT_EQ(world->fault_aims().size(), 1u);
+  EXPECT_EQ(world->fault_aims()[0].deadline_ns, -1);
+  EXPECT_FALSE(world->fault_aims()[0].effect.has_value());
+}
+
+TEST(FaultAim, AnAimedFaultIsRecordedAsThePlanWroteItAndTheRunIsDeterministic) {
+  Fault fault = aimed(FaultKind::kStop, "instance-1", EventKind::kLeaseRenewed,
+                      Aim::kHolderExpiry, -200 * kMillisecond);
+  fault.trigger->until = Aim::kStoreExpiry;
+  fault.trigger->until_delay_ns = kSecond;
+  // One live world per thread: the first is done with before the second is built.
+  std::uint64_t first_hash = 0;
+  {
+    const auto first = run_aimed({fault}, 5);
+    first_hash = first->history().hash();
+  }
+  const auto second = run_aimed({fault}, 5);
+  EXPECT_EQ(first_hash, second->history().hash());
+  const auto applied = of_kind(*second, WorldEventKind::kFaultApplied);
+  ASSERT_EQ(applied.size(), 1u);
+  // The plan's words, not the length the world worked out: reports find the plan's fault by them.
+  EXPECT_EQ(std::string(applied[0]->detail), describe(fault));
+  EXPECT_NE(describe(fault).find("aimed at holder-expiry - 200 ms"), std::string::npos);
+  EXPECT_NE(describe(fault).find("until store-expiry + 1000 ms"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fencesim::sim

@@ -62,6 +62,9 @@ struct DeterminismArgs {
 struct SweepArgs {
   std::vector<std::string> scenarios;    // with specs empty too: every registered scenario
   std::vector<std::string> specs;        // TOML scenario specs to register and sweep
+  // TOML specs registered beside the built-in scenarios: swept with them when no --scenario or
+  // --spec narrows the sweep (the main job's specs/*.toml).
+  std::vector<std::string> with_specs;
   std::string seeds;                     // "A..B"; exactly one of seeds and budget
   std::string budget;                    // a duration: "90s", "2m", "1h"
   std::string jobs;                      // worker processes; "" for one per core

@@ -117,6 +117,9 @@ void add_sweep(CLI::App& app, SweepArgs& args) {
       "sweep", "Run many seeds of scenarios in worker processes; shrink and report the failures");
   sweep->add_option("--scenario", args.scenarios, "Scenario name, repeatable (default: all)");
   sweep->add_option("--spec", args.specs, "TOML scenario spec to register and sweep, repeatable");
+  sweep->add_option("--with-spec", args.with_specs,
+                    "TOML scenario spec registered beside the built-in scenarios: swept with them "
+                    "unless --scenario or --spec narrows the sweep, repeatable");
   sweep->add_option("--seeds", args.seeds, "Seeds A..B (inclusive); or give --budget");
   sweep->add_option("--budget", args.budget,
                     "Run seeds 1, 2, ... until this much real time is spent (90s, 2m, 1h)");

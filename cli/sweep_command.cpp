@@ -78,13 +78,14 @@ void keep_failures_in_corpus(const SweepPlan& plan, const std::vector<reports::R
 
 // Registers each --spec into the sweep's registry (the workers inherit it when they are forked).
 std::vector<std::string> register_specs(scenarios::ScenarioRegistry& registry,
-                                        const std::vector<std::string>& specs) {
+                                        const std::vector<std::string>& specs,
+                                        std::string_view option) {
   std::vector<std::string> names;
   for (const std::string& spec : specs) {
     try {
       names.push_back(scenarios::register_spec_file(registry, spec));
     } catch (const scenarios::SpecError& error) {
-      throw UsageError(fmt::format("--spec: {}", error.what()));
+      throw UsageError(fmt::format("{}: {}", option, error.what()));
     }
   }
   return names;
@@ -98,7 +99,9 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   // Caught from here on: a signal while the plan is made still gets an orderly end.
   const InterruptCatcher catcher;
   scenarios::ScenarioRegistry registry = builtin;
-  const std::vector<std::string> spec_names = register_specs(registry, args.specs);
+  const std::vector<std::string> spec_names = register_specs(registry, args.specs, "--spec");
+  // Registered only: the plan sweeps every registered scenario unless the sweep is narrowed.
+  register_specs(registry, args.with_specs, "--with-spec");
   std::optional<InterruptedSweep> resumed;
   if (!args.resume.empty()) resumed = read_interrupted_sweep(args.resume);
   const SweepPlan plan =

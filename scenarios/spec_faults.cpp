@@ -235,7 +235,8 @@ void read_measures(const SpecReader& reader, const toml::table& table, const Kin
   if (rules.amount == Amount::kNone) unused("amount");
   if (!rules.probability) unused("probability");
   if (!rules.peer) unused("peer");
-  required("lasting", rules.lasting_required && !generator.until);
+  // Written with an 'until' (even one that did not read), the fault has no 'lasting' to miss.
+  required("lasting", rules.lasting_required && table.get("until") == nullptr);
   required("amount", rules.amount_required);
   required("probability", rules.probability);
   required("peer", rules.peer);

@@ -18,4 +18,7 @@ if [[ -n "${FENCESIM_SEEDS:-}" ]]; then
 else
   seeds=(--budget "${FENCESIM_BUDGET:-2m}")
 fi
-./build/default/cli/fencesim sweep "${seeds[@]}" --out "$out" --corpus fencesim-out/corpus
+# The shipped specs (specs/*.toml) are swept beside the built-in scenarios, their mark floors judged.
+specs=()
+for spec in specs/*.toml; do specs+=(--with-spec "$spec"); done
+./build/default/cli/fencesim sweep "${seeds[@]}" "${specs[@]}" --out "$out" --corpus fencesim-out/corpus

@@ -1,6 +1,8 @@
 // `fencesim run --spec FILE --seed N` end to end: a spec runs, a failure's replay file carries the
 // spec and replays after the spec file is gone, and a bad spec is one line naming file, line and
 // key, with exit 2.
+#include <set>
+
 #include "cli/tests/command_fixture.h"
 #include "tests/paths.h"
 
@@ -64,8 +66,8 @@ TEST_F(SpecCliTest, ABadSpecIsOneLineNamingFileLineAndKey) {
   write("typo.toml", kSpec + "lastng = \"3s\"\n");
   expect_usage_error(fencesim("run --spec typo.toml --seed 1"),
                      "fencesim: typo.toml:9: [[fault]].lastng: unknown key (known: kind, node, "
-                     "peer, at, after, occurrence, delay, after_node, lasting, amount, "
-                     "probability, chance, count)");
+                     "peer, at, after, occurrence, delay, after_node, aim, within, until, "
+                     "until_delay, lasting, amount, probability, chance, count)");
   expect_usage_error(fencesim("run --spec missing.toml --seed 1"),
                      "fencesim: spec file 'missing.toml' not found");
 }
@@ -76,6 +78,31 @@ TEST_F(SpecCliTest, ExactlyOneOfScenarioAndSpec) {
                      "fencesim: run: give exactly one of --scenario NAME and --spec FILE");
   expect_usage_error(fencesim("run --seed 1"),
                      "fencesim: run: give exactly one of --scenario NAME and --spec FILE");
+}
+
+TEST_F(SpecCliTest, AWithSpecIsSweptBesideTheBuiltInScenariosUnlessTheSweepIsNarrowed) {
+  write("drift.toml", kSpec);
+  const auto swept = [&](const std::string& folder) {
+    std::set<std::string> names;
+    const json summary = json::parse(read(folder + "/summary.json"));
+    for (const json& scenario : summary.at("scenarios")) {
+      names.insert(scenario.at("name").get<std::string>());
+    }
+    return names;
+  };
+  const CommandResult all =
+      fencesim("sweep --seeds 1..1 --jobs 1 --with-spec drift.toml --out all");
+  EXPECT_EQ(all.code, 0) << all.out << all.err;
+  const std::set<std::string> everything = swept("all");
+  EXPECT_TRUE(everything.contains("drifting-fencing"));
+  EXPECT_TRUE(everything.contains("kleppmann-fencing"));
+  EXPECT_GT(everything.size(), 10u);
+  const CommandResult narrowed = fencesim(
+      "sweep --seeds 1..1 --jobs 1 --scenario kleppmann-fencing --with-spec drift.toml --out one");
+  EXPECT_EQ(narrowed.code, 0) << narrowed.out << narrowed.err;
+  EXPECT_EQ(swept("one"), std::set<std::string>{"kleppmann-fencing"});
+  expect_usage_error(fencesim("sweep --seeds 1..1 --with-spec missing.toml --out bad"),
+                     "fencesim: --with-spec: spec file 'missing.toml' not found");
 }
 
 TEST_F(SpecCliTest, TheShippedSpecsRun) {

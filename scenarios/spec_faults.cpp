@@ -122,12 +122,6 @@ std::string node_list(const sim::World& world) {
   return list;
 }
 
-// The deadlines a fault may be aimed at, and those it may last until (sim::Aim).
-constexpr std::array<std::string_view, 4> kAimNames{"holder-expiry", "store-expiry", "rpc-timeout",
-                                                    "in-flight"};
-constexpr std::array<std::string_view, 3> kUntilNames{"holder-expiry", "store-expiry",
-                                                      "rpc-timeout"};
-
 template <std::size_t N>
 sim::Aim read_aim(const SpecReader& reader, const toml::node& node, std::string_view name,
                   const std::array<std::string_view, N>& known) {

@@ -26,4 +26,10 @@ std::vector<std::string> event_names();
 // Every fault kind a [[fault]] accepts.
 std::vector<std::string> fault_kind_names();
 
+// The deadlines a fault's `aim` accepts (sim::Aim but the event itself), and those `until` accepts.
+inline constexpr std::array<std::string_view, 4> kAimNames{"holder-expiry", "store-expiry",
+                                                           "rpc-timeout", "in-flight"};
+inline constexpr std::array<std::string_view, 3> kUntilNames{"holder-expiry", "store-expiry",
+                                                             "rpc-timeout"};
+
 }  // namespace fencesim::scenarios::spec

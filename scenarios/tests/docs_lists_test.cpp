@@ -3,6 +3,7 @@
 // the sink doubles. A name added to the code and not to the page (or the other way) fails here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -11,6 +12,7 @@
 #include "properties/run.h"
 #include "scenarios/scenario.h"
 #include "scenarios/spec_lists.h"
+#include "sim/fault.h"
 #include "tests/paths.h"
 
 namespace fencesim::scenarios::spec {
@@ -77,6 +79,19 @@ TEST(DocsLists, FaultKindsAreTheWorlds) {
   const std::string line = page.substr(row, page.find('\n', row) - row);
   for (const std::string& kind : fault_kind_names()) {
     EXPECT_NE(line.find("`" + kind + "`"), std::string::npos) << kind << " in: " << line;
+  }
+}
+
+TEST(DocsLists, DeadlinesAreTheWorlds) {
+  // Each name the parser accepts is the world's (sim::Aim), and the page lists exactly them.
+  std::vector<std::string> aims;
+  for (std::string_view name : kAimNames) {
+    ASSERT_TRUE(sim::aim_from_string(name).has_value()) << name;
+    aims.emplace_back(name);
+  }
+  EXPECT_EQ(quoted_in_block(specs_page(), "deadlines"), aims);
+  for (std::string_view name : kUntilNames) {
+    EXPECT_NE(std::find(kAimNames.begin(), kAimNames.end(), name), kAimNames.end()) << name;
   }
 }
 

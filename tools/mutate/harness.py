@@ -26,18 +26,20 @@ import time
 import generate
 import run as runner
 
-FOLDERS = ("sim", "properties")
-# The test executable of each folder (its CMakeLists.txt's fencesim_folder_tests target).
-TESTS = {"sim": "sim_tests", "properties": "properties_tests"}
+FOLDERS = ("sim", "properties")  # the default of --folders
+# The test executable of each folder (its CMakeLists.txt's fencesim_folder_tests target). The
+# reports' and the CLI's mutants change no run's verdict: only their tests can kill them.
+TESTS = {"sim": "sim_tests", "properties": "properties_tests", "scenarios": "scenarios_tests",
+         "reports": "reports_tests", "cli": "cli_tests"}
 # Files the runtime mutants' runner already covers, or that only format text or hold test doubles.
 SKIPPED = ("properties/sink_doubles.h",)
 FAILED_TEST = re.compile(r"^\[  FAILED  \] (\S+)")
 
 
-def harness_files(root):
-    """The .cpp files of sim/ and properties/ (headers rebuild most of the tree: name them)."""
+def harness_files(root, folders=FOLDERS):
+    """The .cpp files of `folders` (headers rebuild most of the tree: name them)."""
     found = []
-    for folder in FOLDERS:
+    for folder in folders:
         for name in sorted(os.listdir(os.path.join(root, folder))):
             rel = f"{folder}/{name}"
             if name.endswith(".cpp") and rel not in SKIPPED:
@@ -57,7 +59,13 @@ def verdict_key(result):
 class HarnessJudge(runner.Judge):
     def __init__(self, args):
         super().__init__(args)
-        self.folder_targets = sorted(set(TESTS.values()))
+        self.folders = tuple(f for f in (args.folders or ",".join(FOLDERS)).split(",") if f)
+        unknown = [f for f in self.folders if f not in TESTS]
+        if unknown:
+            raise SystemExit(f"--folders: unknown folder {unknown[0]} (known: {', '.join(TESTS)})")
+        if args.files:
+            self.folders = tuple(sorted({f.split("/")[0] for f in args.files}))
+        self.folder_targets = sorted({TESTS[f] for f in self.folders})
 
     def build_targets(self, targets):
         """Builds `targets` like build_fencesim builds fencesim (-Werror lifted on demand)."""
@@ -155,11 +163,16 @@ class HarnessJudge(runner.Judge):
             runner.log("--harness judges each mutant with its own build: --schema is ignored")
             a.schema = False
         self.prepare()
-        data = self.load("harness-" + runner.tree_hash(a.source))
+        # Results of other folders are another set: keyed apart, so a sample of one never counts
+        # as judged in the other.
+        key = "harness-" + runner.tree_hash(a.source)
+        if self.folders != FOLDERS:
+            key += "-" + "-".join(self.folders)
+        data = self.load(key)
         data["source_commit"] = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=a.source, capture_output=True,
             text=True).stdout.strip()
-        files = a.files or harness_files(self.tree)
+        files = a.files or harness_files(self.tree, self.folders)
         ok, output, build_s, _ = self.build_fencesim()
         if not ok:
             runner.log("the unmutated tree does not build:\n" + output[-2000:])

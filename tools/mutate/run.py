@@ -491,6 +491,9 @@ def main(argv):
                    help="mutate the harness (sim/, properties/; --files narrows) and judge each "
                         "mutant by the verdicts it changes, the folder's GoogleTest executable "
                         "and the sweep (tools/mutate/harness.py)")
+    p.add_argument("--folders", default=None,
+                   help="with --harness: the folders whose .cpp files are mutated, comma "
+                        "separated (default sim,properties; also scenarios, reports, cli)")
     p.add_argument("--ctest-timeout", type=int, default=1200,
                    help="--harness: seconds the folder's test executable may take")
     args = p.parse_args(argv)

@@ -576,6 +576,16 @@ RealRun run_real(const scenarios::ScenarioRegistry& registry, const RealRequest&
   world.set_stage(&discard);
   scenario->build(world);
   world.set_stage(nullptr);
+  // The real processes fire a trigger at its event plus its delay; a deadline is worked out only
+  // by the simulated world (sim/world_aims.cpp). Refused, not fired at the wrong moment.
+  for (const sim::Fault& fault : world.fault_plan().faults) {
+    if (fault.trigger &&
+        (fault.trigger->aim != sim::Aim::kEvent || fault.trigger->until != sim::Aim::kEvent)) {
+      throw UsageError(fmt::format(
+          "real: faults aimed at a deadline are not supported in real mode yet ({})",
+          sim::describe(fault)));
+    }
+  }
 
   RunFolder folder;
   InterruptGuard guard;

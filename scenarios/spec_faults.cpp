@@ -420,14 +420,14 @@ std::string describe(const FaultGenerator& generator) {
       text += fmt::format(", aimed in flight at {:g}..{:g} of the way", generator.within.low,
                           generator.within.high);
     } else if (generator.aim) {
-      text += fmt::format(", aimed at {} + {}", sim::to_string(*generator.aim),
+      text += fmt::format(", aimed at {} offset by {}", sim::to_string(*generator.aim),
                           duration_text(generator.delay));
     } else if (generator.delay.high > 0) {
       text += fmt::format(" + {}", duration_text(generator.delay));
     }
   }
   if (generator.until) {
-    text += fmt::format(", until {} + {}", sim::to_string(*generator.until),
+    text += fmt::format(", until {} offset by {}", sim::to_string(*generator.until),
                         duration_text(generator.until_delay));
   } else if (rules.lasting) {
     text += fmt::format(", lasting {}", duration_text(generator.lasting));

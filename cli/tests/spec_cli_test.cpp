@@ -105,6 +105,18 @@ TEST_F(SpecCliTest, AWithSpecIsSweptBesideTheBuiltInScenariosUnlessTheSweepIsNar
                      "fencesim: --with-spec: spec file 'missing.toml' not found");
 }
 
+TEST_F(SpecCliTest, CheckSpecSaysWhereAnAimedFaultIsAimed) {
+  const auto specs = std::filesystem::path(fencesim::testing::source_dir()) / "specs";
+  const CommandResult check =
+      fencesim("check-spec '" + (specs / "wake-at-own-expiry.toml").string() + "'");
+  EXPECT_EQ(check.code, 0) << check.out << check.err;
+  EXPECT_NE(check.out.find("fault: stop on instance-1, after lease-renewed #1..2 of its node, "
+                           "aimed at holder-expiry offset by -24s..-21s, until holder-expiry "
+                           "offset by -15ms..0s, count 1"),
+            std::string::npos)
+      << check.out;
+}
+
 TEST_F(SpecCliTest, TheShippedSpecsRun) {
   // Not __FILE__: with ccache's base_dir it is relative to the build directory.
   const auto specs = std::filesystem::path(fencesim::testing::source_dir()) / "specs";

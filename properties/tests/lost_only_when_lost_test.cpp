@@ -1,0 +1,132 @@
+// lost-only-when-lost on hand-made histories: a step that ends lease-lost while the store still
+// holds its lease for it, under its token, before its belief ran out and with no refusal, release
+// or other holder is reported; each of those reasons, present, silences it. Without these, the
+// oracle could judge nothing (a loop that never runs, a condition turned over) and every sweep of
+// a correct runtime would stay green: its only other catcher is a runtime mutant of the nightly.
+#include <gtest/gtest.h>
+
+#include "properties/invariants_lost_only_when_lost.h"
+#include "runtime/errors.h"
+
+namespace fencesim::properties {
+namespace {
+
+using runtime::EventKind;
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+constexpr sim::NodeId kStore = 1;
+constexpr sim::NodeId kNode = 2;
+const runtime::LeaseKey kTree{"tenant-1", "order-1"};
+constexpr std::int64_t kBelief = 30 * kSecond - 70 * kMillisecond;
+
+class Story {
+ public:
+  // Holder "a" takes the tree's lease at t=0 (token 1): the store grants it, the holder believes
+  // it until kBelief on its own clock.
+  Story() {
+    store(0, EventKind::kStoreLeaseGranted, "a", 1);
+    holder(0, EventKind::kLeaseTaken, 1, {}, kBelief);
+  }
+  void store(std::int64_t at_ns, EventKind kind, const std::string& holder, runtime::Token token) {
+    push(at_ns, kStore, runtime::RuntimeEvent{kind, holder, kTree, {}, token, {}, {}, 0});
+  }
+  void holder(std::int64_t at_ns, EventKind kind, runtime::Token token, std::string detail = {},
+              std::int64_t value = 0) {
+    push(at_ns, kNode,
+         runtime::RuntimeEvent{kind, "a", kTree, "tenant-1:order-1", token, "charge",
+                               std::move(detail), value});
+  }
+  // The step ends lease-lost at `at_ns`.
+  void step_ends_lost(std::int64_t at_ns) {
+    holder(at_ns, EventKind::kStepEnded, 1, std::string(runtime::ExecutionLeaseLostError::kCode));
+  }
+  std::vector<Violation> judged(const RunFacts& facts = {}) const {
+    std::vector<Violation> out;
+    check_lost_only_when_lost(events_, facts, out);
+    return out;
+  }
+
+ private:
+  void push(std::int64_t at_ns, sim::NodeId node, runtime::RuntimeEvent event) {
+    sim::HistoryEvent e;
+    e.index = events_.size();
+    e.time_ns = at_ns;
+    e.local_monotonic_ns = at_ns;
+    e.node = node;
+    e.runtime = sim::RuntimeRecord(event);
+    events_.push_back(std::move(e));
+  }
+  Events events_;
+};
+
+TEST(LostOnlyWhenLost, AStepEndedLostWhileTheStoreStillHoldsItsLeaseIsReported) {
+  Story story;
+  story.step_ends_lost(5 * kSecond);
+  const std::vector<Violation> found = story.judged();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].invariant, "lost-only-when-lost");
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{0, 2}));
+}
+
+TEST(LostOnlyWhenLost, ARenewalOfTheLeaseKeepsItLiveAtTheStore) {
+  Story story;
+  story.store(20 * kSecond, EventKind::kStoreLeaseRenewed, "a", 1);
+  story.holder(20 * kSecond, EventKind::kLeaseRenewed, 1, {}, 20 * kSecond + kBelief);
+  story.step_ends_lost(40 * kSecond);  // past the grant, within the renewal
+  EXPECT_EQ(story.judged().size(), 1u);
+}
+
+TEST(LostOnlyWhenLost, AStepEndedLostAfterTheStoresExpiryIsNotReported) {
+  Story story;
+  story.step_ends_lost(31 * kSecond);
+  EXPECT_TRUE(story.judged().empty());
+}
+
+TEST(LostOnlyWhenLost, AnotherHoldersGrantARefusalOrARelease) {
+  {
+    Story story;
+    story.store(1 * kSecond, EventKind::kStoreLeaseGranted, "b", 2);
+    story.step_ends_lost(5 * kSecond);
+    EXPECT_TRUE(story.judged().empty()) << "another holder took it";
+  }
+  {
+    Story story;
+    story.holder(4 * kSecond, EventKind::kWriteRefused, 1);
+    story.step_ends_lost(5 * kSecond);
+    EXPECT_TRUE(story.judged().empty()) << "a refusal reached the holder";
+  }
+  {
+    Story story;
+    story.holder(4 * kSecond, EventKind::kLeaseReleased, 1);
+    story.step_ends_lost(5 * kSecond);
+    EXPECT_TRUE(story.judged().empty()) << "the holder gave it back";
+  }
+  {
+    Story story;
+    story.store(4 * kSecond, EventKind::kStoreLeaseReleased, "a", 1);
+    story.step_ends_lost(5 * kSecond);
+    EXPECT_TRUE(story.judged().empty()) << "released at the store";
+  }
+}
+
+TEST(LostOnlyWhenLost, AfterItsBeliefRanOutTheHolderMayCallItLost) {
+  Story story;
+  story.step_ends_lost(kBelief);
+  EXPECT_TRUE(story.judged().empty());
+}
+
+TEST(LostOnlyWhenLost, OtherEndingsAreNotJudged) {
+  Story story;
+  story.holder(5 * kSecond, EventKind::kStepEnded, 1, "ok");
+  EXPECT_TRUE(story.judged().empty());
+  Story outside;
+  outside.step_ends_lost(5 * kSecond);
+  EXPECT_EQ(outside.judged().size(), 1u);
+  RunFacts facts;
+  facts.within_assumptions = false;
+  EXPECT_TRUE(outside.judged(facts).empty()) << "outside the clock assumptions: not judged";
+}
+
+}  // namespace
+}  // namespace fencesim::properties

@@ -122,7 +122,8 @@ class HarnessJudge(runner.Judge):
         started = time.monotonic()
         try:
             proc = subprocess.run([exe, "--gtest_brief=1"], capture_output=True, text=True,
-                                  timeout=self.args.ctest_timeout, cwd=self.work)
+                                  timeout=self.args.ctest_timeout
+                                  or (1800 if folder == "cli" else 300), cwd=self.work)
         except subprocess.TimeoutExpired:
             return ({"invariant": f"ctest:{TESTS[folder]}", "detail": "timed out"},
                     time.monotonic() - started)

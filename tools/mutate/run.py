@@ -494,8 +494,9 @@ def main(argv):
     p.add_argument("--folders", default=None,
                    help="with --harness: the folders whose .cpp files are mutated, comma "
                         "separated (default sim,properties; also scenarios, reports, cli)")
-    p.add_argument("--ctest-timeout", type=int, default=1200,
-                   help="--harness: seconds the folder's test executable may take")
+    p.add_argument("--ctest-timeout", type=int, default=None,
+                   help="--harness: seconds the folder's test executable may take (default 300, "
+                        "cli_tests 1800: a mutant that makes a test loop is killed, not waited on)")
     args = p.parse_args(argv)
     args.source = os.path.abspath(args.source)
 

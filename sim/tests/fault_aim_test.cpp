@@ -182,5 +182,21 @@ TEST(FaultAim, AnAimedFaultIsRecordedAsThePlanWroteItAndTheRunIsDeterministic) {
   EXPECT_NE(describe(fault).find("until store-expiry + 1000 ms"), std::string::npos);
 }
 
+TEST(FaultAim, EachDeadlineIsNamedAndReadBack) {
+  for (const Aim aim : {Aim::kEvent, Aim::kHolderExpiry, Aim::kStoreExpiry, Aim::kRpcTimeout,
+                        Aim::kInFlight}) {
+    const std::string_view name = to_string(aim);
+    EXPECT_NE(name, "unknown");
+    EXPECT_EQ(aim_from_string(name), std::optional<Aim>(aim)) << name;
+  }
+  EXPECT_EQ(to_string(Aim::kHolderExpiry), "holder-expiry");
+  EXPECT_EQ(to_string(Aim::kInFlight), "in-flight");
+  EXPECT_EQ(aim_from_string("holder-expiri"), std::nullopt);
+  EXPECT_TRUE(at_departure(Aim::kRpcTimeout));
+  EXPECT_TRUE(at_departure(Aim::kInFlight));
+  EXPECT_FALSE(at_departure(Aim::kHolderExpiry));
+  EXPECT_FALSE(at_departure(Aim::kStoreExpiry));
+}
+
 }  // namespace
 }  // namespace fencesim::sim

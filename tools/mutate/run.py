@@ -23,6 +23,7 @@ import argparse
 import concurrent.futures
 import datetime
 import hashlib
+import glob
 import json
 import os
 import queue
@@ -225,9 +226,14 @@ class Judge:
         out = os.path.join(scratch, "sweep")
         shutil.rmtree(out, ignore_errors=True)
         started = time.monotonic()
+        # The shipped specs too, as the main job sweeps them: their stories and mark floors
+        # (specs/*.toml) are checks a mutant must also get past.
+        specs = []
+        for spec in sorted(glob.glob(os.path.join(self.tree, "specs", "*.toml"))):
+            specs += ["--with-spec", spec]
         proc = subprocess.Popen(
             [binary, "sweep", "--budget", f"{self.args.sweep_seconds}s", "--jobs", "1",
-             "--out", out, "--progress-every", "5s"],
+             "--out", out, "--progress-every", "5s", *specs],
             cwd=scratch, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             start_new_session=True, env=env)
         killed = None

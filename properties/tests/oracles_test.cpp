@@ -557,6 +557,38 @@ TEST(ReferenceModel, ALoadThatLostACommittedStepIsReported) {
   EXPECT_FALSE(model.handle(load).has_value());
 }
 
+TEST(ReferenceModel, AReadMustReturnTheModelsLease) {
+  // No scenario reads a lease today (reads are the real stores' and the reconcile tool's): only
+  // this test holds the model's read, so a read judged backwards would otherwise go unseen.
+  ReferenceStores model;
+  StoreCall read;
+  read.op = StoreOp::kRead;
+  read.store = "s";
+  read.key = kTree;
+  read.outcome = "ok";
+  EXPECT_FALSE(model.handle(read).has_value()) << "never taken: no lease";
+  read.lease = runtime::Lease{kTree, "a", 1, kTtl, false};
+  EXPECT_TRUE(model.handle(read).has_value()) << "a lease of a key never taken";
+  StoreCall take;
+  take.op = StoreOp::kTake;
+  take.store = "s";
+  take.holder = "a";
+  take.key = kTree;
+  take.ttl_ns = kTtl;
+  take.outcome = "taken";
+  take.lease = runtime::Lease{kTree, "a", 1, kTtl, false};
+  EXPECT_FALSE(model.handle(take).has_value());
+  EXPECT_FALSE(model.handle(read).has_value()) << "the lease as taken";
+  read.lease = runtime::Lease{kTree, "b", 1, kTtl, false};
+  EXPECT_TRUE(model.handle(read).has_value()) << "another holder";
+  read.lease = runtime::Lease{kTree, "a", 2, kTtl, false};
+  EXPECT_TRUE(model.handle(read).has_value()) << "another epoch";
+  read.lease = runtime::Lease{kTree, "a", 1, kTtl, true};
+  EXPECT_TRUE(model.handle(read).has_value()) << "released, which it was not";
+  read.lease.reset();
+  EXPECT_TRUE(model.handle(read).has_value()) << "no lease, where one was taken";
+}
+
 // --- safe-yield's busy lanes ---
 
 TEST(SafeYield, AReleaseWhileACheckpointIsInFlightIsReported) {

@@ -49,5 +49,36 @@ TEST(NetworkDuplicateTest, ASecondCopySometimesLandsPastALeasesTtl) {
   EXPECT_GE(past_ttl, 1) << "a copy stuck in a queue that lands after its sender's lease is gone";
 }
 
+// A request held in its paused sender (sim/network.cpp's held path) is duplicated like any
+// other when its destination duplicates, and not duplicated when it does not.
+std::vector<std::size_t> copies_handled_of_held_calls(double duplicate_probability) {
+  Scheduler world({.seed = 2});
+  Network network(world, Rng(7), NetworkOptions{},
+                  [](NodeId, NodeId, const std::string&, const char*) {});
+  if (duplicate_probability > 0) {
+    network.add_node_trouble(kStore, LinkTrouble{.until_ns = 1'000'000 * kSec,
+                                                 .duplicate_probability = duplicate_probability});
+  }
+  constexpr std::size_t kCalls = 6;
+  std::vector<std::size_t> handled(kCalls, 0);
+  world.spawn(kClient, "client", [&] {
+    for (std::size_t i = 0; i < kCalls; ++i) {
+      // Held: the client's sends leave only in 2 s, as a paused process's would.
+      network.hold_sends(kClient, world.now_ns() + 2 * kSec);
+      network.call<int>(kClient, kStore, "ping", [&handled, i] {
+        ++handled[i];
+        return 0;
+      });
+    }
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  return handled;
+}
+
+TEST(NetworkDuplicateTest, AHeldRequestIsDuplicatedOnlyWhereTheNetworkDuplicates) {
+  EXPECT_EQ(copies_handled_of_held_calls(1.0), std::vector<std::size_t>(6, 2));
+  EXPECT_EQ(copies_handled_of_held_calls(0.0), std::vector<std::size_t>(6, 1));
+}
+
 }  // namespace
 }  // namespace fencesim::sim::testing

@@ -37,6 +37,25 @@ TEST(SchedulerNodesTest, PausedNodeSleepsOverdueUntilResume) {
   EXPECT_FALSE(world.node_paused(1));
 }
 
+TEST(SchedulerNodesTest, APauseReportsTheReadyFibersItHolds) {
+  // The fault ledger counts what a pause held (sim/fault_ledger.h) through this hook: a fiber
+  // already ready when its node is paused is held by the pause, and must be reported as such.
+  Scheduler world({.seed = 1});
+  std::vector<std::pair<NodeId, bool>> readied;
+  world.set_ready_hook([&](NodeId node, bool held) { readied.emplace_back(node, held); });
+  Waiter signal;
+  world.spawn(1, "client", [&] { world.block(signal); });
+  world.at(1 * kMs, [&] {
+    world.wake(signal);     // ready...
+    world.pause_node(1);    // ...and held by the pause before it ran
+  });
+  world.at(5 * kMs, [&] { world.resume_node(1); });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  std::size_t held = 0;
+  for (const auto& [node, was_held] : readied) held += node == 1 && was_held;
+  EXPECT_EQ(held, 1u);
+}
+
 TEST(SchedulerNodesTest, WakeOfAPausedNodeWaitsForResume) {
   Scheduler world({.seed = 1});
   Waiter reply;

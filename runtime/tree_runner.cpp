@@ -346,13 +346,13 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
     if (!yielded_ && !cancel_->seen()) lease_->assert_held();
     // A cancel seen by the watcher (which goes on while the lease is yielded) ends the wait: the
     // tree will not use its children's results. The children are trees of their own and run on.
-    // A yielded lease is taken back first (below): a recorded cancel is not the end of the tree,
-    // and another instance may have taken the tree while the lease was free and be running a
-    // step of it now. Ending the tree without the lease would finish its placement beside that
-    // live step (a withdrawal elsewhere would then run unfenced); refused, the pass is over, and
-    // the holder that took the tree learns of the cancel and ends it (red team re-read
-    // 2026-12-04, finding 1).
     if (cancel_->seen()) {
+      // A yielded lease is taken back first (below): a recorded cancel is not the end of the
+      // tree, and another instance may have taken the tree while the lease was free and be
+      // running a step of it now. Ending the tree without the lease would finish its placement
+      // beside that live step (a withdrawal elsewhere would then run unfenced); refused, the pass
+      // is over, and the holder that took the tree learns of the cancel and ends it (red team
+      // re-read 2026-12-04, finding 1).
       if (yielded_) break;
       cancel_->throw_if_seen();
     }

@@ -129,6 +129,15 @@ Nanoseconds ExecutionFence::confirm_now() const {
 }
 
 ExecutionFencedError ExecutionFence::fenced(Token observed_token) const {
+  // A refusal stops the holder of its token whenever it arrives (red team re-read 2026-12-04,
+  // finding 2): a step that handed its call to a fiber of its own and returned learns of the
+  // refusal only after it ended. Its fence refuses then ("a fence kept past its step refuses"),
+  // but only after the lease the step ran under was stopped with the refusal; otherwise the pass
+  // would go on under the refused token (its next steps, its tree's completion).
+  const Frame& frame = *frame_;
+  if (frame.kind == FrameKind::kStep && frame.ended && frame.lease) {
+    (void)fenced_error(*frame.lease, observed_token);
+  }
   return fenced_error(live(), observed_token);
 }
 

@@ -54,6 +54,10 @@ FailureDecision decide(const std::exception_ptr& failure, HeldLease& lease) {
 
 }  // namespace
 
+FailureDecision decide_under_lease(const std::exception_ptr& failure, HeldLease& lease) {
+  return decide(failure, lease);
+}
+
 TreeRunner::TreeRunner(InstanceServices& services, Placement placement,
                        std::shared_ptr<HeldLease> lease)
     : services_(services),

@@ -320,3 +320,40 @@ TEST(Cancel, ACancelSeenWhileYieldedEndsNoTreeAnotherHolderTookMeanwhile) {
 
 }  // namespace
 }  // namespace fencesim::runtime
+
+namespace fencesim::runtime {
+namespace {
+
+// Red team re-read 2026-12-04, finding 6: "a cancel does not hide a lost lease" in confirmNow()
+// too. The step's renewals never reach the store, so its lease runs out locally at 29.93 s; the
+// client cancelled at 15 s and the watcher learnt of it at 20 s, before the loss. A confirm made
+// at 35 s is a stale holder's: it throws the loss (execution.lease-lost), not the cancel, so the
+// body does not run its cancel handling as a stale holder. The old confirm threw the cancel first.
+TEST(Cancel, ConfirmNowOfAHolderWhoseLeaseRanOutThrowsTheLossNotTheCancel) {
+  LeasesFixture f;
+  std::exception_ptr confirm_failure;
+  bool confirmed = false;
+  f.workflows.add(Workflow{"w", {StepItem{"slow", [&](ExecutionContext& c) {
+                                            c.env().sleep(35 * kSecond);
+                                            try {
+                                              (void)c.fence().confirm_now();
+                                              confirmed = true;
+                                            } catch (const std::exception&) {
+                                              confirm_failure = std::current_exception();
+                                            }
+                                          }}}});
+  f.add_instance("A");
+  f.lease_calls("A").stall("renew:sent");
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(15 * kSecond);
+  ASSERT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
+  f.time.advance(25 * kSecond);
+  ASSERT_GE(count_of(f, EventKind::kCancelSeen, kKey), 1u);
+  EXPECT_FALSE(confirmed);
+  EXPECT_TRUE(is<ExecutionLeaseLostError>(confirm_failure));
+  EXPECT_FALSE(is<ExecutionCancelledError>(confirm_failure));
+}
+
+}  // namespace
+}  // namespace fencesim::runtime

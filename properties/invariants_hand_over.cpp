@@ -66,6 +66,16 @@ void check_refusal_hands_over(const Events& events, std::vector<Violation>& out)
       }
       continue;
     }
+    if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "fenced-past-step") {
+      // fenced(observed) refused because its step had ended (a withdrawal's body in the step's
+      // frame, the rejection came after the step): the call refuses, but the refusal still stops
+      // the holder of the token (red team re-read 2026-12-04, finding 2). Only the silence under
+      // the token is judged: the step's end and its pass's classification came before, or were
+      // made without the refusal.
+      const NodeToken at{e.node, e.runtime.key, e.runtime.token};
+      handed.try_emplace(at, HandedOver{e.index, e.runtime.step, true, true, true, true});
+      continue;
+    }
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr || handed.empty()) continue;
     if (!is_send(r->kind) && r->kind != EventKind::kStepEnded &&

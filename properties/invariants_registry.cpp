@@ -2,6 +2,7 @@
 #include "properties/invariants_after_loss.h"
 #include "properties/invariants_builtin.h"
 #include "properties/invariants_cancel.h"
+#include "properties/invariants_cancel_end.h"
 #include "properties/invariants_cancel_reach.h"
 #include "properties/invariants_confirm_cancel.h"
 #include "properties/invariants_confirm_within_step.h"
@@ -14,6 +15,7 @@
 #include "properties/invariants_lost_only_when_lost.h"
 #include "properties/invariants_reported_as_recorded.h"
 #include "properties/invariants_sibling_names.h"
+#include "properties/invariants_stale_ends.h"
 #include "properties/invariants_stale_step_ends_lost.h"
 #include "properties/invariants_write_verdict.h"
 
@@ -63,6 +65,9 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<EndedTreeNotLive>());
   out.push_back(std::make_unique<ConfirmWithinStep>());
   out.push_back(std::make_unique<SiblingsNamedApart>());
+  out.push_back(std::make_unique<CancelEndsNoLaterStep>());
+  out.push_back(std::make_unique<ConfirmCancelHidesNoLoss>());
+  out.push_back(std::make_unique<StaleWithdrawalEndsLost>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

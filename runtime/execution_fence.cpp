@@ -75,11 +75,12 @@ void check_cancel(TreeCancel* cancel, HeldLease& lease, const char* when,
     reached = false;
   }
   still_running();
+  // A cancel does not hide a lost lease (red team re-read 2026-12-04, finding 6): a holder whose
+  // lease ran out (it may be stale) is told of the loss, not of the cancel, or it would run its
+  // cancel handling as a stale holder.
+  lease.assert_held();
   cancel->throw_if_seen();
-  if (!reached) {
-    lease.assert_held();
-    throw_unconfirmed(lease, "the cancel check could not reach the checkpoint store");
-  }
+  if (!reached) throw_unconfirmed(lease, "the cancel check could not reach the checkpoint store");
 }
 
 }  // namespace
@@ -87,9 +88,10 @@ void check_cancel(TreeCancel* cancel, HeldLease& lease, const char* when,
 Nanoseconds ExecutionFence::confirm_now() const {
   HeldLease& lease = live();
   TreeCancel* cancel = frame_->cancel.get();
+  // The loss first, then the cancel (check_cancel): a cancel does not hide a lost lease.
+  lease.assert_held();
   if (cancel != nullptr) cancel->throw_if_seen();
   lease.signal().throw_if_aborted();
-  lease.assert_held();
   lease.services().observer.on_event(RuntimeEvent{EventKind::kConfirmSent,
                                                   lease.holder(),
                                                   lease.key(),
@@ -129,6 +131,15 @@ Nanoseconds ExecutionFence::confirm_now() const {
 }
 
 ExecutionFencedError ExecutionFence::fenced(Token observed_token) const {
+  // A refusal stops the holder of its token whenever it arrives (red team re-read 2026-12-04,
+  // finding 2): a step that handed its call to a fiber of its own and returned learns of the
+  // refusal only after it ended. Its fence refuses then ("a fence kept past its step refuses"),
+  // but only after the lease the step ran under was stopped with the refusal; otherwise the pass
+  // would go on under the refused token (its next steps, its tree's completion).
+  const Frame& frame = *frame_;
+  if (frame.kind == FrameKind::kStep && frame.ended && frame.lease) {
+    (void)fenced_error(*frame.lease, observed_token);
+  }
   return fenced_error(live(), observed_token);
 }
 

@@ -130,14 +130,24 @@ std::exception_ptr Instance::end_withdrawal(const LeaseKey& tree, const std::str
   RuntimeEvent event{EventKind::kWithdrawalEnded, services_.options.holder, tree,
                      make_scope_key(tree), fenced ? frame->lease->token() : kTokenNone, step_path,
                      "ok", 0};
-  if (!failure) {
+  std::exception_ptr ended_with = failure;
+  if (!ended_with && fenced && frame->lease->state() != LeaseState::kReleased &&
+      !frame->lease->held_now()) {
+    // As a step's body: one that returned after its lease was lost (its own expiry included, even
+    // if nothing noticed it yet) did not succeed. A lease given back (the pass ended or yielded)
+    // is not a loss.
+    ended_with = frame->lease->lost_error();
+  }
+  if (!ended_with) {
     services_.observer.on_event(event);
     return nullptr;
   }
-  // The same decision as a step's: a refusal first (it stops the holder of its token), then a
-  // lost lease, then the signal's reason, then the error itself; reported, never escaping raw.
-  const std::exception_ptr reason = fenced ? frame->lease->signal().reason() : nullptr;
-  const FailureDecision decision = decide_failure(failure, reason);
+  // The same decision as a step's (red team re-read 2026-12-04, finding 3): an expiry nothing
+  // noticed yet is noticed first, a refusal that landed after the abort is weighed too and comes
+  // first (it stops the holder of its token), then a lost lease (a cancel does not hide it), then
+  // the signal's reason, then the error itself; reported, never escaping raw.
+  const FailureDecision decision = fenced ? decide_under_lease(ended_with, *frame->lease)
+                                          : decide_failure(ended_with, nullptr);
   if (fenced && decision.stop_token && decision.stop_key == frame->lease->key() &&
       *decision.stop_token == frame->lease->token()) {
     frame->lease->lose("fenced", decision.error);

@@ -54,6 +54,10 @@ FailureDecision decide(const std::exception_ptr& failure, HeldLease& lease) {
 
 }  // namespace
 
+FailureDecision decide_under_lease(const std::exception_ptr& failure, HeldLease& lease) {
+  return decide(failure, lease);
+}
+
 TreeRunner::TreeRunner(InstanceServices& services, Placement placement,
                        std::shared_ptr<HeldLease> lease)
     : services_(services),
@@ -347,10 +351,13 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
     // A cancel seen by the watcher (which goes on while the lease is yielded) ends the wait: the
     // tree will not use its children's results. The children are trees of their own and run on.
     if (cancel_->seen()) {
-      if (yielded_) {
-        yielded_ = false;  // nobody takes the lease back for a cancelled tree
-        changed_->notify_all();
-      }
+      // A yielded lease is taken back first (below): a recorded cancel is not the end of the
+      // tree, and another instance may have taken the tree while the lease was free and be
+      // running a step of it now. Ending the tree without the lease would finish its placement
+      // beside that live step (a withdrawal elsewhere would then run unfenced); refused, the pass
+      // is over, and the holder that took the tree learns of the cancel and ends it (red team
+      // re-read 2026-12-04, finding 1).
+      if (yielded_) break;
       cancel_->throw_if_seen();
     }
     // Yield only while no other step of the tree runs or is about to: a sibling ParentInstance
@@ -388,8 +395,9 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
       throw ExecutionLeaseLostError(placement_.key, yielded_token);
     }
   }
-  // Another lane that saw the cancel took the yield back without a retake (above): a cancel, not
-  // a lease that is not held.
+  // A cancel seen during the wait ends it here, under the lease taken back (by this lane or by
+  // another): the pass holds the tree again, so ending it cannot finish the placement beside
+  // another holder's step.
   cancel_->throw_if_seen();
   lease_->assert_held();
   emit(EventKind::kRemoteWaitEnded);

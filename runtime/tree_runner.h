@@ -94,5 +94,11 @@ class TreeRunner {
 // encodeURIComponent-encoded and joined by '/'. Workloads address a step with it.
 std::string join_path(const std::string& level, const std::string& name);
 
+// The decision about a failure made under `lease` (a step's, a pass's, or a withdrawal's in a
+// step's frame), with the pass's rules: an expiry nothing noticed yet is noticed first, a refusal
+// that landed after the abort is weighed with the failure, and a cancel does not hide a lost
+// lease (a lease given back is not lost).
+FailureDecision decide_under_lease(const std::exception_ptr& failure, HeldLease& lease);
+
 
 }  // namespace fencesim::runtime

@@ -52,8 +52,17 @@ HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed, HandOverBy 
   runtime::Token fence_token = runtime::kTokenNone;
   try {
     const runtime::ExecutionFence fence = ctx.fence();
+    if (by == HandOverBy::kFence) {
+      // fenced(observed) is called whatever the fence's state: a withdrawal's step may have
+      // ended before the rejection came, and the refusal must still reach the runtime (red team
+      // re-read 2026-12-04, finding 2). Its token is read for the record only if it can be.
+      try {
+        fence_token = fence.token();
+      } catch (const runtime::ExecutionContextUnavailableError&) {
+      }
+      throw fence.fenced(observed);
+    }
     fence_token = fence.token();
-    if (by == HandOverBy::kFence) throw fence.fenced(observed);
     throw runtime::ExecutionFencedError({fence.tenant_id(), fence.lease_execution_id()},
                                         fence.token(), observed, std::string(fence.scope_key()));
   } catch (const runtime::ExecutionContextUnavailableError&) {
@@ -105,7 +114,19 @@ HandOverBy hand_over_by(sim::Rng& how) {
   const std::int64_t began_ns = world.true_now_ns();
   HandOver handed = call_fenced(ctx, observed, how);
   if (how == HandOverBy::kOwnError) world.mark(ctx, "fenced-error-built-by-application");
-  if (handed.got.empty()) std::rethrow_exception(handed.error);
+  if (handed.got.empty()) {
+    // The fence refused: its step ended before the rejection came (a withdrawal's body in the
+    // step's frame). "A fence kept past its step refuses", but the refusal it was handed still
+    // stops the holder of the token (red team re-read 2026-12-04, finding 2): recorded, so that
+    // refusal-hands-over can expect silence under the token from here on.
+    if (how == HandOverBy::kFence) {
+      world.mark(ctx, "fenced-past-its-step");
+      world.observe(ctx, sim::World::Observation{"fenced-past-step", lease, token, by,
+                                                 std::to_string(observed), began_ns,
+                                                 "execution.context-unavailable"});
+    }
+    std::rethrow_exception(handed.error);
+  }
   // The record says who made the error: the hand-over oracle expects silence under the token from
   // the fenced() call, or from the runtime's decision about the step for an error the body built.
   const std::string made_by = how == HandOverBy::kOwnError ? std::string(by) + "/own-error" : by;

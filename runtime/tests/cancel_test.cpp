@@ -4,6 +4,9 @@
 // the old runtime (no cancel checks), kept as mutants/cancel-checks-dead.patch.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <vector>
+
 #include "runtime/errors.h"
 #include "runtime/execution_context.h"
 #include "runtime/testing/leases_fixture.h"
@@ -214,7 +217,10 @@ TEST(Cancel, ACancelSeenWhileTwoLanesWaitWithTheLeaseYieldedEndsTheTree) {
   f.time.advance(30 * kSecond);
   EXPECT_EQ(count_of(f, EventKind::kTreeAbandoned, kKey), 0u);
   expect_ended_cancelled(f);
-  EXPECT_EQ(count_of(f, EventKind::kLeaseTaken, kKey), 1u);
+  // One pass: the lane that saw the cancel took the yielded lease back before it ended the tree
+  // (red team re-read 2026-12-04, finding 1), and nobody took the tree again after it.
+  EXPECT_EQ(count_of(f, EventKind::kTreeStarted, kKey), 1u);
+  EXPECT_EQ(count_of(f, EventKind::kLeaseTaken, kKey), 2u);
 }
 
 // Issue 29 item 1: a tree that ended by its cancel counts as ended. The end is the cancelled
@@ -252,6 +258,101 @@ TEST(Cancel, AWithdrawalAfterTheCancelledPassFinishedRunsUnfenced) {
   EXPECT_EQ(f.events.count(EventKind::kWithdrawalRefused), 1u);
   ASSERT_NE(f.events.last(EventKind::kWithdrawal), nullptr);
   EXPECT_EQ(f.events.last(EventKind::kWithdrawal)->detail, "unfenced");
+}
+
+}  // namespace
+}  // namespace fencesim::runtime
+
+namespace fencesim::runtime {
+namespace {
+
+const LeaseKey kRoot{"tenant-1", "order-9"};
+
+std::vector<std::string> holders_of(const LeasesFixture& f, EventKind kind, const LeaseKey& key) {
+  std::vector<std::string> out;
+  for (const RuntimeEvent& e : f.events.events()) {
+    if (e.kind == kind && e.key == key) out.push_back(e.holder);
+  }
+  return out;
+}
+
+// Red team re-read 2026-12-04, finding 1: a cancel seen while the lease is yielded for the
+// remote-children wait is not the end of the tree while another holder took the tree during the
+// yield: A yields (its branch's step failed, its remote child runs on), B takes the tree and
+// re-runs that step, the client cancels, and A's watcher sees the cancel. A takes the lease back
+// before it ends the tree; refused (B holds it), A's pass is over and B, which learns of the
+// cancel, ends the tree after its step. The old runtime finished the placement from A, without a
+// lease, while B's step ran: a withdrawal elsewhere would then run unfenced beside it.
+TEST(Cancel, ACancelSeenWhileYieldedEndsNoTreeAnotherHolderTookMeanwhile) {
+  LeasesFixture f;
+  int runs = 0;
+  f.workflows.add(Workflow{
+      "far", {StepItem{"far", [](ExecutionContext& c) { c.env().sleep(300 * kSecond); }}}});
+  f.workflows.add(Workflow{"branch", {StepItem{"s", [&](ExecutionContext& c) {
+                                                 if (++runs == 1) throw std::runtime_error("app");
+                                                 c.env().sleep(20 * kSecond);
+                                               }}}});
+  f.workflows.add(Workflow{"w",
+                           {GroupItem{"g",
+                                      {{"p", ChildPlacement::kParentInstance, "branch"},
+                                       {"r", ChildPlacement::kAnyInstance, "far"}}}}});
+  Instance& a = f.add_instance("A");
+  Instance& b = f.add_instance("B");
+  f.queue.place(kRoot, "w", std::nullopt);
+  a.start();
+  f.time.advance(5 * kSecond);
+  ASSERT_EQ(runs, 1);
+  ASSERT_TRUE(f.leases.read(kRoot).has_value());
+  ASSERT_TRUE(f.leases.read(kRoot)->released);  // A's wait yielded the root's lease
+  b.start();
+  f.time.advance(3 * kSecond);
+  ASSERT_EQ(runs, 2);  // B took the tree and runs the failed branch's step again
+  ASSERT_EQ(f.leases.read(kRoot)->holder, "B");
+  ASSERT_EQ(f.checkpoints.request_cancel(kRoot), CancelStatus::kRecorded);
+  f.time.advance(12 * kSecond);  // A's watcher has seen the cancel; B's step still runs
+  EXPECT_TRUE(holders_of(f, EventKind::kTreeCancelled, kRoot).empty());
+  ASSERT_TRUE(f.queue.find(kRoot).has_value());
+  EXPECT_FALSE(f.queue.find(kRoot)->finished);
+  f.time.advance(60 * kSecond);
+  EXPECT_EQ(holders_of(f, EventKind::kTreeCancelled, kRoot), std::vector<std::string>{"B"});
+  EXPECT_TRUE(f.queue.find(kRoot)->finished);
+}
+
+}  // namespace
+}  // namespace fencesim::runtime
+
+namespace fencesim::runtime {
+namespace {
+
+// Red team re-read 2026-12-04, finding 6: "a cancel does not hide a lost lease" in confirmNow()
+// too. The step's renewals never reach the store, so its lease runs out locally at 29.93 s; the
+// client cancelled at 15 s and the watcher learnt of it at 20 s, before the loss. A confirm made
+// at 35 s is a stale holder's: it throws the loss (execution.lease-lost), not the cancel, so the
+// body does not run its cancel handling as a stale holder. The old confirm threw the cancel first.
+TEST(Cancel, ConfirmNowOfAHolderWhoseLeaseRanOutThrowsTheLossNotTheCancel) {
+  LeasesFixture f;
+  std::exception_ptr confirm_failure;
+  bool confirmed = false;
+  f.workflows.add(Workflow{"w", {StepItem{"slow", [&](ExecutionContext& c) {
+                                            c.env().sleep(35 * kSecond);
+                                            try {
+                                              (void)c.fence().confirm_now();
+                                              confirmed = true;
+                                            } catch (const std::exception&) {
+                                              confirm_failure = std::current_exception();
+                                            }
+                                          }}}});
+  f.add_instance("A");
+  f.lease_calls("A").stall("renew:sent");
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(15 * kSecond);
+  ASSERT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
+  f.time.advance(25 * kSecond);
+  ASSERT_GE(count_of(f, EventKind::kCancelSeen, kKey), 1u);
+  EXPECT_FALSE(confirmed);
+  EXPECT_TRUE(is<ExecutionLeaseLostError>(confirm_failure));
+  EXPECT_FALSE(is<ExecutionCancelledError>(confirm_failure));
 }
 
 }  // namespace

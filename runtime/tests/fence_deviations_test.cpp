@@ -574,3 +574,54 @@ TEST(Deviations, RemoteWaitEndsWithTheLossOfItsLeaseAndNeverRetakesIt) {
 
 }  // namespace
 }  // namespace fencesim::runtime
+
+namespace fencesim::runtime {
+namespace {
+
+// Red team re-read 2026-12-04, finding 2: ADR-0023, "the holder of its token is stopped with it"
+// and "(a fence kept past its step refuses)". A step hands its call to a helper fiber and returns;
+// the refusal comes after the step ended, and the helper hands it over by hand with
+// fence.fenced(observed), as the ADR describes. The fence refuses (its step ended), but the
+// refusal still stops the holder of the step's token: the next step does not go on under the
+// refused token. The old fence threw ExecutionContextUnavailableError before stopping anybody,
+// and the pass ran its next step, and the tree completed, under the refused token.
+TEST(Deviations, FencedAfterItsStepEndedStillStopsTheHolder) {
+  LeasesFixture f;
+  std::exception_ptr helper_failure;
+  bool helper_done = false;
+  f.workflows.add(Workflow{
+      "w", {StepItem{"notify",
+                     [&](ExecutionContext& c) {
+                       c.env().spawn("helper", [&, fence = c.fence(), &env = c.env()] {
+                         env.sleep(500 * kMillisecond);  // the refusal lands after the step
+                         try {
+                           (void)fence.fenced(7);
+                         } catch (const std::exception&) {
+                           helper_failure = std::current_exception();
+                         }
+                         helper_done = true;
+                       });
+                     }},
+            StepItem{"pack", [](ExecutionContext& c) { c.env().sleep(5 * kSecond); }}}});
+  f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(kSecond);
+  ASSERT_TRUE(helper_done);
+  EXPECT_TRUE(threw<ExecutionContextUnavailableError>(helper_failure))
+      << error_code(helper_failure);
+  f.time.advance(10 * kSecond);
+  // The holder of token 1 was stopped: the step under it ends fenced, the tree does not complete.
+  EXPECT_FALSE(f.checkpoints.load(kKey).tree_completed);
+  const RuntimeEvent* lost = f.events.last(EventKind::kLeaseLost);
+  ASSERT_NE(lost, nullptr);
+  EXPECT_EQ(lost->detail, "fenced");
+  EXPECT_EQ(lost->token, 1u);
+  const RuntimeEvent* ended = f.events.last(EventKind::kStepEnded);
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->step, "pack");
+  EXPECT_EQ(ended->detail, std::string(ExecutionFencedError::kCode));
+}
+
+}  // namespace
+}  // namespace fencesim::runtime

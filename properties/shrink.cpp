@@ -55,6 +55,17 @@ bool has_probability(sim::FaultKind kind) {
   return kind == sim::FaultKind::kNetworkDrop || kind == sim::FaultKind::kNetworkDuplicate;
 }
 
+// A signed offset of a trigger (delay_ns, until_delay_ns): aimed at a deadline it may be negative,
+// and its magnitude shrinks toward the deadline itself, keeping its sign.
+Field signed_trigger_field(std::string name, const sim::Trigger& trigger,
+                           std::int64_t sim::Trigger::*member) {
+  const std::int64_t sign = trigger.*member < 0 ? -1 : 1;
+  return Field{std::move(name), 0, kMs,
+               [member](const sim::Fault& f) { return std::llabs((*f.trigger).*member); },
+               [sign, member](sim::Fault& f, std::int64_t v) { (*f.trigger).*member = sign * v; },
+               [sign](std::int64_t v) { return format_duration(sign * v); }};
+}
+
 // The numbers of `fault` worth shrinking, in the order they are tried.
 std::vector<Field> fields_of(const sim::Fault& fault) {
   std::vector<Field> fields;
@@ -63,22 +74,13 @@ std::vector<Field> fields_of(const sim::Fault& fault) {
         Field{"trigger occurrence", 1, 1, [](const sim::Fault& f) { return f.trigger->occurrence; },
               [](sim::Fault& f, std::int64_t v) { f.trigger->occurrence = static_cast<int>(v); },
               [](std::int64_t v) { return fmt::format("#{}", v); }});
-    // Aimed at a deadline, the delay is signed: its magnitude shrinks toward the deadline itself.
-    const std::int64_t sign = fault.trigger->delay_ns < 0 ? -1 : 1;
+    // In flight, the point of the flight is the aim: there is no delay.
     if (fault.trigger->aim != sim::Aim::kInFlight) {
-      fields.push_back(Field{
-          "trigger delay", 0, kMs,
-          [](const sim::Fault& f) { return std::llabs(f.trigger->delay_ns); },
-          [sign](sim::Fault& f, std::int64_t v) { f.trigger->delay_ns = sign * v; },
-          [sign](std::int64_t v) { return format_duration(sign * v); }});
+      fields.push_back(signed_trigger_field("trigger delay", *fault.trigger, &sim::Trigger::delay_ns));
     }
     if (fault.trigger->until != sim::Aim::kEvent) {
-      const std::int64_t until_sign = fault.trigger->until_delay_ns < 0 ? -1 : 1;
-      fields.push_back(Field{
-          "until delay", 0, kMs,
-          [](const sim::Fault& f) { return std::llabs(f.trigger->until_delay_ns); },
-          [until_sign](sim::Fault& f, std::int64_t v) { f.trigger->until_delay_ns = until_sign * v; },
-          [until_sign](std::int64_t v) { return format_duration(until_sign * v); }});
+      fields.push_back(
+          signed_trigger_field("until delay", *fault.trigger, &sim::Trigger::until_delay_ns));
     }
   } else {
     fields.push_back(Field{"time", 0, kMs, [](const sim::Fault& f) { return f.at_ns; },

@@ -579,8 +579,7 @@ RealRun run_real(const scenarios::ScenarioRegistry& registry, const RealRequest&
   // The real processes fire a trigger at its event plus its delay; a deadline is worked out only
   // by the simulated world (sim/world_aims.cpp). Refused, not fired at the wrong moment.
   for (const sim::Fault& fault : world.fault_plan().faults) {
-    if (fault.trigger &&
-        (fault.trigger->aim != sim::Aim::kEvent || fault.trigger->until != sim::Aim::kEvent)) {
+    if (fault.trigger && fault.trigger->aimed()) {
       throw UsageError(fmt::format(
           "real: faults aimed at a deadline are not supported in real mode yet ({})",
           sim::describe(fault)));

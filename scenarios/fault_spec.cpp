@@ -107,8 +107,7 @@ sim::Fault FaultSpec::draw(sim::Rng& rng) const {
   if (!fault.trigger) fault.at_ns = at;
   fault.duration_ns = duration;
   fault.amount = amount;
-  if (fault.trigger && (fault.trigger->aim != sim::Aim::kEvent ||
-                        fault.trigger->until != sim::Aim::kEvent)) {
+  if (fault.trigger && fault.trigger->aimed()) {
     // Three more draws, for aimed faults only: the faults of scenarios that aim none draw as
     // they always did.
     sim::Trigger& t = *fault.trigger;

@@ -64,6 +64,9 @@ struct Trigger {
   Aim until = Aim::kEvent;    // kEvent: the fault lasts duration_ns
   std::int64_t until_delay_ns = 0;
 
+  // Whether the world must work a deadline out for it (sim/world_aims.cpp).
+  bool aimed() const { return aim != Aim::kEvent || until != Aim::kEvent; }
+
   friend bool operator==(const Trigger&, const Trigger&) = default;
 };
 // Whether the deadline is known only when the node's next message leaves (not at the event).

@@ -432,7 +432,7 @@ void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {
     if (trigger.event != event.kind || at_node != names_[node]) continue;
     if (++armed.seen != trigger.occurrence) continue;
     const Fault fault = armed.fault;
-    if (trigger.aim != Aim::kEvent || trigger.until != Aim::kEvent) {
+    if (trigger.aimed()) {
       aim(fault, node, event);
     } else if (trigger.delay_ns == 0) {
       // At the protocol moment itself: a pause takes the node at its next switch, and what the

@@ -283,6 +283,7 @@ class World final : private StoreRecorder {
                                           const std::optional<Departure>& departure,
                                           std::string& missed) const;
   void apply_aimed(const Fault& fault, std::size_t aim);
+  std::int64_t believed_until_ns(std::int64_t sent_monotonic_ns) const;
   // Records what the ledger's entry `effect` did (kFaultEnded), once.
   void close_effect(std::size_t effect);
   void heal();

@@ -17,12 +17,13 @@ namespace {
 
 std::string seconds(std::int64_t ns) { return fmt::format("{:.3f} s", static_cast<double>(ns) / 1e9); }
 
-std::string offset(std::int64_t ns) {
-  if (ns == 0) return "";
-  return fmt::format(" {} {} ms", ns < 0 ? '-' : '+', std::llabs(ns) / 1'000'000);
-}
-
 }  // namespace
+
+// Until when a grant of a request sent at `sent_monotonic_ns` lets its holder believe the lease,
+// on the holder's clock: the ADR's holder counts from the send, less the drift margin.
+std::int64_t World::believed_until_ns(std::int64_t sent_monotonic_ns) const {
+  return sent_monotonic_ns + options_.lease.ttl_ns - options_.lease.drift_margin_ns();
+}
 
 void World::track_deadlines(NodeId node, const runtime::RuntimeEvent& event) {
   const std::int64_t now = scheduler_->now_ns();
@@ -44,8 +45,7 @@ void World::track_deadlines(NodeId node, const runtime::RuntimeEvent& event) {
         if (term.sent_monotonic_ns < 0) break;  // a grant of a request not seen leave
         // Counted from the send, as the ADR's holder must (a late reply extends nothing).
         term.believed_until_ns =
-            std::max(term.believed_until_ns,
-                     term.sent_monotonic_ns + terms.ttl_ns - terms.drift_margin_ns());
+            std::max(term.believed_until_ns, believed_until_ns(term.sent_monotonic_ns));
         break;
       }
       default:
@@ -89,8 +89,7 @@ std::optional<std::int64_t> World::deadline_ns(Aim aim, NodeId node, const runti
       if (it != holder_terms_.end() && it->second.sent_monotonic_ns >= 0 &&
           (event == EventKind::kTakeSent || event == EventKind::kRenewSent)) {
         // At the request itself: the expiry it gives if granted.
-        until = std::max(until, it->second.sent_monotonic_ns + options_.lease.ttl_ns -
-                                    options_.lease.drift_margin_ns());
+        until = std::max(until, believed_until_ns(it->second.sent_monotonic_ns));
       }
       if (until < 0) {
         missed = fmt::format("{} holds no lease of {}", names_[node], runtime::to_string(key));
@@ -173,9 +172,9 @@ void World::fire_aimed(const Fault& fault, NodeId node, const runtime::LeaseKey&
   words += fmt::format(": {} of {} at {}, fires at {}", to_string(trigger.aim), aimed.lease,
                        seconds(aimed.deadline_ns), seconds(aimed.fires_ns));
   if (until_deadline) {
-    words += fmt::format(", until {} at {}{}: ends at {}", to_string(trigger.until),
-                         seconds(*until_deadline), offset(trigger.until_delay_ns),
-                         seconds(aimed.ends_ns));
+    // The offset from it is in the fault's own words (describe) already.
+    words += fmt::format(", until {} at {}: ends at {}", to_string(trigger.until),
+                         seconds(*until_deadline), seconds(aimed.ends_ns));
   }
   const std::size_t index = aims_.size();
   aims_.push_back(std::move(aimed));

@@ -13,9 +13,7 @@ void World::schedule_faults() {
     if (fault.trigger && !fault.trigger->at_node.empty()) node_named(fault.trigger->at_node);
     if (fault.trigger) {
       armed_.push_back(Armed{fault, 0});
-      if (fault.trigger->aim != Aim::kEvent || fault.trigger->until != Aim::kEvent) {
-        aims_deadlines_ = true;
-      }
+      if (fault.trigger->aimed()) aims_deadlines_ = true;
     } else {
       scheduler_->at(fault.at_ns, [this, fault] {
         if (!quiet_) apply(fault);

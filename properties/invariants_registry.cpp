@@ -18,6 +18,7 @@
 #include "properties/invariants_stale_ends.h"
 #include "properties/invariants_stale_step_ends_lost.h"
 #include "properties/invariants_write_verdict.h"
+#include "properties/invariants_yield_retake.h"
 
 namespace fencesim::properties {
 
@@ -68,6 +69,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<CancelEndsNoLaterStep>());
   out.push_back(std::make_unique<ConfirmCancelHidesNoLoss>());
   out.push_back(std::make_unique<StaleWithdrawalEndsLost>());
+  out.push_back(std::make_unique<YieldLostOnlyToATaker>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

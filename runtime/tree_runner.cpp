@@ -386,10 +386,21 @@ void TreeRunner::await_remote_children(const std::vector<LeaseKey>& children) {
     }
     retaking_ = true;
     const Token yielded_token = lease_->token();
-    const bool retaken = retake_after_yield();
+    bool retaken = false;
+    std::exception_ptr failure;
+    try {
+      retaken = retake_after_yield();
+    } catch (const std::exception&) {
+      // A take that throws (the key's epochs are spent: TokenOverflowError, "an error, never a
+      // wrap") ends the pass with that error, but only after the yield is over for every lane: a
+      // lane waiting for this retake, and every step start waiting for the lease, would otherwise
+      // wait forever, and the tree's pass would never end (red team re-read 2026-12-04, finding 5).
+      failure = std::current_exception();
+    }
     retaking_ = false;
     yielded_ = false;
     changed_->notify_all();
+    if (failure) std::rethrow_exception(failure);
     if (!retaken) {
       // Another instance took the tree while its lease was yielded: this pass is over.
       throw ExecutionLeaseLostError(placement_.key, yielded_token);
@@ -412,11 +423,27 @@ bool TreeRunner::child_completed(const LeaseKey& child) {
 }
 
 bool TreeRunner::retake_after_yield() {
+  // A take refused by a live lease is a hand-over only when that lease is not the one this pass
+  // gave back: its release may have been lost (the store then keeps it live until its expiry), or
+  // be still in flight when another lane's take overtakes it. Either way nobody took the tree, and
+  // ending the pass lease-lost would hand the tree to a new pass after up to a ttl of waiting (red
+  // team re-read 2026-12-04, finding 4). So a refused take sends the yielded token's release again
+  // and takes again; the tree was taken by another (or by a later grant this pass never learnt
+  // of) only when a take is refused right after the store refused that release: the yielded lease
+  // is then no longer live there, and a lease that is refuses the take.
+  const Token yielded = lease_->token();
+  bool release_refused = false;
   std::shared_ptr<HeldLease> lease;
   for (;;) {
     bool reached = true;
     try {
       lease = HeldLease::take(services_.lease_services(), placement_.key);
+      if (!lease) {
+        if (release_refused) return false;
+        release_refused = services_.leases.release(placement_.key, services_.options.holder,
+                                                   yielded) == ReleaseStatus::kRefused;
+        continue;
+      }
     } catch (const StoreUnavailableError&) {
       reached = false;
     }

@@ -1,0 +1,83 @@
+// yield-lost-only-to-a-taker (properties/invariants_yield_retake.h).
+#include "properties/invariants_yield_retake.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <optional>
+#include <string_view>
+
+#include "properties/history_support.h"
+#include "runtime/errors.h"
+
+namespace fencesim::properties {
+
+using runtime::EventKind;
+
+namespace {
+
+using TreeAtHolder = std::pair<sim::Name, sim::NameKey>;
+
+// A pass's lease given back and not yet taken again.
+struct Yielded {
+  runtime::Token token = runtime::kTokenNone;
+  std::uint64_t released = 0;        // the holder's kLeaseReleased
+  std::optional<std::uint64_t> taken;  // the store's first grant of a later token since
+};
+
+bool lease_lost(std::string_view code) {
+  return code.starts_with(runtime::ExecutionLeaseLostError::kCode);
+}
+
+}  // namespace
+
+void check_yield_lost_only_to_a_taker(const Events& events, std::vector<Violation>& out) {
+  std::map<TreeAtHolder, Yielded> yielded;
+  for (const sim::HistoryEvent& e : events) {
+    if (e.world == sim::WorldEventKind::kStoreCall && e.store && !e.store->failed &&
+        e.store->op == sim::StoreOp::kTake && e.store->outcome == "taken" && e.store->lease) {
+      for (auto& [tree, y] : yielded) {
+        if (tree.second == e.store->key && e.store->lease->token > y.token && !y.taken) {
+          y.taken = e.index;
+        }
+      }
+      continue;
+    }
+    const sim::RuntimeRecord* r = runtime_event(e);
+    if (r == nullptr) continue;
+    const TreeAtHolder tree{r->holder, r->key};
+    switch (r->kind) {
+      case EventKind::kTreeStarted:
+      case EventKind::kLeaseTaken:
+        yielded.erase(tree);
+        break;
+      case EventKind::kLeaseReleased:
+        yielded[tree] = Yielded{r->token, e.index, std::nullopt};
+        break;
+      case EventKind::kErrorClassified: {
+        auto it = yielded.find(tree);
+        if (it == yielded.end()) break;
+        const Yielded y = it->second;
+        yielded.erase(it);
+        if (!lease_lost(r->detail) || y.taken) break;
+        out.push_back(violation(
+            YieldLostOnlyToATaker{}.name(),
+            fmt::format("{}'s pass of {} ended '{}' after it gave token {} back, before taking "
+                        "the lease again, though the lease store granted no later token of the "
+                        "key meanwhile: nobody took the tree",
+                        r->holder, runtime::to_string(r->key), std::string_view(r->detail),
+                        y.token),
+            {y.released, e.index}));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+void YieldLostOnlyToATaker::check(const sim::World& world, std::vector<Violation>& out) const {
+  check_yield_lost_only_to_a_taker(world.history().events(), out);
+}
+
+}  // namespace fencesim::properties

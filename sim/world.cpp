@@ -6,6 +6,7 @@
 
 #include "runtime/check.h"
 #include "runtime/errors.h"
+#include "runtime/instance.h"
 #include "runtime/execution_context.h"
 
 namespace fencesim::sim {

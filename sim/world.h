@@ -16,10 +16,11 @@
 #include <vector>
 
 #include "runtime/checkpoint_store.h"
-#include "runtime/instance.h"
 #include "runtime/memory_lease_repository.h"
+#include "runtime/observer.h"
 #include "runtime/placement_queue.h"
 #include "runtime/sink.h"
+#include "runtime/workflow.h"
 #include "sim/fault.h"
 #include "sim/fault_ledger.h"
 #include "sim/history.h"
@@ -32,6 +33,14 @@
 #include "sim/sim_env.h"
 #include "sim/stage.h"
 #include "sim/store_record.h"
+
+// The runtime's instance is held by pointer only: the world's users (every scenario, invariant and
+// report) need not parse the runtime's pass machinery (tree_runner.h, held_lease.h), and a change
+// there rebuilds the world's own files, not everything that includes this header.
+namespace fencesim::runtime {
+class Instance;
+class ExecutionContext;
+}  // namespace fencesim::runtime
 
 namespace fencesim::sim {
 

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "runtime/check.h"
+#include "runtime/instance.h"
 #include "sim/world.h"
 
 namespace fencesim::sim {

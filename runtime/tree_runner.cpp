@@ -71,8 +71,13 @@ TreeRunner::TreeRunner(InstanceServices& services, Placement placement,
 
 void TreeRunner::emit(EventKind kind, const std::string& step, std::string detail,
                       std::int64_t value) {
+  emit_as(*lease_, kind, step, std::move(detail), value);
+}
+
+void TreeRunner::emit_as(const HeldLease& lease, EventKind kind, const std::string& step,
+                         std::string detail, std::int64_t value) {
   services_.observer.on_event(RuntimeEvent{kind, services_.options.holder, placement_.key,
-                                           lease_->scope_key(), lease_->token(), step,
+                                           lease.scope_key(), lease.token(), step,
                                            std::move(detail), value});
 }
 
@@ -104,7 +109,9 @@ PassOutcome TreeRunner::run() {
           cancel_->learn_from(Checkpoint{.cancelled = true}, "commit-tree");
           cancel_->throw_if_seen();
         }
-        if (result.current_epoch > lease_->token()) throw lease_fence_error(result.current_epoch);
+        if (result.current_epoch > lease_->token()) {
+          throw lease_fence_error(result.current_epoch, *lease_);
+        }
         throw ExecutionLeaseLostError(placement_.key, lease_->token());
       }
       emit(EventKind::kCheckpointCommitted, "<tree>");
@@ -149,7 +156,7 @@ PassOutcome TreeRunner::end_cancelled(const FailureDecision& decision) {
   return finished ? PassOutcome::kCancelled : PassOutcome::kAbandoned;
 }
 
-ExecutionFencedError TreeRunner::lease_fence_error(Token observed) {
+ExecutionFencedError TreeRunner::lease_fence_error(Token observed, HeldLease& lease) {
   // A reported epoch above 2^53-1 is no token (ADR-0023: safe integers), and the error's range
   // check would throw before the holder is stopped (issue 29 item 4): the store still refused, so
   // the holder is stopped with the fenced error, its observed token the largest safe token and
@@ -160,9 +167,9 @@ ExecutionFencedError TreeRunner::lease_fence_error(Token observed) {
         "the checkpoint store reported epoch {}, above 2^53-1: no token", observed)));
     observed = kTokenMax;
   }
-  ExecutionFencedError error(lease_->key(), lease_->token(), observed, lease_->scope_key(),
+  ExecutionFencedError error(lease.key(), lease.token(), observed, lease.scope_key(),
                              std::move(cause));
-  lease_->lose("fenced", std::make_exception_ptr(error));
+  lease.lose("fenced", std::make_exception_ptr(error));
   return error;
 }
 
@@ -194,7 +201,7 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
       Frame{FrameKind::kStep, placement_.key, path, lease, false, level, cancel_});
   ++running_steps_;
   running_frames_.push_back(frame);
-  emit(EventKind::kStepStarted, path);
+  emit_as(*lease, EventKind::kStepStarted, path);
   std::exception_ptr failure;
   try {
     ExecutionContext context(frame, services_.env, lease->signal());
@@ -213,7 +220,7 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
   }
   if (!failure) {
     try {
-      commit_step(path);
+      commit_step(path, *lease);
     } catch (const std::exception&) {
       failure = std::current_exception();
     }
@@ -225,7 +232,7 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
     failure = lease->lost_error();
   }
   if (!failure) {
-    emit(EventKind::kStepEnded, path, "ok");
+    emit_as(*lease, EventKind::kStepEnded, path, "ok");
     return;
   }
   const FailureDecision decision = decide(failure, *lease);
@@ -233,7 +240,7 @@ void TreeRunner::run_step(const StepItem& step, const std::shared_ptr<Frame>& le
       *decision.stop_token == lease->token()) {
     lease->lose("fenced", decision.error);
   }
-  emit(EventKind::kStepEnded, path, decision.code);
+  emit_as(*lease, EventKind::kStepEnded, path, decision.code);
   std::rethrow_exception(decision.error);
 }
 
@@ -249,19 +256,25 @@ void TreeRunner::refuse_if_cancelled() {
   cancel_->throw_if_seen();
 }
 
-void TreeRunner::commit_step(const std::string& path) {
-  emit(EventKind::kCheckpointSent, path);
+void TreeRunner::commit_step(const std::string& path, HeldLease& lease) {
+  // The step's own lease, not the pass's current one: the fence is a fact of the step's frame. The
+  // two are the same while the lane counters keep a yield from happening during the commit's round
+  // trip; were one ever to, the commit must go out under the token the body ran under (and be
+  // refused, its step ending lease-lost), not under the retaken one (red team re-read 2026-12-04,
+  // finding 7).
+  emit_as(lease, EventKind::kCheckpointSent, path);
   const CommitResult result =
-      services_.checkpoints.commit_step(placement_.key, lease_->token(), path);
+      services_.checkpoints.commit_step(placement_.key, lease.token(), path);
   if (result.status == CommitStatus::kCommitted) {
     checkpoint_.completed_steps.insert(path);
-    emit(EventKind::kCheckpointCommitted, path);
+    emit_as(lease, EventKind::kCheckpointCommitted, path);
     return;
   }
-  emit(EventKind::kCheckpointRefused, path, {}, static_cast<std::int64_t>(result.current_epoch));
-  if (result.current_epoch > lease_->token()) throw lease_fence_error(result.current_epoch);
-  ExecutionLeaseLostError error(placement_.key, lease_->token());
-  lease_->lose("checkpoint-refused", std::make_exception_ptr(error));
+  emit_as(lease, EventKind::kCheckpointRefused, path, {},
+          static_cast<std::int64_t>(result.current_epoch));
+  if (result.current_epoch > lease.token()) throw lease_fence_error(result.current_epoch, lease);
+  ExecutionLeaseLostError error(placement_.key, lease.token());
+  lease.lose("checkpoint-refused", std::make_exception_ptr(error));
   throw error;
 }
 

@@ -63,16 +63,22 @@ class TreeRunner {
   // Takes the tree's lease back after a yield. False if another holder has it.
   bool retake_after_yield();
   bool child_completed(const LeaseKey& child);
-  void commit_step(const std::string& path);
+  // Commits a step's checkpoint under the lease the step ran under (its frame's, not the pass's
+  // current one: a retake after a yield replaces that).
+  void commit_step(const std::string& path, HeldLease& lease);
   // The step start's cancel check (#360): refuses (throws ExecutionCancelledError) once the pass
   // knows of the cancel, reading the store first.
   void refuse_if_cancelled();
   // Ends a cancelled tree: finishes its placement and gives the lease back.
   PassOutcome end_cancelled(const FailureDecision& decision);
-  // The fenced error for a refusal by the checkpoint store that saw `observed`; stops the holder.
-  ExecutionFencedError lease_fence_error(Token observed);
+  // The fenced error for a refusal by the checkpoint store that saw `observed`; stops the holder
+  // of `lease`.
+  ExecutionFencedError lease_fence_error(Token observed, HeldLease& lease);
+  // An event of the pass under its current lease, or (emit_as) under a step's.
   void emit(EventKind kind, const std::string& step = {}, std::string detail = {},
             std::int64_t value = 0);
+  void emit_as(const HeldLease& lease, EventKind kind, const std::string& step = {},
+               std::string detail = {}, std::int64_t value = 0);
   std::shared_ptr<Frame> child_level(const std::shared_ptr<Frame>& level, const std::string& path);
 
   InstanceServices& services_;

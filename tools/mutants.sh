@@ -407,6 +407,8 @@ worst=0
 for i in "${!m_name[@]}"; do
   if [[ ${m_harness[$i]} == 1 ]]; then
     run_harness_mutant "${m_name[$i]}" "${m_catcher[$i]}"
+  elif [[ ${m_scenarios[$i]} == ctest:* ]]; then
+    run_harness_mutant "${m_name[$i]}" "${m_scenarios[$i]}" runtime
   else
     run_mutant "${m_name[$i]}" "${m_scenarios[$i]}" "${m_budget[$i]}"
   fi

@@ -149,18 +149,25 @@ h_prepare() {
 declare -A h_clean_verdict  # catcher -> its verdict on the unpatched tree, once per run
 
 # Sets the same r_* as run_mutant (r_outcome: caught | survived | wrong-catcher | broken).
+# With a third argument `runtime`, NAME is a runtime mutant (mutants/NAME.patch, runtime/ only)
+# whose manifest names a ctest catcher instead of scenarios: a path no simulated run can reach
+# (a key whose epochs are spent), judged the same way.
 run_harness_mutant() {
-  local name="$1" catcher="$2"
+  local name="$1" catcher="$2" kind="${3:-harness}"
   local dir="$work/$name" patch="$root/mutants/harness/$name.patch"
+  local folders='^(sim|scenarios|properties|reports|cli|runtime/testing)/'
+  if [[ $kind == runtime ]]; then
+    patch="$root/mutants/$name.patch"
+    folders='^runtime/'
+  fi
   r_caught_by="" r_seeds="" r_seconds="" r_build="" r_outcome="" r_replay="" r_note="" r_shrunk=""
   mkdir -p "$dir"
   [[ -f "$patch" ]] || { r_outcome=broken; r_caught_by="NO PATCH FILE"; return; }
   local bad
-  bad=$(sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' "$patch" |
-    grep -v -E '^(sim|scenarios|properties|reports|cli|runtime/testing)/' || true)
+  bad=$(sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' "$patch" | grep -v -E "$folders" || true)
   bad+=$(sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' "$patch" | grep -E '/tests/' || true)
   if [[ -n "$bad" ]]; then
-    r_outcome=broken; r_caught_by="PATCH TOUCHES $(echo $bad) (harness folders only, no tests/)"
+    r_outcome=broken; r_caught_by="PATCH TOUCHES $(echo $bad) (its own folders only, no tests/)"
     return
   fi
   local -a targets

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "runtime/held_lease.h"
 #include "runtime/scope_key.h"
+#include "runtime/tree_cancel.h"
 
 namespace fencesim::runtime {
 

@@ -6,11 +6,14 @@
 #include <memory>
 #include <string>
 
-#include "runtime/held_lease.h"
-#include "runtime/tree_cancel.h"
 #include "runtime/types.h"
 
 namespace fencesim::runtime {
+
+// Held by shared pointer only: a frame's users (every step body, through its context) need not
+// parse the lease's and the cancel's machinery.
+class HeldLease;
+class TreeCancel;
 
 enum class FrameKind { kStep, kLevel, kRebuilt };
 

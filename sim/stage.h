@@ -8,9 +8,13 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/execution_context.h"
-#include "runtime/sink.h"
 #include "sim/history.h"
+
+// By reference only: a stage's users need not parse the fence and the lease behind a context.
+namespace fencesim::runtime {
+class ExecutionContext;
+class Sink;
+}  // namespace fencesim::runtime
 
 namespace fencesim::sim {
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/execution_context.h"
 #include "sim/world.h"
 
 namespace fencesim::sim {

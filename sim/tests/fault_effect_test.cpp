@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/execution_context.h"
 #include "sim/world.h"
 
 namespace fencesim::sim {

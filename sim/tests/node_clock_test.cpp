@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "runtime/execution_context.h"
 #include "sim/node_clock.h"
 #include "sim/tests/scheduler_test_util.h"
 #include "sim/world.h"

@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "runtime/execution_context.h"
 #include "runtime/observer.h"
 #include "sim/world.h"
 

@@ -287,9 +287,13 @@ run_mutant() {
       runs=$((runs + 1))
       rc=0
       rm -f "$dir/catch.replay.json"
-      out=$(cd "$dir" && timeout "$run_timeout" "$binary" run --scenario "$scenario" \
-        --seed "$seed" --json --replay-out "$dir/catch.replay.json" 2>"$dir/last-run.stderr") ||
-        rc=$?
+      # NAME@STRATEGY runs the scenario under that scheduling strategy (a catch some strategies
+      # reach and the default does not).
+      local -a strategy=()
+      [[ $scenario == *@* ]] && strategy=(--strategy "${scenario#*@}")
+      out=$(cd "$dir" && timeout "$run_timeout" "$binary" run --scenario "${scenario%@*}" \
+        "${strategy[@]}" --seed "$seed" --json --replay-out "$dir/catch.replay.json" \
+        2>"$dir/last-run.stderr") || rc=$?
       case $rc in
         0) [[ $seed -eq 1 ]] && live+=("$scenario"); continue ;;
         2|64)
@@ -319,7 +323,7 @@ run_mutant() {
           --out "$dir/catch.shrunk.json" --max-runs 200 2>/dev/null | grep -m1 '^faults: ') || true
         [[ -n "$shrunk_line" ]] && r_shrunk=$(sed 's/^faults: \([0-9]* -> [0-9]*\).*/\1/' <<<"$shrunk_line")
       fi
-      r_replay="(cd $dir && $binary run --scenario $scenario --seed $seed)"
+      r_replay="(cd $dir && $binary run --scenario ${scenario%@*} ${strategy[*]} --seed $seed)"
       echo "== $name: caught by $r_caught_by, seed $seed, ${r_seconds}s ($runs runs)" >&2
       return
     done

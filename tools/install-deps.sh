@@ -5,6 +5,9 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build pkg-config clang-format ccache
+  # LLVM's linker: every change to a library relinks up to 38 executables, and ld.bfd spends most
+  # of a one-file rebuild doing that (CMakeLists.txt uses lld when it is installed).
+  lld
   libboost-fiber-dev libboost-context-dev libfmt-dev libgtest-dev libgmock-dev librapidcheck-dev
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libxxhash-dev libbenchmark-dev
   # The HTML reports' test opens them in a real headless browser (reports/tests/browser_test.cpp).

@@ -357,3 +357,41 @@ TEST(Cancel, ConfirmNowOfAHolderWhoseLeaseRanOutThrowsTheLossNotTheCancel) {
 
 }  // namespace
 }  // namespace fencesim::runtime
+
+namespace fencesim::runtime {
+namespace {
+
+// Red team re-read 2026-12-04, finding 3: a withdrawal in a step's frame is decided with the
+// pass's rules, among them "a cancel does not hide a lost lease". The client cancels at 15 s and the
+// watcher aborts the step's signal with the cancel; the step's renewals never reach the store, so
+// its lease runs out locally at 29.93 s while the step body still runs. A withdrawal made then in
+// that step's frame, whose body throws the signal's reason (the cancel), is a stale holder's: it
+// ends execution.lease-lost, not execution.cancelled. The old withdrawal decided the cancel alone.
+TEST(Cancel, AWithdrawalOfAStaleHolderEndsLostNotCancelled) {
+  const LeaseKey key{"tenant-1", "order-11"};
+  LeasesFixture f;
+  f.workflows.add(
+      Workflow{"w", {StepItem{"slow", [](ExecutionContext& c) { c.env().sleep(100 * kSecond); }}}});
+  Instance& a = f.add_instance("A");
+  f.lease_calls("A").stall("renew:sent");
+  f.queue.place(key, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(15 * kSecond);
+  ASSERT_EQ(f.checkpoints.request_cancel(key), CancelStatus::kRecorded);
+  f.time.advance(20 * kSecond);  // 35 s: the cancel seen, the lease run out locally
+  ASSERT_GE(count_of(f, EventKind::kCancelSeen, key), 1u);
+  bool ran = false;
+  const std::exception_ptr returned = a.withdraw(key, "slow", [&](ExecutionContext& c) {
+    ran = true;
+    c.signal().throw_if_aborted();
+  });
+  ASSERT_TRUE(ran);
+  EXPECT_TRUE(is<ExecutionLeaseLostError>(returned));
+  EXPECT_FALSE(is<ExecutionCancelledError>(returned));
+  const RuntimeEvent* ended = f.events.last(EventKind::kWithdrawalEnded, "A");
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->detail, "execution.lease-lost");
+}
+
+}  // namespace
+}  // namespace fencesim::runtime

@@ -8,6 +8,7 @@
 #include "runtime/execution_context.h"
 #include "runtime/scope_key.h"
 #include "runtime/testing/leases_fixture.h"
+#include "runtime/testing/leases_route.h"
 
 namespace fencesim::runtime {
 namespace {
@@ -30,25 +31,15 @@ bool threw(const std::exception_ptr& failure) {
 
 // A lease store whose renewals can be made unreachable (a partition, a dropped request, an RPC
 // timeout): the call throws StoreUnavailableError and its outcome is unknown.
-class RenewalsDown final : public ExecutionLeaseRepository {
+class RenewalsDown final : public testing::LeasesRoute {
  public:
-  explicit RenewalsDown(ExecutionLeaseRepository& target) : target_(target) {}
-  TakeResult take(const LeaseKey& key, const HolderId& holder, Nanoseconds ttl_ns) override {
-    return target_.take(key, holder, ttl_ns);
-  }
+  using LeasesRoute::LeasesRoute;
   RenewResult renew(const LeaseKey& key, const HolderId& holder, Token token,
                     Nanoseconds ttl_ns) override {
     if (down) throw StoreUnavailableError("renew: no reply");
-    return target_.renew(key, holder, token, ttl_ns);
+    return store_.renew(key, holder, token, ttl_ns);
   }
-  ReleaseStatus release(const LeaseKey& key, const HolderId& holder, Token token) override {
-    return target_.release(key, holder, token);
-  }
-  std::optional<Lease> read(const LeaseKey& key) override { return target_.read(key); }
   bool down = false;
-
- private:
-  ExecutionLeaseRepository& target_;
 };
 
 // A step's frame under a lease taken through `leases`, for calls made straight from the test.
@@ -207,25 +198,17 @@ std::size_t started_count(const LeasesFixture& f, const std::string& step) {
 }
 
 // A lease store whose renewals take 100 ms to come back.
-class SlowRenewals final : public ExecutionLeaseRepository {
+class SlowRenewals final : public testing::LeasesRoute {
  public:
-  SlowRenewals(Env& env, ExecutionLeaseRepository& target) : env_(env), target_(target) {}
-  TakeResult take(const LeaseKey& key, const HolderId& holder, Nanoseconds ttl_ns) override {
-    return target_.take(key, holder, ttl_ns);
-  }
+  SlowRenewals(Env& env, ExecutionLeaseRepository& target) : LeasesRoute(target), env_(env) {}
   RenewResult renew(const LeaseKey& key, const HolderId& holder, Token token,
                     Nanoseconds ttl_ns) override {
     env_.sleep(100 * kMillisecond);
-    return target_.renew(key, holder, token, ttl_ns);
+    return store_.renew(key, holder, token, ttl_ns);
   }
-  ReleaseStatus release(const LeaseKey& key, const HolderId& holder, Token token) override {
-    return target_.release(key, holder, token);
-  }
-  std::optional<Lease> read(const LeaseKey& key) override { return target_.read(key); }
 
  private:
   Env& env_;
-  ExecutionLeaseRepository& target_;
 };
 
 // Issue 29 item 3: a confirm made by a fiber the step started outlives the step across its

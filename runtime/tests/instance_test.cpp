@@ -5,6 +5,7 @@
 #include "runtime/errors.h"
 #include "runtime/execution_context.h"
 #include "runtime/testing/leases_fixture.h"
+#include "runtime/testing/leases_route.h"
 
 namespace fencesim::runtime {
 namespace {
@@ -319,25 +320,16 @@ TEST(Decision, FencedErrorInsideAnAggregateIsFoundBeforeTheAbortReason) {
 // its take) is skipped by the poll, as a refused take is. The old poll let the error end its fiber,
 // and the instance never ran another tree.
 TEST(Instance, AKeyWhoseEpochsAreSpentDoesNotStopThePoll) {
-  class SpentKey final : public ExecutionLeaseRepository {
+  class SpentKey final : public testing::LeasesRoute {
    public:
     SpentKey(ExecutionLeaseRepository& target, LeaseKey spent)
-        : target_(target), spent_(std::move(spent)) {}
+        : LeasesRoute(target), spent_(std::move(spent)) {}
     TakeResult take(const LeaseKey& key, const HolderId& holder, Nanoseconds ttl_ns) override {
       if (key == spent_) throw TokenOverflowError("lease epoch would pass 2^53-1");
-      return target_.take(key, holder, ttl_ns);
+      return store_.take(key, holder, ttl_ns);
     }
-    RenewResult renew(const LeaseKey& key, const HolderId& holder, Token token,
-                      Nanoseconds ttl_ns) override {
-      return target_.renew(key, holder, token, ttl_ns);
-    }
-    ReleaseStatus release(const LeaseKey& key, const HolderId& holder, Token token) override {
-      return target_.release(key, holder, token);
-    }
-    std::optional<Lease> read(const LeaseKey& key) override { return target_.read(key); }
 
    private:
-    ExecutionLeaseRepository& target_;
     LeaseKey spent_;
   };
   LeasesFixture f;

@@ -10,11 +10,13 @@
 #include "runtime/errors.h"
 #include "runtime/execution_context.h"
 #include "runtime/testing/leases_fixture.h"
+#include "runtime/testing/leases_route.h"
 
 namespace fencesim::runtime {
 namespace {
 
 using testing::LeasesFixture;
+using testing::LeasesRoute;
 
 const LeaseKey kRoot{"tenant-1", "order-3"};
 
@@ -24,32 +26,11 @@ std::size_t count_of(const LeasesFixture& f, EventKind kind, const LeaseKey& key
   return n;
 }
 
-// A route to the lease store that does something to the calls of the root's key and passes every
-// other call on.
-class RootRoute : public ExecutionLeaseRepository {
- public:
-  explicit RootRoute(ExecutionLeaseRepository& store) : store_(store) {}
-  TakeResult take(const LeaseKey& key, const HolderId& holder, Nanoseconds ttl_ns) override {
-    return store_.take(key, holder, ttl_ns);
-  }
-  RenewResult renew(const LeaseKey& key, const HolderId& holder, Token token,
-                    Nanoseconds ttl_ns) override {
-    return store_.renew(key, holder, token, ttl_ns);
-  }
-  ReleaseStatus release(const LeaseKey& key, const HolderId& holder, Token token) override {
-    return store_.release(key, holder, token);
-  }
-  std::optional<Lease> read(const LeaseKey& key) override { return store_.read(key); }
-
- protected:
-  ExecutionLeaseRepository& store_;
-};
-
 // The first release of the root's lease (the yield's) never reaches the store: the store keeps the
 // lease live, held by the yielding instance under the token it gave back.
-class FirstReleaseLost final : public RootRoute {
+class FirstReleaseLost final : public LeasesRoute {
  public:
-  using RootRoute::RootRoute;
+  using LeasesRoute::LeasesRoute;
   ReleaseStatus release(const LeaseKey& key, const HolderId& holder, Token token) override {
     if (key == kRoot && !lost_) {
       lost_ = true;
@@ -64,9 +45,9 @@ class FirstReleaseLost final : public RootRoute {
 
 // The first release of the root's lease is 5 s on its way: a take sent after it reaches the store
 // first.
-class FirstReleaseLate final : public RootRoute {
+class FirstReleaseLate final : public LeasesRoute {
  public:
-  using RootRoute::RootRoute;
+  using LeasesRoute::LeasesRoute;
   Env* env = nullptr;
   ReleaseStatus release(const LeaseKey& key, const HolderId& holder, Token token) override {
     if (key == kRoot && !late_) {
@@ -81,9 +62,9 @@ class FirstReleaseLate final : public RootRoute {
 };
 
 // Every take of the root's key after the first finds its epochs spent.
-class RetakeOverflows final : public RootRoute {
+class RetakeOverflows final : public LeasesRoute {
  public:
-  using RootRoute::RootRoute;
+  using LeasesRoute::LeasesRoute;
   TakeResult take(const LeaseKey& key, const HolderId& holder, Nanoseconds ttl_ns) override {
     if (key == kRoot && taken_++ > 0) throw TokenOverflowError("lease epoch would pass 2^53-1");
     return store_.take(key, holder, ttl_ns);

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <map>
-#include <optional>
 #include <string_view>
 
 #include "properties/history_support.h"
@@ -21,8 +20,8 @@ using TreeAtHolder = std::pair<sim::Name, sim::NameKey>;
 // A pass's lease given back and not yet taken again.
 struct Yielded {
   runtime::Token token = runtime::kTokenNone;
-  std::uint64_t released = 0;        // the holder's kLeaseReleased
-  std::optional<std::uint64_t> taken;  // the store's first grant of a later token since
+  std::uint64_t released = 0;  // the holder's kLeaseReleased
+  bool taken = false;          // the store granted a later token since
 };
 
 bool lease_lost(std::string_view code) {
@@ -37,9 +36,7 @@ void check_yield_lost_only_to_a_taker(const Events& events, std::vector<Violatio
     if (e.world == sim::WorldEventKind::kStoreCall && e.store && !e.store->failed &&
         e.store->op == sim::StoreOp::kTake && e.store->outcome == "taken" && e.store->lease) {
       for (auto& [tree, y] : yielded) {
-        if (tree.second == e.store->key && e.store->lease->token > y.token && !y.taken) {
-          y.taken = e.index;
-        }
+        if (tree.second == e.store->key && e.store->lease->token > y.token) y.taken = true;
       }
       continue;
     }
@@ -52,7 +49,7 @@ void check_yield_lost_only_to_a_taker(const Events& events, std::vector<Violatio
         yielded.erase(tree);
         break;
       case EventKind::kLeaseReleased:
-        yielded[tree] = Yielded{r->token, e.index, std::nullopt};
+        yielded[tree] = Yielded{r->token, e.index, false};
         break;
       case EventKind::kErrorClassified: {
         auto it = yielded.find(tree);

@@ -7,6 +7,7 @@
 #include "runtime/check.h"
 #include "runtime/errors.h"
 #include "runtime/scope_key.h"
+#include "runtime/tree_cancel.h"
 
 namespace fencesim::runtime {
 

@@ -11,7 +11,6 @@
 #include "runtime/held_lease.h"
 #include "runtime/instance_options.h"
 #include "runtime/placement_queue.h"
-#include "runtime/tree_cancel.h"
 #include "runtime/workflow.h"
 
 namespace fencesim::runtime {

@@ -1,5 +1,7 @@
 #include "runtime/checkpoint_store.h"
 
+#include "runtime/lease_repository.h"
+
 namespace fencesim::runtime {
 
 std::string_view to_string(CancelStatus status) {

@@ -9,10 +9,14 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/lease_repository.h"
 #include "runtime/observer.h"
+#include "runtime/store_errors.h"
+#include "runtime/types.h"
 
 namespace fencesim::runtime {
+
+// The memory store judges tokens by the lease table it is given (runtime/lease_repository.h).
+class ExecutionLeaseRepository;
 
 struct Checkpoint {
   std::set<std::string> completed_steps;  // step paths whose outcome committed

@@ -19,48 +19,12 @@
 // A call that cannot reach the store throws StoreUnavailableError: the caller cannot know whether
 // it took effect.
 #include <optional>
-#include <stdexcept>
-#include <string_view>
 
+#include "runtime/lease.h"
+#include "runtime/store_errors.h"
 #include "runtime/types.h"
 
 namespace fencesim::runtime {
-
-struct Lease {
-  LeaseKey key;
-  HolderId holder;
-  Token token = kTokenNone;
-  Nanoseconds expires_at_ns = 0;  // the store's wall clock
-  bool released = false;
-
-  bool live_at(Nanoseconds store_now_ns) const { return !released && store_now_ns < expires_at_ns; }
-  friend bool operator==(const Lease&, const Lease&) = default;
-};
-
-enum class TakeStatus { kTaken, kHeld };
-struct TakeResult {
-  TakeStatus status;
-  Lease lease;  // kTaken: the new lease; kHeld: the live lease that refused the take
-};
-
-enum class RenewStatus { kRenewed, kStale, kExpired, kReleased, kNotHolder, kUnknownKey };
-std::string_view to_string(RenewStatus status);
-struct RenewResult {
-  RenewStatus status;
-  std::optional<Lease> lease;  // the key's current lease after the call
-};
-
-enum class ReleaseStatus { kReleased, kRefused };
-
-class TokenOverflowError : public std::overflow_error {
- public:
-  using std::overflow_error::overflow_error;
-};
-
-class StoreUnavailableError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 class ExecutionLeaseRepository {
  public:

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/lease_repository.h"
+#include "runtime/store_errors.h"
 #include "sim/callback.h"
 #include "sim/fault_ledger.h"
 #include "sim/random.h"

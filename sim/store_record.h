@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "runtime/checkpoint_store.h"
-#include "runtime/lease_repository.h"
+#include "runtime/lease.h"
 #include "runtime/types.h"
 #include "sim/node_id.h"
 

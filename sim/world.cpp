@@ -7,6 +7,7 @@
 #include "runtime/check.h"
 #include "runtime/errors.h"
 #include "runtime/instance.h"
+#include "sim/world_incarnation.h"
 #include "runtime/execution_context.h"
 
 namespace fencesim::sim {

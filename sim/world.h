@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "runtime/checkpoint_store.h"
-#include "runtime/memory_lease_repository.h"
 #include "runtime/observer.h"
 #include "runtime/placement_queue.h"
 #include "runtime/sink.h"
@@ -27,8 +26,6 @@
 #include "sim/lease_terms.h"
 #include "sim/network.h"
 #include "sim/node_clock.h"
-#include "sim/remote_stores.h"
-#include "sim/restartable_lease_store.h"
 #include "sim/scheduler.h"
 #include "sim/sim_env.h"
 #include "sim/stage.h"
@@ -37,10 +34,19 @@
 // The runtime's instance is held by pointer only: the world's users (every scenario, invariant and
 // report) need not parse the runtime's pass machinery (tree_runner.h, held_lease.h), and a change
 // there rebuilds the world's own files, not everything that includes this header.
+// So are the stores behind the network (the lease table, an incarnation's remote stores): the
+// lease table's interface (runtime/lease_repository.h) is then parsed by the files that call it,
+// not by every file that names the world.
 namespace fencesim::runtime {
 class Instance;
 class ExecutionContext;
 }  // namespace fencesim::runtime
+
+namespace fencesim::sim {
+class RestartableLeaseStore;
+class RemoteCheckpointStore;
+struct Route;
+}  // namespace fencesim::sim
 
 namespace fencesim::sim {
 
@@ -251,14 +257,9 @@ class World final : private StoreRecorder {
     NodeId node;
     std::unique_ptr<runtime::Sink> sink;
   };
-  // What an instance process holds in memory: lost on a crash.
-  struct Incarnation {
-    RemoteLeaseRepository leases;
-    RemoteCheckpointStore checkpoints;
-    RemotePlacementQueue queue;
-    std::map<std::string, std::unique_ptr<RemoteSink>> sinks;
-    std::unique_ptr<runtime::Instance> instance;
-  };
+  // What an instance process holds in memory (its remote stores, its runtime instance): lost on
+  // a crash. Defined in world.cpp.
+  struct Incarnation;
 
   NodeId add_node(const std::string& name, NodeKind kind);
   // A history event of `kind` on `node`, stamped with true time and the node's monotonic clock.

@@ -3,6 +3,7 @@
 
 #include "runtime/check.h"
 #include "runtime/instance.h"
+#include "sim/world_incarnation.h"
 #include "sim/world.h"
 
 namespace fencesim::sim {

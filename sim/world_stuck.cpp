@@ -9,6 +9,7 @@
 
 #include "sim/node_kind.h"
 #include "sim/world.h"
+#include "sim/world_incarnation.h"
 
 namespace fencesim::sim {
 

@@ -7,6 +7,7 @@
 #include "runtime/lease_repository.h"
 #include "runtime/placement_queue.h"
 #include "runtime/scope_key.h"
+#include "sim/restartable_lease_store.h"
 #include "sim/world.h"
 
 namespace fencesim::sim {

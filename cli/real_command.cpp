@@ -92,17 +92,17 @@ int real_command(const scenarios::ScenarioRegistry& registry, const RealArgs& ar
     throw UsageError(error.what());
   }
   const TimedRun timed{run.report, run.wall_seconds};
-  auto json = run_json(timed, "");
-  json["mode"] = "real";
-  json["replayable"] = false;
-  json["note"] = note;
-  json["store"] = request.store;
-  json["time_scale"] = request.scale;
-  json["processes"] = run.processes;
-  json["not_played"] = run.not_played;
+  auto record = run_json(timed, "");
+  record["mode"] = "real";
+  record["replayable"] = false;
+  record["note"] = note;
+  record["store"] = request.store;
+  record["time_scale"] = request.scale;
+  record["processes"] = run.processes;
+  record["not_played"] = run.not_played;
   if (!args.json_file.empty()) {
     std::ofstream file(args.json_file);
-    file << json.dump(2) << '\n';
+    file << record.dump(2) << '\n';
     if (!file) throw UsageError(fmt::format("--json: cannot write '{}'", args.json_file));
   }
   fmt::print(out, "mode=real store={} time-scale={} {}\n", request.store, request.scale,

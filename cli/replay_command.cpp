@@ -88,18 +88,18 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
     throw UsageError(error.what());
   }
   if (args.json) {
-    nlohmann::ordered_json json = run_json(run, args.file);
-    json["replay"] = {{"file", args.file},
-                      {"matches", matches},
-                      {"expected_status", file.expected_status},
-                      {"expected_history_hash", file.expected_history_hash},
-                      {"written_by", file.fencesim_version},
-                      {"history", reports::to_string(history.verdict)},
-                      {"history_detail", history.detail}};
+    nlohmann::ordered_json record = run_json(run, args.file);
+    record["replay"] = {{"file", args.file},
+                        {"matches", matches},
+                        {"expected_status", file.expected_status},
+                        {"expected_history_hash", file.expected_history_hash},
+                        {"written_by", file.fencesim_version},
+                        {"history", reports::to_string(history.verdict)},
+                        {"history_detail", history.detail}};
     if (history.first_divergent_event) {
-      json["replay"]["first_divergent_event"] = *history.first_divergent_event;
+      record["replay"]["first_divergent_event"] = *history.first_divergent_event;
     }
-    out << reports::json_text(json) << '\n';
+    out << reports::json_text(record) << '\n';
   } else {
     fmt::print(out, "{}\n", configuration_line(request));
     print_summary(out, run);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "cli/seconds_between.h"
 #include "cli/sweep_interrupt.h"
 #include "cli/sweep_last_words.h"
 #include "reports/signature.h"
@@ -24,10 +25,6 @@ constexpr double kFirstGuessSeconds = 0.05;
 
 Clock::time_point after(Clock::time_point from, double seconds) {
   return from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-}
-
-double seconds_between(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
 }
 
 class Engine {

@@ -14,6 +14,7 @@
 #include <iostream>
 
 #include "cli/execute.h"
+#include "cli/seconds_between.h"
 
 namespace fencesim::cli {
 
@@ -26,10 +27,6 @@ constexpr std::uint64_t kMaxDeathsWithoutWork = 8;
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
   fd = -1;
-}
-
-double seconds_between(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
 }
 
 }  // namespace

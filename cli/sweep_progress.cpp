@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli/output.h"
+#include "cli/seconds_between.h"
 #include "reports/signature.h"
 #include "reports/summary.h"
 
@@ -16,10 +17,6 @@ namespace fencesim::cli {
 namespace {
 
 constexpr double kTerminalPeriodSeconds = 0.5;
-
-double seconds_between(SweepProgress::Clock::time_point from, SweepProgress::Clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
 
 std::string what_failed(const reports::RunRecord& record) {
   if (record.first_violation) {

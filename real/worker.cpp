@@ -42,7 +42,7 @@ namespace {
 
 // Drops what a world records while it is being built (a root's placement): the coordinator
 // records the real placements.
-class DiscardStage final : public sim::Stage {
+class DiscardWhileBuilt final : public sim::Stage {
  public:
   runtime::Sink& sink(runtime::ExecutionContext&, const std::string&) override {
     throw std::logic_error("no step runs while a world is built");
@@ -254,7 +254,7 @@ int worker_main(const WorkerArgs& args) {
   options.seed = args.seed;
   if (scenario->configure) scenario->configure(options);
   sim::World world(options);
-  DiscardStage discard;
+  DiscardWhileBuilt discard;
   world.set_stage(&discard);
   scenario->build(world);
   // The world's simulated scheduler owns this thread's fibers: the real runtime runs on a thread

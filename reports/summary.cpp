@@ -291,13 +291,13 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
   const std::vector<ClaimVerdict> claims = judge_claims(config, records);
   ordered_json per_scenario = ordered_json::array();
   for (const SweptScenario& scenario : scenarios) {
-    ordered_json json = scenario_json(scenario, tallies[scenario.name]);
+    ordered_json entry = scenario_json(scenario, tallies[scenario.name]);
     ordered_json own = ordered_json::array();
     for (const ClaimVerdict& claim : claims) {
       if (claim.scenario == scenario.name) own.push_back(to_json(claim));
     }
-    json["claims"] = own;
-    per_scenario.push_back(std::move(json));
+    entry["claims"] = own;
+    per_scenario.push_back(std::move(entry));
   }
   const double runs = static_cast<double>(records.size());
   ordered_json budget;

@@ -118,30 +118,30 @@ Json header_json(const properties::RunReport& report, const TimelineContext& con
 nlohmann::ordered_json timeline_json(const sim::World& world, const properties::RunReport& report,
                                      const TimelineContext& context) {
   const timeline::Frame frame = timeline::make_frame(world, report);
-  Json json = header_json(report, context);
-  json["end_ns"] = frame.end_ns;
-  json["ttl_ns"] = frame.facts.ttl_ns;
-  json["plan"] = plan_json(report.plan);
-  json["shrunk_plan"] = context.shrunk_plan ? plan_json(*context.shrunk_plan) : Json();
-  json["shrink_removed"] = context.shrink_removed;
-  json["marks_count"] = report.marks;
-  json["figures"] = report.figures;
-  json["violations"] = timeline::violation_marks(frame, report.violations);
-  json["nodes"] = nodes_json(world);
-  json["phases"] = timeline::phase_spans(frame);
-  json["faults"] = timeline::fault_spans(frame, world.fault_plan());
-  json["missed_aims"] = timeline::missed_aims(frame);
-  json["beliefs"] = timeline::belief_spans(frame);
-  json["step_runs"] = timeline::step_spans(frame);
-  json["attempts"] = timeline::write_attempts(frame);
-  json["epochs"] = timeline::store_epochs(frame);
-  json["writes"] = timeline::sink_writes(frame);
-  json["checkpoints"] = timeline::checkpoint_judgements(frame);
-  json["marks"] = timeline::mark_events(frame);
+  Json document = header_json(report, context);
+  document["end_ns"] = frame.end_ns;
+  document["ttl_ns"] = frame.facts.ttl_ns;
+  document["plan"] = plan_json(report.plan);
+  document["shrunk_plan"] = context.shrunk_plan ? plan_json(*context.shrunk_plan) : Json();
+  document["shrink_removed"] = context.shrink_removed;
+  document["marks_count"] = report.marks;
+  document["figures"] = report.figures;
+  document["violations"] = timeline::violation_marks(frame, report.violations);
+  document["nodes"] = nodes_json(world);
+  document["phases"] = timeline::phase_spans(frame);
+  document["faults"] = timeline::fault_spans(frame, world.fault_plan());
+  document["missed_aims"] = timeline::missed_aims(frame);
+  document["beliefs"] = timeline::belief_spans(frame);
+  document["step_runs"] = timeline::step_spans(frame);
+  document["attempts"] = timeline::write_attempts(frame);
+  document["epochs"] = timeline::store_epochs(frame);
+  document["writes"] = timeline::sink_writes(frame);
+  document["checkpoints"] = timeline::checkpoint_judgements(frame);
+  document["marks"] = timeline::mark_events(frame);
   std::uint64_t omitted = 0;
-  json["events"] = events_json(world, report.violations, omitted);
-  json["events_omitted"] = omitted;
-  return json;
+  document["events"] = events_json(world, report.violations, omitted);
+  document["events_omitted"] = omitted;
+  return document;
 }
 
 }  // namespace fencesim::reports

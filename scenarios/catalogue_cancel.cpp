@@ -69,6 +69,6 @@ static void register_catalogue_cancel(ScenarioRegistry& registry) {
 }
 
 // The one line that makes this file's scenarios built in (scenarios/scenario.h).
-const ScenarioRegistration kRegistration(register_catalogue_cancel);
+const ScenarioRegistration kCatalogueCancelRegistration(register_catalogue_cancel);
 
 }  // namespace fencesim::scenarios

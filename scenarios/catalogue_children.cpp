@@ -121,6 +121,6 @@ static void register_catalogue_children(ScenarioRegistry& registry) {
 }
 
 // The one line that makes this file's scenarios built in (scenarios/scenario.h).
-const ScenarioRegistration kRegistration(register_catalogue_children);
+const ScenarioRegistration kCatalogueChildrenRegistration(register_catalogue_children);
 
 }  // namespace fencesim::scenarios

@@ -284,6 +284,6 @@ static void register_catalogue_explore(ScenarioRegistry& registry) {
 }
 
 // The one line that makes this file's scenarios built in (scenarios/scenario.h).
-const ScenarioRegistration kRegistration(register_catalogue_explore);
+const ScenarioRegistration kCatalogueExploreRegistration(register_catalogue_explore);
 
 }  // namespace fencesim::scenarios

@@ -203,6 +203,6 @@ static void register_catalogue_faults(ScenarioRegistry& registry) {
 }
 
 // The one line that makes this file's scenarios built in (scenarios/scenario.h).
-const ScenarioRegistration kRegistration(register_catalogue_faults);
+const ScenarioRegistration kCatalogueFaultsRegistration(register_catalogue_faults);
 
 }  // namespace fencesim::scenarios

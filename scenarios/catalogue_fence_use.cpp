@@ -147,6 +147,6 @@ static void register_catalogue_fence_use(ScenarioRegistry& registry) {
 }
 
 // The one line that makes this file's scenarios built in (scenarios/scenario.h).
-const ScenarioRegistration kRegistration(register_catalogue_fence_use);
+const ScenarioRegistration kCatalogueFenceUseRegistration(register_catalogue_fence_use);
 
 }  // namespace fencesim::scenarios

@@ -96,6 +96,6 @@ static void register_catalogue_unchecked(ScenarioRegistry& registry) {
 }
 
 // The one line that makes this file's scenarios built in (scenarios/scenario.h).
-const ScenarioRegistration kRegistration(register_catalogue_unchecked);
+const ScenarioRegistration kCatalogueUncheckedRegistration(register_catalogue_unchecked);
 
 }  // namespace fencesim::scenarios

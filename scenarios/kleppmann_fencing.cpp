@@ -29,6 +29,6 @@ static void register_kleppmann_fencing(ScenarioRegistry& registry) {
 }
 
 // The one line that makes this file's scenarios built in (scenarios/scenario.h).
-const ScenarioRegistration kRegistration(register_kleppmann_fencing);
+const ScenarioRegistration kKleppmannFencingRegistration(register_kleppmann_fencing);
 
 }  // namespace fencesim::scenarios

@@ -490,6 +490,6 @@ static void register_nightly_mix(ScenarioRegistry& registry) {
 }
 
 // The one line that makes this file's scenarios built in (scenarios/scenario.h).
-const ScenarioRegistration kRegistration(register_nightly_mix);
+const ScenarioRegistration kNightlyMixRegistration(register_nightly_mix);
 
 }  // namespace fencesim::scenarios

@@ -155,6 +155,6 @@ static void register_planted_bugs(ScenarioRegistry& registry) {
 }
 
 // The one line that makes this file's scenarios built in (scenarios/scenario.h).
-const ScenarioRegistration kRegistration(register_planted_bugs);
+const ScenarioRegistration kPlantedBugsRegistration(register_planted_bugs);
 
 }  // namespace fencesim::scenarios

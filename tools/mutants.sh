@@ -237,9 +237,13 @@ run_mutant() {
   rm -rf "$dir/stage"
   local t0 t1
   t0=$(now)
-  if [[ ! -f "$shared/build/build.ninja" ]]; then
+  # FENCESIM_UNITY=OFF: one object per source, so that a mutant rebuilds its own file's object,
+  # not its unity batch (a shared build configured before the option existed is configured again).
+  if [[ ! -f "$shared/build/build.ninja" ]] ||
+    ! grep -q '^FENCESIM_UNITY:BOOL=OFF' "$shared/build/CMakeCache.txt"; then
     if ! cmake -S "$shared/src" -B "$shared/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DFENCESIM_WERROR=ON -DCMAKE_CXX_COMPILER_LAUNCHER="$shared/src/tools/mutate/compile.sh" \
+      -DFENCESIM_WERROR=ON -DFENCESIM_UNITY=OFF \
+      -DCMAKE_CXX_COMPILER_LAUNCHER="$shared/src/tools/mutate/compile.sh" \
       "${linker[@]}" >"$dir/configure.log" 2>&1; then
       tail -30 "$dir/configure.log" >&2
       r_outcome=broken; r_caught_by="CONFIGURE FAILED"; return

@@ -7,7 +7,7 @@
 
 #include "cli/tests/sweep_fixture.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::branch_sweep_test {
 namespace {
 
 using nlohmann::json;
@@ -129,4 +129,4 @@ TEST_F(BranchSweepTest, BadBranchOptionsExit2WithOneLine) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::branch_sweep_test

@@ -5,7 +5,7 @@
 #include "cli/tests/sweep_fixture.h"
 #include "tests/paths.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::check_spec_test {
 namespace {
 
 const std::string kThreeErrors =
@@ -66,4 +66,4 @@ TEST_F(CheckSpecTest, EveryShippedSpecChecks) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::check_spec_test

@@ -5,7 +5,7 @@
 
 #include "cli/tests/command_fixture.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::claims_cli_test {
 namespace {
 
 using nlohmann::json;
@@ -119,4 +119,4 @@ TEST_F(ClaimsCliTest, ABadFloorInASpecIsOneLine) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::claims_cli_test

@@ -13,6 +13,9 @@
 #include <string>
 #include "tests/paths.h"
 
+// A namespace of its own: the unity build compiles this file with others of cli/tests.
+namespace fencesim::cli::cli_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -382,3 +385,5 @@ TEST_F(CliTest, CheckDeterminismPassesWithPct) {
 }
 
 }  // namespace
+
+}  // namespace fencesim::cli::cli_test

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include "cli/tests/read_text.h"
 #include "tests/paths.h"
 
 namespace fencesim::cli::testing {
@@ -20,13 +21,6 @@ struct CommandResult {
   std::string out;
   std::string err;
 };
-
-inline std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 class CommandTest : public ::testing::Test {
  protected:

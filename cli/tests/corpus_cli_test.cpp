@@ -7,7 +7,7 @@
 
 #include "cli/tests/command_fixture.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::corpus_cli_test {
 namespace {
 
 using nlohmann::json;
@@ -123,4 +123,4 @@ TEST_F(CorpusCliTest, ExitCodes) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::corpus_cli_test

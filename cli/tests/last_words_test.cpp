@@ -4,7 +4,7 @@
 
 #include "cli/sweep_last_words.h"
 
-namespace fencesim::cli {
+namespace fencesim::cli::last_words_test {
 namespace {
 
 TEST(SanitizerFinding, AddressSanitizerNamesTheKindAndTheSiteWithoutFolders) {
@@ -51,4 +51,4 @@ TEST(SanitizerFinding, OtherLastWordsAreNoFinding) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli
+}  // namespace fencesim::cli::last_words_test

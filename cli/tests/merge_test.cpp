@@ -2,7 +2,7 @@
 // the same sweep unsharded; and the merges it must refuse (one line, exit 2, nothing written).
 #include "cli/tests/sweep_fixture.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::merge_test {
 namespace {
 
 using nlohmann::json;
@@ -138,4 +138,4 @@ TEST_F(MergeTest, AnOutputFolderHoldingOtherFilesIsRefusedAndKept) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::merge_test

@@ -7,7 +7,7 @@
 
 #include "reports/replay_file.h"
 
-namespace fencesim::cli {
+namespace fencesim::cli::parse_test {
 namespace {
 
 std::string error_of(auto&& call) {
@@ -96,4 +96,4 @@ TEST(ParseStrategy, DrawnIsTheSeedsOwnAndVaries) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli
+}  // namespace fencesim::cli::parse_test

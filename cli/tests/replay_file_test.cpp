@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-namespace fencesim::reports {
+namespace fencesim::reports::replay_file_test {
 namespace {
 
 using nlohmann::json;
@@ -240,4 +240,4 @@ TEST(ReplayFile, ReportsMissingAndNonJsonFiles) {
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::replay_file_test

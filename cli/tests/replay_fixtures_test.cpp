@@ -17,7 +17,7 @@
 #include "cli/tests/command_fixture.h"
 #include "tests/paths.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::replay_fixtures_test {
 namespace {
 
 using nlohmann::json;
@@ -145,4 +145,4 @@ TEST_F(ReplayFixturesTest, ASchemaOneFileWithAnotherHashIsAChangedHistoryOfUnkno
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::replay_fixtures_test

@@ -13,6 +13,9 @@
 #include <string>
 #include "tests/paths.h"
 
+// A namespace of its own: the unity build compiles this file with others of cli/tests.
+namespace fencesim::cli::report_cli_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -126,3 +129,5 @@ TEST_F(ReportCliTest, UnwritablePathsAreOneLineAndExitTwo) {
 }
 
 }  // namespace
+
+}  // namespace fencesim::cli::report_cli_test

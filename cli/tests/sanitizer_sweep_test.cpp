@@ -9,7 +9,7 @@
 
 #include "cli/tests/sweep_fixture.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::sanitizer_sweep_test {
 namespace {
 
 using nlohmann::json;
@@ -95,4 +95,4 @@ TEST_F(SanitizerSweepTest, AbortInAFiberIsReportedWithItsSeed) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::sanitizer_sweep_test

@@ -3,7 +3,7 @@
 // same failure. A file that no longer fails, and bad options, are exit 2 with one line.
 #include "cli/tests/command_fixture.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::shrink_cli_test {
 namespace {
 
 using nlohmann::json;
@@ -101,4 +101,4 @@ TEST_F(ShrinkCliTest, BadInputIsOneLine) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::shrink_cli_test

@@ -6,7 +6,7 @@
 #include "cli/tests/command_fixture.h"
 #include "tests/paths.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::spec_cli_test {
 namespace {
 
 using nlohmann::json;
@@ -129,4 +129,4 @@ TEST_F(SpecCliTest, TheShippedSpecsRun) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::spec_cli_test

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "cli/tests/read_text.h"
 #include "tests/paths.h"
 
 namespace fencesim::cli::testing {
@@ -22,13 +23,6 @@ struct Result {
   std::string out;
   std::string err;
 };
-
-inline std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 inline std::vector<std::string> read_lines(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -19,7 +19,7 @@
 #include "cli/sweep_interrupt.h"
 #include "cli/tests/sweep_fixture.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::sweep_interrupt_test {
 namespace {
 
 // Enough runs that a sweep is still running when the signal comes (a second after its first
@@ -253,4 +253,4 @@ TEST(SeedsNotRun, ASeedIsWholeOnlyWithEveryRunOfItsPlan) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::sweep_interrupt_test

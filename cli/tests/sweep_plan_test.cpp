@@ -7,7 +7,7 @@
 #include "cli/parse.h"
 #include "cli/sweep_protocol.h"
 
-namespace fencesim::cli {
+namespace fencesim::cli::sweep_plan_test {
 namespace {
 
 SweepPlan plan(std::optional<std::uint64_t> first, std::optional<std::uint64_t> last,
@@ -119,4 +119,4 @@ TEST(Protocol, TasksRoundTripAndMalformedLinesAreRefused) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli
+}  // namespace fencesim::cli::sweep_plan_test

@@ -7,7 +7,7 @@
 
 #include "cli/tests/sweep_fixture.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::sweep_test {
 namespace {
 
 using nlohmann::json;
@@ -384,4 +384,4 @@ TEST_F(SweepTest, AFolderOfOtherFilesOrAnotherSweepIsRefusedAndKept) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::sweep_test

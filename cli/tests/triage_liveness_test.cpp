@@ -6,7 +6,7 @@
 
 #include "cli/tests/sweep_fixture.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::triage_liveness_test {
 namespace {
 
 using nlohmann::json;
@@ -78,4 +78,4 @@ TEST_F(TriageLivenessTest, AHangIsNamedByItsLastEvents) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::triage_liveness_test

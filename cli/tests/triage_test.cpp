@@ -6,7 +6,7 @@
 
 #include "cli/tests/sweep_fixture.h"
 
-namespace fencesim::cli::testing {
+namespace fencesim::cli::testing::triage_test {
 namespace {
 
 using nlohmann::json;
@@ -196,4 +196,4 @@ TEST_F(TriageTest, BadKnownAndFailOnAreOneLineErrors) {
 }
 
 }  // namespace
-}  // namespace fencesim::cli::testing
+}  // namespace fencesim::cli::testing::triage_test

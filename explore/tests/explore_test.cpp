@@ -7,7 +7,7 @@
 #include "explore/explorer.h"
 #include "explore/replay_chooser.h"
 
-namespace fencesim::explore {
+namespace fencesim::explore::explore_test {
 namespace {
 
 // A world of two plain fibers on two nodes, each waking at 0 s, 1 s, ... `steps` s: at each of
@@ -143,4 +143,4 @@ TEST(Explorer, AFailingScheduleReplaysFromItsChoiceLog) {
 }
 
 }  // namespace
-}  // namespace fencesim::explore
+}  // namespace fencesim::explore::explore_test

@@ -6,7 +6,7 @@
 
 #include "reports/replay_file.h"
 
-namespace fencesim::reports {
+namespace fencesim::reports::replay_choices_test {
 namespace {
 
 ReplayFile sample() {
@@ -47,4 +47,4 @@ TEST(ReplayChoices, ABadChoiceIsRefusedWithItsIndex) {
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::replay_choices_test

@@ -5,7 +5,7 @@
 #include "properties/invariants_after_loss.h"
 #include "properties/tests/story_event.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::after_loss_test {
 namespace {
 
 using runtime::EventKind;
@@ -271,4 +271,4 @@ TEST(PassEndsAsItWent, APassThatSawTheCancelAndEndedOtherwiseIsReported) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::after_loss_test

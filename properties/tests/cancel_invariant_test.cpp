@@ -7,7 +7,7 @@
 #include "properties/invariants_cancel.h"
 #include "properties/tests/story_event.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::cancel_invariant_test {
 namespace {
 
 using runtime::EventKind;
@@ -134,4 +134,4 @@ TEST(CancelIsFinal, ATreeEndsCancelledOnlyAfterItsPlacementWasFinished) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::cancel_invariant_test

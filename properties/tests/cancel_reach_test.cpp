@@ -7,7 +7,7 @@
 #include "properties/invariants_confirm_cancel.h"
 #include "properties/tests/story_event.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::cancel_reach_test {
 namespace {
 
 using runtime::EventKind;
@@ -166,4 +166,4 @@ TEST(CancelSeenInTime, APassThatEndedOrAHistoryThatStoppedIsNotJudged) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::cancel_reach_test

@@ -6,7 +6,7 @@
 
 #include "properties/run.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::catalogue_test {
 namespace {
 
 constexpr std::uint64_t kSeeds = 30;
@@ -59,4 +59,4 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, Catalogue, ::testing::ValuesIn(scenario_name
                          });
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::catalogue_test

@@ -9,7 +9,7 @@
 
 #include "properties/invariants_commit_token.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::commit_token_test {
 namespace {
 
 using runtime::EventKind;
@@ -98,4 +98,4 @@ TEST(StepCommitsUnderItsToken, OtherNodesAndStepsAreApart) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::commit_token_test

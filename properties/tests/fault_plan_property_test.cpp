@@ -6,7 +6,7 @@
 #include "properties/fault_plan_gen.h"
 #include "properties/run.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::fault_plan_property_test {
 namespace {
 
 const PlanTopology kNightlyMix{{"instance-1", "instance-2", "instance-3"},
@@ -58,4 +58,4 @@ TEST(FaultPlans, AStaleAcceptingSinkIsCaughtByAPlanThatStallsAHolder) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::fault_plan_property_test

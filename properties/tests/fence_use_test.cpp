@@ -5,7 +5,7 @@
 #include "properties/invariants_fence_use.h"
 #include "properties/tests/story_event.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::fence_use_test {
 namespace {
 
 using runtime::EventKind;
@@ -285,4 +285,4 @@ TEST(WithdrawalFrame, AFencedWithdrawalRunsInTheFrameOfTheStepItNamed) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::fence_use_test

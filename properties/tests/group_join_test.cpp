@@ -8,7 +8,7 @@
 #include "properties/invariants_group_join.h"
 #include "properties/reference_uri.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::group_join_test {
 namespace {
 
 using runtime::ChildPlacement;
@@ -159,4 +159,4 @@ TEST(GroupJoin, AStepAfterAGroupWhoseChildWasNeverPlacedIsAViolation) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::group_join_test

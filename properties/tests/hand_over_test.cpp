@@ -6,7 +6,7 @@
 #include "properties/invariants_hand_over.h"
 #include "properties/tests/story_event.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::hand_over_test {
 namespace {
 
 using runtime::EventKind;
@@ -188,9 +188,9 @@ TEST(RefusalHandsOver, AnErrorTheBodyBuiltStopsTheHolderFromTheStepsDecision) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::hand_over_test
 
-namespace fencesim::properties {
+namespace fencesim::properties::hand_over_test {
 namespace {
 
 std::string all(const std::vector<Violation>& found) {
@@ -299,4 +299,4 @@ TEST(RefusalHandsOver, OnlyReadsOfTheSameHolderAfterItsRefusalAreJudged) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::hand_over_test

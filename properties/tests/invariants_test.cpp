@@ -9,7 +9,7 @@
 #include "runtime/errors.h"
 #include "runtime/scope_key.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::invariants_test {
 namespace {
 
 using runtime::EventKind;
@@ -654,4 +654,4 @@ TEST(DefaultInvariants, EveryInvariantHasAUniqueNameAndAStatement) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::invariants_test

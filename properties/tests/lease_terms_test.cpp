@@ -8,7 +8,7 @@
 #include "properties/invariants_lease_terms.h"
 #include "sim/world.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::lease_terms_test {
 namespace {
 
 using runtime::kSecond;
@@ -73,4 +73,4 @@ TEST(LeaseTerms, AnInstanceRunsWithTheRuntimesDefaultsUnlessAScenarioChangedATer
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::lease_terms_test

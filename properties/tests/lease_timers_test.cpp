@@ -5,7 +5,7 @@
 
 #include "properties/invariants_lease_timers.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::lease_timers_test {
 namespace {
 
 using runtime::EventKind;
@@ -274,4 +274,4 @@ TEST(TimelyLoss, ATakeWhoseReplyCameBackAfterItsExpiryIsGivenUpAsItIsTaken) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::lease_timers_test

@@ -8,7 +8,7 @@
 #include "properties/invariants_lost_only_when_lost.h"
 #include "runtime/errors.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::lost_only_when_lost_test {
 namespace {
 
 using runtime::EventKind;
@@ -129,4 +129,4 @@ TEST(LostOnlyWhenLost, OtherEndingsAreNotJudged) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::lost_only_when_lost_test

@@ -11,7 +11,7 @@
 
 #include "properties/run.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::marks_test {
 namespace {
 
 std::vector<PlacedMark> only(const std::vector<PlacedMark>& all, const std::set<std::string>& names) {
@@ -78,4 +78,4 @@ TEST(MarksTest, HistoryMarkNamesAreTheRulesMarks) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::marks_test

@@ -8,7 +8,7 @@
 #include "properties/reference_model.h"
 #include "scenarios/workload.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::oracles_test {
 namespace {
 
 using runtime::EventKind;
@@ -620,4 +620,4 @@ TEST(SafeYield, ALaneThatStartsWorkAfterTheReleaseWasBusyAtIt) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::oracles_test

@@ -9,7 +9,7 @@
 #include "scenarios/workload.h"
 #include "sim/world.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::own_workflow_test {
 namespace {
 
 using runtime::ChildPlacement;
@@ -241,4 +241,4 @@ TEST(OwnWorkflow, ARootNamedLikeAChildKeyIsKeptApartOrCaught) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::own_workflow_test

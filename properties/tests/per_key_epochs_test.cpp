@@ -10,7 +10,7 @@
 #include "properties/tests/story_event.h"
 #include "sim/world.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::per_key_epochs_test {
 namespace {
 
 using runtime::EventKind;
@@ -95,4 +95,4 @@ TEST(PerKeyEpochs, AnEpochGrantedTwiceIsReported) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::per_key_epochs_test

@@ -5,7 +5,7 @@
 #include "properties/invariants_reported_as_recorded.h"
 #include "properties/tests/story_event.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::reported_as_recorded_test {
 namespace {
 
 using runtime::EventKind;
@@ -156,4 +156,4 @@ TEST(ReportedAsRecorded, ATreeIsReportedCompletedOnlyOnceRecordedAndFinished) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::reported_as_recorded_test

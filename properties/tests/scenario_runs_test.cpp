@@ -4,7 +4,7 @@
 
 #include "properties/run.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::scenario_runs_test {
 namespace {
 
 std::string summary(const RunReport& report) {
@@ -89,4 +89,4 @@ TEST(Runs, UnknownScenarioIsAUsageError) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::scenario_runs_test

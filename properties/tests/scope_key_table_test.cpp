@@ -12,7 +12,7 @@
 #include "runtime/scope_key.h"
 #include "tests/paths.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::scope_key_table_test {
 namespace {
 
 struct Case {
@@ -116,4 +116,4 @@ TEST(ReferenceScopeKey, MalformedKeysAreRefused) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::scope_key_table_test

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace fencesim::properties {
+namespace fencesim::properties::shrink_test {
 namespace {
 
 using runtime::kMillisecond;
@@ -148,4 +148,4 @@ TEST(Shrink, TheSameWayMeansTheSameStatusAndFirstInvariant) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::shrink_test

@@ -10,7 +10,7 @@
 #include "properties/mark_rules.h"
 #include "properties/tests/story_event.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::sink_marks_test {
 namespace {
 
 using runtime::EventKind;
@@ -73,4 +73,4 @@ TEST(SinkMarks, OneScopeKeyOrOneTokenIsNotIndependent) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::sink_marks_test

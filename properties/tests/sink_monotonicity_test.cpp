@@ -10,7 +10,7 @@
 #include "properties/tests/story_event.h"
 #include "sim/world.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::sink_monotonicity_test {
 namespace {
 
 using runtime::EventKind;
@@ -65,4 +65,4 @@ TEST(SinkMonotonicity, TokensThatNeverGoBackPassPerScopeKey) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::sink_monotonicity_test

@@ -11,7 +11,7 @@
 #include "properties/invariants_fence_use.h"
 #include "properties/tests/story_event.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::tree_end_and_confirm_step_test {
 namespace {
 
 using runtime::EventKind;
@@ -162,4 +162,4 @@ TEST(ConfirmWithinStep, AFailedConfirmOrAnotherTokensRunIsNotJudged) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::tree_end_and_confirm_step_test

@@ -8,7 +8,7 @@
 #include "properties/invariants_write_verdict.h"
 #include "properties/tests/story_event.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::write_verdict_test {
 namespace {
 
 constexpr sim::NodeId kSink = 1;
@@ -114,4 +114,4 @@ TEST(WriteVerdict, AReplyTheSinkNeverGaveIsReported) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::write_verdict_test

@@ -10,7 +10,7 @@
 #include "properties/mark_rules.h"
 #include "properties/tests/story_event.h"
 
-namespace fencesim::properties {
+namespace fencesim::properties::yield_marks_test {
 namespace {
 
 using runtime::EventKind;
@@ -134,4 +134,4 @@ TEST(StepMarksTest, ATakeoverAfterTheOldTokensStepsEndedIsNotMidStep) {
 }
 
 }  // namespace
-}  // namespace fencesim::properties
+}  // namespace fencesim::properties::yield_marks_test

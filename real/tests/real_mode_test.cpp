@@ -25,7 +25,7 @@
 #include "stores/testing/test_stores.h"
 #include "tests/paths.h"
 
-namespace fencesim::real {
+namespace fencesim::real::real_mode_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -230,4 +230,4 @@ TEST(RealMode, AnUnreachableStoreIsOneLineAndExitTwo) {
 }
 
 }  // namespace
-}  // namespace fencesim::real
+}  // namespace fencesim::real::real_mode_test

@@ -18,7 +18,7 @@
 #include "reports/tests/sweep_sample.h"
 #include "reports/tests/timeline_fixture.h"
 
-namespace fencesim::reports {
+namespace fencesim::reports::browser_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -361,4 +361,4 @@ TEST_F(BrowserTest, AScriptErrorIsCaught) {
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::browser_test

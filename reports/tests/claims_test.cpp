@@ -8,7 +8,7 @@
 #include "reports/summary.h"
 #include "reports/summary_markdown.h"
 
-namespace fencesim::reports {
+namespace fencesim::reports::claims_test {
 namespace {
 
 RunRecord run(std::uint64_t seed, std::map<std::string, std::uint64_t> marks = {}) {
@@ -146,4 +146,4 @@ TEST(Claims, ThousandsAreSeparated) {
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::claims_test

@@ -14,7 +14,7 @@
 #include "reports/timeline.h"
 #include "scenarios/workload.h"
 
-namespace fencesim::reports {
+namespace fencesim::reports::hostile_bytes_test {
 namespace {
 
 using nlohmann::json;
@@ -231,4 +231,4 @@ TEST(HostileBytes, PerfettoTraceSurvives) {
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::hostile_bytes_test

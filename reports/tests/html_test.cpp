@@ -7,7 +7,7 @@
 #include "reports/tests/sweep_sample.h"
 #include "reports/tests/timeline_fixture.h"
 
-namespace fencesim::reports {
+namespace fencesim::reports::html_test {
 namespace {
 
 using nlohmann::ordered_json;
@@ -96,4 +96,4 @@ TEST(HtmlTest, EscapeAndScriptJson) {
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::html_test

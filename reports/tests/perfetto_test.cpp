@@ -10,7 +10,7 @@
 
 #include "reports/tests/timeline_fixture.h"
 
-namespace fencesim::reports {
+namespace fencesim::reports::perfetto_test {
 namespace {
 
 using nlohmann::ordered_json;
@@ -165,4 +165,4 @@ TEST(PerfettoTest, SameRunGivesTheSameTrace) {
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::perfetto_test

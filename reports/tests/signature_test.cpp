@@ -10,7 +10,7 @@
 #include "properties/run.h"
 #include "scenarios/scenario.h"
 
-namespace fencesim::reports {
+namespace fencesim::reports::signature_test {
 namespace {
 
 const scenarios::ScenarioRegistry& registry() {
@@ -209,4 +209,4 @@ TEST(SignatureTest, RecordsWithoutASignatureStillGroup) {
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::signature_test

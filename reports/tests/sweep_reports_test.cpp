@@ -11,7 +11,7 @@
 #include "reports/summary.h"
 #include "reports/sweep_config.h"
 
-namespace fencesim::reports {
+namespace fencesim::reports::sweep_reports_test {
 namespace {
 
 using nlohmann::json;
@@ -272,4 +272,4 @@ TEST(SeedSpans, SeedsAStepApartJoin) {
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::sweep_reports_test

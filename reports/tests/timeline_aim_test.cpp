@@ -8,7 +8,7 @@
 #include "scenarios/spec.h"
 #include "tests/paths.h"
 
-namespace fencesim::reports {
+namespace fencesim::reports::timeline_aim_test {
 namespace {
 
 nlohmann::ordered_json timeline_of(const std::string& spec_text, std::uint64_t seed) {
@@ -78,4 +78,4 @@ aim = "holder-expiry"
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::timeline_aim_test

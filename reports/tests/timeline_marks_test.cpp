@@ -4,7 +4,7 @@
 
 #include "reports/tests/timeline_fixture.h"
 
-namespace fencesim::reports {
+namespace fencesim::reports::timeline_marks_test {
 namespace {
 
 // On the timeline, the refused stale write's mark sits at the sink's refusal, on the sink's lane.
@@ -26,4 +26,4 @@ TEST(MarkPlacesTest, TheTimelineDrawsAMarkCountedFromTheHistoryWhereItHappened) 
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::timeline_marks_test

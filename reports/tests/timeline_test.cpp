@@ -8,7 +8,7 @@
 #include "reports/replay_file.h"
 #include "reports/tests/timeline_fixture.h"
 
-namespace fencesim::reports {
+namespace fencesim::reports::timeline_test {
 namespace {
 
 using testing::Captured;
@@ -149,4 +149,4 @@ TEST(TimelineTest, SameRunGivesTheSameJson) {
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::timeline_test

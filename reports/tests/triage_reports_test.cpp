@@ -13,7 +13,7 @@
 #include "reports/summary.h"
 #include "reports/summary_markdown.h"
 
-namespace fencesim::reports {
+namespace fencesim::reports::triage_reports_test {
 namespace {
 
 using nlohmann::ordered_json;
@@ -367,4 +367,4 @@ TEST(SummaryMarkdownTest, TheTableCheckCanFail) {
 }
 
 }  // namespace
-}  // namespace fencesim::reports
+}  // namespace fencesim::reports::triage_reports_test

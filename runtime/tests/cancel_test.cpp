@@ -11,7 +11,7 @@
 #include "runtime/execution_context.h"
 #include "runtime/testing/leases_fixture.h"
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::cancel_test {
 namespace {
 
 using testing::LeasesFixture;
@@ -261,9 +261,9 @@ TEST(Cancel, AWithdrawalAfterTheCancelledPassFinishedRunsUnfenced) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::cancel_test
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::cancel_test {
 namespace {
 
 const LeaseKey kRoot{"tenant-1", "order-9"};
@@ -319,9 +319,9 @@ TEST(Cancel, ACancelSeenWhileYieldedEndsNoTreeAnotherHolderTookMeanwhile) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::cancel_test
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::cancel_test {
 namespace {
 
 // Red team re-read 2026-12-04, finding 6: "a cancel does not hide a lost lease" in confirmNow()
@@ -356,9 +356,9 @@ TEST(Cancel, ConfirmNowOfAHolderWhoseLeaseRanOutThrowsTheLossNotTheCancel) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::cancel_test
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::cancel_test {
 namespace {
 
 // Red team re-read 2026-12-04, finding 3: a withdrawal in a step's frame is decided with the
@@ -394,4 +394,4 @@ TEST(Cancel, AWithdrawalOfAStaleHolderEndsLostNotCancelled) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::cancel_test

@@ -15,7 +15,7 @@
 #include "runtime/check.h"
 #include "runtime/scope_key.h"
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::errors_test {
 namespace {
 
 using Kind = FailureDecision::Kind;
@@ -474,9 +474,9 @@ RC_GTEST_PROP(DecideFailure, FencedIffARefusalIsPresentWhateverTheAbortReason, (
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::errors_test
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::errors_test {
 namespace {
 
 // Cancellation (#360): its code extends the execution family; the decision finds it anywhere in
@@ -504,4 +504,4 @@ TEST(DecideFailure, ACancelIsFoundInTheFailureOrTheReasonAfterALostLease) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::errors_test

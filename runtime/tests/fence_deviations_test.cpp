@@ -10,7 +10,7 @@
 #include "runtime/testing/leases_fixture.h"
 #include "runtime/testing/leases_route.h"
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::fence_deviations_test {
 namespace {
 
 using testing::LeasesFixture;
@@ -556,9 +556,9 @@ TEST(Deviations, RemoteWaitEndsWithTheLossOfItsLeaseAndNeverRetakesIt) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::fence_deviations_test
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::fence_deviations_test {
 namespace {
 
 // Red team re-read 2026-12-04, finding 2: ADR-0023, "the holder of its token is stopped with it"
@@ -607,4 +607,4 @@ TEST(Deviations, FencedAfterItsStepEndedStillStopsTheHolder) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::fence_deviations_test

@@ -5,7 +5,7 @@
 #include "runtime/execution_context.h"
 #include "runtime/testing/leases_fixture.h"
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::fence_test {
 namespace {
 
 using testing::LeasesFixture;
@@ -262,4 +262,4 @@ TEST(Fence, AHandBuiltRefusalStopsItsHolderOnlyAtTheStepsDecision) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::fence_test

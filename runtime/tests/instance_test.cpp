@@ -7,7 +7,7 @@
 #include "runtime/testing/leases_fixture.h"
 #include "runtime/testing/leases_route.h"
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::instance_test {
 namespace {
 
 using testing::LeasesFixture;
@@ -351,4 +351,4 @@ TEST(Instance, AKeyWhoseEpochsAreSpentDoesNotStopThePoll) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::instance_test

@@ -16,7 +16,7 @@
 #include "runtime/observer.h"
 #include "runtime/testing/stepped_clock.h"
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::lease_repository_model_test {
 namespace {
 
 using StoreClock = testing::SteppedClock;
@@ -254,4 +254,4 @@ RC_GTEST_PROP(MemoryLeaseRepositoryModel, AgreesWithTheContractModel, ()) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::lease_repository_model_test

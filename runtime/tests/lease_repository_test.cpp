@@ -9,7 +9,7 @@
 #include "runtime/testing/recording_observer.h"
 #include "runtime/tests/lease_repository_contract.h"
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::lease_repository_test {
 namespace {
 
 using contract::ContractClock;
@@ -121,4 +121,4 @@ TEST(MemoryLeaseRepository, TokenPastTwoToTheFiftyThreeIsAnErrorNotAWrap) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::lease_repository_test

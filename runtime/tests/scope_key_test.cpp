@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::scope_key_test {
 namespace {
 
 using Parts = std::vector<std::string>;
@@ -163,4 +163,4 @@ RC_GTEST_PROP(ScopeKey, DifferentPartsGiveDifferentKeys, ()) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::scope_key_test

@@ -16,7 +16,7 @@
 #include <vector>
 #include "tests/paths.h"
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::seam_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -212,4 +212,4 @@ TEST(Seam, TheScannerBites) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::seam_test

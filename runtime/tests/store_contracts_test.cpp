@@ -10,7 +10,7 @@
 #include "runtime/tests/placement_queue_contract.h"
 #include "runtime/tests/sink_contract.h"
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::store_contracts_test {
 namespace {
 
 NullObserver null_observer;
@@ -32,4 +32,4 @@ FENCESIM_INSTANTIATE_PLACEMENT_QUEUE_CONTRACT(Memory, [] {
 });
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::store_contracts_test

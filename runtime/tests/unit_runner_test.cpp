@@ -10,7 +10,7 @@
 #include "runtime/execution_context.h"
 #include "runtime/testing/leases_fixture.h"
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::unit_runner_test {
 namespace {
 
 using testing::LeasesFixture;
@@ -168,4 +168,4 @@ TEST(StallPoints, AStalledRenewalWaitsUntilResumedAndAMisspeltPointIsRefused) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::unit_runner_test

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::workflow_test {
 namespace {
 
 StepItem step(const std::string& name) {
@@ -81,4 +81,4 @@ TEST(WorkflowRegistry, OneNameAtDifferentLevelsOrInDifferentGroupsIsAccepted) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::workflow_test

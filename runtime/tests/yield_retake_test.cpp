@@ -12,7 +12,7 @@
 #include "runtime/testing/leases_fixture.h"
 #include "runtime/testing/leases_route.h"
 
-namespace fencesim::runtime {
+namespace fencesim::runtime::yield_retake_test {
 namespace {
 
 using testing::LeasesFixture;
@@ -159,4 +159,4 @@ TEST(YieldRetake, ARetakeWhoseEpochsAreSpentEndsThePass) {
 }
 
 }  // namespace
-}  // namespace fencesim::runtime
+}  // namespace fencesim::runtime::yield_retake_test

@@ -15,7 +15,7 @@
 #include "sim/fault.h"
 #include "tests/paths.h"
 
-namespace fencesim::scenarios::spec {
+namespace fencesim::scenarios::spec::docs_lists_test {
 namespace {
 
 std::string specs_page() {
@@ -127,4 +127,4 @@ TEST(DocsLists, EverySinkDoubleListedRuns) {
 }
 
 }  // namespace
-}  // namespace fencesim::scenarios::spec
+}  // namespace fencesim::scenarios::spec::docs_lists_test

@@ -10,7 +10,7 @@
 
 #include "runtime/errors.h"
 
-namespace fencesim::scenarios {
+namespace fencesim::scenarios::error_shapes_test {
 namespace {
 
 // Depth of the refusal below `error` (0: it is the refusal), or -1 if unreachable.
@@ -82,4 +82,4 @@ TEST(ErrorShapes, HalfOfTheRunsUseTheAggregateCauseAndEveryShapeComesRound) {
 }
 
 }  // namespace
-}  // namespace fencesim::scenarios
+}  // namespace fencesim::scenarios::error_shapes_test

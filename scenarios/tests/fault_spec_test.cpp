@@ -5,7 +5,7 @@
 
 #include "scenarios/fault_spec.h"
 
-namespace fencesim::scenarios {
+namespace fencesim::scenarios::fault_spec_test {
 namespace {
 
 using runtime::EventKind;
@@ -60,4 +60,4 @@ TEST(FaultSpecAim, OnlyATriggeredFaultCanBeAimed) {
 }
 
 }  // namespace
-}  // namespace fencesim::scenarios
+}  // namespace fencesim::scenarios::fault_spec_test

@@ -7,7 +7,7 @@
 
 #include <set>
 
-namespace fencesim::scenarios {
+namespace fencesim::scenarios::hostile_names_test {
 namespace {
 
 // Whether `text` is well-formed UTF-8 (no overlong forms, no lone continuation bytes).
@@ -77,4 +77,4 @@ TEST(HostileNames, TwinsOfAChildKeyAndOfANaiveJoin) {
 }
 
 }  // namespace
-}  // namespace fencesim::scenarios
+}  // namespace fencesim::scenarios::hostile_names_test

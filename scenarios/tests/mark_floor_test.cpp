@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-namespace fencesim::scenarios {
+namespace fencesim::scenarios::mark_floor_test {
 namespace {
 
 TEST(MarkFloor, ANameAloneMustBeReachedAtAll) {
@@ -58,4 +58,4 @@ TEST(MarkFloor, NamesKeepTheirOrder) {
 }
 
 }  // namespace
-}  // namespace fencesim::scenarios
+}  // namespace fencesim::scenarios::mark_floor_test

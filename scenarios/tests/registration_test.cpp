@@ -12,7 +12,7 @@
 #include "scenarios/scenario.h"
 #include "tests/paths.h"
 
-namespace fencesim::scenarios {
+namespace fencesim::scenarios::registration_test {
 namespace {
 
 // The files of scenarios/ that hold a registration at namespace scope.
@@ -58,4 +58,4 @@ TEST(Registration, EachLinkedFileAddsScenariosAndTheBuiltInsAreThem) {
 }
 
 }  // namespace
-}  // namespace fencesim::scenarios
+}  // namespace fencesim::scenarios::registration_test

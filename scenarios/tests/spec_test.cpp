@@ -14,7 +14,7 @@
 #include "scenarios/spec_durations.h"
 #include "tests/paths.h"
 
-namespace fencesim::scenarios {
+namespace fencesim::scenarios::spec_test {
 namespace {
 
 using runtime::kMillisecond;
@@ -557,4 +557,4 @@ TEST(Spec, ATriggerAtAnotherNodeSurvivesTheReplayFile) {
 }
 
 }  // namespace
-}  // namespace fencesim::scenarios
+}  // namespace fencesim::scenarios::spec_test

@@ -7,7 +7,7 @@
 #include "scenarios/spec.h"
 #include "tests/paths.h"
 
-namespace fencesim::scenarios {
+namespace fencesim::scenarios::spec_topology_test {
 namespace {
 
 using runtime::EventKind;
@@ -162,4 +162,4 @@ TEST(SpecTopology, EveryMistakeNamesItsLineAndKey) {
 }
 
 }  // namespace
-}  // namespace fencesim::scenarios
+}  // namespace fencesim::scenarios::spec_topology_test

@@ -6,7 +6,7 @@
 #include "scenarios/scenario.h"
 #include "scenarios/spec.h"
 
-namespace fencesim::scenarios {
+namespace fencesim::scenarios::spec_whole_test {
 namespace {
 
 const std::string kFourErrors =
@@ -87,4 +87,4 @@ TEST(SpecWhole, AMisspelledStepKeyIsUnknownAMisplacedOneIsNotUsed) {
 }
 
 }  // namespace
-}  // namespace fencesim::scenarios
+}  // namespace fencesim::scenarios::spec_whole_test

@@ -10,7 +10,7 @@
 #include "scenarios/hostile_names.h"
 #include "scenarios/scenario.h"
 
-namespace fencesim::scenarios {
+namespace fencesim::scenarios::tree_shapes_test {
 namespace {
 
 using runtime::ChildPlacement;
@@ -144,4 +144,4 @@ TEST(TreeShapes, TheSameSeedDrawsTheSameTreesAndAnotherSeedOthers) {
 }
 
 }  // namespace
-}  // namespace fencesim::scenarios
+}  // namespace fencesim::scenarios::tree_shapes_test

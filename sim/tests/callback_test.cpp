@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace fencesim::sim {
+namespace fencesim::sim::callback_test {
 namespace {
 
 // Counts the live copies of a closure's capture and the runs of the closure.
@@ -84,4 +84,4 @@ TEST(CallbackTest, MoveAssignDestroysTheOldClosure) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim
+}  // namespace fencesim::sim::callback_test

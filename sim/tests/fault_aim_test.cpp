@@ -11,7 +11,7 @@
 #include "runtime/execution_context.h"
 #include "sim/world.h"
 
-namespace fencesim::sim {
+namespace fencesim::sim::fault_aim_test {
 namespace {
 
 using runtime::EventKind;
@@ -200,4 +200,4 @@ TEST(FaultAim, EachDeadlineIsNamedAndReadBack) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim
+}  // namespace fencesim::sim::fault_aim_test

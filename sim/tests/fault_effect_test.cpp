@@ -12,7 +12,7 @@
 #include "runtime/execution_context.h"
 #include "sim/world.h"
 
-namespace fencesim::sim {
+namespace fencesim::sim::fault_effect_test {
 namespace {
 
 using runtime::kSecond;
@@ -268,4 +268,4 @@ TEST(FaultEffect, ADownStoreAnswersNothing) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim
+}  // namespace fencesim::sim::fault_effect_test

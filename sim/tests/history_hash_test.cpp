@@ -11,7 +11,7 @@
 
 #include "sim/history.h"
 
-namespace fencesim::sim {
+namespace fencesim::sim::history_hash_test {
 namespace {
 
 using runtime::RuntimeEvent;
@@ -92,4 +92,4 @@ TEST(HistoryHashTest, AStoreCallsFieldsChangeTheHash) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim
+}  // namespace fencesim::sim::history_hash_test

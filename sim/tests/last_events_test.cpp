@@ -8,7 +8,7 @@
 #include "sim/history.h"
 #include "sim/last_events.h"
 
-namespace fencesim::sim {
+namespace fencesim::sim::last_events_test {
 namespace {
 
 using runtime::EventKind;
@@ -45,4 +45,4 @@ TEST(LastEvents, OnlyTheLastOnesAreKept) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim
+}  // namespace fencesim::sim::last_events_test

@@ -9,7 +9,7 @@
 #include "sim/history.h"
 #include "sim/name.h"
 
-namespace fencesim::sim {
+namespace fencesim::sim::name_test {
 namespace {
 
 TEST(Name, ATableGivesOneNamePerSpelling) {
@@ -97,4 +97,4 @@ TEST(Name, TheHistoryHashesBytesNotIdentity) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim
+}  // namespace fencesim::sim::name_test

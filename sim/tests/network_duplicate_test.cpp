@@ -12,7 +12,7 @@
 #include "sim/scheduler.h"
 #include "sim/tests/scheduler_test_util.h"
 
-namespace fencesim::sim::testing {
+namespace fencesim::sim::testing::network_duplicate_test {
 namespace {
 
 constexpr NodeId kClient = 1;
@@ -81,4 +81,4 @@ TEST(NetworkDuplicateTest, AHeldRequestIsDuplicatedOnlyWhereTheNetworkDuplicates
 }
 
 }  // namespace
-}  // namespace fencesim::sim::testing
+}  // namespace fencesim::sim::testing::network_duplicate_test

@@ -9,7 +9,7 @@
 #include "sim/scheduler.h"
 #include "sim/tests/scheduler_test_util.h"
 
-namespace fencesim::sim::testing {
+namespace fencesim::sim::testing::network_heal_test {
 namespace {
 
 constexpr NodeId kClient = 1;
@@ -107,4 +107,4 @@ TEST(NetworkHealTest, WithoutAHealARequestLeavesAtThePausesEnd) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim::testing
+}  // namespace fencesim::sim::testing::network_heal_test

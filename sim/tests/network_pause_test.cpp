@@ -14,7 +14,7 @@
 #include "sim/scheduler.h"
 #include "sim/tests/scheduler_test_util.h"
 
-namespace fencesim::sim::testing {
+namespace fencesim::sim::testing::network_pause_test {
 namespace {
 
 constexpr NodeId kClient = 1;
@@ -99,4 +99,4 @@ TEST(NetworkPauseTest, ATimeoutDueDuringAStopRunsAtTheResumeWhenNoReplyCame) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim::testing
+}  // namespace fencesim::sim::testing::network_pause_test

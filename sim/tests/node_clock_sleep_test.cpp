@@ -11,7 +11,7 @@
 #include "sim/sim_env.h"
 #include "sim/tests/scheduler_test_util.h"
 
-namespace fencesim::sim::testing {
+namespace fencesim::sim::testing::node_clock_sleep_test {
 namespace {
 
 struct Sleeper {
@@ -86,4 +86,4 @@ TEST(NodeClockSleepTest, AnotherNodesSleepIsNotMoved) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim::testing
+}  // namespace fencesim::sim::testing::node_clock_sleep_test

@@ -11,7 +11,7 @@
 #include "sim/tests/scheduler_test_util.h"
 #include "sim/world.h"
 
-namespace fencesim::sim::testing {
+namespace fencesim::sim::testing::node_clock_test {
 namespace {
 
 TEST(NodeClockTest, TheWallClockDriftsWithTheMonotonicClock) {
@@ -71,4 +71,4 @@ TEST(NodeClockTest, ADriftOnTheLeaseStoreMovesTheWallClockItJudgesBy) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim::testing
+}  // namespace fencesim::sim::testing::node_clock_test

@@ -9,7 +9,7 @@
 
 #include "runtime/check.h"
 
-namespace fencesim::sim {
+namespace fencesim::sim::random_test {
 namespace {
 
 std::vector<std::uint64_t> draw(Rng rng, int count) {
@@ -139,4 +139,4 @@ TEST(DeriveStreamTest, StreamsLookIndependent) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim
+}  // namespace fencesim::sim::random_test

@@ -5,7 +5,7 @@
 #include <array>
 #include <vector>
 
-namespace fencesim::sim {
+namespace fencesim::sim::ready_queue_test {
 namespace {
 
 class ReadyQueueTest : public ::testing::Test {
@@ -107,4 +107,4 @@ TEST_F(ReadyQueueTest, UniformPickIsSeeded) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim
+}  // namespace fencesim::sim::ready_queue_test

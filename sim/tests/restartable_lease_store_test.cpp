@@ -7,7 +7,7 @@
 
 #include "runtime/observer.h"
 
-namespace fencesim::sim {
+namespace fencesim::sim::restartable_lease_store_test {
 namespace {
 
 using runtime::kSecond;
@@ -49,4 +49,4 @@ TEST(RestartableLeaseStore, ARestartKeepsEveryKeysEpochAndTheLiveLease) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim
+}  // namespace fencesim::sim::restartable_lease_store_test

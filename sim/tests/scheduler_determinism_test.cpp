@@ -9,7 +9,7 @@
 #include "sim/scheduler.h"
 #include "sim/tests/scheduler_test_util.h"
 
-namespace fencesim::sim::testing {
+namespace fencesim::sim::testing::scheduler_determinism_test {
 
 Trace interleaving(std::uint64_t seed, Strategy strategy) {
   Trace trace;
@@ -143,4 +143,4 @@ RC_GTEST_PROP(SchedulerDeterminismProperty, ReplayGivesTheSameTrace, (std::uint6
 }
 
 }  // namespace
-}  // namespace fencesim::sim::testing
+}  // namespace fencesim::sim::testing::scheduler_determinism_test

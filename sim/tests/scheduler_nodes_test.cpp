@@ -7,7 +7,7 @@
 #include "sim/scheduler.h"
 #include "sim/tests/scheduler_test_util.h"
 
-namespace fencesim::sim::testing {
+namespace fencesim::sim::testing::scheduler_nodes_test {
 namespace {
 
 TEST(SchedulerNodesTest, PausedNodeSleepsOverdueUntilResume) {
@@ -264,4 +264,4 @@ TEST(SchedulerNodesTest, KilledFiberThatCatchesKilledIsKilledAgain) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim::testing
+}  // namespace fencesim::sim::testing::scheduler_nodes_test

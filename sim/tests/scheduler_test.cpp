@@ -14,7 +14,7 @@
 #include "runtime/check.h"
 #include "sim/tests/scheduler_test_util.h"
 
-namespace fencesim::sim::testing {
+namespace fencesim::sim::testing::scheduler_test {
 namespace {
 
 TEST(SchedulerTest, VirtualTimeJumpsWithoutRealTime) {
@@ -379,4 +379,4 @@ TEST(SchedulerTest, FibersSpawnFibers) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim::testing
+}  // namespace fencesim::sim::testing::scheduler_test

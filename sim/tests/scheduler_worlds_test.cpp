@@ -11,7 +11,7 @@
 #include "sim/stack_pool.h"
 #include "sim/tests/scheduler_test_util.h"
 
-namespace fencesim::sim::testing {
+namespace fencesim::sim::testing::scheduler_worlds_test {
 namespace {
 
 // A small world; `finish` decides whether it runs to the end or is destroyed mid-flight with
@@ -135,4 +135,4 @@ TEST(SchedulerWorldsTest, WorldsOnSeparateThreads) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim::testing
+}  // namespace fencesim::sim::testing::scheduler_worlds_test

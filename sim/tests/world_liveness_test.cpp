@@ -10,7 +10,7 @@
 #include "sim/restartable_lease_store.h"
 #include "sim/world.h"
 
-namespace fencesim::sim {
+namespace fencesim::sim::world_liveness_test {
 namespace {
 
 const runtime::LeaseKey kTree{"tenant-1", "order-1"};
@@ -67,4 +67,4 @@ TEST(WorldClientPlace, ARootUnderAChildsKeyIsRefusedAndRecordedAsRefused) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim
+}  // namespace fencesim::sim::world_liveness_test

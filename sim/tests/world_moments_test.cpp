@@ -9,7 +9,7 @@
 #include "runtime/observer.h"
 #include "sim/world.h"
 
-namespace fencesim::sim {
+namespace fencesim::sim::world_moments_test {
 namespace {
 
 using runtime::kSecond;
@@ -84,4 +84,4 @@ TEST(WorldMoments, WithoutTheMomentTheStepGoesOnAtItsTimeout) {
 }
 
 }  // namespace
-}  // namespace fencesim::sim
+}  // namespace fencesim::sim::world_moments_test

@@ -17,7 +17,7 @@
 #include "stores/sqlite/sqlite_sink.h"
 #include "stores/testing/test_stores.h"
 
-namespace fencesim::stores {
+namespace fencesim::stores::contracts_test {
 namespace {
 
 using runtime::Clock;
@@ -100,4 +100,4 @@ FENCESIM_INSTANTIATE_PLACEMENT_QUEUE_CONTRACT(Postgres, [] {
 });
 
 }  // namespace
-}  // namespace fencesim::stores
+}  // namespace fencesim::stores::contracts_test

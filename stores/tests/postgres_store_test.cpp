@@ -13,7 +13,7 @@
 #include "stores/store_setup_error.h"
 #include "stores/testing/test_stores.h"
 
-namespace fencesim::stores {
+namespace fencesim::stores::postgres_store_test {
 namespace {
 
 using runtime::LeaseKey;
@@ -138,4 +138,4 @@ TEST(PostgresStores, ConcurrentTakersOnSeparateConnectionsNeverShareAnEpoch) {
 }
 
 }  // namespace
-}  // namespace fencesim::stores
+}  // namespace fencesim::stores::postgres_store_test

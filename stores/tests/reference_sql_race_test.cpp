@@ -24,7 +24,7 @@
 
 extern char** environ;
 
-namespace fencesim::stores {
+namespace fencesim::stores::reference_sql_race_test {
 namespace {
 
 constexpr int kWorkers = 8;
@@ -308,9 +308,9 @@ TEST(ReferenceSqlRace, PitfallIdempotencyKeyPerAttemptIsCaught) {
 }
 
 }  // namespace
-}  // namespace fencesim::stores
+}  // namespace fencesim::stores::reference_sql_race_test
 
-namespace fencesim::stores {
+namespace fencesim::stores::reference_sql_race_test {
 namespace {
 
 // Not one of the ADR's pitfalls, but the proof that rule 3 bites: a sink that refuses a token
@@ -320,4 +320,4 @@ TEST(ReferenceSqlRace, PitfallRefusingAnEqualTokenIsCaught) {
 }
 
 }  // namespace
-}  // namespace fencesim::stores
+}  // namespace fencesim::stores::reference_sql_race_test

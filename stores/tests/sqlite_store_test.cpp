@@ -16,7 +16,7 @@
 #include "stores/store_setup_error.h"
 #include "stores/testing/test_stores.h"
 
-namespace fencesim::stores {
+namespace fencesim::stores::sqlite_store_test {
 namespace {
 
 using runtime::LeaseKey;
@@ -155,4 +155,4 @@ TEST(SqliteStores, ConcurrentTakersOnSeparateConnectionsNeverShareAnEpoch) {
 }
 
 }  // namespace
-}  // namespace fencesim::stores
+}  // namespace fencesim::stores::sqlite_store_test

@@ -6,7 +6,8 @@ Draws K objects (default 24) at random (seed N) from DIR/compile_commands.json a
 again with its own command, without ccache, into a scratch file, one after another; prints each
 object's CPU time (user + sys of the compiler) and the total. A FLAG is put before the command's
 own flags; a FLAG written +FLAG after them (so `+-g1` overrides the preset's `-g`). Compare
-figures taken in one run, back to back: the machine's load moves them.
+figures taken in one run, back to back: the machine's load moves them. In a unity build
+(FENCESIM_UNITY, the default) an entry is a batch of sources; -DFENCESIM_UNITY=OFF for files.
 """
 import argparse
 import json

@@ -4,6 +4,8 @@
 Usage: tools/build/header_fanout.py [--build DIR] HEADER...
 Reads ninja's dependency log (`ninja -t deps`, the compiler's own list of every header each
 object read) of DIR (default build/ci) and prints, per header, the objects whose list names it.
+In a unity build (FENCESIM_UNITY, the default) an object is a batch of sources: configure a
+build with -DFENCESIM_UNITY=OFF to count source files.
 """
 import argparse
 import subprocess

@@ -143,7 +143,9 @@ class Judge:
         copy_tree(self.args.source, tree)
 
     def configure(self, tree, env):
-        flags = ["-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
+        # One object per source (no unity batches): a mutant rebuilds its own file's object, and
+        # compile_commands.json names every source, which the generator parses with its flags.
+        flags = ["-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", "-DFENCESIM_UNITY=OFF"]
         # ccache when installed, and -Wno-error on demand (build_fencesim).
         flags.append("-DCMAKE_CXX_COMPILER_LAUNCHER=" +
                      os.path.join(os.path.dirname(os.path.abspath(__file__)), "compile.sh"))

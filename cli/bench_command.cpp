@@ -35,7 +35,7 @@ constexpr double kGoalEventsPerSecond = 2'000'000;
 constexpr double kGoalEventPerSwitch = 8;
 constexpr double kGoalPctPerRoundRobin = 1.0;
 
-struct Clock {
+struct BenchClock {
   std::chrono::steady_clock::time_point wall = std::chrono::steady_clock::now();
   double cpu = thread_cpu_seconds();
 
@@ -50,8 +50,8 @@ struct Spent {
   double wall = 0;  // seconds
   double cpu = 0;   // seconds of this thread
 
-  static Spent since(const Clock& start) {
-    const Clock end;
+  static Spent since(const BenchClock& start) {
+    const BenchClock end;
     return {std::chrono::duration<double>(end.wall - start.wall).count(), end.cpu - start.cpu};
   }
 };
@@ -65,7 +65,7 @@ Spent raw_switches(std::uint64_t switches) {
     boost::fibers::fiber pong([&done] {
       while (!done) boost::this_fiber::yield();
     });
-    const Clock start;
+    const BenchClock start;
     boost::fibers::fiber ping([&done, switches] {
       for (std::uint64_t i = 0; i < switches / 2; ++i) boost::this_fiber::yield();
       done = true;
@@ -90,7 +90,7 @@ Spent sim_switches(std::uint64_t switches, sim::Strategy strategy) {
       for (std::uint64_t i = 0; i < switches / 2; ++i) world.yield();
       done = true;
     });
-    const Clock start;
+    const BenchClock start;
     world.run();
     spent = Spent::since(start);
   });
@@ -139,7 +139,7 @@ Runs run_seeds(const scenarios::ScenarioRegistry& registry, const std::string& s
   request.strategy = strategy;
   request.stack_pool = std::make_shared<sim::StackPool>();  // as a sweep's worker shares one
   Runs runs;
-  const Clock start;
+  const BenchClock start;
   for (std::uint64_t seed = seeds.first;; ++seed) {
     request.seed = seed;
     const properties::RunReport report = properties::run_scenario(registry, request);

@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Shard {
+struct MergedShard {
   std::string dir;
   reports::SweepManifest manifest;
   std::vector<reports::RunRecord> records;
@@ -47,11 +47,11 @@ std::string difference(const reports::SweepConfig& a, const reports::SweepConfig
   return "sink-double";
 }
 
-Shard read_shard(const std::string& dir) {
+MergedShard read_shard(const std::string& dir) {
   if (!fs::is_directory(dir)) {
     throw UsageError(fmt::format("merge: '{}' is not a folder", dir));
   }
-  Shard shard;
+  MergedShard shard;
   shard.dir = dir;
   try {
     shard.manifest = reports::read_sweep_manifest(dir + "/sweep.json");
@@ -68,7 +68,7 @@ Shard read_shard(const std::string& dir) {
   return shard;
 }
 
-void check_compatible(const Shard& first, const Shard& other) {
+void check_compatible(const MergedShard& first, const MergedShard& other) {
   const reports::SweepManifest& a = first.manifest;
   const reports::SweepManifest& b = other.manifest;
   if (a.fencesim_version != b.fencesim_version) {
@@ -88,10 +88,10 @@ void check_compatible(const Shard& first, const Shard& other) {
 }
 
 // Every index from 0 to N-1, each from one folder.
-std::vector<std::uint64_t> check_indices(const std::vector<Shard>& shards) {
+std::vector<std::uint64_t> check_indices(const std::vector<MergedShard>& shards) {
   std::map<std::uint64_t, std::string> owner;
   const std::uint64_t count = shards.front().manifest.shard_count;
-  for (const Shard& shard : shards) {
+  for (const MergedShard& shard : shards) {
     for (std::uint64_t index : shard.manifest.shard_indices) {
       if (index >= count) {
         throw UsageError(
@@ -115,10 +115,10 @@ std::vector<std::uint64_t> check_indices(const std::vector<Shard>& shards) {
 }
 
 // The failure files each record names, as (shard folder, relative path); checked to exist.
-std::vector<std::pair<std::string, std::string>> failure_files(const std::vector<Shard>& shards) {
+std::vector<std::pair<std::string, std::string>> failure_files(const std::vector<MergedShard>& shards) {
   std::vector<std::pair<std::string, std::string>> files;
   std::set<std::tuple<std::string, std::string, std::uint64_t>> seen;
-  for (const Shard& shard : shards) {
+  for (const MergedShard& shard : shards) {
     for (const reports::RunRecord& record : shard.records) {
       if (!seen.emplace(record.scenario, record.strategy, record.seed).second) {
         throw UsageError(fmt::format("merge: {} {} seed {} is in two shards (again in '{}')",
@@ -150,13 +150,13 @@ constexpr std::size_t kMaxListedSeeds = 1'000'000;
 // The merged sweep's seeds not run: every shard's, as one list of seeds (and the spans too long
 // to list, each as its shard had it). A budget shard's open
 // span (its seeds never begun) makes the merged list open from the smallest such seed on.
-std::optional<reports::Interruption> merged_interruption(const std::vector<Shard>& shards) {
+std::optional<reports::Interruption> merged_interruption(const std::vector<MergedShard>& shards) {
   std::set<std::string> signals;
   std::set<std::uint64_t> seeds;
   std::optional<std::uint64_t> open_from;
   std::vector<reports::SeedSpan> kept;  // spans too long to list seed by seed
   std::optional<std::uint64_t> budget_left_ms;
-  for (const Shard& shard : shards) {
+  for (const MergedShard& shard : shards) {
     const std::optional<reports::Interruption>& stop = shard.manifest.interrupted;
     if (!stop) continue;
     signals.insert(stop->signal);
@@ -213,7 +213,7 @@ int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& 
                   std::ostream& out, std::ostream& err) {
   if (args.shards.empty()) throw UsageError("merge: give the shards' output folders");
   const FailOn fail_on = parse_fail_on(args.fail_on);
-  std::vector<Shard> shards;
+  std::vector<MergedShard> shards;
   for (const std::string& dir : args.shards) {
     if (same_folder(dir, args.out)) {
       throw UsageError(
@@ -221,14 +221,14 @@ int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& 
     }
     shards.push_back(read_shard(dir));
   }
-  for (const Shard& shard : shards) check_compatible(shards.front(), shard);
+  for (const MergedShard& shard : shards) check_compatible(shards.front(), shard);
   reports::SweepManifest merged;
   merged.fencesim_version = shards.front().manifest.fencesim_version;
   merged.configuration = shards.front().manifest.configuration;
   merged.shard_count = shards.front().manifest.shard_count;
   merged.shard_indices = check_indices(shards);
   // What the shards knew, and --known: a group known to any of them is known to the merge.
-  for (const Shard& shard : shards) {
+  for (const MergedShard& shard : shards) {
     if (!shard.manifest.known) continue;
     if (!merged.known) merged.known.emplace();
     merged.known->add(*shard.manifest.known);
@@ -240,7 +240,7 @@ int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& 
   const auto files = failure_files(shards);
   merged.interrupted = merged_interruption(shards);
   // Shards run side by side: the merged sweep took as long as its longest shard.
-  for (const Shard& shard : shards) {
+  for (const MergedShard& shard : shards) {
     merged.wall_seconds = std::max(merged.wall_seconds, shard.manifest.wall_seconds);
   }
   prepare_output_folder("--out", args.out, merged);
@@ -262,7 +262,7 @@ int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& 
   }
   std::vector<reports::RunRecord> records;
   std::vector<reports::RunTime> times;
-  for (Shard& shard : shards) {
+  for (MergedShard& shard : shards) {
     records.insert(records.end(), shard.records.begin(), shard.records.end());
     times.insert(times.end(), shard.times.begin(), shard.times.end());
   }
@@ -272,7 +272,7 @@ int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& 
   const nlohmann::ordered_json summary = write_reports(args.out, merged, records, times);
   fmt::print(out, "merge: {} shards of {} into {}\n", shards.size(),
              reports::describe_seeds(merged.configuration), args.out);
-  for (const Shard& shard : shards) {
+  for (const MergedShard& shard : shards) {
     if (!shard.manifest.interrupted) continue;
     const reports::Interruption& stop = *shard.manifest.interrupted;
     fmt::print(out, "merge: shard {}/{} ('{}') was interrupted by {}; its seeds not run: {}\n",

@@ -15,6 +15,7 @@
 
 #include "cli/commands.h"
 #include "cli/parse.h"
+#include "cli/seconds_between.h"
 #include "cli/sweep_engine.h"
 #include "cli/sweep_interrupt.h"
 #include "cli/sweep_known.h"
@@ -27,10 +28,6 @@
 namespace fencesim::cli {
 
 namespace {
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // The sweep's parent writes to pipes of workers that may have died: a broken pipe is an answer to
 // read (the worker's death), not a reason for the parent to die too.

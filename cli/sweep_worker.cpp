@@ -14,6 +14,7 @@
 
 #include "cli/execute.h"
 #include "cli/parse.h"
+#include "cli/seconds_between.h"
 #include "cli/sweep_branch.h"
 #include "cli/sweep_failure.h"
 #include "cli/sweep_interrupt.h"
@@ -51,10 +52,6 @@ void misbehave(const CrashHook& hook) {
     for (;;) pause();
   }
   std::raise(SIGSEGV);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 class Worker {

@@ -16,7 +16,7 @@ using runtime::EventKind;
 namespace {
 
 constexpr std::string_view kLeaseLost = runtime::ExecutionLeaseLostError::kCode;
-constexpr std::string_view kFencedCode = runtime::ExecutionFencedError::kCode;
+constexpr std::string_view kDecidedFencedCode = runtime::ExecutionFencedError::kCode;
 constexpr std::string_view kCancelled = runtime::ExecutionCancelledError::kCode;
 
 // How token t was first lost at its holder.
@@ -99,8 +99,8 @@ void check_decided_as_loss(const std::vector<sim::HistoryEvent>& events,
       continue;  // its signal's reason was the cancel (or the loss): either decides it
     }
     if (withdrawal && loss.fence && !loss.after_cancel) {
-      if (code == kFencedCode) continue;
-      expected = kFencedCode;
+      if (code == kDecidedFencedCode) continue;
+      expected = kDecidedFencedCode;
     } else {
       if (is_lease_loss_code(code)) continue;
       expected = "execution.lease-lost...";

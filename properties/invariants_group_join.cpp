@@ -18,7 +18,7 @@ namespace {
 
 using Names = std::vector<std::string>;
 
-std::string_view invariant_name() {
+std::string_view group_join_name() {
   return GroupJoin{}.name();
 }
 
@@ -209,7 +209,7 @@ void check_group_join(const Events& events, const runtime::WorkflowRegistry& wor
         std::vector<std::uint64_t> shown{index};
         if (why->second) shown.push_back(*why->second);
         out.push_back(violation(
-            invariant_name(),
+            group_join_name(),
             fmt::format("step '{}' of {} (workflow '{}') started after group '{}', but {}", path,
                         runtime::to_string(key), tree.workflow,
                         reference_step_path(group.path, false), why->first),

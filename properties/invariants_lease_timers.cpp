@@ -5,7 +5,7 @@
 // (its kStoreCall records): the local expiry is the oracle's own (send time + ttl - drift margin,
 // from the lease policy's numbers), never the confirmedUntil the holder reports.
 //
-// Pauses (stall, stop, migration) stop a node's fibers: a timer that fell due during one fires when
+// TimerPauses (stall, stop, migration) stop a node's fibers: a timer that fell due during one fires when
 // the node resumes, so both invariants move their deadlines past the pauses the history shows. A
 // crash ends every lease the node held (its memory is gone).
 #include "properties/invariants_lease_timers.h"
@@ -24,10 +24,10 @@ using runtime::EventKind;
 
 namespace {
 
-constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kTimerNever = std::numeric_limits<std::int64_t>::max();
 
-// When each node was paused: [from, to) in true time, in order; `to` is kNever if it never resumed.
-using Pauses = std::map<sim::NodeId, std::vector<std::pair<std::int64_t, std::int64_t>>>;
+// When each node was paused: [from, to) in true time, in order; `to` is kTimerNever if it never resumed.
+using TimerPauses = std::map<sim::NodeId, std::vector<std::pair<std::int64_t, std::int64_t>>>;
 
 // A lease as one holder (one incarnation of a node) held it, from its kLeaseTaken to the first of
 // its kLeaseLost, kLeaseReleased or the node's crash.
@@ -37,13 +37,13 @@ struct Holding {
   std::uint64_t taken_index = 0;
   std::int64_t taken_ns = 0;
   std::optional<std::uint64_t> end_index;
-  std::int64_t end_ns = kNever;
+  std::int64_t end_ns = kTimerNever;
   // kRenewSent: the timer's, and a confirm's too (read_timeline says why).
   std::vector<const sim::HistoryEvent*> renewals;
 };
 
 struct Timeline {
-  Pauses pauses;
+  TimerPauses pauses;
   std::vector<Holding> holdings;
   std::int64_t last_ns = 0;  // the history's last event: nothing is judged past it
 };
@@ -67,12 +67,12 @@ Timeline read_timeline(const Events& events) {
   for (const sim::HistoryEvent& e : events) {
     t.last_ns = std::max(t.last_ns, e.time_ns);
     if (e.world == sim::WorldEventKind::kNodePaused) {
-      t.pauses[e.node].push_back({e.time_ns, kNever});
+      t.pauses[e.node].push_back({e.time_ns, kTimerNever});
       continue;
     }
     if (e.world == sim::WorldEventKind::kNodeResumed) {
       auto& list = t.pauses[e.node];
-      if (!list.empty() && list.back().second == kNever) list.back().second = e.time_ns;
+      if (!list.empty() && list.back().second == kTimerNever) list.back().second = e.time_ns;
       continue;
     }
     if (e.world == sim::WorldEventKind::kNodeCrashed) {
@@ -98,7 +98,7 @@ Timeline read_timeline(const Events& events) {
     switch (r->kind) {
       case EventKind::kLeaseTaken:
         open[id] = t.holdings.size();
-        t.holdings.push_back(Holding{e.node, id.second, e.index, e.time_ns, {}, kNever, {}});
+        t.holdings.push_back(Holding{e.node, id.second, e.index, e.time_ns, {}, kTimerNever, {}});
         break;
       case EventKind::kLeaseLost:
       case EventKind::kLeaseReleased:
@@ -121,7 +121,7 @@ Timeline read_timeline(const Events& events) {
 }
 
 // The true time at which `node` has run for `duration_ns` since `from_ns`, pauses not counted.
-std::int64_t run_for(const Pauses& pauses, sim::NodeId node, std::int64_t from_ns,
+std::int64_t run_for(const TimerPauses& pauses, sim::NodeId node, std::int64_t from_ns,
                      std::int64_t duration_ns) {
   std::int64_t at = from_ns;
   std::int64_t left = duration_ns;
@@ -132,7 +132,7 @@ std::int64_t run_for(const Pauses& pauses, sim::NodeId node, std::int64_t from_n
         if (paused - at >= left) return at + left;
         left -= paused - at;
       }
-      if (resumed == kNever) return kNever;
+      if (resumed == kTimerNever) return kTimerNever;
       at = resumed;
     }
   }
@@ -140,7 +140,7 @@ std::int64_t run_for(const Pauses& pauses, sim::NodeId node, std::int64_t from_n
 }
 
 // `at_ns`, or the end of the pause `node` is in at that moment.
-std::int64_t running_at_or_after(const Pauses& pauses, sim::NodeId node, std::int64_t at_ns) {
+std::int64_t running_at_or_after(const TimerPauses& pauses, sim::NodeId node, std::int64_t at_ns) {
   if (auto it = pauses.find(node); it != pauses.end()) {
     for (const auto& [paused, resumed] : it->second) {
       if (paused <= at_ns && at_ns < resumed) return resumed;
@@ -157,10 +157,10 @@ std::int64_t longest_true(const RunFacts& facts, sim::NodeId node, std::int64_t 
       slowest_ppm = std::min(slowest_ppm, change.drift_ppm);
     }
   }
-  __extension__ typedef __int128 Wide;
-  const Wide rate = 1'000'000 + slowest_ppm;
-  if (rate <= 0) return kNever;
-  return static_cast<std::int64_t>((Wide{monotonic_ns} * 1'000'000 + rate - 1) / rate);
+  __extension__ typedef __int128 Wide128;
+  const Wide128 rate = 1'000'000 + slowest_ppm;
+  if (rate <= 0) return kTimerNever;
+  return static_cast<std::int64_t>((Wide128{monotonic_ns} * 1'000'000 + rate - 1) / rate);
 }
 
 std::string describe_holding(const Holding& h) {
@@ -175,7 +175,7 @@ void check_renewal_cadence(const Events& events, const RunFacts& facts,
   const Timeline t = read_timeline(events);
   for (const Holding& h : t.holdings) {
     const std::int64_t interval = longest_true(facts, h.node, policy.renew_interval_ns);
-    if (interval == kNever) continue;
+    if (interval == kTimerNever) continue;
     // The timer starts with the take; after each renewal it sleeps again once the reply (or the
     // timeout) is back.
     std::int64_t from = h.taken_ns;
@@ -193,7 +193,7 @@ void check_renewal_cadence(const Events& events, const RunFacts& facts,
     bool judged = false;
     for (const sim::HistoryEvent* renewal : h.renewals) {
       const std::int64_t deadline = run_for(t.pauses, h.node, from, budget);
-      if (deadline != kNever && renewal->time_ns > deadline + policy.slack_ns) {
+      if (deadline != kTimerNever && renewal->time_ns > deadline + policy.slack_ns) {
         late(deadline, renewal->index, renewal->time_ns, "its next renewal");
         judged = true;
         break;
@@ -204,7 +204,7 @@ void check_renewal_cadence(const Events& events, const RunFacts& facts,
     }
     if (judged) continue;
     const std::int64_t deadline = run_for(t.pauses, h.node, from, budget);
-    if (deadline == kNever) continue;
+    if (deadline == kTimerNever) continue;
     const std::int64_t until = std::min(h.end_ns, t.last_ns);
     if (until <= deadline + policy.slack_ns) continue;
     late(deadline, h.end_index.value_or(from_index), until,
@@ -267,8 +267,8 @@ void check_timely_loss(const Events& events, const RunFacts& facts, const LeaseT
     // The slack is running time: a node paused again at the instant it resumed (a fault
     // triggered by another of its fibers) has had no time to run its expiry timer.
     const std::int64_t latest =
-        due == kNever ? kNever : run_for(t.pauses, h.node, due, policy.slack_ns);
-    if (latest == kNever || latest >= std::min(h.end_ns, t.last_ns)) continue;
+        due == kTimerNever ? kTimerNever : run_for(t.pauses, h.node, due, policy.slack_ns);
+    if (latest == kTimerNever || latest >= std::min(h.end_ns, t.last_ns)) continue;
     out.push_back(violation(
         TimelyLoss{}.name(),
         fmt::format("{} expired locally at t={}ns (monotonic {}ns){}, but its holder gave it up "

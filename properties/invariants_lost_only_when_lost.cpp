@@ -16,7 +16,7 @@ using runtime::EventKind;
 namespace {
 
 // Clock arithmetic floors or rounds up to a nanosecond at each end of a conversion.
-constexpr std::int64_t kRoundingNs = 4;
+constexpr std::int64_t kLossRoundingNs = 4;
 
 // The lease store's current lease of one key: its latest grant, and its latest renewal.
 struct StoreLease {
@@ -112,7 +112,7 @@ void check_lost_only_when_lost(const Events& events, const RunFacts& facts,
     const std::int64_t store_end_ns = true_time_when(facts, s.node, s.time_ns,
                                                      s.local_monotonic_ns,
                                                      s.local_monotonic_ns + facts.ttl_ns);
-    if (e.time_ns + kRoundingNs >= store_end_ns) continue;
+    if (e.time_ns + kLossRoundingNs >= store_end_ns) continue;
     out.push_back(violation(
         LostOnlyWhenLost{}.name(),
         fmt::format("{}: {} (step '{}') with '{}' under token {} of {} at true time {} ns, while "

@@ -32,7 +32,7 @@ namespace fencesim::properties {
 
 namespace {
 
-std::string_view name() {
+std::string_view own_workflow_name() {
   return OwnWorkflow{}.name();
 }
 
@@ -85,7 +85,7 @@ struct Received {
   std::map<runtime::LeaseKey, std::map<runtime::LeaseKey, std::uint64_t>> children;  // by parent
 };
 
-Received read(const Events& events) {
+Received read_received(const Events& events) {
   Received in;
   for (const sim::HistoryEvent& e : events) {
     if (e.world != sim::WorldEventKind::kStoreCall || !e.store) continue;
@@ -124,7 +124,7 @@ class Judge {
   void shared_keys() {
     for (const auto& [key, list] : in_.placements) {
       for (std::size_t i = 1; i < list.size(); ++i) {
-        out_.push_back(violation(name(),
+        out_.push_back(violation(own_workflow_name(),
                                  fmt::format("two trees were placed on one lease key: {} and {}",
                                              describe(key, list.front()), describe(key, list[i])),
                                  {list.front().index, list[i].index}));
@@ -141,7 +141,7 @@ class Judge {
     for (const auto& [path, index] : stepped->second) {
       if (own.contains(path)) continue;
       out_.push_back(violation(
-          name(),
+          own_workflow_name(),
           fmt::format("step '{}' ran and was checkpointed under {}, but is no step of its workflow",
                       path, describe(key, placed)),
           {placed.index, index}));
@@ -162,7 +162,7 @@ class Judge {
                             completed->second) ||
            committed_before(committed->second, reference_step_path(step, true), completed->second));
       if (found) continue;
-      out_.push_back(violation(name(),
+      out_.push_back(violation(own_workflow_name(),
                                fmt::format("{} completed, but its step '{}' was never checkpointed "
                                            "under its key",
                                            describe(key, placed), reference_step_path(step, false)),
@@ -180,7 +180,7 @@ class Judge {
     const std::size_t keys = children == in_.children.end() ? 0 : children->second.size();
     if (keys < static_cast<std::size_t>(shape->any_instance_children)) {
       out_.push_back(
-          violation(name(),
+          violation(own_workflow_name(),
                     fmt::format("{} completed, its workflow defines {} AnyInstance "
                                 "children, but it placed them on {} lease key(s)",
                                 describe(parent, placed), shape->any_instance_children, keys),
@@ -190,7 +190,7 @@ class Judge {
     for (const auto& [child, placed_at] : children->second) {
       auto child_done = in_.completed.find(child);
       if (child_done != in_.completed.end() && child_done->second < completed->second) continue;
-      out_.push_back(violation(name(),
+      out_.push_back(violation(own_workflow_name(),
                                fmt::format("{} completed before its child {} did",
                                            describe(parent, placed), runtime::to_string(child)),
                                {placed_at, completed->second}));
@@ -239,7 +239,7 @@ ShapeLookup workflow_shapes_of(const runtime::WorkflowRegistry& registry) {
 
 void check_own_workflow(const Events& events, const ShapeLookup& shape,
                         std::vector<Violation>& out) {
-  const Received in = read(events);
+  const Received in = read_received(events);
   Judge judge(in, shape, out);
   judge.shared_keys();
   for (const auto& [key, list] : in.placements) {

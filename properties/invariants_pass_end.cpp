@@ -18,8 +18,8 @@ using runtime::EventKind;
 
 namespace {
 
-constexpr std::string_view kLeaseLost = runtime::ExecutionLeaseLostError::kCode;
-constexpr std::string_view kCancelled = runtime::ExecutionCancelledError::kCode;
+constexpr std::string_view kPassLeaseLost = runtime::ExecutionLeaseLostError::kCode;
+constexpr std::string_view kPassCancelled = runtime::ExecutionCancelledError::kCode;
 
 struct PassState {
   std::uint64_t started = 0;
@@ -49,8 +49,8 @@ bool is_failed_confirm(const sim::HistoryEvent& e) {
          e.detail.starts_with("error:") && !e.detail.starts_with("error: execution cancelled");
 }
 
-bool is_lease_loss_code(std::string_view code) {
-  return code == kLeaseLost || code.starts_with(std::string(kLeaseLost) + ".");
+bool is_pass_loss_code(std::string_view code) {
+  return code == kPassLeaseLost || code.starts_with(std::string(kPassLeaseLost) + ".");
 }
 
 }  // namespace
@@ -101,7 +101,7 @@ void check_pass_ends_as_it_went(const std::vector<sim::HistoryEvent>& events,
     const std::string_view code = r->detail;
     const std::string where =
         fmt::format("the pass of {} over {}", r->holder, runtime::to_string(r->key));
-    if (r->kind == EventKind::kTreeAbandoned && is_lease_loss_code(code)) {
+    if (r->kind == EventKind::kTreeAbandoned && is_pass_loss_code(code)) {
       out.push_back(violation(
           name,
           fmt::format("{} was abandoned as '{}', but it lost no lease: no loss reported, no "
@@ -111,7 +111,7 @@ void check_pass_ends_as_it_went(const std::vector<sim::HistoryEvent>& events,
       continue;
     }
     if (!ended.cancel_seen || r->kind == EventKind::kTreeCancelled) continue;
-    if (r->kind == EventKind::kTreeAbandoned && code == kCancelled) continue;  // queue unreachable
+    if (r->kind == EventKind::kTreeAbandoned && code == kPassCancelled) continue;  // queue unreachable
     out.push_back(violation(
         name,
         fmt::format("{} learned of the tree's cancel and lost no lease, but ended with {} '{}', "

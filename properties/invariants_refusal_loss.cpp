@@ -23,7 +23,7 @@ bool is_store_refusal(const sim::RuntimeRecord& r) {
          r.detail != "cancelled";
 }
 
-bool is_loss(const sim::RuntimeRecord& r) {
+bool is_loss_record(const sim::RuntimeRecord& r) {
   return r.kind == EventKind::kLeaseLost || is_fenced_refusal(r) ||
          (r.kind == EventKind::kCheckpointRefused && r.detail != "cancelled");
 }
@@ -51,7 +51,7 @@ void check_refusal_is_a_loss(const std::vector<sim::HistoryEvent>& events,
     const bool decided_fenced =
         r->kind == EventKind::kStepEnded && r->detail == runtime::ExecutionFencedError::kCode;
     if (is_store_refusal(*r) || decided_fenced) refused.try_emplace(held_token(*r), e.index);
-    if (is_store_refusal(*r) || is_loss(*r) || decided_fenced) {
+    if (is_store_refusal(*r) || is_loss_record(*r) || decided_fenced) {
       lost.try_emplace(held_token(*r), e.index);
       continue;
     }

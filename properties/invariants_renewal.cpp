@@ -14,7 +14,7 @@ using runtime::EventKind;
 
 namespace {
 
-struct StoreLease {
+struct RenewedLease {
   std::string holder;
   runtime::Token token = runtime::kTokenNone;
   runtime::Nanoseconds expires_at_ns = 0;  // the store's wall clock
@@ -23,7 +23,7 @@ struct StoreLease {
 };
 
 void judge_store_renewal(const sim::HistoryEvent& e, runtime::Nanoseconds ttl_ns,
-                         std::map<runtime::LeaseKey, StoreLease>& leases,
+                         std::map<runtime::LeaseKey, RenewedLease>& leases,
                          std::vector<Violation>& out) {
   const std::string_view name = ConditionalRenewal{}.name();
   const sim::RuntimeRecord& r = e.runtime;
@@ -35,7 +35,7 @@ void judge_store_renewal(const sim::HistoryEvent& e, runtime::Nanoseconds ttl_ns
                             {e.index}));
     return;
   }
-  StoreLease& lease = it->second;
+  RenewedLease& lease = it->second;
   // The store's renewal event names the requester: a renewal accepted for another holder or token
   // than the key's epoch extended a lease that was not the requester's (a stale holder's late
   // renewal keeping the next holder's lease alive).
@@ -68,18 +68,18 @@ void judge_store_renewal(const sim::HistoryEvent& e, runtime::Nanoseconds ttl_ns
 
 void check_conditional_renewal(const Events& events, runtime::Nanoseconds ttl_ns,
                                std::vector<Violation>& out) {
-  std::map<runtime::LeaseKey, StoreLease> leases;
+  std::map<runtime::LeaseKey, RenewedLease> leases;
   std::map<HeldToken, std::uint64_t> lost;  // held token -> the holder's kLeaseLost
   for (const sim::HistoryEvent& e : events) {
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     switch (r->kind) {
       case EventKind::kStoreLeaseGranted:
-        leases[r->key] = StoreLease{r->holder, r->token, r->value, false, e.index};
+        leases[r->key] = RenewedLease{r->holder, r->token, r->value, false, e.index};
         break;
       case EventKind::kStoreLeaseReleased:
         if (auto it = leases.find(r->key); it != leases.end() && it->second.token == r->token) {
-          it->second = StoreLease{r->holder, r->token, r->value, true, e.index};
+          it->second = RenewedLease{r->holder, r->token, r->value, true, e.index};
         }
         break;
       case EventKind::kStoreLeaseRenewed:

@@ -20,9 +20,9 @@ std::string_view scope_name() {
   return ScopeKeyInjective{}.name();
 }
 
-class Judge {
+class ScopeKeyJudge {
  public:
-  explicit Judge(std::vector<Violation>& out) : out_(out) {}
+  explicit ScopeKeyJudge(std::vector<Violation>& out) : out_(out) {}
 
   // A scope key seen alone: it must be a well-formed key of two parts.
   void scope_seen(const std::string& scope_key, std::uint64_t index) {
@@ -76,7 +76,7 @@ bool names_a_key(const sim::RuntimeRecord& r) {
 }  // namespace
 
 void check_scope_key_injective(const Events& events, std::vector<Violation>& out) {
-  Judge judge(out);
+  ScopeKeyJudge judge(out);
   // Lease key -> what was placed under it first: two trees (a root and a child, two children) that
   // the runtime names with one lease key would share one lease, one epoch and one checkpoint.
   std::map<runtime::LeaseKey, std::pair<const sim::StoreCall*, std::uint64_t>> placed;

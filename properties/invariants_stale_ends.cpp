@@ -14,10 +14,10 @@ namespace fencesim::properties {
 namespace {
 
 // The ADR's codes, written here from the ADR (never the runtime's constants).
-constexpr std::string_view kLeaseLost = "execution.lease-lost";
+constexpr std::string_view kStaleLeaseLost = "execution.lease-lost";
 
 bool is_lease_lost(std::string_view code) {
-  return code == kLeaseLost || (code.starts_with(kLeaseLost) && code[kLeaseLost.size()] == '.');
+  return code == kStaleLeaseLost || (code.starts_with(kStaleLeaseLost) && code[kStaleLeaseLost.size()] == '.');
 }
 
 LocalExpiryPolicy policy_of(const sim::World& world) {

@@ -14,7 +14,7 @@ namespace {
 using runtime::EventKind;
 // Keyed by the history's interned names (sim/name.h): reading an event copies no bytes.
 using HolderKey = std::pair<sim::Name, sim::NameKey>;
-using HolderToken = std::tuple<sim::Name, sim::NameKey, runtime::Token>;
+using MarkHolderToken = std::tuple<sim::Name, sim::NameKey, runtime::Token>;
 
 // The runtime event of `e`, or null for a world event.
 const sim::RuntimeRecord* runtime_of(const sim::HistoryEvent& e) {
@@ -155,7 +155,7 @@ class RenewalReplyLate final : public MarkRule {
  private:
   runtime::Nanoseconds margin_ns_;
   // True time of the store's latest renewal per (requester, key, token).
-  std::map<HolderToken, std::int64_t> store_renewed_;
+  std::map<MarkHolderToken, std::int64_t> store_renewed_;
 };
 
 // renewal-raced-expiry: a renewal was refused as expired, or a holder's lease expired locally
@@ -210,7 +210,7 @@ class ExpiryDuringWrite final : public MarkRule {
   }
 
  private:
-  std::set<HolderToken> writing_;  // writes in flight per (holder, key, token)
+  std::set<MarkHolderToken> writing_;  // writes in flight per (holder, key, token)
 };
 
 // fenced-after-local-expiry: a pass was classified fenced although its lease had expired locally
@@ -232,7 +232,7 @@ class FencedAfterLocalExpiry final : public MarkRule {
   }
 
  private:
-  std::map<HolderToken, sim::Name> lost_;  // why each held token was first lost at its holder
+  std::map<MarkHolderToken, sim::Name> lost_;  // why each held token was first lost at its holder
 };
 
 // checkpoint-refused: the checkpoint store refused a stale token.

@@ -18,7 +18,7 @@ namespace fencesim::properties {
 
 namespace {
 
-constexpr std::int64_t kMs = 1'000'000;
+constexpr std::int64_t kShrinkMs = 1'000'000;
 
 using scenarios::spec::format_duration;
 
@@ -60,7 +60,7 @@ bool has_probability(sim::FaultKind kind) {
 Field signed_trigger_field(std::string name, const sim::Trigger& trigger,
                            std::int64_t sim::Trigger::*member) {
   const std::int64_t sign = trigger.*member < 0 ? -1 : 1;
-  return Field{std::move(name), 0, kMs,
+  return Field{std::move(name), 0, kShrinkMs,
                [member](const sim::Fault& f) { return std::llabs((*f.trigger).*member); },
                [sign, member](sim::Fault& f, std::int64_t v) { (*f.trigger).*member = sign * v; },
                [sign](std::int64_t v) { return format_duration(sign * v); }};
@@ -83,22 +83,22 @@ std::vector<Field> fields_of(const sim::Fault& fault) {
           signed_trigger_field("until delay", *fault.trigger, &sim::Trigger::until_delay_ns));
     }
   } else {
-    fields.push_back(Field{"time", 0, kMs, [](const sim::Fault& f) { return f.at_ns; },
+    fields.push_back(Field{"time", 0, kShrinkMs, [](const sim::Fault& f) { return f.at_ns; },
                            [](sim::Fault& f, std::int64_t v) { f.at_ns = v; }, format_duration});
   }
   // A fault that lasts until a deadline has no duration of its own to shrink.
   if (has_duration(fault.kind) && !(fault.trigger && fault.trigger->until != sim::Aim::kEvent)) {
     // A crash of duration 0 never restarts: that is not a simpler crash, so it stops at 1 ms.
-    const std::int64_t lower = fault.kind == sim::FaultKind::kCrash ? kMs : 0;
+    const std::int64_t lower = fault.kind == sim::FaultKind::kCrash ? kShrinkMs : 0;
     fields.push_back(
-        Field{"duration", lower, kMs, [](const sim::Fault& f) { return f.duration_ns; },
+        Field{"duration", lower, kShrinkMs, [](const sim::Fault& f) { return f.duration_ns; },
               [](sim::Fault& f, std::int64_t v) { f.duration_ns = v; }, format_duration});
   }
   if (has_amount(fault.kind)) {
     // The magnitude shrinks toward 0; the sign stays.
     const std::int64_t sign = fault.amount < 0 ? -1 : 1;
     const bool ppm = fault.kind == sim::FaultKind::kClockDrift;
-    fields.push_back(Field{ppm ? "drift" : "amount", 0, ppm ? 1 : kMs,
+    fields.push_back(Field{ppm ? "drift" : "amount", 0, ppm ? 1 : kShrinkMs,
                            [](const sim::Fault& f) { return std::llabs(f.amount); },
                            [sign](sim::Fault& f, std::int64_t v) { f.amount = sign * v; },
                            [sign, ppm](std::int64_t v) {

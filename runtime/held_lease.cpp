@@ -4,6 +4,7 @@
 
 #include "runtime/check.h"
 #include "runtime/errors.h"
+#include "runtime/lease_repository.h"
 #include "runtime/scope_key.h"
 
 namespace fencesim::runtime {

@@ -10,10 +10,14 @@
 #include "runtime/abort_signal.h"
 #include "runtime/env.h"
 #include "runtime/lease_policy.h"
-#include "runtime/lease_repository.h"
+#include "runtime/lease.h"
 #include "runtime/observer.h"
+#include "runtime/store_errors.h"
 
 namespace fencesim::runtime {
+
+// Called through by held_lease.cpp only (runtime/lease_repository.h).
+class ExecutionLeaseRepository;
 
 enum class LeaseState { kHeld, kLost, kReleased };
 

@@ -6,6 +6,7 @@
 
 #include "runtime/check.h"
 #include "runtime/errors.h"
+#include "runtime/lease_repository.h"
 #include "runtime/scope_key.h"
 #include "runtime/tree_cancel.h"
 

@@ -52,8 +52,9 @@ ScenarioRegistry builtin_scenarios();
 
 // A C++ scenario is one file in scenarios/: it registers its scenarios with one object at namespace
 // scope, and nothing else is edited (scenarios/CMakeLists.txt links every object of the folder,
-// so that a file nothing refers to is not dropped by the linker):
-//   const ScenarioRegistration kRegistration(register_my_story);
+// so that a file nothing refers to is not dropped by the linker), named after the file (the
+// folder is compiled in unity batches, where names at namespace scope must differ):
+//   const ScenarioRegistration kMyStoryRegistration(register_my_story);
 class ScenarioRegistration {
  public:
   using Function = void (*)(ScenarioRegistry&);

@@ -7,7 +7,7 @@ using runtime::Placement;
 
 namespace {
 
-constexpr const char* kColumns =
+constexpr const char* kQueueColumns =
     "SELECT sequence, tenant_id, lease_execution_id, workflow, parent_tenant_id, "
     "parent_lease_execution_id, finished FROM fencesim_placements ";
 
@@ -46,7 +46,7 @@ void SqlitePlacementQueue::place(const LeaseKey& key, const std::string& workflo
 std::vector<Placement> SqlitePlacementQueue::pending() {
   std::vector<Placement> out;
   SqliteStatement select =
-      database_.prepare(std::string(kColumns) + "WHERE finished = 0 ORDER BY sequence");
+      database_.prepare(std::string(kQueueColumns) + "WHERE finished = 0 ORDER BY sequence");
   while (select.step()) out.push_back(placement_of(select));
   return out;
 }
@@ -62,7 +62,7 @@ void SqlitePlacementQueue::finish(const LeaseKey& key) {
 
 std::optional<Placement> SqlitePlacementQueue::find(const LeaseKey& key) {
   SqliteStatement select =
-      database_.prepare(std::string(kColumns) + "WHERE tenant_id = ?1 AND lease_execution_id = ?2");
+      database_.prepare(std::string(kQueueColumns) + "WHERE tenant_id = ?1 AND lease_execution_id = ?2");
   select.bind(1, key.tenant_id).bind(2, key.lease_execution_id);
   if (!select.step()) return std::nullopt;
   return placement_of(select);

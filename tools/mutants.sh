@@ -237,13 +237,11 @@ run_mutant() {
   rm -rf "$dir/stage"
   local t0 t1
   t0=$(now)
-  # FENCESIM_UNITY=OFF: one object per source, so that a mutant rebuilds its own file's object,
-  # not its unity batch (a shared build configured before the option existed is configured again).
-  if [[ ! -f "$shared/build/build.ninja" ]] ||
-    ! grep -q '^FENCESIM_UNITY:BOOL=OFF' "$shared/build/CMakeCache.txt"; then
+  # Unity batches as in the worktree's own build (the default), so that the first build of the
+  # copy hits the worktree's objects in ccache; a mutant then rebuilds its file's batch.
+  if [[ ! -f "$shared/build/build.ninja" ]]; then
     if ! cmake -S "$shared/src" -B "$shared/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DFENCESIM_WERROR=ON -DFENCESIM_UNITY=OFF \
-      -DCMAKE_CXX_COMPILER_LAUNCHER="$shared/src/tools/mutate/compile.sh" \
+      -DFENCESIM_WERROR=ON -DCMAKE_CXX_COMPILER_LAUNCHER="$shared/src/tools/mutate/compile.sh" \
       "${linker[@]}" >"$dir/configure.log" 2>&1; then
       tail -30 "$dir/configure.log" >&2
       r_outcome=broken; r_caught_by="CONFIGURE FAILED"; return

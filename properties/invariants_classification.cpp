@@ -4,9 +4,9 @@
 // its writes or checkpoints was refused is classified fenced.
 #include <fmt/format.h>
 
+#include "properties/error_codes.h"
 #include "properties/history_support.h"
 #include "properties/invariants_builtin.h"
-#include "runtime/errors.h"
 
 namespace fencesim::properties {
 
@@ -14,18 +14,16 @@ using runtime::EventKind;
 
 namespace {
 
-constexpr std::string_view kFenced = runtime::ExecutionFencedError::kCode;
-
 std::string_view classification_name() {
   return Classification{}.name();
 }
 
 void judge_step(const StepRun& run, const StepHistory& steps, std::vector<Violation>& out) {
-  if (run.outcome == kFenced) return;
+  if (run.outcome == codes::kFenced) return;
   if (run.own_refusal) {
     out.push_back(violation(classification_name(),
                             fmt::format("{} met a refusal but ended with '{}', not {}",
-                                        describe_run(run), run.outcome, kFenced),
+                                        describe_run(run), run.outcome, codes::kFenced),
                             {run.started, *run.own_refusal, *run.ended}));
     return;
   }
@@ -69,16 +67,18 @@ void judge_passes(const Events& events, std::vector<Violation>& out) {
     auto it = passes.find(key);
     if (it == passes.end()) continue;
     Pass& pass = it->second;
-    const bool fenced_step = r->kind == EventKind::kStepEnded && r->detail == kFenced;
+    const bool fenced_step = r->kind == EventKind::kStepEnded && r->detail == codes::kFenced;
     if ((fenced_step || is_fenced_refusal(*r)) && r->token >= pass.first_token && !pass.fenced_at) {
       pass.fenced_at = e.index;
     }
-    if (r->kind != EventKind::kErrorClassified || !pass.fenced_at || r->detail == kFenced) continue;
-    out.push_back(violation(classification_name(),
-                            fmt::format("the pass of {} over {} met a fence but was classified "
-                                        "'{}', not {}",
-                                        r->holder, runtime::to_string(r->key), r->detail, kFenced),
-                            {pass.started, *pass.fenced_at, e.index}));
+    if (r->kind != EventKind::kErrorClassified || !pass.fenced_at || r->detail == codes::kFenced)
+      continue;
+    out.push_back(
+        violation(classification_name(),
+                  fmt::format("the pass of {} over {} met a fence but was classified "
+                              "'{}', not {}",
+                              r->holder, runtime::to_string(r->key), r->detail, codes::kFenced),
+                  {pass.started, *pass.fenced_at, e.index}));
   }
 }
 

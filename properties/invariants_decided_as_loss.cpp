@@ -5,19 +5,15 @@
 #include <map>
 #include <optional>
 
+#include "properties/error_codes.h"
 #include "properties/history_support.h"
 #include "properties/invariants_after_loss.h"
-#include "runtime/errors.h"
 
 namespace fencesim::properties {
 
 using runtime::EventKind;
 
 namespace {
-
-constexpr std::string_view kLeaseLost = runtime::ExecutionLeaseLostError::kCode;
-constexpr std::string_view kDecidedFencedCode = runtime::ExecutionFencedError::kCode;
-constexpr std::string_view kCancelled = runtime::ExecutionCancelledError::kCode;
 
 // How token t was first lost at its holder.
 struct FirstLoss {
@@ -43,10 +39,6 @@ bool is_loss(const sim::RuntimeRecord& r) {
 
 bool is_fence(const sim::RuntimeRecord& r) {
   return is_fenced_refusal(r) || (r.kind == EventKind::kLeaseLost && r.detail == "fenced");
-}
-
-bool is_lease_loss_code(std::string_view code) {
-  return code == kLeaseLost || code.starts_with(std::string(kLeaseLost) + ".");
 }
 
 std::string_view what_decided(EventKind kind) {
@@ -95,14 +87,15 @@ void check_decided_as_loss(const std::vector<sim::HistoryEvent>& events,
     if (it == lost.end()) continue;
     const FirstLoss& loss = it->second;
     std::string_view expected;
-    if (withdrawal && loss.after_cancel && (code == kCancelled || is_lease_loss_code(code))) {
+    if (withdrawal && loss.after_cancel &&
+        (code == codes::kCancelled || codes::is_lease_loss(code))) {
       continue;  // its signal's reason was the cancel (or the loss): either decides it
     }
     if (withdrawal && loss.fence && !loss.after_cancel) {
-      if (code == kDecidedFencedCode) continue;
-      expected = kDecidedFencedCode;
+      if (code == codes::kFenced) continue;
+      expected = codes::kFenced;
     } else {
-      if (is_lease_loss_code(code)) continue;
+      if (codes::is_lease_loss(code)) continue;
       expected = "execution.lease-lost...";
     }
     const sim::HistoryEvent& cause = events[loss.index];

@@ -8,18 +8,15 @@
 #include <map>
 #include <optional>
 
+#include "properties/error_codes.h"
 #include "properties/history_support.h"
 #include "properties/invariants_after_loss.h"
-#include "runtime/errors.h"
 
 namespace fencesim::properties {
 
 using runtime::EventKind;
 
 namespace {
-
-constexpr std::string_view kPassLeaseLost = runtime::ExecutionLeaseLostError::kCode;
-constexpr std::string_view kPassCancelled = runtime::ExecutionCancelledError::kCode;
 
 struct PassState {
   std::uint64_t started = 0;
@@ -47,10 +44,6 @@ bool loses_a_lease(const sim::RuntimeRecord& r) {
 bool is_failed_confirm(const sim::HistoryEvent& e) {
   return e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "confirm" &&
          e.detail.starts_with("error:") && !e.detail.starts_with("error: execution cancelled");
-}
-
-bool is_pass_loss_code(std::string_view code) {
-  return code == kPassLeaseLost || code.starts_with(std::string(kPassLeaseLost) + ".");
 }
 
 }  // namespace
@@ -101,7 +94,7 @@ void check_pass_ends_as_it_went(const std::vector<sim::HistoryEvent>& events,
     const std::string_view code = r->detail;
     const std::string where =
         fmt::format("the pass of {} over {}", r->holder, runtime::to_string(r->key));
-    if (r->kind == EventKind::kTreeAbandoned && is_pass_loss_code(code)) {
+    if (r->kind == EventKind::kTreeAbandoned && codes::is_lease_loss(code)) {
       out.push_back(violation(
           name,
           fmt::format("{} was abandoned as '{}', but it lost no lease: no loss reported, no "
@@ -111,7 +104,8 @@ void check_pass_ends_as_it_went(const std::vector<sim::HistoryEvent>& events,
       continue;
     }
     if (!ended.cancel_seen || r->kind == EventKind::kTreeCancelled) continue;
-    if (r->kind == EventKind::kTreeAbandoned && code == kPassCancelled) continue;  // queue unreachable
+    if (r->kind == EventKind::kTreeAbandoned && code == codes::kCancelled)
+      continue;  // queue unreachable
     out.push_back(violation(
         name,
         fmt::format("{} learned of the tree's cancel and lost no lease, but ended with {} '{}', "

@@ -6,19 +6,13 @@
 #include <set>
 #include <string>
 
+#include "properties/error_codes.h"
 #include "properties/history_support.h"
 #include "properties/local_expiry.h"
 
 namespace fencesim::properties {
 
 namespace {
-
-// The ADR's codes, written here from the ADR (never the runtime's constants).
-constexpr std::string_view kStaleLeaseLost = "execution.lease-lost";
-
-bool is_lease_lost(std::string_view code) {
-  return code == kStaleLeaseLost || (code.starts_with(kStaleLeaseLost) && code[kStaleLeaseLost.size()] == '.');
-}
 
 LocalExpiryPolicy policy_of(const sim::World& world) {
   const sim::LeaseTerms& lease = world.options().lease;
@@ -61,7 +55,7 @@ void check_stale_withdrawal_ends_lost(const Events& events, const LocalExpiryPol
       continue;
     }
     if (r == nullptr || r->kind != runtime::EventKind::kWithdrawalEnded) continue;
-    if (r->token == runtime::kTokenNone || is_lease_lost(r->detail.view())) continue;
+    if (r->token == runtime::kTokenNone || codes::is_lease_loss(r->detail.view())) continue;
     // A lease given back is not lost: the withdrawal's fence refuses from then on, and what its
     // body did before is judged by the oracles of its writes.
     if (given_back.contains(held_token(*r))) continue;

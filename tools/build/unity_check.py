@@ -5,8 +5,9 @@ Usage: tools/build/unity_check.py [--build DIR] [--target TEXT] [--jobs N]
 The build (FENCESIM_UNITY, on by default) compiles each target's sources in batches of a few
 files, and files of one batch share their anonymous namespaces and using-declarations. Which files
 share a batch depends on the folder's file list: a new file moves the boundaries, and two names
-that never met may meet. This check parses (-fsyntax-only) each target's sources together, with
-the flags of the target's own batches, so a collision fails at the change that brings it, not at
+that never met may meet. This check parses (-fsyntax-only) together the sources of each target
+built in several batches (one batch was compiled as one by the build), with the flags of the
+target's own batches, so a collision fails at the change that brings it, not at
 a later one that moves a boundary. Exit 1 with the compiler's errors when a target does not
 parse as one batch; exit 2 when DIR is not a unity build.
 """
@@ -58,7 +59,8 @@ def main() -> int:
         print(f"unity_check: {args.build} is not a unity build (FENCESIM_UNITY=OFF?)",
               file=sys.stderr)
         return 2
-    targets = sorted(t for t in batches if args.target in t)
+    # A target built in one batch already compiled as one: only targets of several are checked.
+    targets = sorted(t for t in batches if args.target in t and len(batches[t]) > 1)
     with tempfile.TemporaryDirectory() as scratch:
         def check(target):
             group = batches[target]

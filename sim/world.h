@@ -258,7 +258,7 @@ class World final : private StoreRecorder {
     std::unique_ptr<runtime::Sink> sink;
   };
   // What an instance process holds in memory (its remote stores, its runtime instance): lost on
-  // a crash. Defined in world.cpp.
+  // a crash. Defined in sim/world_incarnation.h, which only the world's own files include.
   struct Incarnation;
 
   NodeId add_node(const std::string& name, NodeKind kind);

@@ -26,7 +26,7 @@ void LocalExpiries::add(const sim::HistoryEvent& e) {
                 grant);
 }
 
-std::optional<LocalExpiries::Expiry> LocalExpiries::expiry(const runtime::LeaseKey& key,
+std::optional<LocalExpiries::Expiry> LocalExpiries::expiry(const sim::NameKey& key,
                                                            runtime::Token token,
                                                            sim::NodeId node) const {
   auto it = grants_.find({key, token});

@@ -28,7 +28,7 @@ class LocalExpiries {
   };
   // The local expiry of (key, token) at `node` from the grants fed so far, or nullopt if the
   // store never granted that token to that node.
-  std::optional<Expiry> expiry(const runtime::LeaseKey& key, runtime::Token token,
+  std::optional<Expiry> expiry(const sim::NameKey& key, runtime::Token token,
                                sim::NodeId node) const;
 
  private:
@@ -43,7 +43,9 @@ class LocalExpiries {
   }
 
   LocalExpiryPolicy policy_;
-  std::map<std::pair<runtime::LeaseKey, runtime::Token>, std::vector<Grant>> grants_;
+  // By the recorded names: a grant of a key copies no bytes, and keys of one tenant compare its
+  // name by identity.
+  std::map<std::pair<sim::NameKey, runtime::Token>, std::vector<Grant>> grants_;
 };
 
 }  // namespace fencesim::properties

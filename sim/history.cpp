@@ -59,6 +59,10 @@ class Encoder {
     text(key.tenant_id);
     text(key.lease_execution_id);
   }
+  void lease(const NameKey& key) {
+    text(key.tenant_id.view());
+    text(key.lease_execution_id.view());
+  }
   void text(std::string_view value) {
     integer(value.size());
     buffer_.append(value);

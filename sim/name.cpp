@@ -36,7 +36,8 @@ Name::Node** NameTable::slot(std::string_view text, std::uint64_t hash) {
   for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
     Name::Node*& node = slots_[i];
     if (node == nullptr) return &node;
-    if (node->hash == hash && node->text == text) return &node;
+    // The same bytes by address first: a name interned again is found without comparing them.
+    if (node->hash == hash && (node->text.data() == text.data() || node->text == text)) return &node;
   }
 }
 

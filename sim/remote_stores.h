@@ -64,13 +64,13 @@ Reply handled_at_store(const Route& route, const Sent& sent, StoreCall call, Han
   return std::move(*reply);
 }
 
-inline StoreCall lease_call(StoreOp op, const std::string& store, const runtime::LeaseKey& key,
-                            const runtime::HolderId& holder, runtime::Token token,
-                            runtime::Nanoseconds ttl_ns) {
+inline StoreCall lease_call(const Route& route, StoreOp op, const std::string& store,
+                            const runtime::LeaseKey& key, const runtime::HolderId& holder,
+                            runtime::Token token, runtime::Nanoseconds ttl_ns) {
   StoreCall call;
   call.op = op;
   call.store = store;
-  call.key = key;
+  call.key = route.recorder != nullptr ? route.recorder->intern(key) : NameKey(key);
   call.holder = holder;
   call.token = token;
   call.ttl_ns = ttl_ns;
@@ -89,7 +89,7 @@ class RemoteLeaseRepository final : public runtime::ExecutionLeaseRepository {
     const detail::Sent sent = detail::sent_now(route_);
     return route_.network.call<runtime::TakeResult>(route_.from, route_.to, "take", [=, this] {
       return detail::handled_at_store<runtime::TakeResult>(
-          route_, sent, detail::lease_call(StoreOp::kTake, store_, key, holder, 0, ttl_ns),
+          route_, sent, detail::lease_call(route_, StoreOp::kTake, store_, key, holder, 0, ttl_ns),
           [&] { return target_.take(key, holder, ttl_ns); },
           [](const runtime::TakeResult& r, StoreCall& call) {
             call.outcome = r.status == runtime::TakeStatus::kTaken ? "taken" : "held";
@@ -102,7 +102,7 @@ class RemoteLeaseRepository final : public runtime::ExecutionLeaseRepository {
     const detail::Sent sent = detail::sent_now(route_);
     return route_.network.call<runtime::RenewResult>(route_.from, route_.to, "renew", [=, this] {
       return detail::handled_at_store<runtime::RenewResult>(
-          route_, sent, detail::lease_call(StoreOp::kRenew, store_, key, holder, token, ttl_ns),
+          route_, sent, detail::lease_call(route_, StoreOp::kRenew, store_, key, holder, token, ttl_ns),
           [&] { return target_.renew(key, holder, token, ttl_ns); },
           [](const runtime::RenewResult& r, StoreCall& call) {
             call.outcome = std::string(runtime::to_string(r.status));
@@ -116,7 +116,7 @@ class RemoteLeaseRepository final : public runtime::ExecutionLeaseRepository {
     return route_.network.call<runtime::ReleaseStatus>(route_.from, route_.to, "release", [=,
                                                                                            this] {
       return detail::handled_at_store<runtime::ReleaseStatus>(
-          route_, sent, detail::lease_call(StoreOp::kRelease, store_, key, holder, token, 0),
+          route_, sent, detail::lease_call(route_, StoreOp::kRelease, store_, key, holder, token, 0),
           [&] { return target_.release(key, holder, token); },
           [](const runtime::ReleaseStatus& r, StoreCall& call) {
             call.outcome = r == runtime::ReleaseStatus::kReleased ? "released" : "refused";
@@ -128,7 +128,7 @@ class RemoteLeaseRepository final : public runtime::ExecutionLeaseRepository {
     return route_.network.call<std::optional<runtime::Lease>>(route_.from, route_.to, "read", [=,
                                                                                                 this] {
       return detail::handled_at_store<std::optional<runtime::Lease>>(
-          route_, sent, detail::lease_call(StoreOp::kRead, store_, key, {}, 0, 0),
+          route_, sent, detail::lease_call(route_, StoreOp::kRead, store_, key, {}, 0, 0),
           [&] { return target_.read(key); },
           [](const std::optional<runtime::Lease>& r, StoreCall& call) {
             call.outcome = "ok";
@@ -153,7 +153,7 @@ class RemoteCheckpointStore final : public runtime::CheckpointStore {
     const detail::Sent sent = detail::sent_now(route_);
     return route_.network.call<runtime::CommitResult>(
         route_.from, route_.to, "checkpoint", [=, this] {
-          StoreCall call = detail::lease_call(StoreOp::kCommitStep, store_, key, {}, token, 0);
+          StoreCall call = detail::lease_call(route_, StoreOp::kCommitStep, store_, key, {}, token, 0);
           call.argument = step_path;
           return detail::handled_at_store<runtime::CommitResult>(
               route_, sent, std::move(call), [&] { return target_.commit_step(key, token, step_path); },
@@ -165,7 +165,7 @@ class RemoteCheckpointStore final : public runtime::CheckpointStore {
     return route_.network.call<runtime::CommitResult>(
         route_.from, route_.to, "checkpoint-tree", [=, this] {
           return detail::handled_at_store<runtime::CommitResult>(
-              route_, sent, detail::lease_call(StoreOp::kCommitTree, store_, key, {}, token, 0),
+              route_, sent, detail::lease_call(route_, StoreOp::kCommitTree, store_, key, {}, token, 0),
               [&] { return target_.commit_tree(key, token); }, fill_commit);
         });
   }
@@ -173,7 +173,7 @@ class RemoteCheckpointStore final : public runtime::CheckpointStore {
     const detail::Sent sent = detail::sent_now(route_);
     return route_.network.call<runtime::Checkpoint>(route_.from, route_.to, "load", [=, this] {
       return detail::handled_at_store<runtime::Checkpoint>(
-          route_, sent, detail::lease_call(StoreOp::kLoad, store_, key, {}, 0, 0),
+          route_, sent, detail::lease_call(route_, StoreOp::kLoad, store_, key, {}, 0, 0),
           [&] { return target_.load(key); },
           [](const runtime::Checkpoint& r, StoreCall& call) {
             call.outcome = "ok";
@@ -188,7 +188,7 @@ class RemoteCheckpointStore final : public runtime::CheckpointStore {
     const detail::Sent sent = detail::sent_now(route_);
     return route_.network.call<runtime::CancelStatus>(route_.from, route_.to, "cancel", [=, this] {
       return detail::handled_at_store<runtime::CancelStatus>(
-          route_, sent, detail::lease_call(StoreOp::kCancel, store_, key, {}, 0, 0),
+          route_, sent, detail::lease_call(route_, StoreOp::kCancel, store_, key, {}, 0, 0),
           [&] { return target_.request_cancel(key); },
           [](const runtime::CancelStatus& r, StoreCall& call) {
             call.outcome = std::string(runtime::to_string(r));
@@ -216,7 +216,7 @@ class RemotePlacementQueue final : public runtime::PlacementQueue {
              const std::optional<runtime::LeaseKey>& parent) override {
     const detail::Sent sent = detail::sent_now(route_);
     route_.network.call<bool>(route_.from, route_.to, "place", [=, this] {
-      StoreCall call = detail::lease_call(StoreOp::kPlace, store_, key, {}, 0, 0);
+      StoreCall call = detail::lease_call(route_, StoreOp::kPlace, store_, key, {}, 0, 0);
       call.argument = workflow;
       call.parent = parent;
       return detail::handled_at_store<bool>(
@@ -236,7 +236,7 @@ class RemotePlacementQueue final : public runtime::PlacementQueue {
     const detail::Sent sent = detail::sent_now(route_);
     route_.network.call<bool>(route_.from, route_.to, "finish", [=, this] {
       return detail::handled_at_store<bool>(
-          route_, sent, detail::lease_call(StoreOp::kFinish, store_, key, {}, 0, 0),
+          route_, sent, detail::lease_call(route_, StoreOp::kFinish, store_, key, {}, 0, 0),
           [&] {
             target_.finish(key);
             return true;

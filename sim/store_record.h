@@ -18,6 +18,7 @@
 #include "runtime/checkpoint_store.h"
 #include "runtime/lease.h"
 #include "runtime/types.h"
+#include "sim/name.h"
 #include "sim/node_id.h"
 
 namespace fencesim::sim {
@@ -43,7 +44,9 @@ struct StoreCall {
   StoreOp op = StoreOp::kTake;
   std::string store;   // the lease store's or the sink's name
   std::string holder;  // the requester (take, renew, release)
-  runtime::LeaseKey key;
+  // Names, interned by the world that records the call: the oracles key their maps by it, and two
+  // keys of one tenant compare its (up to 700-byte) name by identity, not by its bytes.
+  NameKey key;
   runtime::Token token = runtime::kTokenNone;  // the request's token
   runtime::Nanoseconds ttl_ns = 0;             // take, renew
   // commit-step: the step path; place: the workflow; write: the idempotency key.
@@ -83,6 +86,8 @@ class StoreRecorder {
   virtual std::int64_t now_ns() const = 0;
   virtual runtime::Nanoseconds monotonic_ns(NodeId node) const = 0;
   virtual void record_store_call(NodeId store, StoreCall call) = 0;
+  // `key` as the recorded calls name it (a world's interned names).
+  virtual NameKey intern(const runtime::LeaseKey& key) = 0;
 };
 
 // One line for traces and violation messages.

@@ -226,6 +226,7 @@ runtime::Nanoseconds World::monotonic_ns(NodeId node) const {
 }
 
 void World::record_store_call(NodeId store, StoreCall call) {
+  call.key = interned_.intern(call.key);  // a call the world built itself (client_place)
   if (!call.failed && call.op == StoreOp::kPlace) placed_.insert(call.key);
   if (!call.failed && call.op == StoreOp::kFinish) finished_.insert(call.key);
   HistoryEvent event = stamped(store, WorldEventKind::kStoreCall);

@@ -24,7 +24,7 @@ namespace fencesim::properties {
 namespace {
 
 using runtime::EventKind;
-using runtime::LeaseKey;
+using LeaseKey = sim::NameKey;  // the recorded names
 
 struct Recording {
   std::uint64_t index = 0;
@@ -127,7 +127,7 @@ class CancelJudge {
   }
 
   std::vector<Violation>& out_;
-  std::map<LeaseKey, Recording> recorded_;
+  std::map<sim::NameKey, Recording> recorded_;
   std::set<std::pair<LeaseKey, sim::NodeId>> finished_;
   std::map<std::pair<std::string, LeaseKey>, std::uint64_t> seen_;  // (holder, tree) -> event
   std::map<HeldToken, std::uint64_t> late_passes_;  // passes begun after the recording

@@ -19,10 +19,10 @@ using RunningStep = std::tuple<sim::NameKey, runtime::Token, sim::Name, sim::Nam
 }  // namespace
 
 void check_cancel_ends_no_later_step(const Events& events, std::vector<Violation>& out) {
-  std::set<runtime::LeaseKey> cancelled;  // the checkpoint store recorded the tree's cancel
-  std::set<runtime::LeaseKey> judged;     // one finish per tree is its end
+  std::set<sim::NameKey> cancelled;  // the checkpoint store recorded the tree's cancel
+  std::set<sim::NameKey> judged;     // one finish per tree is its end
   // The highest token the lease store granted each node for each key.
-  std::map<std::pair<runtime::LeaseKey, sim::NodeId>, runtime::Token> granted;
+  std::map<std::pair<sim::NameKey, sim::NodeId>, runtime::Token> granted;
   // Steps started and not yet ended -> the index of their start (the earliest of equal ones).
   std::map<RunningStep, std::multiset<std::uint64_t>> running;
   for (const sim::HistoryEvent& e : events) {
@@ -39,7 +39,7 @@ void check_cancel_ends_no_later_step(const Events& events, std::vector<Violation
     }
     if (e.world != sim::WorldEventKind::kStoreCall || !e.store || e.store->failed) continue;
     const sim::StoreCall& call = *e.store;
-    const runtime::LeaseKey& key = call.key;
+    const sim::NameKey& key = call.key;
     if (call.op == sim::StoreOp::kTake && call.outcome == "taken" && call.lease) {
       runtime::Token& token = granted[{key, call.from}];
       token = std::max(token, call.lease->token);

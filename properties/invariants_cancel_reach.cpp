@@ -16,7 +16,7 @@ namespace fencesim::properties {
 namespace {
 
 using runtime::EventKind;
-using runtime::LeaseKey;
+using LeaseKey = sim::NameKey;  // the recorded names
 
 constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
@@ -46,15 +46,15 @@ void check_cancel_aborts_steps(const std::vector<sim::HistoryEvent>& events,
     if (e.world == sim::WorldEventKind::kRuntime) {
       const sim::RuntimeRecord& r = e.runtime;
       // A new pass has a cancel of its own to learn of (it reads it at its start).
-      if (r.kind == EventKind::kTreeStarted) seen.erase({e.node, r.key.lease_key()});
-      if (r.kind == EventKind::kCancelSeen) seen.try_emplace({e.node, r.key.lease_key()}, e.index);
+      if (r.kind == EventKind::kTreeStarted) seen.erase({e.node, r.key});
+      if (r.kind == EventKind::kCancelSeen) seen.try_emplace({e.node, r.key}, e.index);
       continue;
     }
     if (e.world != sim::WorldEventKind::kObserved || e.runtime.holder != "signal" ||
         e.detail != "live") {
       continue;
     }
-    auto it = seen.find({e.node, e.runtime.key.lease_key()});
+    auto it = seen.find({e.node, e.runtime.key});
     if (it == seen.end()) continue;
     out.push_back(violation(
         CancelAbortsSteps{}.name(),
@@ -72,7 +72,7 @@ void CancelAbortsSteps::check(const sim::World& world, std::vector<Violation>& o
 void check_cancel_seen_in_time(const std::vector<sim::HistoryEvent>& events, std::int64_t bound_ns,
                                std::vector<Violation>& out) {
   std::optional<std::int64_t> quiet_ns;
-  std::map<LeaseKey, std::pair<std::uint64_t, std::int64_t>> recorded;  // first recording
+  std::map<sim::NameKey, std::pair<std::uint64_t, std::int64_t>> recorded;  // first recording
   std::vector<PassSpan> passes;
   std::map<std::pair<sim::NodeId, LeaseKey>, std::size_t> open;  // -> index in passes
   std::int64_t last_ns = 0;
@@ -100,7 +100,7 @@ void check_cancel_seen_in_time(const std::vector<sim::HistoryEvent>& events, std
         break;
       case sim::WorldEventKind::kRuntime: {
         const sim::RuntimeRecord& r = e.runtime;
-        const auto at = std::make_pair(e.node, r.key.lease_key());
+        const auto at = std::make_pair(e.node, r.key);
         if (r.kind == EventKind::kTreeStarted) {
           if (auto it = open.find(at); it != open.end()) passes[it->second].ended_ns = e.time_ns;
           open[at] = passes.size();

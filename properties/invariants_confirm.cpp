@@ -22,7 +22,7 @@ struct GrantedRenewal {
 }  // namespace
 
 void check_strict_confirm(const Events& events, std::vector<Violation>& out) {
-  std::map<std::pair<runtime::LeaseKey, runtime::Token>, std::vector<GrantedRenewal>> granted;
+  std::map<std::pair<sim::NameKey, runtime::Token>, std::vector<GrantedRenewal>> granted;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store) {
       const sim::StoreCall& call = *e.store;

@@ -16,7 +16,7 @@ void check_confirm_reads_cancel(const std::vector<sim::HistoryEvent>& events,
                                 std::vector<Violation>& out) {
   // (tree, requester node) -> the send times of the checkpoint reads the store handled, in the
   // store's order (not their send order: the network reorders).
-  std::map<std::pair<runtime::LeaseKey, sim::NodeId>, std::vector<std::int64_t>> reads;
+  std::map<std::pair<sim::NameKey, sim::NodeId>, std::vector<std::int64_t>> reads;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store) {
       const sim::StoreCall& call = *e.store;
@@ -32,7 +32,7 @@ void check_confirm_reads_cancel(const std::vector<sim::HistoryEvent>& events,
     const sim::RuntimeRecord& r = e.runtime;
     const std::int64_t began_ns = r.value;
     bool answered = false;
-    if (auto it = reads.find({r.key.lease_key(), e.node}); it != reads.end()) {
+    if (auto it = reads.find({r.key, e.node}); it != reads.end()) {
       for (auto sent = it->second.rbegin(); sent != it->second.rend(); ++sent) {
         if (*sent >= began_ns && *sent <= e.time_ns) {
           answered = true;

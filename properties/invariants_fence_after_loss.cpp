@@ -34,7 +34,7 @@ void check_fence_after_loss(const Events& events, const LocalExpiryPolicy& polic
   const std::string_view name = FenceAfterLoss{}.name();
   LocalExpiries expiries(policy);
   std::map<HolderToken, std::uint64_t> reported_loss;  // the holder's first loss event
-  std::map<runtime::LeaseKey, std::pair<runtime::Token, std::uint64_t>> latest_grant;
+  std::map<sim::NameKey, std::pair<runtime::Token, std::uint64_t>> latest_grant;
   for (const sim::HistoryEvent& e : events) {
     expiries.add(e);
     if (e.world == sim::WorldEventKind::kStoreCall && e.store &&

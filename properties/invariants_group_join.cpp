@@ -103,12 +103,12 @@ struct Tree {
   std::map<std::string, std::vector<std::pair<std::string, std::uint64_t>>>
       placed;                                         // path ->
                                                       // (child scope key, event)
-  std::map<std::string, runtime::LeaseKey> children;  // reference scope key -> child
+  std::map<std::string, sim::NameKey> children;  // reference scope key -> child
 };
 
 struct Read {
-  std::map<runtime::LeaseKey, Tree> trees;
-  std::map<runtime::LeaseKey, std::uint64_t> completed;  // the store's first committed kCommitTree
+  std::map<sim::NameKey, Tree> trees;
+  std::map<sim::NameKey, std::uint64_t> completed;  // the store's first committed kCommitTree
 };
 
 Read read(const Events& events) {
@@ -120,7 +120,8 @@ Read read(const Events& events) {
         Tree& tree = in.trees[call.key];
         if (tree.workflow.empty()) tree.workflow = call.argument;
         if (call.parent)
-          in.trees[*call.parent].children.try_emplace(reference_scope_key(call.key), call.key);
+          in.trees[sim::NameKey(*call.parent)].children.try_emplace(
+              reference_scope_key(call.key.lease_key()), call.key);
       } else if (call.op == sim::StoreOp::kCommitStep && call.outcome == "committed") {
         in.trees[call.key].committed.try_emplace(call.argument, e.index);
       } else if (call.op == sim::StoreOp::kCommitTree && call.outcome == "committed") {
@@ -162,7 +163,7 @@ std::optional<std::pair<std::string, std::optional<std::uint64_t>>> too_early(co
   for (const Names& child : group.remote) {
     auto placed = find_either(tree.placed, child);
     std::optional<std::uint64_t> placed_at;
-    std::optional<runtime::LeaseKey> key;
+    std::optional<sim::NameKey> key;
     if (placed != tree.placed.end()) {
       for (const auto& [scope_key, at] : placed->second) {
         if (at > index) break;
@@ -182,7 +183,7 @@ std::optional<std::pair<std::string, std::optional<std::uint64_t>>> too_early(co
     auto done = in.completed.find(*key);
     if (done != in.completed.end() && done->second < index) continue;
     return std::pair{fmt::format("its AnyInstance child '{}' ({}) had not completed",
-                                 reference_step_path(child, false), runtime::to_string(*key)),
+                                 reference_step_path(child, false), runtime::to_string(key->lease_key())),
                      done != in.completed.end() ? std::optional(done->second) : *placed_at};
   }
   return std::nullopt;

@@ -69,20 +69,21 @@ struct Placed {
   std::uint64_t index = 0;
 };
 
-std::string describe(const runtime::LeaseKey& key, const Placed& placed) {
+std::string describe(const sim::NameKey& key, const Placed& placed) {
   return placed.parent
-             ? fmt::format("{} (workflow '{}', child of {})", runtime::to_string(key),
+             ? fmt::format("{} (workflow '{}', child of {})", runtime::to_string(key.lease_key()),
                            placed.workflow, runtime::to_string(*placed.parent))
-             : fmt::format("{} (workflow '{}', a root)", runtime::to_string(key), placed.workflow);
+             : fmt::format("{} (workflow '{}', a root)", runtime::to_string(key.lease_key()),
+                           placed.workflow);
 }
 
 // What the stores received, per lease key.
 struct Received {
-  std::map<runtime::LeaseKey, std::vector<Placed>> placements;  // distinct (workflow, parent)
-  std::map<runtime::LeaseKey, std::map<std::string, std::uint64_t>> stepped;    // path -> first
-  std::map<runtime::LeaseKey, std::map<std::string, std::uint64_t>> committed;  // path -> first
-  std::map<runtime::LeaseKey, std::uint64_t> completed;
-  std::map<runtime::LeaseKey, std::map<runtime::LeaseKey, std::uint64_t>> children;  // by parent
+  std::map<sim::NameKey, std::vector<Placed>> placements;  // distinct (workflow, parent)
+  std::map<sim::NameKey, std::map<std::string, std::uint64_t>> stepped;    // path -> first
+  std::map<sim::NameKey, std::map<std::string, std::uint64_t>> committed;  // path -> first
+  std::map<sim::NameKey, std::uint64_t> completed;
+  std::map<sim::NameKey, std::map<sim::NameKey, std::uint64_t>> children;  // by parent
 };
 
 Received read_received(const Events& events) {
@@ -99,7 +100,7 @@ Received read_received(const Events& events) {
         for (const Placed& p : list)
           known = known || (p.workflow == call.argument && p.parent == call.parent);
         if (!known) list.push_back(Placed{call.argument, call.parent, e.index});
-        if (call.parent) in.children[*call.parent].try_emplace(call.key, e.index);
+        if (call.parent) in.children[sim::NameKey(*call.parent)].try_emplace(call.key, e.index);
         break;
       }
       case sim::StoreOp::kCommitStep:
@@ -133,7 +134,7 @@ class Judge {
   }
 
   // Every step that ran under `key` is one of the workflow's steps it was placed with.
-  void steps_belong(const runtime::LeaseKey& key, const Placed& placed) {
+  void steps_belong(const sim::NameKey& key, const Placed& placed) {
     const WorkflowShape* shape = shape_(placed.workflow);
     auto stepped = in_.stepped.find(key);
     if (shape == nullptr || stepped == in_.stepped.end()) return;
@@ -150,7 +151,7 @@ class Judge {
   }
 
   // A tree that completed checkpointed every step of its workflow under its own key.
-  void completed_whole(const runtime::LeaseKey& key, const Placed& placed) {
+  void completed_whole(const sim::NameKey& key, const Placed& placed) {
     const WorkflowShape* shape = shape_(placed.workflow);
     auto completed = in_.completed.find(key);
     if (shape == nullptr || completed == in_.completed.end()) return;
@@ -172,7 +173,7 @@ class Judge {
   }
 
   // A parent that completed placed one key per AnyInstance child and waited for each of them.
-  void children_whole(const runtime::LeaseKey& parent, const Placed& placed) {
+  void children_whole(const sim::NameKey& parent, const Placed& placed) {
     const WorkflowShape* shape = shape_(placed.workflow);
     auto completed = in_.completed.find(parent);
     if (shape == nullptr || completed == in_.completed.end()) return;

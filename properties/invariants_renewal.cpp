@@ -23,7 +23,7 @@ struct RenewedLease {
 };
 
 void judge_store_renewal(const sim::HistoryEvent& e, runtime::Nanoseconds ttl_ns,
-                         std::map<runtime::LeaseKey, RenewedLease>& leases,
+                         std::map<sim::NameKey, RenewedLease>& leases,
                          std::vector<Violation>& out) {
   const std::string_view name = ConditionalRenewal{}.name();
   const sim::RuntimeRecord& r = e.runtime;
@@ -68,7 +68,7 @@ void judge_store_renewal(const sim::HistoryEvent& e, runtime::Nanoseconds ttl_ns
 
 void check_conditional_renewal(const Events& events, runtime::Nanoseconds ttl_ns,
                                std::vector<Violation>& out) {
-  std::map<runtime::LeaseKey, RenewedLease> leases;
+  std::map<sim::NameKey, RenewedLease> leases;
   std::map<HeldToken, std::uint64_t> lost;  // held token -> the holder's kLeaseLost
   for (const sim::HistoryEvent& e : events) {
     const sim::RuntimeRecord* r = runtime_event(e);

@@ -34,8 +34,8 @@ void check_reported_as_recorded(const Events& events, std::vector<Violation>& ou
   // Trees whose completion the store recorded (a committed completion, or a load that answered
   // "completed": the store's own word, which a later pass acts on even where a real-mode worker
   // was killed between its commit and the commit's record), and placements the queue finished.
-  std::set<runtime::LeaseKey> completion_recorded;
-  std::set<runtime::LeaseKey> finished;
+  std::set<sim::NameKey> completion_recorded;
+  std::set<sim::NameKey> finished;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store && !e.store->failed) {
       const sim::StoreCall& call = *e.store;
@@ -61,7 +61,7 @@ void check_reported_as_recorded(const Events& events, std::vector<Violation>& ou
     }
     if (e.world != sim::WorldEventKind::kRuntime) continue;
     const sim::RuntimeRecord& r = e.runtime;
-    const runtime::LeaseKey key = r.key;
+    const sim::NameKey& key = r.key;
     if (r.kind == EventKind::kCheckpointCommitted || r.kind == EventKind::kCheckpointRefused) {
       const bool committed = r.kind == EventKind::kCheckpointCommitted;
       const std::string path = r.step;

@@ -79,7 +79,7 @@ void check_scope_key_injective(const Events& events, std::vector<Violation>& out
   ScopeKeyJudge judge(out);
   // Lease key -> what was placed under it first: two trees (a root and a child, two children) that
   // the runtime names with one lease key would share one lease, one epoch and one checkpoint.
-  std::map<runtime::LeaseKey, std::pair<const sim::StoreCall*, std::uint64_t>> placed;
+  std::map<sim::NameKey, std::pair<const sim::StoreCall*, std::uint64_t>> placed;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store) {
       const sim::StoreCall& call = *e.store;

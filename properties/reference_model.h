@@ -47,8 +47,8 @@ class ReferenceStores {
   std::optional<std::string> write(const sim::StoreCall& call);
 
   // Per store name, then per key (two lease stores never share a table).
-  std::map<std::pair<std::string, runtime::LeaseKey>, ModelLease> leases_;
-  std::map<std::pair<std::string, runtime::LeaseKey>, ModelCheckpoint> checkpoints_;
+  std::map<std::pair<std::string, sim::NameKey>, ModelLease> leases_;
+  std::map<std::pair<std::string, sim::NameKey>, ModelCheckpoint> checkpoints_;
   std::map<std::pair<std::string, std::string>, runtime::Token> high_water_;  // (sink, scope key)
   std::set<std::tuple<std::string, std::string, std::string>> applied_;  // + idempotency key
 };

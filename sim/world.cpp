@@ -192,7 +192,7 @@ bool World::client_place(const runtime::LeaseKey& key, const std::string& workfl
   StoreCall call;
   call.op = StoreOp::kPlace;
   call.store = names_[store_node_];
-  call.key = key;
+  call.key = interned_.intern(key);
   call.argument = workflow;
   call.store_wall_ns = store_wall_ns(store_node_);
   call.sent_ns = now_ns();

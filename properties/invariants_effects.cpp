@@ -35,7 +35,8 @@ struct Intended {
 };
 
 // A run of a step: (tree, token, step path).
-using RunKey = std::tuple<runtime::LeaseKey, runtime::Token, std::string>;
+// By the recorded names: a tree's key is compared by identity, never copied.
+using RunKey = std::tuple<sim::NameKey, runtime::Token, sim::Name>;
 
 struct RunIntent {
   std::string identity;
@@ -84,14 +85,13 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
   std::map<std::string, Intended> intended;  // by identity
   std::map<RunKey, std::vector<RunIntent>> by_run;
   // Per tree, per (sink, effect): the distinct step paths the workload intended it at.
-  std::map<runtime::LeaseKey, std::map<std::pair<std::string, std::string>, std::set<std::string>>>
-      paths;
+  std::map<sim::NameKey, std::map<std::pair<std::string, std::string>, std::set<std::string>>> paths;
   std::set<std::tuple<RunKey, std::string, std::string>> failed;  // (run, sink, effect) seen failing
   std::map<std::pair<std::string, std::string>, std::vector<std::uint64_t>> applied;
   std::map<std::uint64_t, const sim::StoreCall*> applied_call;
   std::set<RunKey> committed;
-  std::map<runtime::LeaseKey, std::uint64_t> completed;
-  std::map<runtime::LeaseKey, std::string> workflow_of;
+  std::map<sim::NameKey, std::uint64_t> completed;
+  std::map<sim::NameKey, std::string> workflow_of;
 
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kIntent) {
@@ -198,7 +198,7 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
 
   for (const auto& [tree, completed_at] : completed) {
     // Exactly once: every effect of a step run whose outcome the store committed.
-    for (auto it = by_run.lower_bound({tree, runtime::kTokenNone, std::string()});
+    for (auto it = by_run.lower_bound({tree, runtime::kTokenNone, sim::Name()});
          it != by_run.end() && std::get<0>(it->first) == tree; ++it) {
       if (!committed.contains(it->first)) continue;
       for (const RunIntent& intent : it->second) {
@@ -208,7 +208,8 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
             name(),
             fmt::format("tree {} completed and step '{}' committed under token {}, but its effect "
                         "'{}' never reached sink '{}'",
-                        runtime::to_string(tree), std::get<2>(it->first), std::get<1>(it->first),
+                        runtime::to_string(tree.lease_key()), std::get<2>(it->first),
+                        std::get<1>(it->first),
                         intent.effect, intent.sink),
             {intent.index, completed_at}));
       }
@@ -231,7 +232,7 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
           name(),
           fmt::format("tree {} completed; workflow '{}' declares {} step(s) writing effect '{}' to "
                       "sink '{}', but the workload intended it at {} step path(s):{}",
-                      runtime::to_string(tree), workflow->second, count, effect.second,
+                      runtime::to_string(tree.lease_key()), workflow->second, count, effect.second,
                       effect.first, seen, where),
           {completed_at}));
     }

@@ -6,8 +6,9 @@
 // expired locally. Renewals granted whose replies were lost still count, so this expiry is never
 // earlier than the holder's own: judged against it, a correct holder is never accused.
 #include <cstdint>
-#include <map>
+#include <functional>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -43,9 +44,15 @@ class LocalExpiries {
   }
 
   LocalExpiryPolicy policy_;
-  // By the recorded names: a grant of a key copies no bytes, and keys of one tenant compare its
-  // name by identity.
-  std::map<std::pair<sim::NameKey, runtime::Token>, std::vector<Grant>> grants_;
+  // By the recorded names, hashed: a grant of a key copies no bytes, and a lookup compares the
+  // key's names by identity. Only ever looked up, never walked: its order reaches no verdict.
+  using GrantKey = std::pair<sim::NameKey, runtime::Token>;
+  struct GrantKeyHash {
+    std::size_t operator()(const GrantKey& key) const noexcept {
+      return std::hash<sim::NameKey>{}(key.first) ^ (key.second * 0x9E3779B97F4A7C15ULL);
+    }
+  };
+  std::unordered_map<GrantKey, std::vector<Grant>, GrantKeyHash> grants_;
 };
 
 }  // namespace fencesim::properties

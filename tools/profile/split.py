@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
-"""Splits a perf profile's self time by who owns the code (issue 30, item 3).
+"""Splits a perf profile by who owns the code (issue 30, item 3).
 
-Reads `perf report --no-children -g none --sort sym --stdio -F overhead,sym` on stdin and prints
-each part's share of the samples: the runtime under test, the harness (sim, properties, scenarios,
-hashing: what the issue's goal counts), the rest of fencesim, and the libraries, which perf
-charges to themselves (malloc, memcmp, unwinding, fiber switches), not to their callers.
+Self time (the default): reads `perf report --no-children -g none --sort sym --stdio -F
+overhead,sym` on stdin and prints each part's share of the samples: the runtime under test, the
+harness (sim, properties, scenarios, hashing: what the issue's goal counts), the rest of fencesim,
+and the libraries, which perf charges to themselves (malloc, memcmp, unwinding, fiber switches),
+not to their callers. A symbol belongs to the first fencesim namespace its demangled name names,
+so a std::map lookup instantiated over fencesim::sim::NameKey is the simulator's, and one over a
+runtime type the runtime's, whoever made it; a std:: symbol naming none is 'std'.
 
-A symbol belongs to the first fencesim namespace its demangled name names, so a std::map lookup
-instantiated over fencesim::sim::NameKey is the simulator's, and one over a runtime type the
-runtime's; a std:: symbol naming none is 'std'.
+By caller (`--callers`): reads `perf script -F ip,sym` of a call-graph profile on stdin and
+charges each sample to the innermost fencesim function on its stack, by that function's own
+namespace (never its template arguments'), so the libraries' time (allocation, memcmp, the
+standard containers) goes to the code that asked for it. The names' and keys' vocabulary (their
+comparisons, copies and destructors: Name, NameKey, LeaseKey) is charged to its caller too: an
+oracle's lookup in a map of lease keys is the oracle's, not the runtime's. A sample with no
+fencesim function on its stack (start-up, the dynamic linker) is 'outside'.
 """
 import re
 import sys
@@ -50,7 +57,97 @@ def part_of(symbol, kernel):
     return "other"
 
 
+# Frames of the names' and keys' vocabulary, charged to their caller (see --callers).
+VOCABULARY = re.compile(r"(^|::)(operator(<=>|==|!=|<|=)|~?Name|~?NameKey|~?LeaseKey|release|retain|"
+                        r"view|str|hash|swap|lease_key|operator fencesim::runtime::LeaseKey)$")
+VOCABULARY_TYPES = re.compile(r"^fencesim::(sim::(Name|NameKey)|runtime::LeaseKey)::")
+
+
+def function_name(symbol):
+    """The qualified name of a demangled function: no arguments, no return type, no suffix."""
+    symbol = re.sub(r"\s*\(inlined\)$", "", symbol.strip())
+    depth = 0
+    start = 0
+    for i, ch in enumerate(symbol):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            if symbol[:i].endswith("operator") and symbol[i + 1:i + 2] == ")":
+                continue  # "operator()" is a name, not the start of the arguments
+            return symbol[start:i]
+        elif ch == " " and depth == 0 and not symbol[:i].endswith("operator"):
+            start = i + 1  # after a return type (function templates print theirs)
+    return symbol[start:]
+
+
+def owner_of(symbol):
+    """The fencesim part a frame's own function belongs to, or None (a library frame)."""
+    if symbol.startswith("XXH"):
+        return "hashing"
+    name = function_name(symbol)
+    # A lambda's name is its enclosing function's, then "::{lambda...}".
+    match = re.match(r"^fencesim::(\w+)::", name)
+    if not match:
+        return None
+    if VOCABULARY_TYPES.match(name) or (VOCABULARY.search(name.split("::{lambda")[0]) and
+                                        name.count("::") <= 3 and "{lambda" not in name):
+        return "vocabulary"
+    return match.group(1)
+
+
+def read_stacks(lines):
+    """The samples of `perf script -F ip,sym`: each a list of symbols, innermost first."""
+    stack = []
+    for line in lines:
+        if not line.strip():
+            if stack:
+                yield stack
+            stack = []
+            continue
+        parts = line.strip().split(None, 1)
+        stack.append(parts[1] if len(parts) > 1 else "?")
+    if stack:
+        yield stack
+
+
+def by_caller(lines):
+    shares = {}
+    for stack in read_stacks(lines):
+        part = "outside"
+        for symbol in stack:
+            owner = owner_of(symbol)
+            if owner is None or owner == "vocabulary":
+                continue
+            part = owner
+            break
+        shares[part] = shares.get(part, 0) + 1
+    total = sum(shares.values())
+    return {part: 100.0 * count / total for part, count in shares.items()} if total else {}
+
+
+def report(shares, what):
+    width = max(len(p) for p in shares)
+    for part, share in sorted(shares.items(), key=lambda kv: -kv[1]):
+        marker = " (harness)" if part in HARNESS else ""
+        print(f"  {part:<{width}}  {share:6.2f}%{marker}")
+    harness = sum(shares.get(p, 0.0) for p in HARNESS)
+    runtime = shares.get("runtime", 0.0)
+    print(f"harness (sim, properties, scenarios, hashing): {harness:.2f}%; runtime: {runtime:.2f}%")
+    if runtime > 0:
+        print(f"harness / runtime {what}: {harness / runtime:.2f} (the issue's goal: at most 1)")
+
+
 def main():
+    if sys.argv[1:] == ["--callers"]:
+        shares = by_caller(sys.stdin)
+        if not shares:
+            print("profile-split: no samples read (is perf script's output on stdin?)",
+                  file=sys.stderr)
+            return 2
+        report(shares, "time by caller")
+        return 0
     shares = {}
     total = 0.0
     line_re = re.compile(r"^\s*([0-9.]+)%\s+\[([.k])\]\s+(.*)$")
@@ -65,15 +162,7 @@ def main():
     if total == 0:
         print("profile-split: no samples read (is perf report's output on stdin?)", file=sys.stderr)
         return 2
-    width = max(len(p) for p in shares)
-    for part, share in sorted(shares.items(), key=lambda kv: -kv[1]):
-        marker = " (harness)" if part in HARNESS else ""
-        print(f"  {part:<{width}}  {share:6.2f}%{marker}")
-    harness = sum(shares.get(p, 0.0) for p in HARNESS)
-    runtime = shares.get("runtime", 0.0)
-    print(f"harness (sim, properties, scenarios, hashing): {harness:.2f}%; runtime: {runtime:.2f}%")
-    if runtime > 0:
-        print(f"harness / runtime self time: {harness / runtime:.2f} (the issue's goal: at most 1)")
+    report(shares, "self time")
     return 0
 
 

@@ -66,6 +66,7 @@ VOCABULARY_TYPES = re.compile(r"^fencesim::(sim::(Name|NameKey)|runtime::LeaseKe
 def function_name(symbol):
     """The qualified name of a demangled function: no arguments, no return type, no suffix."""
     symbol = re.sub(r"\s*\(inlined\)$", "", symbol.strip())
+    symbol = symbol.replace("(anonymous namespace)", "{anonymous}")
     depth = 0
     start = 0
     for i, ch in enumerate(symbol):

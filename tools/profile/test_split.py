@@ -22,6 +22,13 @@ class OwnerOf(unittest.TestCase):
             "const, int> >::find(fencesim::runtime::LeaseKey const&)"))
         self.assertIsNone(split.owner_of("__memcmp_evex_movbe"))
 
+    def test_a_function_of_an_anonymous_namespace_keeps_its_name(self):
+        symbol = ("fencesim::properties::(anonymous namespace)::CancelMarks::observe("
+                  "fencesim::sim::HistoryEvent const&)")
+        self.assertEqual(split.function_name(symbol),
+                         "fencesim::properties::{anonymous}::CancelMarks::observe")
+        self.assertEqual(split.owner_of(symbol), "properties")
+
     def test_a_lambda_belongs_to_its_enclosing_function(self):
         self.assertEqual(split.owner_of(
             "fencesim::sim::RemoteCheckpointStore::load(fencesim::runtime::LeaseKey const&)::"

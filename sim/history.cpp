@@ -197,6 +197,18 @@ void History::record(HistoryEvent event) {
   if (hook_) hook_(keep_events_ ? events_.back() : event);
 }
 
+std::shared_ptr<const StoreCall> History::keep_store_call(StoreCall call) {
+  StoreCalls& calls = *store_calls_;
+  if (calls.used == StoreCalls::kChunk) {
+    calls.chunks.push_back(std::make_unique<StoreCall[]>(StoreCalls::kChunk));
+    calls.used = 0;
+  }
+  StoreCall& kept = calls.chunks.back()[calls.used++];
+  kept = std::move(call);
+  // Shares ownership of every call of the run; points at this one.
+  return std::shared_ptr<const StoreCall>(store_calls_, &kept);
+}
+
 std::uint64_t History::hash() const {
   return XXH3_64bits_digest(state_);
 }

@@ -109,6 +109,11 @@ class History {
   ~History();
 
   void record(HistoryEvent event);
+  // A store call kept for an event of this history: laid out with the run's other store calls,
+  // in the order they were handled, so that the oracles' walks (most read every store call)
+  // read them from consecutive memory rather than one allocation each. The pointer keeps the
+  // calls' storage alive, as make_shared's would.
+  std::shared_ptr<const StoreCall> keep_store_call(StoreCall call);
   const std::vector<HistoryEvent>& events() const { return events_; }
   std::uint64_t hash() const;
   // The hash after each event, to find where two runs diverged.
@@ -128,6 +133,13 @@ class History {
   std::uint64_t count_ = 0;
   bool keep_events_ = true;
   std::function<void(const HistoryEvent&)> hook_;
+  // The run's store calls, in chunks that never move (the events point into them).
+  struct StoreCalls {
+    static constexpr std::size_t kChunk = 256;
+    std::vector<std::unique_ptr<StoreCall[]>> chunks;
+    std::size_t used = kChunk;  // in the last chunk
+  };
+  std::shared_ptr<StoreCalls> store_calls_ = std::make_shared<StoreCalls>();
 };
 
 }  // namespace fencesim::sim

@@ -230,7 +230,7 @@ void World::record_store_call(NodeId store, StoreCall call) {
   if (!call.failed && call.op == StoreOp::kPlace) placed_.insert(call.key);
   if (!call.failed && call.op == StoreOp::kFinish) finished_.insert(call.key);
   HistoryEvent event = stamped(store, WorldEventKind::kStoreCall);
-  event.store = std::make_shared<const StoreCall>(std::move(call));
+  event.store = history_.keep_store_call(std::move(call));
   keep(std::move(event));
 }
 

@@ -1,5 +1,8 @@
 #include "properties/reference_model.h"
 
+#include <algorithm>
+#include <functional>
+
 #include <fmt/format.h>
 
 namespace fencesim::properties {
@@ -195,12 +198,21 @@ std::optional<std::string> ReferenceStores::load(const StoreCall& call) {
   auto it = checkpoints_.find({call.store, call.key});
   static const ModelCheckpoint kNone;
   const ModelCheckpoint& model = it == checkpoints_.end() ? kNone : it->second;
-  const std::set<std::string> loaded(call.completed_steps.begin(), call.completed_steps.end());
   if (call.cancelled != model.cancelled) {
     return fmt::format("the loaded checkpoint says cancelled {}, the model's cancel {}",
                        call.cancelled, model.cancelled ? "was recorded" : "was never recorded");
   }
-  if (loaded == model.steps && call.tree_completed == model.tree) return std::nullopt;
+  // The steps as a set: a reply listing them in strictly increasing order is compared as it is
+  // (a load per pass, each listing every step checkpointed so far); any other is made a set first.
+  const std::vector<std::string>& steps = call.completed_steps;
+  const bool strictly_increasing =
+      std::adjacent_find(steps.begin(), steps.end(), std::greater_equal<>()) == steps.end();
+  const bool same_steps =
+      strictly_increasing
+          ? std::equal(steps.begin(), steps.end(), model.steps.begin(), model.steps.end())
+          : std::set<std::string>(steps.begin(), steps.end()) == model.steps;
+  if (same_steps && call.tree_completed == model.tree) return std::nullopt;
+  const std::set<std::string> loaded(steps.begin(), steps.end());
   std::string missing;
   std::string extra;
   for (const std::string& step : model.steps) {

@@ -557,6 +557,49 @@ TEST(ReferenceModel, ALoadThatLostACommittedStepIsReported) {
   EXPECT_FALSE(model.handle(load).has_value());
 }
 
+TEST(ReferenceModel, ALoadIsJudgedAsASetOfStepsInAnyOrder) {
+  ReferenceStores model;
+  StoreCall take;
+  take.op = StoreOp::kTake;
+  take.store = "s";
+  take.holder = "a";
+  take.key = kTree;
+  take.ttl_ns = kTtl;
+  take.outcome = "taken";
+  take.lease = runtime::Lease{kTree, "a", 1, kTtl, false};
+  EXPECT_FALSE(model.handle(take).has_value());
+  for (const char* step : {"charge", "ship", "notify"}) {
+    StoreCall commit;
+    commit.op = StoreOp::kCommitStep;
+    commit.store = "s";
+    commit.key = kTree;
+    commit.token = 1;
+    commit.argument = step;
+    commit.outcome = "committed";
+    commit.reply_token = 1;
+    EXPECT_FALSE(model.handle(commit).has_value());
+  }
+  StoreCall load;
+  load.op = StoreOp::kLoad;
+  load.store = "s";
+  load.key = kTree;
+  load.outcome = "ok";
+  load.completed_steps = {"charge", "notify", "ship"};
+  EXPECT_FALSE(model.handle(load).has_value()) << "in order";
+  load.completed_steps = {"ship", "charge", "notify"};
+  EXPECT_FALSE(model.handle(load).has_value()) << "out of order";
+  load.completed_steps = {"charge", "notify", "notify", "ship"};
+  EXPECT_FALSE(model.handle(load).has_value()) << "a step listed twice";
+  load.completed_steps = {"charge", "ship"};
+  EXPECT_TRUE(model.handle(load).has_value()) << "in order, one missing";
+  load.completed_steps = {"notify", "charge"};
+  EXPECT_TRUE(model.handle(load).has_value()) << "out of order, one missing";
+  load.completed_steps = {"charge", "notify", "refund", "ship"};
+  EXPECT_TRUE(model.handle(load).has_value()) << "in order, one never committed";
+  load.completed_steps = {"charge", "notify", "ship", "ship"};
+  EXPECT_FALSE(model.handle(load).has_value()) << "the last listed twice";
+}
+
 TEST(ReferenceModel, AReadMustReturnTheModelsLease) {
   // No scenario reads a lease today (reads are the real stores' and the reconcile tool's): only
   // this test holds the model's read, so a read judged backwards would otherwise go unseen.

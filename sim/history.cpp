@@ -198,6 +198,8 @@ void History::record(HistoryEvent event) {
 }
 
 std::shared_ptr<const StoreCall> History::keep_store_call(StoreCall call) {
+  // A history that keeps no events (hashed only) keeps no calls either: each goes with its event.
+  if (!keep_events_) return std::make_shared<const StoreCall>(std::move(call));
   StoreCalls& calls = *store_calls_;
   if (calls.used == StoreCalls::kChunk) {
     calls.chunks.push_back(std::make_unique<StoreCall[]>(StoreCalls::kChunk));

@@ -112,7 +112,8 @@ class History {
   // A store call kept for an event of this history: laid out with the run's other store calls,
   // in the order they were handled, so that the oracles' walks (most read every store call)
   // read them from consecutive memory rather than one allocation each. The pointer keeps the
-  // calls' storage alive, as make_shared's would.
+  // storage of all the run's calls alive (an event copied out of the world keeps them all). A
+  // history that keeps no events gives each call an allocation of its own, freed with its event.
   std::shared_ptr<const StoreCall> keep_store_call(StoreCall call);
   const std::vector<HistoryEvent>& events() const { return events_; }
   std::uint64_t hash() const;

@@ -37,7 +37,10 @@ Name::Node** NameTable::slot(std::string_view text, std::uint64_t hash) {
     Name::Node*& node = slots_[i];
     if (node == nullptr) return &node;
     // The same bytes by address first: a name interned again is found without comparing them.
-    if (node->hash == hash && (node->text.data() == text.data() || node->text == text)) return &node;
+    if (node->hash == hash && node->text.size() == text.size() &&
+        (node->text.data() == text.data() || node->text == text)) {
+      return &node;
+    }
   }
 }
 

@@ -57,10 +57,13 @@ def part_of(symbol, kernel):
     return "other"
 
 
-# Frames of the names' and keys' vocabulary, charged to their caller (see --callers).
-VOCABULARY = re.compile(r"(^|::)(operator(<=>|==|!=|<|=)|~?Name|~?NameKey|~?LeaseKey|release|retain|"
-                        r"view|str|hash|swap|lease_key|operator fencesim::runtime::LeaseKey)$")
+# The names' and keys' vocabulary, charged to its caller (see --callers): the methods of the types
+# Name, NameKey and LeaseKey, and the free operators of any fencesim namespace (comparisons of
+# names, keys, tokens).
 VOCABULARY_TYPES = re.compile(r"^fencesim::(sim::(Name|NameKey)|runtime::LeaseKey)::")
+FREE_OPERATOR = re.compile(r"^fencesim::\w+::operator\W")
+# An operator's own name, which holds '<', '>' or '(' that are neither templates nor arguments.
+OPERATOR_NAME = re.compile(r"operator(<=>|<<=|>>=|<<|>>|<=|>=|->\*|->|<|>|\(\)|\[\])")
 
 
 def function_name(symbol):
@@ -69,17 +72,25 @@ def function_name(symbol):
     symbol = symbol.replace("(anonymous namespace)", "{anonymous}")
     depth = 0
     start = 0
-    for i, ch in enumerate(symbol):
+    i = 0
+    while i < len(symbol):
+        operator = OPERATOR_NAME.match(symbol, i) if symbol.startswith("operator", i) else None
+        if operator:
+            i = operator.end()
+            continue
+        ch = symbol[i]
         if ch == "<":
             depth += 1
         elif ch == ">":
             depth -= 1
         elif ch == "(" and depth == 0:
-            if symbol[:i].endswith("operator") and symbol[i + 1:i + 2] == ")":
-                continue  # "operator()" is a name, not the start of the arguments
             return symbol[start:i]
         elif ch == " " and depth == 0 and not symbol[:i].endswith("operator"):
-            start = i + 1  # after a return type (function templates print theirs)
+            # After a return type (function templates print theirs); a conversion operator's
+            # type ("operator std::string const&") is part of its name.
+            if "operator " not in symbol[start:i]:
+                start = i + 1
+        i += 1
     return symbol[start:]
 
 
@@ -88,12 +99,11 @@ def owner_of(symbol):
     if symbol.startswith("XXH"):
         return "hashing"
     name = function_name(symbol)
-    # A lambda's name is its enclosing function's, then "::{lambda...}".
+    # A lambda's frame is named by its enclosing function, whose arguments end the name.
     match = re.match(r"^fencesim::(\w+)::", name)
     if not match:
         return None
-    if VOCABULARY_TYPES.match(name) or (VOCABULARY.search(name.split("::{lambda")[0]) and
-                                        name.count("::") <= 3 and "{lambda" not in name):
+    if VOCABULARY_TYPES.match(name) or FREE_OPERATOR.match(name):
         return "vocabulary"
     return match.group(1)
 

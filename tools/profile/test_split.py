@@ -45,6 +45,35 @@ class OwnerOf(unittest.TestCase):
             self.assertEqual(split.owner_of(symbol), "vocabulary", symbol)
         self.assertEqual(split.owner_of("fencesim::sim::NameTable::intern(std::string_view)"),
                          "sim")
+        self.assertEqual(split.owner_of(
+            "fencesim::sim::operator<(fencesim::sim::Name const&, fencesim::sim::Name const&)"),
+            "vocabulary")
+        self.assertEqual(split.owner_of(
+            "fencesim::sim::Name::operator std::__cxx11::basic_string<char> const&() const"),
+            "vocabulary")
+
+    def test_a_method_named_like_the_vocabulary_is_its_own_parts(self):
+        for symbol, part in (
+                ("fencesim::runtime::MemoryLeaseRepository::release(fencesim::runtime::LeaseKey "
+                 "const&, std::string const&, unsigned long)", "runtime"),
+                ("fencesim::runtime::HeldLease::release()", "runtime"),
+                ("fencesim::sim::History::hash() const", "sim"),
+                ("fencesim::properties::ReferenceStores::release(fencesim::sim::StoreCall const&)",
+                 "properties"),
+                ("fencesim::sim::RemoteLeaseRepository::release(fencesim::runtime::LeaseKey "
+                 "const&, std::string const&, unsigned long)::{lambda()#1}::operator()() const",
+                 "sim")):
+            self.assertEqual(split.owner_of(symbol), part, symbol)
+
+    def test_operator_names_are_not_templates_or_arguments(self):
+        self.assertEqual(split.function_name(
+            "fencesim::sim::operator<(fencesim::sim::Name const&, fencesim::sim::Name const&)"),
+            "fencesim::sim::operator<")
+        self.assertEqual(split.function_name(
+            "std::ostream& fencesim::sim::operator<<(std::ostream&, fencesim::sim::Name const&)"),
+            "fencesim::sim::operator<<")
+        self.assertEqual(split.function_name(
+            "fencesim::sim::Callback::operator()()"), "fencesim::sim::Callback::operator()")
 
     def test_hashing_is_its_own_part(self):
         self.assertEqual(split.owner_of("XXH3_64bits_update"), "hashing")

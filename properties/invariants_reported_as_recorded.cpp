@@ -18,7 +18,7 @@ constexpr std::string_view kTree = "<tree>";
 constexpr std::string_view kName = "reported-as-recorded";
 
 // One commit as the store knows it: key, step path ("<tree>" for the completion), token.
-using CommitKey = std::tuple<runtime::LeaseKey, std::string, runtime::Token>;
+using CommitKey = std::tuple<sim::NameKey, std::string, runtime::Token>;
 
 struct Verdicts {
   bool committed = false;

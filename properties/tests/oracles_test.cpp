@@ -558,46 +558,27 @@ TEST(ReferenceModel, ALoadThatLostACommittedStepIsReported) {
 }
 
 TEST(ReferenceModel, ALoadIsJudgedAsASetOfStepsInAnyOrder) {
+  History h;
+  h.take(1);
+  for (const char* step : {"charge", "ship", "notify"}) h.commit(StoreOp::kCommitStep, 1, step);
   ReferenceStores model;
-  StoreCall take;
-  take.op = StoreOp::kTake;
-  take.store = "s";
-  take.holder = "a";
-  take.key = kTree;
-  take.ttl_ns = kTtl;
-  take.outcome = "taken";
-  take.lease = runtime::Lease{kTree, "a", 1, kTtl, false};
-  EXPECT_FALSE(model.handle(take).has_value());
-  for (const char* step : {"charge", "ship", "notify"}) {
-    StoreCall commit;
-    commit.op = StoreOp::kCommitStep;
-    commit.store = "s";
-    commit.key = kTree;
-    commit.token = 1;
-    commit.argument = step;
-    commit.outcome = "committed";
-    commit.reply_token = 1;
-    EXPECT_FALSE(model.handle(commit).has_value());
-  }
+  for (const sim::HistoryEvent& e : h.events()) ASSERT_FALSE(model.handle(*e.store).has_value());
   StoreCall load;
   load.op = StoreOp::kLoad;
-  load.store = "s";
+  load.store = "lease-store";
   load.key = kTree;
   load.outcome = "ok";
-  load.completed_steps = {"charge", "notify", "ship"};
-  EXPECT_FALSE(model.handle(load).has_value()) << "in order";
-  load.completed_steps = {"ship", "charge", "notify"};
-  EXPECT_FALSE(model.handle(load).has_value()) << "out of order";
-  load.completed_steps = {"charge", "notify", "notify", "ship"};
-  EXPECT_FALSE(model.handle(load).has_value()) << "a step listed twice";
-  load.completed_steps = {"charge", "ship"};
-  EXPECT_TRUE(model.handle(load).has_value()) << "in order, one missing";
-  load.completed_steps = {"notify", "charge"};
-  EXPECT_TRUE(model.handle(load).has_value()) << "out of order, one missing";
-  load.completed_steps = {"charge", "notify", "refund", "ship"};
-  EXPECT_TRUE(model.handle(load).has_value()) << "in order, one never committed";
-  load.completed_steps = {"charge", "notify", "ship", "ship"};
-  EXPECT_FALSE(model.handle(load).has_value()) << "the last listed twice";
+  const auto judged = [&](std::vector<std::string> steps) {
+    load.completed_steps = std::move(steps);
+    return model.handle(load).has_value();
+  };
+  EXPECT_FALSE(judged({"charge", "notify", "ship"})) << "in order";
+  EXPECT_FALSE(judged({"ship", "charge", "notify"})) << "out of order";
+  EXPECT_FALSE(judged({"charge", "notify", "notify", "ship"})) << "a step listed twice";
+  EXPECT_FALSE(judged({"charge", "notify", "ship", "ship"})) << "the last listed twice";
+  EXPECT_TRUE(judged({"charge", "ship"})) << "in order, one missing";
+  EXPECT_TRUE(judged({"notify", "charge"})) << "out of order, one missing";
+  EXPECT_TRUE(judged({"charge", "notify", "refund", "ship"})) << "in order, one never committed";
 }
 
 TEST(ReferenceModel, AReadMustReturnTheModelsLease) {

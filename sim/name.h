@@ -176,9 +176,6 @@ class NameTable {
     return NameKey{intern(std::string_view(key.tenant_id)),
                    intern(std::string_view(key.lease_execution_id))};
   }
-  NameKey intern(const NameKey& key) {
-    return NameKey{intern(key.tenant_id), intern(key.lease_execution_id)};
-  }
   std::size_t size() const { return count_; }
 
  private:

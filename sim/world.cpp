@@ -226,9 +226,6 @@ runtime::Nanoseconds World::monotonic_ns(NodeId node) const {
 }
 
 void World::record_store_call(NodeId store, StoreCall call) {
-  // Interned already by the remote stores and client_place; a hit costs a lookup by address, and
-  // a record made any other way still names its key by this world's names.
-  call.key = interned_.intern(call.key);
   if (!call.failed && call.op == StoreOp::kPlace) placed_.insert(call.key);
   if (!call.failed && call.op == StoreOp::kFinish) finished_.insert(call.key);
   HistoryEvent event = stamped(store, WorldEventKind::kStoreCall);

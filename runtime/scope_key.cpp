@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cstddef>
 #include <optional>
 
@@ -54,21 +55,44 @@ std::string decode_at(std::string_view encoded, std::size_t key_offset) {
   return decoded;
 }
 
+// is_unreserved for each byte value, worked out once: a holder encodes a scope key for every take
+// it sends, and a tenant's id may be hundreds of bytes long.
+const std::array<bool, 256>& unreserved_bytes() {
+  static const std::array<bool, 256> table = [] {
+    std::array<bool, 256> out{};
+    for (std::size_t byte = 0; byte < out.size(); ++byte) {
+      out[byte] = is_unreserved(static_cast<char>(byte));
+    }
+    return out;
+  }();
+  return table;
+}
+
+// Appends the encoding of `utf8` to `out`: each run of unreserved bytes as it is, in one copy,
+// every other byte as %XX.
+void append_encoded(std::string& out, std::string_view utf8) {
+  const std::array<bool, 256>& unreserved = unreserved_bytes();
+  std::size_t i = 0;
+  while (i < utf8.size()) {
+    std::size_t run_end = i;
+    while (run_end < utf8.size() && unreserved[static_cast<unsigned char>(utf8[run_end])]) {
+      ++run_end;
+    }
+    out.append(utf8.data() + i, run_end - i);
+    if (run_end == utf8.size()) return;
+    const auto byte = static_cast<unsigned char>(utf8[run_end]);
+    const char escape[3] = {'%', kHexDigits[byte >> 4], kHexDigits[byte & 0xF]};
+    out.append(escape, sizeof escape);
+    i = run_end + 1;
+  }
+}
+
 }  // namespace
 
 std::string encode_uri_component(std::string_view utf8) {
   std::string encoded;
   encoded.reserve(utf8.size());
-  for (const char c : utf8) {
-    if (is_unreserved(c)) {
-      encoded.push_back(c);
-      continue;
-    }
-    const auto byte = static_cast<unsigned char>(c);
-    encoded.push_back('%');
-    encoded.push_back(kHexDigits[byte >> 4]);
-    encoded.push_back(kHexDigits[byte & 0xF]);
-  }
+  append_encoded(encoded, utf8);
   return encoded;
 }
 
@@ -76,25 +100,37 @@ std::string decode_uri_component(std::string_view encoded) {
   return decode_at(encoded, 0);
 }
 
-std::string make_scope_key(std::span<const std::string> parts) {
-  if (parts.empty()) throw ScopeKeyError("a scope key needs at least one part");
+namespace {
+
+// Encodes each part into one key, joined by one ':'. The parts are read where they are (a lease's
+// ids are not copied into a list first): a holder builds a scope key for every take it sends.
+template <typename Parts>
+std::string join_encoded(const Parts& parts) {
+  if (parts.size() == 0) throw ScopeKeyError("a scope key needs at least one part");
   std::string key;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) key.push_back(kSeparator);
-    key += encode_uri_component(parts[i]);
+  bool first = true;
+  for (const std::string_view part : parts) {
+    if (!first) key.push_back(kSeparator);
+    first = false;
+    append_encoded(key, part);
   }
   // The encoding writes NUL as %00; a raw NUL here would be refused by PostgreSQL TEXT.
   check(key.find('\0') == std::string::npos, "a scope key never contains a NUL byte");
   return key;
 }
 
+}  // namespace
+
+std::string make_scope_key(std::span<const std::string> parts) {
+  return join_encoded(parts);
+}
+
 std::string make_scope_key(std::initializer_list<std::string_view> parts) {
-  const std::vector<std::string> owned(parts.begin(), parts.end());
-  return make_scope_key(std::span<const std::string>(owned));
+  return join_encoded(parts);
 }
 
 std::string make_scope_key(const LeaseKey& key) {
-  return make_scope_key({key.tenant_id, key.lease_execution_id});
+  return join_encoded(std::initializer_list<std::string_view>{key.tenant_id, key.lease_execution_id});
 }
 
 std::vector<std::string> split_scope_key(std::string_view key) {

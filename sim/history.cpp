@@ -126,6 +126,7 @@ History::History() : state_(XXH3_createState()) {
 
 History::~History() {
   XXH3_freeState(state_);
+  if (rolling_state_ != nullptr) XXH3_freeState(rolling_state_);
   // Keep the larger storage for the next History of this thread.
   events_.clear();
   rolling_.clear();
@@ -133,10 +134,11 @@ History::~History() {
   if (rolling_.capacity() > spare.rolling.capacity()) rolling_.swap(spare.rolling);
 }
 
-void History::record(HistoryEvent event) {
-  event.index = count_++;
-  last_events::note(event.world, event.runtime.kind);
-  Encoder encode(encoded_);
+namespace {
+
+// The canonical encoding of one event (see Encoder): everything but its index.
+void encode_event(const HistoryEvent& event, std::string& buffer) {
+  Encoder encode(buffer);
   encode.integer(static_cast<std::uint64_t>(event.time_ns));
   encode.integer(event.node);
   encode.integer(static_cast<std::uint64_t>(event.local_monotonic_ns));
@@ -189,12 +191,36 @@ void History::record(HistoryEvent event) {
     encode.integer(c.tree_completed);
     if (c.cancelled) encode.integer(1);  // only when set: histories without cancels keep their hash
   }
+}
+
+}  // namespace
+
+void History::record(HistoryEvent event) {
+  event.index = count_++;
+  last_events::note(event.world, event.runtime.kind);
+  encode_event(event, encoded_);
   XXH3_64bits_update(state_, encoded_.data(), encoded_.size());
-  if (keep_events_) {
-    rolling_.push_back(XXH3_64bits_digest(state_));
-    events_.push_back(std::move(event));
-  }
+  if (keep_events_) events_.push_back(std::move(event));
   if (hook_) hook_(keep_events_ ? events_.back() : event);
+}
+
+const std::vector<std::uint64_t>& History::rolling_hashes() const {
+  // Worked out when asked (a determinism check, a replay's divergence), not per event: the same
+  // encoding fed again into a state of its own, one digest per event.
+  if (rolling_.size() < events_.size()) {
+    if (rolling_state_ == nullptr) {
+      rolling_state_ = XXH3_createState();
+      check(rolling_state_ != nullptr, "XXH3 state allocated");
+      XXH3_64bits_reset(rolling_state_);
+    }
+    std::string buffer;
+    for (std::size_t i = rolling_.size(); i < events_.size(); ++i) {
+      encode_event(events_[i], buffer);
+      XXH3_64bits_update(rolling_state_, buffer.data(), buffer.size());
+      rolling_.push_back(XXH3_64bits_digest(rolling_state_));
+    }
+  }
+  return rolling_;
 }
 
 std::shared_ptr<const StoreCall> History::keep_store_call(StoreCall call) {

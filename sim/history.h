@@ -117,8 +117,9 @@ class History {
   std::shared_ptr<const StoreCall> keep_store_call(StoreCall call);
   const std::vector<HistoryEvent>& events() const { return events_; }
   std::uint64_t hash() const;
-  // The hash after each event, to find where two runs diverged.
-  const std::vector<std::uint64_t>& rolling_hashes() const { return rolling_; }
+  // The hash after each event, to find where two runs diverged (empty for a history that keeps no
+  // events).
+  const std::vector<std::uint64_t>& rolling_hashes() const;
   // When false, events are hashed but not kept (faster sweeps that need only the hash).
   void set_keep_events(bool keep) { keep_events_ = keep; }
   std::uint64_t size() const { return count_; }
@@ -130,7 +131,9 @@ class History {
   XXH3_state_t* state_;
   std::string encoded_;  // reused for every event's encoding
   std::vector<HistoryEvent> events_;
-  std::vector<std::uint64_t> rolling_;
+  // rolling_hashes(), filled in when asked.
+  mutable std::vector<std::uint64_t> rolling_;
+  mutable XXH3_state_t* rolling_state_ = nullptr;
   std::uint64_t count_ = 0;
   bool keep_events_ = true;
   std::function<void(const HistoryEvent&)> hook_;

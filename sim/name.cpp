@@ -18,7 +18,8 @@ std::uint64_t Name::hash_of(std::string_view text) noexcept {
 Name::Name(std::string text) {
   if (text.empty()) return;
   const std::uint64_t hash = hash_of(text);
-  node_ = new Node{1, hash, std::move(text)};
+  const std::uint64_t prefix = prefix_of(text);
+  node_ = new Node{1, hash, prefix, std::move(text)};
 }
 
 std::ostream& operator<<(std::ostream& out, const Name& name) {
@@ -58,7 +59,7 @@ Name NameTable::intern(std::string_view text) {
   const std::uint64_t hash = Name::hash_of(text);
   Name::Node** node = slot(text, hash);
   if (*node == nullptr) {
-    *node = new Name::Node{1, hash, std::string(text)};  // the table's own reference
+    *node = new Name::Node{1, hash, Name::prefix_of(text), std::string(text)};  // the table's own reference
     ++count_;
   }
   return Name(*node);

@@ -79,6 +79,10 @@ class Name {
   }
   friend std::strong_ordering operator<=>(const Name& a, const Name& b) noexcept {
     if (a.node_ == b.node_) return std::strong_ordering::equal;
+    // Names order by bytes; their first eight bytes, read as one number, decide most pairs.
+    const std::uint64_t a_prefix = a.prefix();
+    const std::uint64_t b_prefix = b.prefix();
+    if (a_prefix != b_prefix) return a_prefix <=> b_prefix;
     return a.view().compare(b.view()) <=> 0;
   }
   friend bool operator==(const Name& a, std::string_view b) noexcept { return a.view() == b; }
@@ -113,10 +117,23 @@ class Name {
   struct Node {
     std::uint32_t refs = 1;
     std::uint64_t hash = 0;
+    // The first eight bytes, big-endian, zero-filled past the end: two names whose prefixes
+    // differ order by their prefixes (a name that ends inside them is a prefix of the other, and
+    // orders first), so most comparisons never reach the bytes.
+    std::uint64_t prefix = 0;
     std::string text;
   };
   static const std::string& empty_text() noexcept;
   static std::uint64_t hash_of(std::string_view text) noexcept;
+  static std::uint64_t prefix_of(std::string_view text) noexcept {
+    std::uint64_t prefix = 0;
+    for (std::size_t i = 0; i < 8; ++i) {
+      prefix <<= 8;
+      if (i < text.size()) prefix |= static_cast<unsigned char>(text[i]);
+    }
+    return prefix;
+  }
+  std::uint64_t prefix() const noexcept { return node_ != nullptr ? node_->prefix : 0; }
   explicit Name(Node* node) noexcept : node_(node) { retain(); }
   void retain() const noexcept {
     if (node_ != nullptr) ++node_->refs;

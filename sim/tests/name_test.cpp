@@ -2,6 +2,7 @@
 // by their bytes whatever table (or none) made them, and the history hashes a name's bytes, never
 // its identity, so an event hashes alike interned or not.
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <map>
 #include <string>
@@ -45,6 +46,26 @@ TEST(Name, ComparesOrdersAndHashesByBytes) {
   EXPECT_EQ(order, "a-late,m,tenant-b,");
   EXPECT_TRUE(Name().empty());
   EXPECT_EQ(Name(""), Name());
+}
+
+// The order of names is the order of their bytes, whether their first eight bytes (compared as
+// one number) decide it or the bytes after them: strings drawn from few letters, NUL and 0xff,
+// so that prefixes tie, one ends inside the other's first eight bytes, or a NUL pads like the
+// zero fill.
+RC_GTEST_PROP(NameProperty, OrdersAsItsBytes, ()) {
+  const auto text = rc::gen::container<std::string>(
+      rc::gen::element<char>('a', 'b', '\0', static_cast<char>(0xff)));
+  const std::string a = *text;
+  const std::string b = *rc::gen::oneOf(text, rc::gen::just(a + "a"), rc::gen::just(a + '\0'),
+                                       rc::gen::just(a.substr(0, a.size() / 2)));
+  NameTable table;
+  const Name interned_a = table.intern(std::string_view(a));
+  const Name interned_b = table.intern(std::string_view(b));
+  const std::strong_ordering expected = a.compare(b) <=> 0;
+  RC_ASSERT((interned_a <=> interned_b) == expected);
+  RC_ASSERT((Name(a) <=> Name(b)) == expected);
+  RC_ASSERT((interned_a <=> Name(b)) == expected);
+  RC_ASSERT((NameKey(Name(a), Name(b)) <=> NameKey(interned_b, interned_a)) == expected);
 }
 
 TEST(Name, OutlivesItsTable) {

@@ -68,30 +68,30 @@ const std::array<bool, 256>& unreserved_bytes() {
   return table;
 }
 
-// Appends the encoding of `utf8` to `out`: each run of unreserved bytes as it is, in one copy,
-// every other byte as %XX.
+// Appends the encoding of `utf8` to `out`, written in place: room for the longest encoding is
+// made first (every byte escaped) and what is left over is cut at the end.
 void append_encoded(std::string& out, std::string_view utf8) {
   const std::array<bool, 256>& unreserved = unreserved_bytes();
-  std::size_t i = 0;
-  while (i < utf8.size()) {
-    std::size_t run_end = i;
-    while (run_end < utf8.size() && unreserved[static_cast<unsigned char>(utf8[run_end])]) {
-      ++run_end;
+  const std::size_t start = out.size();
+  out.resize(start + 3 * utf8.size());
+  char* write = out.data() + start;
+  for (const char c : utf8) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (unreserved[byte]) {
+      *write++ = c;
+      continue;
     }
-    out.append(utf8.data() + i, run_end - i);
-    if (run_end == utf8.size()) return;
-    const auto byte = static_cast<unsigned char>(utf8[run_end]);
-    const char escape[3] = {'%', kHexDigits[byte >> 4], kHexDigits[byte & 0xF]};
-    out.append(escape, sizeof escape);
-    i = run_end + 1;
+    *write++ = '%';
+    *write++ = kHexDigits[byte >> 4];
+    *write++ = kHexDigits[byte & 0xF];
   }
+  out.resize(static_cast<std::size_t>(write - out.data()));
 }
 
 }  // namespace
 
 std::string encode_uri_component(std::string_view utf8) {
   std::string encoded;
-  encoded.reserve(utf8.size());
   append_encoded(encoded, utf8);
   return encoded;
 }

@@ -8,9 +8,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "properties/invariant.h"
+#include "properties/key_hash.h"
 #include "runtime/observer.h"
 #include "sim/history.h"
 
@@ -41,11 +43,14 @@ struct HeldToken {
 
   friend auto operator<=>(const HeldToken&, const HeldToken&) = default;
   friend bool operator==(const HeldToken&, const HeldToken&) = default;
+  // Its parts, for KeyHash (properties/key_hash.h).
+  auto tie() const { return std::tie(holder, key, token); }
 };
 
 inline HeldToken held_token(const sim::RuntimeRecord& r) {
   return {r.holder, r.key, r.token};
 }
+
 
 // A refusal that names a later token: a sink refused a write, or the checkpoint store saw a higher
 // epoch (a refusal of a released lease is not a fence).

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include <map>
+#include <unordered_map>
 #include <utility>
 
 #include "properties/history_support.h"
@@ -16,7 +16,8 @@ void check_confirm_reads_cancel(const std::vector<sim::HistoryEvent>& events,
                                 std::vector<Violation>& out) {
   // (tree, requester node) -> the send times of the checkpoint reads the store handled, in the
   // store's order (not their send order: the network reorders).
-  std::map<std::pair<sim::NameKey, sim::NodeId>, std::vector<std::int64_t>> reads;
+  // Only looked up: hashed (KeyHash).
+  std::unordered_map<std::pair<sim::NameKey, sim::NodeId>, std::vector<std::int64_t>, KeyHash> reads;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store) {
       const sim::StoreCall& call = *e.store;

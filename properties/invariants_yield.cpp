@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "properties/history_support.h"
 #include "properties/invariants_builtin.h"
@@ -66,8 +67,9 @@ void work_after_release(const sim::HistoryEvent& e, const TreeState& tree, std::
 }  // namespace
 
 void check_safe_yield(const Events& events, std::vector<Violation>& out) {
-  std::map<TreeAtHolder, TreeState> trees;
-  std::map<HeldToken, std::uint64_t> released;  // -> the kLeaseReleased
+  // Only looked up: hashed (KeyHash).
+  std::unordered_map<TreeAtHolder, TreeState, KeyHash> trees;
+  std::unordered_map<HeldToken, std::uint64_t, KeyHash> released;  // -> the kLeaseReleased
   for (const sim::HistoryEvent& e : events) {
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;

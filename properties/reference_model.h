@@ -11,7 +11,9 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 
+#include "properties/key_hash.h"
 #include "sim/store_record.h"
 
 namespace fencesim::properties {
@@ -47,8 +49,9 @@ class ReferenceStores {
   std::optional<std::string> write(const sim::StoreCall& call);
 
   // Per store name, then per key (two lease stores never share a table).
-  std::map<std::pair<std::string, sim::NameKey>, ModelLease> leases_;
-  std::map<std::pair<std::string, sim::NameKey>, ModelCheckpoint> checkpoints_;
+  // Only looked up: hashed (KeyHash).
+  std::unordered_map<std::pair<std::string, sim::NameKey>, ModelLease, KeyHash> leases_;
+  std::unordered_map<std::pair<std::string, sim::NameKey>, ModelCheckpoint, KeyHash> checkpoints_;
   std::map<std::pair<std::string, std::string>, runtime::Token> high_water_;  // (sink, scope key)
   std::set<std::tuple<std::string, std::string, std::string>> applied_;  // + idempotency key
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <tuple>
+#include <unordered_map>
 
 namespace fencesim::properties {
 
@@ -17,8 +18,9 @@ using RunAtStore = std::tuple<sim::NameKey, runtime::Token, sim::Name>;
 
 struct Reader {
   StepHistory out;
-  std::map<RunAtHolder, std::size_t> open_at_holder;
-  std::map<RunAtStore, std::size_t> open_at_store;
+  // Only looked up (KeyHash).
+  std::unordered_map<RunAtHolder, std::size_t, KeyHash> open_at_holder;
+  std::unordered_map<RunAtStore, std::size_t, KeyHash> open_at_store;
 
   StepRun* open(const sim::RuntimeRecord& r) {
     auto it = open_at_holder.find({held_token(r), r.step});

@@ -16,6 +16,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "properties/history_support.h"
 
@@ -130,7 +131,7 @@ class CancelJudge {
   std::map<sim::NameKey, Recording> recorded_;
   std::set<std::pair<LeaseKey, sim::NodeId>> finished_;
   std::map<std::pair<std::string, LeaseKey>, std::uint64_t> seen_;  // (holder, tree) -> event
-  std::map<HeldToken, std::uint64_t> late_passes_;  // passes begun after the recording
+  std::unordered_map<HeldToken, std::uint64_t, KeyHash> late_passes_;  // passes begun after the recording
 };
 
 }  // namespace

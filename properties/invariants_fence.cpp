@@ -2,6 +2,8 @@
 // names is refused or lost, nothing more leaves under that token (stopped holder).
 #include <fmt/format.h>
 
+#include <unordered_map>
+
 #include "properties/history_support.h"
 #include "properties/invariants_builtin.h"
 
@@ -25,8 +27,11 @@ bool sent_through_fence(EventKind kind) {
 
 using RunAtHolder = std::pair<HeldToken, sim::Name>;
 
-void judge_scoped(const sim::HistoryEvent& e, const std::map<RunAtHolder, std::uint64_t>& running,
-                  const std::map<RunAtHolder, std::uint64_t>& ended, std::vector<Violation>& out) {
+// Only looked up (KeyHash).
+using RunIndex = std::unordered_map<RunAtHolder, std::uint64_t, KeyHash>;
+
+void judge_scoped(const sim::HistoryEvent& e, const RunIndex& running, const RunIndex& ended,
+                  std::vector<Violation>& out) {
   const sim::RuntimeRecord& r = e.runtime;
   const RunAtHolder run{held_token(r), r.step};
   if (running.contains(run)) return;
@@ -46,8 +51,8 @@ void judge_scoped(const sim::HistoryEvent& e, const std::map<RunAtHolder, std::u
 }  // namespace
 
 void check_fence_scoping(const Events& events, std::vector<Violation>& out) {
-  std::map<RunAtHolder, std::uint64_t> running;  // -> its kStepStarted
-  std::map<RunAtHolder, std::uint64_t> ended;    // -> its last kStepEnded
+  RunIndex running;  // -> its kStepStarted
+  RunIndex ended;    // -> its last kStepEnded
   for (const sim::HistoryEvent& e : events) {
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
@@ -65,7 +70,7 @@ void check_fence_scoping(const Events& events, std::vector<Violation>& out) {
 }
 
 void check_stopped_holder(const Events& events, std::vector<Violation>& out) {
-  std::map<HeldToken, std::uint64_t> stopped;  // -> the refusal or loss that stopped it
+  std::unordered_map<HeldToken, std::uint64_t, KeyHash> stopped;  // -> the refusal or loss that stopped it
   for (const sim::HistoryEvent& e : events) {
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;

@@ -5,6 +5,8 @@
 
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "properties/history_support.h"
 #include "runtime/errors.h"
@@ -57,10 +59,11 @@ std::string_view what_ended(EventKind kind) {
 void check_lost_only_when_lost(const Events& events, const RunFacts& facts,
                                std::vector<Violation>& out) {
   if (!facts.within_assumptions) return;
-  std::map<sim::NameKey, StoreLease> store;
-  std::map<HeldToken, runtime::Nanoseconds> belief;  // confirmedUntil of the last grant received
-  std::set<HeldToken> refused;
-  std::set<HeldToken> released;  // by its holder
+  // Only looked up (KeyHash).
+  std::unordered_map<sim::NameKey, StoreLease, KeyHash> store;
+  std::unordered_map<HeldToken, runtime::Nanoseconds, KeyHash> belief;  // confirmedUntil of the last grant received
+  std::unordered_set<HeldToken, KeyHash> refused;
+  std::unordered_set<HeldToken, KeyHash> released;  // by its holder
   for (std::size_t i = 0; i < events.size(); ++i) {
     const sim::HistoryEvent& e = events[i];
     const sim::RuntimeRecord* r = runtime_event(e);

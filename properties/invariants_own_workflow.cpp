@@ -23,6 +23,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "properties/history_support.h"
 #include "properties/invariants_builtin.h"
@@ -80,10 +81,11 @@ std::string describe(const sim::NameKey& key, const Placed& placed) {
 // What the stores received, per lease key.
 struct Received {
   std::map<sim::NameKey, std::vector<Placed>> placements;  // distinct (workflow, parent)
-  std::map<sim::NameKey, std::map<std::string, std::uint64_t>> stepped;    // path -> first
-  std::map<sim::NameKey, std::map<std::string, std::uint64_t>> committed;  // path -> first
-  std::map<sim::NameKey, std::uint64_t> completed;
-  std::map<sim::NameKey, std::map<sim::NameKey, std::uint64_t>> children;  // by parent
+  // Looked up by key, never walked (KeyHash); the maps inside are walked, in order.
+  std::unordered_map<sim::NameKey, std::map<std::string, std::uint64_t>, KeyHash> stepped;
+  std::unordered_map<sim::NameKey, std::map<std::string, std::uint64_t>, KeyHash> committed;
+  std::unordered_map<sim::NameKey, std::uint64_t, KeyHash> completed;
+  std::unordered_map<sim::NameKey, std::map<sim::NameKey, std::uint64_t>, KeyHash> children;
 };
 
 Received read_received(const Events& events) {

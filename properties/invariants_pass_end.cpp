@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <unordered_map>
 
 #include "properties/error_codes.h"
 #include "properties/history_support.h"
@@ -52,7 +53,7 @@ void check_pass_ends_as_it_went(const std::vector<sim::HistoryEvent>& events,
                                 std::vector<Violation>& out) {
   const std::string_view name = PassEndsAsItWent{}.name();
   std::map<std::pair<sim::Name, sim::NameKey>, PassState> passes;
-  std::map<HeldToken, std::uint64_t> lost_tokens;  // -> the first sign of the token's loss
+  std::unordered_map<HeldToken, std::uint64_t, KeyHash> lost_tokens;  // -> the first sign of the token's loss
   for (const sim::HistoryEvent& e : events) {
     if (is_failed_confirm(e)) {
       // A strict confirm that was not granted throws execution.lease-lost without a loss of the

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <unordered_map>
 
 #include "properties/history_support.h"
 #include "properties/invariants_after_loss.h"
@@ -39,8 +40,8 @@ bool starts_or_sends(EventKind kind) {
 void check_refusal_is_a_loss(const std::vector<sim::HistoryEvent>& events,
                              std::vector<Violation>& out) {
   const std::string_view name = RefusalIsALoss{}.name();
-  std::map<HeldToken, std::uint64_t> refused;  // -> the store's refusal as it reached the holder
-  std::map<HeldToken, std::uint64_t> lost;     // -> the first loss or refusal of any kind
+  std::unordered_map<HeldToken, std::uint64_t, KeyHash> refused;  // -> the store's refusal as it reached the holder
+  std::unordered_map<HeldToken, std::uint64_t, KeyHash> lost;     // -> the first loss or refusal of any kind
   for (const sim::HistoryEvent& e : events) {
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <unordered_map>
 
 #include "properties/history_support.h"
 #include "properties/invariants_builtin.h"
@@ -69,7 +70,7 @@ void judge_store_renewal(const sim::HistoryEvent& e, runtime::Nanoseconds ttl_ns
 void check_conditional_renewal(const Events& events, runtime::Nanoseconds ttl_ns,
                                std::vector<Violation>& out) {
   std::map<sim::NameKey, RenewedLease> leases;
-  std::map<HeldToken, std::uint64_t> lost;  // held token -> the holder's kLeaseLost
+  std::unordered_map<HeldToken, std::uint64_t, KeyHash> lost;  // held token -> the holder's kLeaseLost
   for (const sim::HistoryEvent& e : events) {
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;

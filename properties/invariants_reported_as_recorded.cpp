@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "properties/history_support.h"
 
@@ -30,12 +32,12 @@ struct Verdicts {
 void check_reported_as_recorded(const Events& events, std::vector<Violation>& out) {
   // Only what the store recorded before the report can back it: the history is read in order, and
   // a record at the report's instant counts (its reply cannot have come sooner).
-  std::map<CommitKey, Verdicts> recorded;
+  std::unordered_map<CommitKey, Verdicts, KeyHash> recorded;  // only looked up (KeyHash)
   // Trees whose completion the store recorded (a committed completion, or a load that answered
   // "completed": the store's own word, which a later pass acts on even where a real-mode worker
   // was killed between its commit and the commit's record), and placements the queue finished.
-  std::set<sim::NameKey> completion_recorded;
-  std::set<sim::NameKey> finished;
+  std::unordered_set<sim::NameKey, KeyHash> completion_recorded;
+  std::unordered_set<sim::NameKey, KeyHash> finished;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store && !e.store->failed) {
       const sim::StoreCall& call = *e.store;

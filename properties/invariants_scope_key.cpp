@@ -4,7 +4,9 @@
 // every scope key alone (a sink's, a placed child's) is well formed; no two lease keys share one.
 #include <fmt/format.h>
 
-#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "properties/history_support.h"
 #include "properties/invariants_builtin.h"
@@ -64,9 +66,10 @@ class ScopeKeyJudge {
 
  private:
   std::vector<Violation>& out_;
-  std::set<std::string> checked_;
+  // Only looked up: hashed (KeyHash).
+  std::unordered_set<std::string> checked_;
   // Keyed by the history's names (sim/name.h): judging an event copies no bytes.
-  std::map<sim::Name, std::pair<sim::NameKey, std::uint64_t>> owner_;
+  std::unordered_map<sim::Name, std::pair<sim::NameKey, std::uint64_t>, KeyHash> owner_;
 };
 
 bool names_a_key(const sim::RuntimeRecord& r) {
@@ -79,7 +82,7 @@ void check_scope_key_injective(const Events& events, std::vector<Violation>& out
   ScopeKeyJudge judge(out);
   // Lease key -> what was placed under it first: two trees (a root and a child, two children) that
   // the runtime names with one lease key would share one lease, one epoch and one checkpoint.
-  std::map<sim::NameKey, std::pair<const sim::StoreCall*, std::uint64_t>> placed;
+  std::unordered_map<sim::NameKey, std::pair<const sim::StoreCall*, std::uint64_t>, KeyHash> placed;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store) {
       const sim::StoreCall& call = *e.store;

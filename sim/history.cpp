@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "runtime/check.h"
 #include "sim/last_events.h"
 
@@ -51,9 +54,12 @@ namespace {
 // events encode alike. Encoded into one reused buffer and hashed in one call per event.
 class Encoder {
  public:
-  explicit Encoder(std::string& buffer) : buffer_(buffer) { buffer_.clear(); }
+  // Writes from the start of `buffer`, which only grows (it is kept from event to event): each
+  // field is stored in place, no append (and its checks) per field.
+  explicit Encoder(std::string& buffer) : buffer_(buffer) {}
   void integer(std::uint64_t value) {
-    buffer_.append(reinterpret_cast<const char*>(&value), sizeof value);
+    char* out = room(sizeof value);
+    std::memcpy(out, &value, sizeof value);
   }
   void lease(const runtime::LeaseKey& key) {
     text(key.tenant_id);
@@ -65,11 +71,20 @@ class Encoder {
   }
   void text(std::string_view value) {
     integer(value.size());
-    buffer_.append(value);
+    if (!value.empty()) std::memcpy(room(value.size()), value.data(), value.size());
   }
+  // The encoding so far.
+  std::string_view bytes() const { return {buffer_.data(), used_}; }
 
  private:
+  char* room(std::size_t size) {
+    if (used_ + size > buffer_.size()) buffer_.resize(std::max(2 * buffer_.size(), used_ + size + 256));
+    char* out = buffer_.data() + used_;
+    used_ += size;
+    return out;
+  }
   std::string& buffer_;
+  std::size_t used_ = 0;
 };
 
 // The storage of the last History that ended on this thread, kept for the next one.
@@ -136,8 +151,9 @@ History::~History() {
 
 namespace {
 
-// The canonical encoding of one event (see Encoder): everything but its index.
-void encode_event(const HistoryEvent& event, std::string& buffer) {
+// The canonical encoding of one event (see Encoder): everything but its index. The bytes are the
+// start of `buffer`.
+std::string_view encode_event(const HistoryEvent& event, std::string& buffer) {
   Encoder encode(buffer);
   encode.integer(static_cast<std::uint64_t>(event.time_ns));
   encode.integer(event.node);
@@ -191,6 +207,7 @@ void encode_event(const HistoryEvent& event, std::string& buffer) {
     encode.integer(c.tree_completed);
     if (c.cancelled) encode.integer(1);  // only when set: histories without cancels keep their hash
   }
+  return encode.bytes();
 }
 
 }  // namespace
@@ -198,8 +215,8 @@ void encode_event(const HistoryEvent& event, std::string& buffer) {
 void History::record(HistoryEvent event) {
   event.index = count_++;
   last_events::note(event.world, event.runtime.kind);
-  encode_event(event, encoded_);
-  XXH3_64bits_update(state_, encoded_.data(), encoded_.size());
+  const std::string_view encoded = encode_event(event, encoded_);
+  XXH3_64bits_update(state_, encoded.data(), encoded.size());
   if (keep_events_) events_.push_back(std::move(event));
   if (hook_) hook_(keep_events_ ? events_.back() : event);
 }
@@ -215,8 +232,8 @@ const std::vector<std::uint64_t>& History::rolling_hashes() const {
     }
     std::string buffer;
     for (std::size_t i = rolling_.size(); i < events_.size(); ++i) {
-      encode_event(events_[i], buffer);
-      XXH3_64bits_update(rolling_state_, buffer.data(), buffer.size());
+      const std::string_view encoded = encode_event(events_[i], buffer);
+      XXH3_64bits_update(rolling_state_, encoded.data(), encoded.size());
       rolling_.push_back(XXH3_64bits_digest(rolling_state_));
     }
   }

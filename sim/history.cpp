@@ -56,7 +56,8 @@ class Encoder {
  public:
   // Writes from the start of `buffer`, which only grows (it is kept from event to event): each
   // field is stored in place, no append (and its checks) per field.
-  explicit Encoder(std::string& buffer) : buffer_(buffer) {}
+  explicit Encoder(std::string& buffer)
+      : buffer_(buffer), data_(buffer.data()), capacity_(buffer.size()) {}
   void integer(std::uint64_t value) {
     char* out = room(sizeof value);
     std::memcpy(out, &value, sizeof value);
@@ -74,16 +75,23 @@ class Encoder {
     if (!value.empty()) std::memcpy(room(value.size()), value.data(), value.size());
   }
   // The encoding so far.
-  std::string_view bytes() const { return {buffer_.data(), used_}; }
+  std::string_view bytes() const { return {data_, used_}; }
 
  private:
   char* room(std::size_t size) {
-    if (used_ + size > buffer_.size()) buffer_.resize(std::max(2 * buffer_.size(), used_ + size + 256));
-    char* out = buffer_.data() + used_;
+    if (used_ + size > capacity_) [[unlikely]] grow(size);
+    char* out = data_ + used_;
     used_ += size;
     return out;
   }
+  [[gnu::noinline]] void grow(std::size_t size) {
+    buffer_.resize(std::max(2 * buffer_.size(), used_ + size + 256));
+    data_ = buffer_.data();
+    capacity_ = buffer_.size();
+  }
   std::string& buffer_;
+  char* data_;
+  std::size_t capacity_;
   std::size_t used_ = 0;
 };
 

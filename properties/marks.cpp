@@ -37,9 +37,18 @@ MarkDetector::MarkDetector(const sim::World& world, std::set<std::string> watche
 MarkDetector::~MarkDetector() = default;
 
 void MarkDetector::observe(const sim::HistoryEvent& e, std::vector<PlacedMark>& out) {
-  const MarkRule::Reach reach = [&](std::string_view name) {
-    if (watched_ && !watched_->contains(std::string(name))) return;
-    out.push_back(PlacedMark{std::string(name), e.index});
+  // One reference captured, so the callback fits std::function's own storage: no allocation per
+  // event.
+  struct Placing {
+    const MarkDetector& detector;
+    const sim::HistoryEvent& event;
+    std::vector<PlacedMark>& out;
+  } placing{*this, e, out};
+  const MarkRule::Reach reach = [&placing](std::string_view name) {
+    if (placing.detector.watched_ && !placing.detector.watched_->contains(std::string(name))) {
+      return;
+    }
+    placing.out.push_back(PlacedMark{std::string(name), placing.event.index});
   };
   for (const std::unique_ptr<MarkRule>& rule : rules_->rules) rule->observe(e, reach);
 }

@@ -43,8 +43,10 @@ class Network {
 
   // From a fiber of `from`: runs `handler` at `to` when the request arrives and returns its reply
   // (or rethrows what it threw). Throws StoreUnavailableError when no reply comes in time.
-  template <typename Reply>
-  Reply call(NodeId from, NodeId to, const std::string& what, std::function<Reply()> handler);
+  // `handler` is any callable returning a Reply; it is kept with the call's shared state (one
+  // allocation per call), not in a std::function of its own.
+  template <typename Reply, typename Handler>
+  Reply call(NodeId from, NodeId to, const std::string& what, Handler handler);
 
   void add_node_trouble(NodeId node, LinkTrouble trouble);
   void add_partition(NodeId a, NodeId b, std::int64_t until_ns);
@@ -131,27 +133,29 @@ class Network {
   std::uint64_t lost_count_ = 0;
 };
 
-template <typename Reply>
-Reply Network::call(NodeId from, NodeId to, const std::string& what,
-                    std::function<Reply()> handler) {
+template <typename Reply, typename Handler>
+Reply Network::call(NodeId from, NodeId to, const std::string& what, Handler handler) {
   // What the request's copies, its replies and its timeouts share with the caller, who may be
-  // gone (killed) when they run. One allocation per call; the closures below fit a Callback.
+  // gone (killed) when they run, the handler with them. One allocation per call; the closures
+  // below fit a Callback.
   struct State {
+    explicit State(Handler h) : handler(std::move(h)) {}
+    Handler handler;
     Waiter waiter;
     bool done = false;
     std::optional<Reply> reply;
     std::exception_ptr error;
     std::string reply_what;
   };
-  auto state = std::make_shared<State>();
+  auto state = std::make_shared<State>(std::move(handler));
   state->reply_what = what + " reply";
   // Named by a deadlock report: "the 'take reply'" (the peer is in the report's own line).
   state->waiter.set_awaits(state->reply_what);
-  send(from, to, what, [this, state, from, to, handler = std::move(handler)] {
+  send(from, to, what, [this, state, from, to] {
     std::optional<Reply> reply;
     std::exception_ptr error;
     try {
-      reply = handler();
+      reply = state->handler();
     } catch (const std::exception&) {
       error = std::current_exception();
     }

@@ -1,5 +1,7 @@
 #include "properties/reference_uri.h"
 
+#include <array>
+
 namespace fencesim::properties {
 
 namespace {
@@ -19,16 +21,25 @@ int hex_value(char c) {
 
 std::string reference_encode_uri_component(std::string_view bytes) {
   static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(bytes.size());
+  // unreserved() per byte value, once: the oracles encode every key and step path they judge.
+  static const std::array<bool, 256> kKept = [] {
+    std::array<bool, 256> kept{};
+    for (unsigned c = 0; c < kept.size(); ++c) kept[c] = unreserved(static_cast<unsigned char>(c));
+    return kept;
+  }();
+  // Sized first (each escape is two bytes more), then written.
+  std::size_t escapes = 0;
+  for (const char ch : bytes) escapes += kKept[static_cast<unsigned char>(ch)] ? 0u : 1u;
+  std::string out(bytes.size() + 2 * escapes, '\0');
+  char* next = out.data();
   for (const char ch : bytes) {
     const auto c = static_cast<unsigned char>(ch);
-    if (unreserved(c)) {
-      out += ch;
+    if (kKept[c]) {
+      *next++ = ch;
     } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 0xf];
+      *next++ = '%';
+      *next++ = kHex[c >> 4];
+      *next++ = kHex[c & 0xf];
     }
   }
   return out;

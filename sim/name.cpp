@@ -22,6 +22,8 @@ Name::Name(std::string text) {
   node_ = new Node{1, hash, prefix, std::move(text)};
 }
 
+void Name::destroy(Node* node) noexcept { delete node; }
+
 std::ostream& operator<<(std::ostream& out, const Name& name) {
   return out << name.view();
 }

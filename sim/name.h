@@ -138,10 +138,13 @@ class Name {
   void retain() const noexcept {
     if (node_ != nullptr) ++node_->refs;
   }
+  // Inlined to a test and a decrement (names are dropped by the million: every event moved or
+  // destroyed drops its own); the last reference's delete is out of line.
   void release() noexcept {
-    if (node_ != nullptr && --node_->refs == 0) delete node_;
+    if (node_ != nullptr && --node_->refs == 0) destroy(node_);
     node_ = nullptr;
   }
+  [[gnu::noinline]] static void destroy(Node* node) noexcept;
   Node* node_ = nullptr;
 };
 

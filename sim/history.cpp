@@ -56,8 +56,9 @@ class Encoder {
  public:
   // Writes from the start of `buffer`, which only grows (it is kept from event to event): each
   // field is stored in place, no append (and its checks) per field.
-  explicit Encoder(std::string& buffer)
-      : buffer_(buffer), data_(buffer.data()), capacity_(buffer.size()) {}
+  // Writes after the first `start` bytes of `buffer`.
+  Encoder(std::string& buffer, std::size_t start)
+      : buffer_(buffer), data_(buffer.data()), capacity_(buffer.size()), start_(start), used_(start) {}
   void integer(std::uint64_t value) {
     char* out = room(sizeof value);
     std::memcpy(out, &value, sizeof value);
@@ -74,8 +75,8 @@ class Encoder {
     integer(value.size());
     if (!value.empty()) std::memcpy(room(value.size()), value.data(), value.size());
   }
-  // The encoding so far.
-  std::string_view bytes() const { return {data_, used_}; }
+  // The encoding so far (after `start`).
+  std::string_view bytes() const { return {data_ + start_, used_ - start_}; }
 
  private:
   char* room(std::size_t size) {
@@ -92,7 +93,8 @@ class Encoder {
   std::string& buffer_;
   char* data_;
   std::size_t capacity_;
-  std::size_t used_ = 0;
+  std::size_t start_;
+  std::size_t used_;
 };
 
 // The storage of the last History that ended on this thread, kept for the next one.
@@ -159,10 +161,10 @@ History::~History() {
 
 namespace {
 
-// The canonical encoding of one event (see Encoder): everything but its index. The bytes are the
-// start of `buffer`.
-std::string_view encode_event(const HistoryEvent& event, std::string& buffer) {
-  Encoder encode(buffer);
+// The canonical encoding of one event (see Encoder): everything but its index, written into
+// `buffer` after its first `start` bytes.
+std::string_view encode_event(const HistoryEvent& event, std::string& buffer, std::size_t start) {
+  Encoder encode(buffer, start);
   encode.integer(static_cast<std::uint64_t>(event.time_ns));
   encode.integer(event.node);
   encode.integer(static_cast<std::uint64_t>(event.local_monotonic_ns));
@@ -223,8 +225,10 @@ std::string_view encode_event(const HistoryEvent& event, std::string& buffer) {
 void History::record(HistoryEvent event) {
   event.index = count_++;
   last_events::note(event.world, event.runtime.kind);
-  const std::string_view encoded = encode_event(event, encoded_);
-  XXH3_64bits_update(state_, encoded.data(), encoded.size());
+  // Appended to the bytes not hashed yet: the hash of a stream is the hash of its concatenation,
+  // so a few large updates give the same hash as one small update per event, for less.
+  pending_ += encode_event(event, encoded_, pending_).size();
+  if (pending_ >= kHashBatchBytes) hash_pending();
   if (keep_events_) events_.push_back(std::move(event));
   if (hook_) hook_(keep_events_ ? events_.back() : event);
 }
@@ -240,7 +244,7 @@ const std::vector<std::uint64_t>& History::rolling_hashes() const {
     }
     std::string buffer;
     for (std::size_t i = rolling_.size(); i < events_.size(); ++i) {
-      const std::string_view encoded = encode_event(events_[i], buffer);
+      const std::string_view encoded = encode_event(events_[i], buffer, 0);
       XXH3_64bits_update(rolling_state_, encoded.data(), encoded.size());
       rolling_.push_back(XXH3_64bits_digest(rolling_state_));
     }
@@ -262,7 +266,13 @@ std::shared_ptr<const StoreCall> History::keep_store_call(StoreCall call) {
   return std::shared_ptr<const StoreCall>(store_calls_, &kept);
 }
 
+void History::hash_pending() const {
+  XXH3_64bits_update(state_, encoded_.data(), pending_);
+  pending_ = 0;
+}
+
 std::uint64_t History::hash() const {
+  hash_pending();
   return XXH3_64bits_digest(state_);
 }
 

@@ -128,8 +128,14 @@ class History {
   void set_hook(std::function<void(const HistoryEvent&)> hook) { hook_ = std::move(hook); }
 
  private:
+  // Hashes the encoded events not hashed yet (into state_).
+  void hash_pending() const;
+  static constexpr std::size_t kHashBatchBytes = 16 * 1024;
   XXH3_state_t* state_;
-  std::string encoded_;  // reused for every event's encoding
+  // The encodings of the events recorded since the last update of state_ (pending_ bytes); the
+  // buffer is kept from batch to batch.
+  mutable std::string encoded_;
+  mutable std::size_t pending_ = 0;
   std::vector<HistoryEvent> events_;
   // rolling_hashes(), filled in when asked.
   mutable std::vector<std::uint64_t> rolling_;

@@ -205,6 +205,19 @@ class NameTable {
   std::size_t count_ = 0;
 };
 
+// The name one source gave last (one field of one node's runtime events): the same text again
+// is found by comparing its bytes once, without hashing them and probing the table.
+class RecentName {
+ public:
+  const Name& intern(NameTable& table, std::string_view text) {
+    if (last_.size() != text.size() || last_.view() != text) last_ = table.intern(text);
+    return last_;
+  }
+
+ private:
+  Name last_;
+};
+
 }  // namespace fencesim::sim
 
 template <>

@@ -415,7 +415,20 @@ std::int64_t World::true_now_ns() const {
 
 void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {
   HistoryEvent entry = stamped(node, WorldEventKind::kRuntime);
-  entry.runtime = RuntimeRecord(event, interned_);
+  // Interned as RuntimeRecord(event, interned_) would, through the node's last names: a node's
+  // events mostly repeat its holder, tree and scope key.
+  if (recent_names_.size() <= node) recent_names_.resize(node + 1);
+  RecentRuntimeNames& recent = recent_names_[node];
+  RuntimeRecord& record = entry.runtime;
+  record.kind = event.kind;
+  record.holder = recent.holder.intern(interned_, event.holder);
+  record.key = NameKey(recent.tenant_id.intern(interned_, event.key.tenant_id),
+                       recent.lease_execution_id.intern(interned_, event.key.lease_execution_id));
+  record.scope_key = recent.scope_key.intern(interned_, event.scope_key);
+  record.token = event.token;
+  record.step = recent.step.intern(interned_, event.step);
+  record.detail = recent.detail.intern(interned_, event.detail);
+  record.value = event.value;
   history_.record(std::move(entry));
   for (const std::shared_ptr<MomentWatch>& watch : moment_watches_) {
     if (watch->over || watch->node != node || watch->kind != event.kind ||

@@ -316,6 +316,11 @@ class World final : private StoreRecorder {
   // Every name this world records, interned (sim/name.h): the events of one tree or holder share
   // one copy of its name.
   NameTable interned_;
+  // Per node, the names of its last runtime event, field by field (see on_runtime_event).
+  struct RecentRuntimeNames {
+    RecentName holder, tenant_id, lease_execution_id, scope_key, step, detail;
+  };
+  std::vector<RecentRuntimeNames> recent_names_;
   History history_;
   std::unique_ptr<Network> network_;
   std::vector<std::string> names_;

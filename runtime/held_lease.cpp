@@ -11,14 +11,15 @@ namespace fencesim::runtime {
 
 std::shared_ptr<HeldLease> HeldLease::take(LeaseServices services, const LeaseKey& key) {
   const Nanoseconds sent = services.env.monotonic_ns();
+  const std::string scope_key = make_scope_key(key);  // one encoding for both of the take's events
   services.observer.on_event(RuntimeEvent{
-      EventKind::kTakeSent, services.holder, key, make_scope_key(key), kTokenNone, {}, {}, sent});
+      EventKind::kTakeSent, services.holder, key, scope_key, kTokenNone, {}, {}, sent});
   const TakeResult result = services.leases.take(key, services.holder, services.policy.ttl_ns);
   if (result.status != TakeStatus::kTaken) {
     services.observer.on_event(RuntimeEvent{EventKind::kTakeRefused,
                                             services.holder,
                                             key,
-                                            make_scope_key(key),
+                                            scope_key,
                                             result.lease.token,
                                             {},
                                             result.lease.holder,

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/store_errors.h"
@@ -46,7 +47,7 @@ class Network {
   // `handler` is any callable returning a Reply; it is kept with the call's shared state (one
   // allocation per call), not in a std::function of its own.
   template <typename Reply, typename Handler>
-  Reply call(NodeId from, NodeId to, const std::string& what, Handler handler);
+  Reply call(NodeId from, NodeId to, const std::string& what, Handler&& handler);
 
   void add_node_trouble(NodeId node, LinkTrouble trouble);
   void add_partition(NodeId a, NodeId b, std::int64_t until_ns);
@@ -134,20 +135,22 @@ class Network {
 };
 
 template <typename Reply, typename Handler>
-Reply Network::call(NodeId from, NodeId to, const std::string& what, Handler handler) {
+Reply Network::call(NodeId from, NodeId to, const std::string& what, Handler&& handler) {
   // What the request's copies, its replies and its timeouts share with the caller, who may be
   // gone (killed) when they run, the handler with them. One allocation per call; the closures
   // below fit a Callback.
+  // Moved once, into the state (a lambda's copies of const values copy when moved).
+  using HandlerType = std::decay_t<Handler>;
   struct State {
-    explicit State(Handler h) : handler(std::move(h)) {}
-    Handler handler;
+    explicit State(Handler&& h) : handler(std::forward<Handler>(h)) {}
+    HandlerType handler;
     Waiter waiter;
     bool done = false;
     std::optional<Reply> reply;
     std::exception_ptr error;
     std::string reply_what;
   };
-  auto state = std::make_shared<State>(std::move(handler));
+  auto state = std::make_shared<State>(std::forward<Handler>(handler));
   state->reply_what = what + " reply";
   // Named by a deadlock report: "the 'take reply'" (the peer is in the report's own line).
   state->waiter.set_awaits(state->reply_what);

@@ -87,7 +87,9 @@ class RemoteLeaseRepository final : public runtime::ExecutionLeaseRepository {
   runtime::TakeResult take(const runtime::LeaseKey& key, const runtime::HolderId& holder,
                            runtime::Nanoseconds ttl_ns) override {
     const detail::Sent sent = detail::sent_now(route_);
-    return route_.network.call<runtime::TakeResult>(route_.from, route_.to, "take", [=, this] {
+    // The key captured as a value of its own (not a const copy), so moving the handler moves it.
+    return route_.network.call<runtime::TakeResult>(route_.from, route_.to, "take",
+                                                    [=, this, key = key] {
       return detail::handled_at_store<runtime::TakeResult>(
           route_, sent, detail::lease_call(route_, StoreOp::kTake, store_, key, holder, 0, ttl_ns),
           [&] { return target_.take(key, holder, ttl_ns); },
@@ -171,7 +173,9 @@ class RemoteCheckpointStore final : public runtime::CheckpointStore {
   }
   runtime::Checkpoint load(const runtime::LeaseKey& key) override {
     const detail::Sent sent = detail::sent_now(route_);
-    return route_.network.call<runtime::Checkpoint>(route_.from, route_.to, "load", [=, this] {
+    // The key captured as a value of its own (see take).
+    return route_.network.call<runtime::Checkpoint>(route_.from, route_.to, "load",
+                                                    [=, this, key = key] {
       return detail::handled_at_store<runtime::Checkpoint>(
           route_, sent, detail::lease_call(route_, StoreOp::kLoad, store_, key, {}, 0, 0),
           [&] { return target_.load(key); },

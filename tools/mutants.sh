@@ -270,7 +270,25 @@ run_mutant() {
   objcopy --strip-debug "$built" "$binary" 2>/dev/null || cp -f "$built" "$binary"
 
   if [[ -n "$sweep_seconds" ]]; then
-    sweep_mutant "$name" "$binary" "$dir"
+    local -a stop_early=()
+    [[ $until_caught -eq 1 ]] && stop_early=(--stop-after-failures 1)
+    local sweep_timeout=$((sweep_seconds * 3 + 300))
+    sweep_mutant "$name" "$binary" "$dir" "a ${sweep_seconds}s sweep" \
+      --budget "${sweep_seconds}s" "${stop_early[@]}"
+    return
+  fi
+  # sweep:A,B,...: the scenarios' seeds 1..budget in ONE worker process, as a night runs them. A
+  # bug whose run depends on the runs before it in the same process (state that outlives a world:
+  # a static, a cache) never shows in `fencesim run`, one seed per process.
+  if [[ $scenarios_csv == sweep:* ]]; then
+    local -a in_one_worker=() listed=()
+    local listed_one
+    IFS=',' read -r -a listed <<<"${scenarios_csv#sweep:}"
+    for listed_one in "${listed[@]}"; do in_one_worker+=(--scenario "$listed_one"); done
+    echo "== $name: built in ${r_build}s; seeds 1..$budget of ${listed[*]} in one worker" >&2
+    local sweep_timeout=$((run_timeout * 4))
+    sweep_mutant "$name" "$binary" "$dir" "seeds 1..$budget of ${listed[*]} in one worker" \
+      "${in_one_worker[@]}" --seeds "1..$budget" --stop-after-failures 1
     return
   fi
   local -a scenarios live=()
@@ -341,17 +359,17 @@ run_mutant() {
   echo "== $name: survived ${budget} seeds of ${live[*]:-no scenario} (${r_seconds}s)" >&2
 }
 
-# --sweep: one plain sweep of every scenario for the mutant's binary. Sets the same r_* as
-# run_mutant. The seconds are the summed wall seconds of the runs up to and including the first
-# failure, in the order the sweep recorded them (one job, so the order it ran them).
+# One sweep, in one worker, for the mutant's binary: --sweep's plain sweep of every scenario, or a
+# manifest's sweep: catcher. Usage: sweep_mutant NAME BINARY DIR WHAT SWEEP-ARGS... Sets the same
+# r_* as run_mutant. The seconds are the summed wall seconds of the runs up to and including the
+# first failure, in the order the sweep recorded them (one job, so the order it ran them).
 sweep_mutant() {
-  local name="$1" binary="$2" dir="$3" rc=0 line
-  local -a stop=()
-  [[ $until_caught -eq 1 ]] && stop=(--stop-after-failures 1)
+  local name="$1" binary="$2" dir="$3" what="$4" rc=0 line
+  shift 4
   rm -rf "$dir/sweep"
-  echo "== $name: fencesim sweep --budget ${sweep_seconds}s --jobs 1 ${stop[*]}" >&2
-  (cd "$dir" && timeout $((sweep_seconds * 3 + 300)) "$binary" sweep --budget "${sweep_seconds}s" \
-    --jobs 1 "${stop[@]}" --out "$dir/sweep" >"$dir/sweep.log" 2>&1) || rc=$?
+  echo "== $name: fencesim sweep $* --jobs 1" >&2
+  (cd "$dir" && timeout "$sweep_timeout" "$binary" sweep "$@" \
+    --jobs 1 --out "$dir/sweep" >"$dir/sweep.log" 2>&1) || rc=$?
   if [[ ! -f "$dir/sweep/runs.jsonl" ]]; then
     tail -5 "$dir/sweep.log" >&2
     r_outcome=broken; r_caught_by="SWEEP GAVE NO runs.jsonl (exit $rc)"; return
@@ -395,7 +413,7 @@ PY
     echo "== $name: caught by $first after ${seconds}s of runs ($failures of $runs runs failed)" >&2
   else
     r_outcome=survived; r_caught_by="SURVIVED"
-    echo "== $name: survived a ${sweep_seconds}s sweep ($runs runs)" >&2
+    echo "== $name: survived $what ($runs runs)" >&2
   fi
 }
 

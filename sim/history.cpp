@@ -252,7 +252,7 @@ const std::vector<std::uint64_t>& History::rolling_hashes() const {
   return rolling_;
 }
 
-std::shared_ptr<const StoreCall> History::keep_store_call(StoreCall call) {
+std::shared_ptr<const StoreCall> History::keep_store_call(StoreCall&& call) {
   // A history that keeps no events (hashed only) keeps no calls either: each goes with its event.
   if (!keep_events_) return std::make_shared<const StoreCall>(std::move(call));
   StoreCalls& calls = *store_calls_;

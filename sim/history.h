@@ -114,7 +114,7 @@ class History {
   // read them from consecutive memory rather than one allocation each. The pointer keeps the
   // storage of all the run's calls alive (an event copied out of the world keeps them all). A
   // history that keeps no events gives each call an allocation of its own, freed with its event.
-  std::shared_ptr<const StoreCall> keep_store_call(StoreCall call);
+  std::shared_ptr<const StoreCall> keep_store_call(StoreCall&& call);
   const std::vector<HistoryEvent>& events() const { return events_; }
   std::uint64_t hash() const;
   // The hash after each event, to find where two runs diverged (empty for a history that keeps no

@@ -26,6 +26,10 @@ class SimNotification final : public runtime::Notification {
     std::vector<Waiter*> woken;
     woken.swap(waiting_);
     for (Waiter* waiter : woken) scheduler_.wake(*waiter);
+    // The list's storage back to the waiting list (a lease notifies at every renewal and every
+    // change): no allocation at the next wait. Only if nobody began waiting meanwhile.
+    woken.clear();
+    if (waiting_.empty()) waiting_.swap(woken);
   }
 
  private:

@@ -85,7 +85,7 @@ class StoreRecorder {
   // True time now, and `node`'s monotonic clock now.
   virtual std::int64_t now_ns() const = 0;
   virtual runtime::Nanoseconds monotonic_ns(NodeId node) const = 0;
-  virtual void record_store_call(NodeId store, StoreCall call) = 0;
+  virtual void record_store_call(NodeId store, StoreCall&& call) = 0;
   // `key` as the recorded calls name it (a world's interned names).
   virtual NameKey intern(const runtime::LeaseKey& key) = 0;
 };

@@ -225,7 +225,7 @@ runtime::Nanoseconds World::monotonic_ns(NodeId node) const {
   return clocks_[node].monotonic_at(scheduler_->now_ns());
 }
 
-void World::record_store_call(NodeId store, StoreCall call) {
+void World::record_store_call(NodeId store, StoreCall&& call) {
   if (!call.failed && call.op == StoreOp::kPlace) placed_.insert(call.key);
   if (!call.failed && call.op == StoreOp::kFinish) finished_.insert(call.key);
   HistoryEvent event = stamped(store, WorldEventKind::kStoreCall);

@@ -270,7 +270,7 @@ class World final : private StoreRecorder {
   runtime::Nanoseconds store_wall_ns(NodeId store) const override;
   std::int64_t now_ns() const override;
   runtime::Nanoseconds monotonic_ns(NodeId node) const override;
-  void record_store_call(NodeId store, StoreCall call) override;
+  void record_store_call(NodeId store, StoreCall&& call) override;
   NameKey intern(const runtime::LeaseKey& key) override { return interned_.intern(key); }
   // Places a root on the queue (a client's request reaching the store), recorded as a kStoreCall.
   void place_root(const runtime::LeaseKey& key, const std::string& workflow);

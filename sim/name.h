@@ -50,10 +50,13 @@ class Name {
 
   const std::string& str() const noexcept { return node_ != nullptr ? node_->text : empty_text(); }
   operator const std::string&() const noexcept { return str(); }  // NOLINT
-  operator std::string_view() const noexcept { return str(); }     // NOLINT
-  std::string_view view() const noexcept { return str(); }
+  operator std::string_view() const noexcept { return view(); }    // NOLINT
+  // Read without str(): the empty name's view is a constant, not a call for a static string.
+  std::string_view view() const noexcept {
+    return node_ != nullptr ? std::string_view(node_->text) : std::string_view();
+  }
   bool empty() const noexcept { return node_ == nullptr; }
-  std::size_t size() const noexcept { return str().size(); }
+  std::size_t size() const noexcept { return node_ != nullptr ? node_->text.size() : 0; }
   const char* data() const noexcept { return str().data(); }
   const char* c_str() const noexcept { return str().c_str(); }
   // XXH3 of the bytes (0 for the empty name).

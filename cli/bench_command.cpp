@@ -5,6 +5,7 @@
 // are both printed: on a shared machine the CPU column is the one to read for an idle core.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <dlfcn.h>
 #include <time.h>
 
 #include <algorithm>
@@ -189,6 +190,18 @@ double print_runs(std::ostream& out, const std::string& scenario, sim::Strategy 
   return ns_per_event;
 }
 
+// Which allocator the process runs on: the figures depend on it (CMakeLists.txt links mimalloc
+// when it is installed; LD_PRELOAD may bring another). Looked up, not configured, so a figure says
+// what actually ran.
+std::string allocator_in_use() {
+  using Version = int (*)();
+  if (void* symbol = dlsym(RTLD_DEFAULT, "mi_version"); symbol != nullptr) {
+    const int version = reinterpret_cast<Version>(symbol)();
+    return fmt::format("mimalloc {}.{}.{}", version / 100, (version / 10) % 10, version % 10);
+  }
+  return "the C library's malloc";
+}
+
 std::string load_average() {
   double load[3] = {0, 0, 0};
   if (getloadavg(load, 3) != 3) return "unknown";
@@ -209,8 +222,9 @@ int bench_command(const scenarios::ScenarioRegistry& registry, const BenchArgs& 
   if (switches < 1000) throw UsageError("--switches: at least 1000");
 
   fmt::print(out,
-             "fencesim bench: {} seeds {}..{}, one thread, every invariant on; load average {}\n",
-             args.scenario, seeds.first, seeds.last, load_average());
+             "fencesim bench: {} seeds {}..{}, one thread, every invariant on, {}; load average "
+             "{}\n",
+             args.scenario, seeds.first, seeds.last, allocator_in_use(), load_average());
   const Switches before = measure_switches(switches);
   const Runs random_walk = run_seeds(registry, args.scenario, seeds, sim::Strategy::kRandomWalk);
   const Runs pct = run_seeds(registry, args.scenario, seeds, sim::Strategy::kPct);

@@ -25,7 +25,9 @@ ALLOC = re.compile(r"^(malloc|free|cfree|realloc|calloc|_int_malloc|_int_free|_i
                    r"malloc_consolidate|tcache_\w+|operator new|operator delete|__libc_malloc|"
                    r"__libc_free|__GI___libc_malloc|__GI___libc_free|unlink_chunk|"
                    r"__malloc_\w+|_int_free_merge_chunk|_int_free_create_chunk|"
-                   r"_int_free_maybe_consolidate)")
+                   r"_int_free_maybe_consolidate|"
+                   # mimalloc's, which every executable links when it is installed
+                   r"_?mi_\w+)")
 STRING = re.compile(r"^(__)?(mem|str|wmem)\w*")
 UNWIND = re.compile(r"^(_Unwind_|__cxa_|__gxx_personality|_dl_find_object|dl_iterate_phdr|"
                     r"__dl_iterate_phdr|uw_|execute_cfa_program|search_object|"

@@ -79,6 +79,14 @@ class OwnerOf(unittest.TestCase):
         self.assertEqual(split.owner_of("XXH3_64bits_update"), "hashing")
 
 
+    def test_either_allocator_is_allocation(self):
+        for symbol in ("_int_malloc", "cfree@GLIBC_2.2.5", "mi_free", "_mi_malloc_generic",
+                       "_mi_page_malloc", "operator new(unsigned long)"):
+            self.assertEqual(split.part_of(symbol, False), "allocation", symbol)
+        self.assertEqual(split.part_of("__memcmp_evex_movbe", False), "libc strings")
+        self.assertEqual(split.part_of("min_element_helper", False), "other")
+
+
 class ByCaller(unittest.TestCase):
     def test_library_and_vocabulary_frames_go_to_the_innermost_fencesim_function(self):
         script = """

@@ -18,6 +18,10 @@
 
 namespace fencesim::properties {
 
+// Outcomes compared as views: the size first, no strlen and no call per comparison (a std::string
+// against a C string is both, and the oracles compare every store call's outcome).
+using std::string_view_literals::operator""sv;
+
 // The runtime event of `e`, or null for a world event.
 inline const sim::RuntimeRecord* runtime_event(const sim::HistoryEvent& e) {
   return e.world == sim::WorldEventKind::kRuntime ? &e.runtime : nullptr;
@@ -27,7 +31,7 @@ inline const sim::RuntimeRecord* runtime_event(const sim::HistoryEvent& e) {
 // root under an AnyInstance child's reserved key, sim::World::client_place) or that threw (its
 // error in `outcome`) placed nothing.
 inline bool is_placement(const sim::StoreCall& call) {
-  return call.op == sim::StoreOp::kPlace && call.outcome == "ok";
+  return call.op == sim::StoreOp::kPlace && call.outcome == "ok"sv;
 }
 
 inline bool is(const sim::HistoryEvent& e, runtime::EventKind kind) {

@@ -22,6 +22,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 using runtime::EventKind;
@@ -39,9 +41,9 @@ class CancelJudge {
   void store_call(const sim::HistoryEvent& e) {
     const sim::StoreCall& call = *e.store;
     if (call.failed) return;
-    if (call.op == sim::StoreOp::kCancel && call.outcome == "recorded") {
+    if (call.op == sim::StoreOp::kCancel && call.outcome == "recorded"sv) {
       recorded_.try_emplace(call.key, Recording{e.index, e.time_ns});
-    } else if (call.op == sim::StoreOp::kCommitTree && call.outcome == "committed") {
+    } else if (call.op == sim::StoreOp::kCommitTree && call.outcome == "committed"sv) {
       if (const Recording* r = recording(call.key)) {
         report(fmt::format("the completion of {} committed (token {}) after its cancel was "
                            "recorded",

@@ -11,6 +11,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 // One step running at a holder: its key, token, holder and path.
@@ -40,10 +42,10 @@ void check_cancel_ends_no_later_step(const Events& events, std::vector<Violation
     if (e.world != sim::WorldEventKind::kStoreCall || !e.store || e.store->failed) continue;
     const sim::StoreCall& call = *e.store;
     const sim::NameKey& key = call.key;
-    if (call.op == sim::StoreOp::kTake && call.outcome == "taken" && call.lease) {
+    if (call.op == sim::StoreOp::kTake && call.outcome == "taken"sv && call.lease) {
       runtime::Token& token = granted[{key, call.from}];
       token = std::max(token, call.lease->token);
-    } else if (call.op == sim::StoreOp::kCancel && call.outcome == "recorded") {
+    } else if (call.op == sim::StoreOp::kCancel && call.outcome == "recorded"sv) {
       cancelled.insert(key);
     } else if (call.op == sim::StoreOp::kFinish && cancelled.contains(key) &&
                judged.insert(key).second) {

@@ -13,6 +13,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 using runtime::EventKind;
@@ -84,7 +86,7 @@ void check_cancel_seen_in_time(const std::vector<sim::HistoryEvent>& events, std
         break;
       case sim::WorldEventKind::kStoreCall:
         if (e.store && !e.store->failed && e.store->op == sim::StoreOp::kCancel &&
-            e.store->outcome == "recorded") {
+            e.store->outcome == "recorded"sv) {
           recorded.try_emplace(e.store->key, e.index, e.time_ns);
         }
         break;

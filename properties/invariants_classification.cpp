@@ -10,6 +10,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 using runtime::EventKind;
 
 namespace {
@@ -28,7 +30,7 @@ void judge_step(const StepRun& run, const StepHistory& steps, std::vector<Violat
     return;
   }
   // An "ok" step committed before the fence: stale-step-never-succeeds judges those.
-  if (run.outcome == "ok") return;
+  if (run.outcome == "ok"sv) return;
   const TokenLoss* loss = loss_before(steps, run.held, *run.ended);
   if (loss == nullptr || loss->kind != EventKind::kLeaseLost || loss->detail != "fenced") return;
   out.push_back(violation(classification_name(),

@@ -12,6 +12,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 struct GrantedRenewal {
@@ -26,7 +28,7 @@ void check_strict_confirm(const Events& events, std::vector<Violation>& out) {
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store) {
       const sim::StoreCall& call = *e.store;
-      if (call.op == sim::StoreOp::kRenew && call.outcome == "renewed") {
+      if (call.op == sim::StoreOp::kRenew && call.outcome == "renewed"sv) {
         granted[{call.key, call.token}].push_back({call.sent_ns, call.from});
       }
       continue;

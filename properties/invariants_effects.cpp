@@ -21,6 +21,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 std::string_view name() {
@@ -125,7 +127,7 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
       const sim::StoreCall& call = *e.store;
       switch (call.op) {
         case sim::StoreOp::kWrite: {
-          if (call.outcome != "applied") break;
+          if (call.outcome != "applied"sv) break;
           const auto identity = scenarios::parse_effect_identity(call.payload);
           if (!identity) {
             out.push_back(violation(
@@ -140,10 +142,10 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
           break;
         }
         case sim::StoreOp::kCommitStep:
-          if (call.outcome == "committed") committed.insert({call.key, call.token, call.argument});
+          if (call.outcome == "committed"sv) committed.insert({call.key, call.token, call.argument});
           break;
         case sim::StoreOp::kCommitTree:
-          if (call.outcome == "committed") completed.try_emplace(call.key, e.index);
+          if (call.outcome == "committed"sv) completed.try_emplace(call.key, e.index);
           break;
         case sim::StoreOp::kPlace:
           if (is_placement(call)) workflow_of.try_emplace(call.key, call.argument);

@@ -23,6 +23,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 using HolderToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
@@ -38,7 +40,7 @@ void check_fence_after_loss(const Events& events, const LocalExpiryPolicy& polic
   for (const sim::HistoryEvent& e : events) {
     expiries.add(e);
     if (e.world == sim::WorldEventKind::kStoreCall && e.store &&
-        e.store->op == sim::StoreOp::kTake && e.store->outcome == "taken" && e.store->lease) {
+        e.store->op == sim::StoreOp::kTake && e.store->outcome == "taken"sv && e.store->lease) {
       auto& latest = latest_grant[e.store->key];
       if (e.store->lease->token > latest.first) latest = {e.store->lease->token, e.index};
       continue;

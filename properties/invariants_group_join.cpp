@@ -14,6 +14,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 using Names = std::vector<std::string>;
@@ -122,9 +124,9 @@ Read read(const Events& events) {
         if (call.parent)
           in.trees[sim::NameKey(*call.parent)].children.try_emplace(
               reference_scope_key(call.key.lease_key()), call.key);
-      } else if (call.op == sim::StoreOp::kCommitStep && call.outcome == "committed") {
+      } else if (call.op == sim::StoreOp::kCommitStep && call.outcome == "committed"sv) {
         in.trees[call.key].committed.try_emplace(call.argument, e.index);
-      } else if (call.op == sim::StoreOp::kCommitTree && call.outcome == "committed") {
+      } else if (call.op == sim::StoreOp::kCommitTree && call.outcome == "committed"sv) {
         in.completed.try_emplace(call.key, e.index);
       }
       continue;

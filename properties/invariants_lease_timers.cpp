@@ -20,6 +20,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 using runtime::EventKind;
 
 namespace {
@@ -228,10 +230,10 @@ void check_timely_loss(const Events& events, const RunFacts& facts, const LeaseT
   for (const sim::HistoryEvent& e : events) {
     if (e.world != sim::WorldEventKind::kStoreCall || !e.store) continue;
     const sim::StoreCall& call = *e.store;
-    if (call.op == sim::StoreOp::kTake && call.outcome == "taken" && call.lease) {
+    if (call.op == sim::StoreOp::kTake && call.outcome == "taken"sv && call.lease) {
       grants[{call.from, HeldToken{call.holder, call.key, call.lease->token}}].push_back(
           {call.sent_ns, call.sent_monotonic_ns, call.ttl_ns, e.index});
-    } else if (call.op == sim::StoreOp::kRenew && call.outcome == "renewed") {
+    } else if (call.op == sim::StoreOp::kRenew && call.outcome == "renewed"sv) {
       grants[{call.from, HeldToken{call.holder, call.key, call.token}}].push_back(
           {call.sent_ns, call.sent_monotonic_ns, call.ttl_ns, e.index});
     }

@@ -31,6 +31,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 std::string_view own_workflow_name() {
@@ -107,10 +109,10 @@ Received read_received(const Events& events) {
       }
       case sim::StoreOp::kCommitStep:
         in.stepped[call.key].try_emplace(call.argument, e.index);
-        if (call.outcome == "committed") in.committed[call.key].try_emplace(call.argument, e.index);
+        if (call.outcome == "committed"sv) in.committed[call.key].try_emplace(call.argument, e.index);
         break;
       case sim::StoreOp::kCommitTree:
-        if (call.outcome == "committed") in.completed.try_emplace(call.key, e.index);
+        if (call.outcome == "committed"sv) in.completed.try_emplace(call.key, e.index);
         break;
       default:
         break;

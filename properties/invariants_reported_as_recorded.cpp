@@ -12,6 +12,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 using runtime::EventKind;
@@ -53,10 +55,10 @@ void check_reported_as_recorded(const Events& events, std::vector<Violation>& ou
       const std::string path =
           call.op == sim::StoreOp::kCommitTree ? std::string(kTree) : call.argument;
       Verdicts& v = recorded[{call.key, path, call.token}];
-      if (call.outcome == "committed") {
+      if (call.outcome == "committed"sv) {
         v.committed = true;
         if (call.op == sim::StoreOp::kCommitTree) completion_recorded.insert(call.key);
-      } else if (call.outcome == "refused" || call.outcome == "cancelled") {
+      } else if (call.outcome == "refused"sv || call.outcome == "cancelled"sv) {
         v.refused = true;
       }
       continue;

@@ -9,6 +9,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 std::string_view stale_name() {
@@ -64,7 +66,7 @@ void check_stale_step_never_succeeds(const Events& events, std::vector<Violation
   const StepHistory steps = read_steps(events);
   for (const StepRun& run : steps.runs) {
     if (!run.ended) continue;
-    if (run.outcome == "ok") {
+    if (run.outcome == "ok"sv) {
       judge_ok(run, steps, out);
     } else {
       judge_failed(run, steps, out);

@@ -11,6 +11,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 using runtime::EventKind;
 
 namespace {
@@ -34,7 +36,7 @@ void check_yield_lost_only_to_a_taker(const Events& events, std::vector<Violatio
   std::map<TreeAtHolder, Yielded> yielded;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store && !e.store->failed &&
-        e.store->op == sim::StoreOp::kTake && e.store->outcome == "taken" && e.store->lease) {
+        e.store->op == sim::StoreOp::kTake && e.store->outcome == "taken"sv && e.store->lease) {
       for (auto& [tree, y] : yielded) {
         if (tree.second == e.store->key && e.store->lease->token > y.token) y.taken = true;
       }

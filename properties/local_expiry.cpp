@@ -4,13 +4,15 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 void LocalExpiries::add(const sim::HistoryEvent& e) {
   if (e.world != sim::WorldEventKind::kStoreCall || !e.store) return;
   const sim::StoreCall& call = *e.store;
   runtime::Token token = 0;
-  if (call.op == sim::StoreOp::kTake && call.outcome == "taken" && call.lease) {
+  if (call.op == sim::StoreOp::kTake && call.outcome == "taken"sv && call.lease) {
     token = call.lease->token;
-  } else if (call.op == sim::StoreOp::kRenew && call.outcome == "renewed") {
+  } else if (call.op == sim::StoreOp::kRenew && call.outcome == "renewed"sv) {
     token = call.token;
   } else {
     return;

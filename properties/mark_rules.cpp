@@ -9,6 +9,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 namespace {
 
 using runtime::EventKind;
@@ -56,7 +58,7 @@ class CancelMarks final : public MarkRule {
   }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store &&
-        e.store->op == sim::StoreOp::kCancel && e.store->outcome == "recorded") {
+        e.store->op == sim::StoreOp::kCancel && e.store->outcome == "recorded"sv) {
       cancels_.try_emplace(e.store->key, e.time_ns);
     } else if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "confirm") {
       auto it = cancels_.find(e.runtime.key);

@@ -7,6 +7,8 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 using sim::StoreCall;
 using sim::StoreOp;
 
@@ -55,7 +57,7 @@ std::optional<std::string> ReferenceStores::take(const StoreCall& call) {
   auto it = leases_.find({call.store, call.key});
   if (it != leases_.end() && it->second.live_at(now)) {
     const ModelLease& held = it->second;
-    if (call.outcome != "held") {
+    if (call.outcome != "held"sv) {
       return fmt::format("the model refuses the take (epoch {} held by {} until {}), the store "
                          "answered '{}' with {}",
                          held.epoch, held.holder, held.expires_at_ns, call.outcome,
@@ -70,7 +72,7 @@ std::optional<std::string> ReferenceStores::take(const StoreCall& call) {
   const runtime::Token epoch = it == leases_.end() ? 1 : it->second.epoch + 1;
   ModelLease granted{call.holder, epoch, now + call.ttl_ns, false};
   leases_.insert_or_assign({call.store, call.key}, granted);
-  if (call.outcome != "taken") {
+  if (call.outcome != "taken"sv) {
     return fmt::format("the model grants epoch {} (no live lease), the store answered '{}' with {}",
                        epoch, call.outcome, lease_words(call.lease));
   }
@@ -90,7 +92,7 @@ std::optional<std::string> ReferenceStores::renew(const StoreCall& call) {
   auto it = leases_.find({call.store, call.key});
   const bool grant = it != leases_.end() && it->second.epoch == call.token &&
                      it->second.holder == call.holder && it->second.live_at(now);
-  const bool granted = call.outcome == "renewed";
+  const bool granted = call.outcome == "renewed"sv;
   if (grant) it->second.expires_at_ns = now + call.ttl_ns;
   if (grant != granted) {
     return fmt::format("the model {} the renewal of token {} by {} ({}), the store answered '{}'",
@@ -120,7 +122,7 @@ std::optional<std::string> ReferenceStores::release(const StoreCall& call) {
     it->second.released = true;
     it->second.expires_at_ns = now;
   }
-  if (grant != (call.outcome == "released")) {
+  if (grant != (call.outcome == "released"sv)) {
     return fmt::format("the model {} the release of token {} by {}, the store answered '{}'",
                        grant ? "grants" : "refuses", call.token, call.holder, call.outcome);
   }

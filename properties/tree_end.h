@@ -17,15 +17,17 @@
 
 namespace fencesim::properties {
 
+using std::string_view_literals::operator""sv;
+
 class TreeEnds {
  public:
   // Feed every event of the history, in order.
   void add(const sim::HistoryEvent& e) {
     if (e.world != sim::WorldEventKind::kStoreCall || !e.store || e.store->failed) return;
     const sim::StoreCall& call = *e.store;
-    if (call.op == sim::StoreOp::kCommitTree && call.outcome == "committed") {
+    if (call.op == sim::StoreOp::kCommitTree && call.outcome == "committed"sv) {
       ended_.try_emplace(call.key, e.index);
-    } else if (call.op == sim::StoreOp::kCancel && call.outcome == "recorded") {
+    } else if (call.op == sim::StoreOp::kCancel && call.outcome == "recorded"sv) {
       cancelled_.insert(call.key);
     } else if (call.op == sim::StoreOp::kFinish && cancelled_.contains(call.key)) {
       ended_.try_emplace(call.key, e.index);

@@ -35,16 +35,17 @@ const std::string* repeated(const std::vector<const std::string*>& names) {
 
 class Walk {
  public:
-  Walk(const runtime::WorkflowRegistry& registry, std::vector<Violation>& out)
-      : registry_(registry), out_(out) {}
+  Walk(const WorkflowLookup& find, std::vector<Violation>& out) : find_(find), out_(out) {}
 
   // Judges `workflow` and every workflow its children run, each once per run.
   void visit(const std::string& workflow, const std::string& root, int depth) {
     // A workflow the registry does not hold (or a cycle) is the runtime's failure to run, judged
     // elsewhere (own-workflow, liveness).
-    if (depth > 16 || !registry_.contains(workflow) || !judged_.insert(workflow).second) return;
+    if (depth > 16) return;
+    const runtime::Workflow* definition = find_(workflow);
+    if (definition == nullptr || !judged_.insert(workflow).second) return;
     std::vector<const std::string*> items;
-    for (const runtime::WorkflowItem& item : registry_.get(workflow).items) {
+    for (const runtime::WorkflowItem& item : definition->items) {
       if (const auto* step = std::get_if<runtime::StepItem>(&item)) {
         items.push_back(&step->name);
         continue;
@@ -76,18 +77,29 @@ class Walk {
         {}});
   }
 
-  const runtime::WorkflowRegistry& registry_;
+  const WorkflowLookup& find_;
   std::vector<Violation>& out_;
   std::set<std::string> judged_;
 };
 
 }  // namespace
 
+void check_siblings_named_apart(const WorkflowLookup& find, const std::vector<std::string>& roots,
+                                std::vector<Violation>& out) {
+  Walk walk(find, out);
+  for (const std::string& root : roots) walk.visit(root, root, 0);
+}
+
 void SiblingsNamedApart::check(const sim::World& world, std::vector<Violation>& out) const {
-  Walk walk(world.workflows(), out);
+  const runtime::WorkflowRegistry& registry = world.workflows();
+  const WorkflowLookup find = [&registry](const std::string& name) -> const runtime::Workflow* {
+    return registry.contains(name) ? &registry.get(name) : nullptr;
+  };
+  std::vector<std::string> roots;
   for (const sim::World::Submission& submission : world.submissions()) {
-    walk.visit(submission.workflow, submission.workflow, 0);
+    roots.push_back(submission.workflow);
   }
+  check_siblings_named_apart(find, roots, out);
 }
 
 }  // namespace fencesim::properties

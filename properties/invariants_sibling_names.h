@@ -3,9 +3,12 @@
 // workflows' definitions (the deployed registry, the workload's data) reached from each submitted
 // root through every child, by comparing the names themselves, byte for byte: how the runtime
 // spells a name inside a path is not used.
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "properties/invariant.h"
+#include "runtime/workflow.h"
 
 namespace fencesim::properties {
 
@@ -28,5 +31,12 @@ class SiblingsNamedApart final : public Invariant {
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };
+
+// The walk over the definitions themselves: `find` gives a deployed workflow by name (null for one
+// not deployed), `roots` are the submitted root workflows, in submission order. Taking a lookup,
+// not the runtime's registry, lets a test hand it twins the registry would refuse.
+using WorkflowLookup = std::function<const runtime::Workflow*(const std::string&)>;
+void check_siblings_named_apart(const WorkflowLookup& find, const std::vector<std::string>& roots,
+                                std::vector<Violation>& out);
 
 }  // namespace fencesim::properties

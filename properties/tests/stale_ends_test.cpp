@@ -1,0 +1,309 @@
+// The oracles of how a stale holder's acts end, on hand-made histories: stale-step-ends-lost,
+// stale-withdrawal-ends-lost and confirm-cancel-hides-no-loss (judged against the local expiry the
+// lease store's grants give a token), yield-lost-only-to-a-taker and cancel-ends-no-later-step.
+// Each had no test of its own: any of them could return without judging (or judge one nanosecond
+// late) and every other test stayed green (checked by making all five return at once: 901 of 901
+// passed). So each is shown here to report its violation, exactly at its boundary, and to pass
+// the honest story next to it.
+#include <gtest/gtest.h>
+
+#include "properties/invariants_cancel_end.h"
+#include "properties/invariants_stale_ends.h"
+#include "properties/invariants_stale_step_ends_lost.h"
+#include "properties/invariants_yield_retake.h"
+#include "properties/tests/story_event.h"
+
+namespace fencesim::properties::stale_ends_test {
+namespace {
+
+using runtime::EventKind;
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+constexpr sim::NodeId kStore = 1;
+constexpr sim::NodeId kHolder = 2;
+constexpr sim::NodeId kOther = 3;
+const runtime::LeaseKey kTree{"tenant-1", "order-1"};
+// The default policy (1000 ppm, 10 ms at least): a grant sent at s is believed until
+// s + 30 s - (2 * 30 ms + 10 ms) on the holder's clock.
+const LocalExpiryPolicy kPolicy{};
+constexpr std::int64_t kExpiry = 30 * kSecond - 70 * kMillisecond;
+constexpr std::string_view kLost = "execution.lease-lost";
+constexpr std::string_view kFenced = "execution.lease-lost.fenced";
+
+class Story {
+ public:
+  // The lease store granted `node` a take of token `token` sent at `sent_ns`.
+  void granted(std::int64_t sent_ns, runtime::Token token, sim::NodeId node = kHolder) {
+    sim::StoreCall c;
+    c.op = sim::StoreOp::kTake;
+    c.store = "lease-store";
+    c.holder = node == kHolder ? "a" : "b";
+    c.key = kTree;
+    c.ttl_ns = 30 * kSecond;
+    c.sent_ns = sent_ns;
+    c.sent_monotonic_ns = sent_ns;
+    c.from = node;
+    c.outcome = "taken";
+    c.lease = runtime::Lease{kTree, c.holder, token, sent_ns + 30 * kSecond, false};
+    store(sent_ns, std::move(c));
+  }
+  void store(std::int64_t at_ns, sim::StoreCall c) {
+    sim::HistoryEvent e = testing::next_event(events_, kStore, sim::WorldEventKind::kStoreCall, at_ns);
+    e.store = std::make_shared<const sim::StoreCall>(std::move(c));
+    events_.push_back(std::move(e));
+  }
+  // A runtime event of the holder `node` at `at_ns` on its clock.
+  void at(std::int64_t at_ns, EventKind kind, runtime::Token token, std::string_view detail = {},
+          std::string step = "charge", sim::NodeId node = kHolder) {
+    sim::HistoryEvent e =
+        testing::next_event(events_, node, sim::WorldEventKind::kRuntime, at_ns);
+    e.runtime = runtime::RuntimeEvent{kind,  node == kHolder ? "a" : "b", kTree, "tenant-1:order-1",
+                                      token, std::move(step),            std::string(detail), 0};
+    events_.push_back(std::move(e));
+  }
+  // The workload's record of what a confirmNow() threw.
+  void confirm_threw(std::int64_t at_ns, runtime::Token token, std::string what) {
+    sim::HistoryEvent e =
+        testing::next_event(events_, kHolder, sim::WorldEventKind::kObserved, at_ns);
+    e.runtime.holder = "confirm";
+    e.runtime.key = kTree;
+    e.runtime.token = token;
+    e.runtime.step = "charge";
+    e.detail = std::move(what);
+    events_.push_back(std::move(e));
+  }
+
+  std::vector<Violation> stale_step() const {
+    std::vector<Violation> out;
+    check_stale_step_ends_lost(events_, kPolicy, out);
+    return out;
+  }
+  std::vector<Violation> stale_withdrawal() const {
+    std::vector<Violation> out;
+    check_stale_withdrawal_ends_lost(events_, kPolicy, out);
+    return out;
+  }
+  std::vector<Violation> confirm_cancel() const {
+    std::vector<Violation> out;
+    check_confirm_cancel_hides_no_loss(events_, kPolicy, out);
+    return out;
+  }
+  std::vector<Violation> yield_retake() const {
+    std::vector<Violation> out;
+    check_yield_lost_only_to_a_taker(events_, out);
+    return out;
+  }
+  std::vector<Violation> cancel_end() const {
+    std::vector<Violation> out;
+    check_cancel_ends_no_later_step(events_, out);
+    return out;
+  }
+
+ private:
+  Events events_;
+};
+
+void expect_one(const std::vector<Violation>& found, std::string_view invariant,
+                std::string_view mentions) {
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].invariant, invariant);
+  EXPECT_NE(found[0].message.find(mentions), std::string::npos) << found[0].message;
+}
+
+// --- stale-step-ends-lost
+
+TEST(StaleStepEndsLost, AStepEndingWithItsOwnErrorAtTheLocalExpiryIsReported) {
+  Story s;
+  s.granted(0, 1);
+  s.at(1 * kSecond, EventKind::kStepStarted, 1);
+  s.at(kExpiry, EventKind::kStepEnded, 1, "error");
+  expect_one(s.stale_step(), "stale-step-ends-lost", "ended 'error'");
+}
+
+TEST(StaleStepEndsLost, BeforeTheExpiryOrEndingLostOrOkPasses) {
+  Story s;
+  s.granted(0, 1);
+  s.at(1 * kSecond, EventKind::kStepStarted, 1);
+  s.at(kExpiry - 1, EventKind::kStepEnded, 1, "error");  // a nanosecond early: its own failure
+  s.at(kExpiry, EventKind::kStepEnded, 1, kLost);
+  s.at(kExpiry + 1, EventKind::kStepEnded, 1, kFenced);
+  s.at(kExpiry + 2, EventKind::kStepEnded, 1, "ok");  // judged by stale-step-never-succeeds
+  EXPECT_TRUE(s.stale_step().empty());
+  // A code that only begins like the family's is not of it.
+  s.at(kExpiry + 3, EventKind::kStepEnded, 1, "execution.lease-lostly");
+  expect_one(s.stale_step(), "stale-step-ends-lost", "lease-lostly");
+}
+
+TEST(StaleStepEndsLost, ARenewalGrantedInTimeMovesTheExpiry) {
+  Story s;
+  s.granted(0, 1);
+  sim::StoreCall renewal;
+  renewal.op = sim::StoreOp::kRenew;
+  renewal.key = kTree;
+  renewal.token = 1;
+  renewal.ttl_ns = 30 * kSecond;
+  renewal.sent_ns = 10 * kSecond;
+  renewal.sent_monotonic_ns = 10 * kSecond;
+  renewal.from = kHolder;
+  renewal.outcome = "renewed";
+  s.store(10 * kSecond, renewal);
+  s.at(kExpiry, EventKind::kStepEnded, 1, "error");  // within the renewed lease
+  EXPECT_TRUE(s.stale_step().empty());
+  s.at(10 * kSecond + kExpiry, EventKind::kStepEnded, 1, "error");
+  expect_one(s.stale_step(), "stale-step-ends-lost", "ended 'error'");
+}
+
+TEST(StaleStepEndsLost, AnotherNodesGrantGivesThisHolderNoExpiry) {
+  Story s;
+  s.granted(0, 1, kOther);
+  s.at(kExpiry + kSecond, EventKind::kStepEnded, 1, "error");
+  EXPECT_TRUE(s.stale_step().empty());
+}
+
+// --- stale-withdrawal-ends-lost
+
+TEST(StaleWithdrawalEndsLost, AWithdrawalEndingOkAtTheLocalExpiryIsReported) {
+  Story s;
+  s.granted(0, 1);
+  s.at(kExpiry, EventKind::kWithdrawalEnded, 1, "ok");
+  expect_one(s.stale_withdrawal(), "stale-withdrawal-ends-lost", "ended 'ok'");
+}
+
+TEST(StaleWithdrawalEndsLost, BeforeTheExpiryEndingLostOrAfterGivingTheLeaseBackPasses) {
+  Story s;
+  s.granted(0, 1);
+  s.at(kExpiry - 1, EventKind::kWithdrawalEnded, 1, "ok");
+  s.at(kExpiry, EventKind::kWithdrawalEnded, 1, kFenced);
+  EXPECT_TRUE(s.stale_withdrawal().empty());
+  // "execution.lease-lostly" is not of the family: it is judged.
+  s.at(kExpiry, EventKind::kWithdrawalEnded, 1, "execution.lease-lostly");
+  expect_one(s.stale_withdrawal(), "stale-withdrawal-ends-lost", "lease-lostly");
+
+  Story given_back;
+  given_back.granted(0, 1);
+  given_back.at(5 * kSecond, EventKind::kLeaseReleased, 1, {}, {});
+  given_back.at(kExpiry + kSecond, EventKind::kWithdrawalEnded, 1, "ok");
+  EXPECT_TRUE(given_back.stale_withdrawal().empty());
+}
+
+TEST(StaleWithdrawalEndsLost, AnotherTokenGivenBackExcusesNoStaleWithdrawal) {
+  Story s;
+  s.granted(0, 1);
+  s.at(5 * kSecond, EventKind::kLeaseReleased, 1, {}, {}, kOther);  // another holder's token 1
+  s.granted(40 * kSecond, 2);
+  s.at(41 * kSecond, EventKind::kLeaseReleased, 2, {}, {});  // this holder's later token
+  s.at(kExpiry + kSecond, EventKind::kWithdrawalEnded, 1, "ok");
+  expect_one(s.stale_withdrawal(), "stale-withdrawal-ends-lost", "under token 1");
+}
+
+// --- confirm-cancel-hides-no-loss
+
+TEST(ConfirmCancelHidesNoLoss, AConfirmThrowingTheCancelAtTheLocalExpiryIsReported) {
+  Story s;
+  s.granted(0, 1);
+  s.confirm_threw(kExpiry, 1, "error: execution cancelled: the cancel of tenant-1:order-1");
+  expect_one(s.confirm_cancel(), "confirm-cancel-hides-no-loss", "threw the cancel");
+}
+
+TEST(ConfirmCancelHidesNoLoss, ACancelBeforeTheExpiryOrALossAfterItPasses) {
+  Story s;
+  s.granted(0, 1);
+  s.confirm_threw(kExpiry - 1, 1, "error: execution cancelled: the cancel of tenant-1:order-1");
+  s.confirm_threw(kExpiry, 1, "error: execution lease lost: token 1 of scope tenant-1:order-1");
+  EXPECT_TRUE(s.confirm_cancel().empty());
+}
+
+// --- yield-lost-only-to-a-taker
+
+TEST(YieldLostOnlyToATaker, APassLostAfterItsYieldWithNoLaterTakeIsReported) {
+  Story s;
+  s.granted(0, 1);
+  s.at(1 * kSecond, EventKind::kTreeStarted, 1, "order", {});
+  s.at(2 * kSecond, EventKind::kLeaseReleased, 1, {}, {});  // the yield
+  s.at(3 * kSecond, EventKind::kErrorClassified, 1, kLost, {});
+  expect_one(s.yield_retake(), "yield-lost-only-to-a-taker", "nobody took the tree");
+}
+
+TEST(YieldLostOnlyToATaker, ALossAfterAnotherHolderTookTheTreePasses) {
+  Story s;
+  s.granted(0, 1);
+  s.at(1 * kSecond, EventKind::kTreeStarted, 1, "order", {});
+  s.at(2 * kSecond, EventKind::kLeaseReleased, 1, {}, {});
+  s.granted(2 * kSecond + 1, 2, kOther);  // a later token of the key: taken meanwhile
+  s.at(3 * kSecond, EventKind::kErrorClassified, 1, kLost, {});
+  EXPECT_TRUE(s.yield_retake().empty());
+}
+
+TEST(YieldLostOnlyToATaker, TheSameTokenGrantedAgainIsNoTaker) {
+  Story s;
+  s.granted(0, 1);
+  s.at(1 * kSecond, EventKind::kTreeStarted, 1, "order", {});
+  s.at(2 * kSecond, EventKind::kLeaseReleased, 1, {}, {});
+  s.granted(2 * kSecond + 1, 1, kOther);  // not a later token: nobody took the tree from it
+  s.at(3 * kSecond, EventKind::kErrorClassified, 1, kLost, {});
+  expect_one(s.yield_retake(), "yield-lost-only-to-a-taker", "nobody took the tree");
+}
+
+TEST(YieldLostOnlyToATaker, TakingTheLeaseBackOrAnotherFailurePasses) {
+  Story s;
+  s.granted(0, 1);
+  s.at(1 * kSecond, EventKind::kTreeStarted, 1, "order", {});
+  s.at(2 * kSecond, EventKind::kLeaseReleased, 1, {}, {});
+  s.at(3 * kSecond, EventKind::kLeaseTaken, 1, {}, {});  // took it back: no longer yielded
+  s.at(4 * kSecond, EventKind::kErrorClassified, 1, kLost, {});
+  s.at(5 * kSecond, EventKind::kLeaseReleased, 1, {}, {});
+  s.at(6 * kSecond, EventKind::kErrorClassified, 1, "error", {});  // not a loss
+  EXPECT_TRUE(s.yield_retake().empty());
+}
+
+// --- cancel-ends-no-later-step
+
+sim::StoreCall tree_call(sim::StoreOp op, std::string outcome, sim::NodeId from) {
+  sim::StoreCall c;
+  c.op = op;
+  c.key = kTree;
+  c.from = from;
+  c.outcome = std::move(outcome);
+  return c;
+}
+
+TEST(CancelEndsNoLaterStep, AnEarlierHolderFinishingTheCancelledTreeWhileALaterStepRunsIsReported) {
+  Story s;
+  s.granted(0, 1);
+  s.granted(40 * kSecond, 2, kOther);
+  s.at(41 * kSecond, EventKind::kStepStarted, 2, {}, "charge", kOther);
+  s.store(42 * kSecond, tree_call(sim::StoreOp::kCancel, "recorded", kStore));
+  s.store(43 * kSecond, tree_call(sim::StoreOp::kFinish, "ok", kHolder));  // token 1's holder
+  expect_one(s.cancel_end(), "cancel-ends-no-later-step", "under the later token 2");
+}
+
+TEST(CancelEndsNoLaterStep, TheLatestHolderFinishingOrAnEndedStepOrNoCancelPasses) {
+  Story latest;
+  latest.granted(0, 1);
+  latest.granted(40 * kSecond, 2, kOther);
+  latest.at(41 * kSecond, EventKind::kStepStarted, 2, {}, "charge", kOther);
+  latest.store(42 * kSecond, tree_call(sim::StoreOp::kCancel, "recorded", kStore));
+  latest.store(43 * kSecond, tree_call(sim::StoreOp::kFinish, "ok", kOther));
+  EXPECT_TRUE(latest.cancel_end().empty());
+
+  Story ended;
+  ended.granted(0, 1);
+  ended.granted(40 * kSecond, 2, kOther);
+  ended.at(41 * kSecond, EventKind::kStepStarted, 2, {}, "charge", kOther);
+  ended.at(41 * kSecond + 1, EventKind::kStepEnded, 2, "execution.cancelled", "charge", kOther);
+  ended.store(42 * kSecond, tree_call(sim::StoreOp::kCancel, "recorded", kStore));
+  ended.store(43 * kSecond, tree_call(sim::StoreOp::kFinish, "ok", kHolder));
+  EXPECT_TRUE(ended.cancel_end().empty());
+
+  Story uncancelled;
+  uncancelled.granted(0, 1);
+  uncancelled.granted(40 * kSecond, 2, kOther);
+  uncancelled.at(41 * kSecond, EventKind::kStepStarted, 2, {}, "charge", kOther);
+  uncancelled.store(42 * kSecond, tree_call(sim::StoreOp::kCancel, "already-recorded", kStore));
+  uncancelled.store(43 * kSecond, tree_call(sim::StoreOp::kFinish, "ok", kHolder));
+  EXPECT_TRUE(uncancelled.cancel_end().empty());
+}
+
+}  // namespace
+}  // namespace fencesim::properties::stale_ends_test

@@ -12,6 +12,7 @@
 #include "properties/invariants_stale_step_ends_lost.h"
 #include "properties/invariants_yield_retake.h"
 #include "properties/tests/story_event.h"
+#include "sim/world.h"
 
 namespace fencesim::properties::stale_ends_test {
 namespace {
@@ -74,6 +75,8 @@ class Story {
     events_.push_back(std::move(e));
   }
 
+  const Events& events() const { return events_; }
+
   std::vector<Violation> stale_step() const {
     std::vector<Violation> out;
     check_stale_step_ends_lost(events_, kPolicy, out);
@@ -109,6 +112,21 @@ void expect_one(const std::vector<Violation>& found, std::string_view invariant,
   ASSERT_EQ(found.size(), 1U);
   EXPECT_EQ(found[0].invariant, invariant);
   EXPECT_NE(found[0].message.find(mentions), std::string::npos) << found[0].message;
+}
+
+// The story judged as a run is: adopted into a world whose lease terms are not the defaults
+// (2000 ppm, 20 ms at least: a grant sent at s is believed until s + 30 s - 140 ms), by the
+// invariant's own check of a world, the one a sweep calls.
+constexpr std::int64_t kWorldExpiry = 30 * kSecond - 140 * kMillisecond;
+std::vector<Violation> judged_in_world(const Story& story, const Invariant& invariant) {
+  sim::WorldOptions options;
+  options.lease.drift_bound_ppm = 2000;
+  options.lease.drift_margin_min_ns = 20 * kMillisecond;
+  sim::World world(options);
+  for (const sim::HistoryEvent& e : story.events()) world.adopt_event(e);
+  std::vector<Violation> out;
+  invariant.check(world, out);
+  return out;
 }
 
 // --- stale-step-ends-lost
@@ -303,6 +321,44 @@ TEST(CancelEndsNoLaterStep, TheLatestHolderFinishingOrAnEndedStepOrNoCancelPasse
   uncancelled.store(42 * kSecond, tree_call(sim::StoreOp::kCancel, "already-recorded", kStore));
   uncancelled.store(43 * kSecond, tree_call(sim::StoreOp::kFinish, "ok", kHolder));
   EXPECT_TRUE(uncancelled.cancel_end().empty());
+}
+
+// --- each oracle's check of a world: the world's history, under the world's lease terms
+
+TEST(StaleEndsInAWorld, EachExpiryOracleJudgesByTheWorldsLeaseTerms) {
+  for (const std::int64_t at : {kWorldExpiry - 1, kWorldExpiry}) {
+    const bool stale = at >= kWorldExpiry;
+    Story step;
+    step.granted(0, 1);
+    step.at(at, EventKind::kStepEnded, 1, "error");
+    EXPECT_EQ(judged_in_world(step, StaleStepEndsLost{}).size(), stale ? 1U : 0U) << at;
+    Story withdrawal;
+    withdrawal.granted(0, 1);
+    withdrawal.at(at, EventKind::kWithdrawalEnded, 1, "ok");
+    EXPECT_EQ(judged_in_world(withdrawal, StaleWithdrawalEndsLost{}).size(), stale ? 1U : 0U)
+        << at;
+    Story confirm;
+    confirm.granted(0, 1);
+    confirm.confirm_threw(at, 1, "error: execution cancelled: the cancel of tenant-1:order-1");
+    EXPECT_EQ(judged_in_world(confirm, ConfirmCancelHidesNoLoss{}).size(), stale ? 1U : 0U) << at;
+  }
+}
+
+TEST(StaleEndsInAWorld, TheYieldAndCancelOraclesJudgeTheWorldsHistory) {
+  Story yielded;
+  yielded.granted(0, 1);
+  yielded.at(1 * kSecond, EventKind::kTreeStarted, 1, "order", {});
+  yielded.at(2 * kSecond, EventKind::kLeaseReleased, 1, {}, {});
+  yielded.at(3 * kSecond, EventKind::kErrorClassified, 1, kLost, {});
+  EXPECT_EQ(judged_in_world(yielded, YieldLostOnlyToATaker{}).size(), 1U);
+
+  Story cancelled;
+  cancelled.granted(0, 1);
+  cancelled.granted(40 * kSecond, 2, kOther);
+  cancelled.at(41 * kSecond, EventKind::kStepStarted, 2, {}, "charge", kOther);
+  cancelled.store(42 * kSecond, tree_call(sim::StoreOp::kCancel, "recorded", kStore));
+  cancelled.store(43 * kSecond, tree_call(sim::StoreOp::kFinish, "ok", kHolder));
+  EXPECT_EQ(judged_in_world(cancelled, CancelEndsNoLaterStep{}).size(), 1U);
 }
 
 }  // namespace

@@ -1,12 +1,15 @@
 // The oracles of how a stale holder's acts end, on hand-made histories: stale-step-ends-lost,
 // stale-withdrawal-ends-lost and confirm-cancel-hides-no-loss (judged against the local expiry the
-// lease store's grants give a token), yield-lost-only-to-a-taker and cancel-ends-no-later-step.
+// lease store's grants give a token), yield-lost-only-to-a-taker and cancel-ends-no-later-step;
+// and with acts-within-belief and expired-write-never-succeeds, each judged as a sweep calls it,
+// on a world's history under the world's own lease terms.
 // Each had no test of its own: any of them could return without judging (or judge one nanosecond
 // late) and every other test stayed green (checked by making all five return at once: 901 of 901
 // passed). So each is shown here to report its violation, exactly at its boundary, and to pass
 // the honest story next to it.
 #include <gtest/gtest.h>
 
+#include "properties/invariants_builtin.h"
 #include "properties/invariants_cancel_end.h"
 #include "properties/invariants_stale_ends.h"
 #include "properties/invariants_stale_step_ends_lost.h"
@@ -65,9 +68,13 @@ class Story {
   }
   // The workload's record of what a confirmNow() threw.
   void confirm_threw(std::int64_t at_ns, runtime::Token token, std::string what) {
+    saw(at_ns, token, "confirm", std::move(what));
+  }
+  // The workload's record of what its body saw a write ("write") or a confirm ("confirm") return.
+  void saw(std::int64_t at_ns, runtime::Token token, std::string what_returned, std::string what) {
     sim::HistoryEvent e =
         testing::next_event(events_, kHolder, sim::WorldEventKind::kObserved, at_ns);
-    e.runtime.holder = "confirm";
+    e.runtime.holder = std::move(what_returned);
     e.runtime.key = kTree;
     e.runtime.token = token;
     e.runtime.step = "charge";
@@ -341,6 +348,24 @@ TEST(StaleEndsInAWorld, EachExpiryOracleJudgesByTheWorldsLeaseTerms) {
     confirm.granted(0, 1);
     confirm.confirm_threw(at, 1, "error: execution cancelled: the cancel of tenant-1:order-1");
     EXPECT_EQ(judged_in_world(confirm, ConfirmCancelHidesNoLoss{}).size(), stale ? 1U : 0U) << at;
+  }
+}
+
+// The two safety oracles of a stale holder's acts, judged the same way: an adapter that handed
+// them the default terms (or none) would judge 70 ms later than the world's, and pass these.
+TEST(StaleEndsInAWorld, ActsAndWriteRepliesAreJudgedByTheWorldsLeaseTerms) {
+  for (const std::int64_t at : {kWorldExpiry - 1, kWorldExpiry, kWorldExpiry + 1}) {
+    Story act;
+    act.granted(0, 1);
+    act.at(at, EventKind::kWriteSent, 1, "key");
+    EXPECT_EQ(judged_in_world(act, ActsWithinBelief{}).size(), at >= kWorldExpiry ? 1U : 0U)
+        << at;
+    Story reply;
+    reply.granted(0, 1);
+    reply.saw(at, 1, "write", "applied");
+    EXPECT_EQ(judged_in_world(reply, ExpiredWriteNeverSucceeds{}).size(),
+              at > kWorldExpiry ? 1U : 0U)
+        << at;
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "properties/invariants_builtin.h"
 #include "properties/run.h"
+#include "properties/tests/world_of.h"
 #include "runtime/errors.h"
 #include "runtime/scope_key.h"
 
@@ -113,6 +114,21 @@ TEST(ConditionalRenewal, ALateRenewalOfAnExpiredLeaseIsReported) {
   expect_one(found, ConditionalRenewal{}.name(), {granted, renewed});
 }
 
+// As a sweep judges it: the world's own ttl (20 s here, not the default) tells the store's clock
+// at a renewal from the renewal's new expiry.
+TEST(ConditionalRenewal, AWorldIsJudgedByItsOwnTtl) {
+  sim::WorldOptions options;
+  options.lease.ttl_ns = 20 * kSecond;
+  Story in_time;
+  in_time.store(EventKind::kStoreLeaseGranted, "a", 1, 20 * kSecond);
+  in_time.store(EventKind::kStoreLeaseRenewed, "a", 1, 40 * kSecond - 1);  // at 20 s less 1 ns
+  EXPECT_TRUE(testing::judged_in_world(ConditionalRenewal{}, in_time.events(), options).empty());
+  Story late;
+  late.store(EventKind::kStoreLeaseGranted, "a", 1, 20 * kSecond);
+  late.store(EventKind::kStoreLeaseRenewed, "a", 1, 40 * kSecond);  // at 20 s: just expired
+  EXPECT_EQ(testing::judged_in_world(ConditionalRenewal{}, late.events(), options).size(), 1U);
+}
+
 TEST(ConditionalRenewal, ARenewalAfterReleaseIsReported) {
   Story s;
   s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
@@ -179,6 +195,17 @@ TEST(ConservativeBelief, ABeliefCountedFromTheReplyIsReported) {
   std::vector<Violation> found;
   check_conservative_belief(s.events(), RunFacts{kTtl, true, {}}, found);
   expect_one(found, ConservativeBelief{}.name(), {0, 1});
+}
+
+TEST(ConservativeBelief, AWorldsBeliefCountedFromTheReplyIsReported) {
+  // As a sweep judges it: the world's facts (its terms, its assumptions) from the world itself.
+  EXPECT_EQ(testing::judged_in_world(ConservativeBelief{}, take_story(2 * kMillisecond + kTtl).events())
+                .size(),
+            1U);
+  const runtime::LeasePolicy policy;
+  EXPECT_TRUE(
+      testing::judged_in_world(ConservativeBelief{}, take_story(policy.confirmed_until_ns(0)).events())
+          .empty());
 }
 
 TEST(ConservativeBelief, ASlowHolderClockStretchesItsBeliefInTrueTime) {

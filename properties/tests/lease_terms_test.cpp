@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "properties/invariants_lease_terms.h"
+#include "properties/tests/world_of.h"
 #include "sim/world.h"
 
 namespace fencesim::properties::lease_terms_test {
@@ -54,6 +55,15 @@ TEST(LeaseTerms, OtherCallsAreNotJudged) {
   std::vector<Violation> found;
   check_lease_terms(events, kTerms, found);
   EXPECT_TRUE(found.empty());
+}
+
+TEST(LeaseTerms, AWorldIsJudgedByItsOwnTerms) {
+  sim::WorldOptions options;
+  options.lease.ttl_ns = 20 * kSecond;  // not the default
+  const Events kept{store_call(sim::StoreOp::kTake, "a", 20 * kSecond, 0)};
+  EXPECT_TRUE(testing::judged_in_world(LeaseTermsKept{}, kept, options).empty());
+  const Events defaults{store_call(sim::StoreOp::kTake, "a", kTerms, 0)};
+  EXPECT_EQ(testing::judged_in_world(LeaseTermsKept{}, defaults, options).size(), 1U);
 }
 
 TEST(LeaseTerms, AnInstanceRunsWithTheRuntimesDefaultsUnlessAScenarioChangedATerm) {

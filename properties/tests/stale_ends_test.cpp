@@ -15,7 +15,7 @@
 #include "properties/invariants_stale_step_ends_lost.h"
 #include "properties/invariants_yield_retake.h"
 #include "properties/tests/story_event.h"
-#include "sim/world.h"
+#include "properties/tests/world_of.h"
 
 namespace fencesim::properties::stale_ends_test {
 namespace {
@@ -129,11 +129,7 @@ std::vector<Violation> judged_in_world(const Story& story, const Invariant& inva
   sim::WorldOptions options;
   options.lease.drift_bound_ppm = 2000;
   options.lease.drift_margin_min_ns = 20 * kMillisecond;
-  sim::World world(options);
-  for (const sim::HistoryEvent& e : story.events()) world.adopt_event(e);
-  std::vector<Violation> out;
-  invariant.check(world, out);
-  return out;
+  return testing::judged_in_world(invariant, story.events(), options);
 }
 
 // --- stale-step-ends-lost

@@ -6,6 +6,7 @@
 #include "properties/invariants_cancel_reach.h"
 #include "properties/invariants_confirm_cancel.h"
 #include "properties/tests/story_event.h"
+#include "properties/tests/world_of.h"
 
 namespace fencesim::properties::cancel_reach_test {
 namespace {
@@ -67,6 +68,7 @@ class Story {
     check_cancel_aborts_steps(events_, out);
     return out;
   }
+  const Events& events() const { return events_; }
   std::vector<Violation> in_time() const {
     std::vector<Violation> out;
     check_cancel_seen_in_time(events_, 13 * kSecond, out);
@@ -147,6 +149,25 @@ TEST(CancelSeenInTime, APassThatGoesOnUnawarePastTheBoundIsReported) {
   const auto out = s.in_time();
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].invariant, "cancel-seen-in-time");
+}
+
+// As a sweep judges it: the bound is the world's renewal interval + its rpc timeout + 1 s (7 s
+// here, 13 s by default).
+TEST(CancelSeenInTime, AWorldIsJudgedByItsOwnBound) {
+  Story s;
+  s.runtime(EventKind::kTreeStarted, 1 * kSecond);
+  s.store(StoreOp::kCancel, "recorded", 50 * kSecond, 50 * kSecond, sim::kWorldNode);
+  s.world(sim::WorldEventKind::kPhase, 100 * kSecond, "quiet");
+  s.runtime(EventKind::kCancelSeen, 110 * kSecond);  // 10 s into the quiet phase
+  s.world(sim::WorldEventKind::kPhase, 200 * kSecond, "end");
+  EXPECT_TRUE(s.in_time().empty());
+  sim::WorldOptions options;
+  options.lease.renew_interval_ns = 5 * kSecond;
+  options.network.rpc_timeout_ns = 1 * kSecond;
+  const std::vector<Violation> found =
+      testing::judged_in_world(CancelSeenInTime{}, s.events(), options);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].invariant, "cancel-seen-in-time");
 }
 
 TEST(CancelSeenInTime, APassThatEndedOrAHistoryThatStoppedIsNotJudged) {

@@ -4,6 +4,7 @@
 
 #include "properties/invariants_fence_use.h"
 #include "properties/tests/story_event.h"
+#include "properties/tests/world_of.h"
 
 namespace fencesim::properties::fence_use_test {
 namespace {
@@ -81,6 +82,7 @@ class Story {
     events_.push_back(stamped(kHolder, sim::WorldEventKind::kNodeResumed, to_ns));
   }
 
+  const Events& events() const { return events_; }
   std::vector<Violation> fence_after_loss(bool within_assumptions = true) const {
     std::vector<Violation> out;
     check_fence_after_loss(events_, kPolicy, within_assumptions, out);
@@ -166,6 +168,25 @@ TEST(FenceAfterLoss, PastTheLocalExpiryTheStoresGrantsGiveNothingIsHeld) {
   EXPECT_TRUE(ok.fence_after_loss().empty());
 }
 
+// As a sweep judges it: by the world's drift terms (2000 ppm, 20 ms at least: an expiry 140 ms
+// short of the ttl, 70 ms earlier than the default terms give).
+sim::WorldOptions wide_drift_terms() {
+  sim::WorldOptions options;
+  options.lease.drift_bound_ppm = 2000;
+  options.lease.drift_margin_min_ns = 20 * kMillisecond;
+  return options;
+}
+constexpr runtime::Nanoseconds kWorldExpiry = kTtl - 140 * kMillisecond;
+
+TEST(FenceAfterLoss, AWorldIsJudgedByItsOwnDriftTerms) {
+  Story s;
+  s.take(0, 1);
+  s.fence_read(kWorldExpiry, kWorldExpiry, true);
+  // By the default terms only its belief has passed; by the world's the lease is lost too.
+  EXPECT_EQ(s.fence_after_loss().size(), 1U);
+  EXPECT_EQ(testing::judged_in_world(FenceAfterLoss{}, s.events(), wide_drift_terms()).size(), 2U);
+}
+
 TEST(FenceAfterLoss, TheFencesReadingsAgreeWithEachOtherAndWithTheStoresGrants) {
   Story held_past;
   held_past.take(0, 1);
@@ -239,6 +260,16 @@ TEST(CallEndsAtAbort, AWriteThatWaitsForItsReplyPastTheExpiryIsCaught) {
   const auto found = s.call_bound();
   ASSERT_EQ(found.size(), 1U);
   EXPECT_NE(found[0].message.find("local expiry"), std::string::npos);
+}
+
+TEST(CallEndsAtAbort, AWorldIsJudgedByItsOwnDriftTerms) {
+  // Back 60 ms after the default terms' expiry (allowed), 130 ms after the world's.
+  Story s;
+  s.take(0, 1);
+  s.observed(kExpiry + 60 * kMillisecond, "write", 1, "error: lease lost", "payments", "write",
+             kExpiry - kSecond);
+  EXPECT_TRUE(s.call_bound().empty());
+  EXPECT_EQ(testing::judged_in_world(CallEndsAtAbort{}, s.events(), wide_drift_terms()).size(), 1U);
 }
 
 TEST(CallEndsAtAbort, TheHoldersPausesAreNotItsRunningTime) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "properties/invariants_lease_timers.h"
+#include "properties/tests/world_of.h"
 
 namespace fencesim::properties::lease_timers_test {
 namespace {
@@ -141,6 +142,18 @@ TEST(RenewalCadence, ALeaseNeverRenewedAfterItsTakeIsReported) {
   EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{taken, released}));
 }
 
+// As a sweep judges it: the world's own renewal interval (5 s here, not the default 10 s).
+TEST(RenewalCadence, AWorldIsJudgedByItsOwnRenewalInterval) {
+  History h;
+  h.taken();
+  h.at(7 * kSecond);
+  h.holder(EventKind::kLeaseReleased);
+  EXPECT_TRUE(cadence(h).empty()) << all(cadence(h));  // within the default interval
+  sim::WorldOptions options;
+  options.lease.renew_interval_ns = 5 * kSecond;
+  EXPECT_EQ(testing::judged_in_world(RenewalCadence{}, h.events(), options).size(), 1U);
+}
+
 // A renewal in a confirm's own instant (the timer that fell due during a pause fires as the node
 // resumes, beside a confirm made then: swarm seed 634 pct-d4) keeps the cadence; the history
 // cannot tell the step's renewal from the timer's, so every renewal counts.
@@ -196,6 +209,22 @@ TEST(TimelyLoss, ALeaseGivenUpLateIsReported) {
   ASSERT_EQ(found.size(), 1u) << all(found);
   EXPECT_EQ(found.front().invariant, "timely-loss");
   EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{renewal + 1, lost}));
+}
+
+// As a sweep judges it: the world's own drift terms (2000 ppm, 20 ms at least: a belief 140 ms
+// short of the ttl, not 70 ms).
+TEST(TimelyLoss, AWorldIsJudgedByItsOwnDriftTerms) {
+  History h;
+  h.taken();
+  h.renewed(10 * kSecond, true);
+  h.renewed(20 * kSecond, false);
+  h.at(10 * kSecond + 30 * kSecond - 120 * kMillisecond);  // 20 ms past the world's expiry
+  h.holder(EventKind::kLeaseLost);
+  EXPECT_TRUE(loss(h).empty()) << all(loss(h));  // before the default terms' expiry
+  sim::WorldOptions options;
+  options.lease.drift_bound_ppm = 2000;
+  options.lease.drift_margin_min_ns = 20 * kMillisecond;
+  EXPECT_EQ(testing::judged_in_world(TimelyLoss{}, h.events(), options).size(), 1U);
 }
 
 TEST(TimelyLoss, ALeaseStillHeldAfterItsNodeResumedIsReported) {

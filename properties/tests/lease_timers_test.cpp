@@ -218,7 +218,7 @@ TEST(TimelyLoss, AWorldIsJudgedByItsOwnDriftTerms) {
   h.taken();
   h.renewed(10 * kSecond, true);
   h.renewed(20 * kSecond, false);
-  h.at(10 * kSecond + 30 * kSecond - 120 * kMillisecond);  // 20 ms past the world's expiry
+  h.at(10 * kSecond + 30 * kSecond - 135 * kMillisecond);  // 5 ms past the world's expiry
   h.holder(EventKind::kLeaseLost);
   EXPECT_TRUE(loss(h).empty()) << all(loss(h));  // before the default terms' expiry
   sim::WorldOptions options;

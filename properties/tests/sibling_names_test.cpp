@@ -11,7 +11,9 @@
 namespace fencesim::properties::sibling_names_test {
 namespace {
 
-runtime::StepItem step(std::string name) { return runtime::StepItem{std::move(name), {}}; }
+runtime::StepItem step(std::string name) {
+  return runtime::StepItem{std::move(name), {}};
+}
 runtime::ChildItem child(std::string name, std::string workflow) {
   return runtime::ChildItem{std::move(name), runtime::ChildPlacement::kParentInstance,
                             std::move(workflow)};
@@ -40,8 +42,9 @@ class Deployed {
 
 TEST(SiblingsNamedApart, DistinctNamesPass) {
   Deployed d;
-  d.add({"order", {step("charge"), runtime::GroupItem{"fan", {child("a", "ship"), child("b", "ship")}},
-                   step("notify")}});
+  d.add({"order",
+         {step("charge"), runtime::GroupItem{"fan", {child("a", "ship"), child("b", "ship")}},
+          step("notify")}});
   d.add({"ship", {step("pack"), step("send")}});
   EXPECT_TRUE(d.check({"order"}).empty());
 }

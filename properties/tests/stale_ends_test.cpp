@@ -53,17 +53,23 @@ class Story {
     store(sent_ns, std::move(c));
   }
   void store(std::int64_t at_ns, sim::StoreCall c) {
-    sim::HistoryEvent e = testing::next_event(events_, kStore, sim::WorldEventKind::kStoreCall, at_ns);
+    sim::HistoryEvent e =
+        testing::next_event(events_, kStore, sim::WorldEventKind::kStoreCall, at_ns);
     e.store = std::make_shared<const sim::StoreCall>(std::move(c));
     events_.push_back(std::move(e));
   }
   // A runtime event of the holder `node` at `at_ns` on its clock.
   void at(std::int64_t at_ns, EventKind kind, runtime::Token token, std::string_view detail = {},
           std::string step = "charge", sim::NodeId node = kHolder) {
-    sim::HistoryEvent e =
-        testing::next_event(events_, node, sim::WorldEventKind::kRuntime, at_ns);
-    e.runtime = runtime::RuntimeEvent{kind,  node == kHolder ? "a" : "b", kTree, "tenant-1:order-1",
-                                      token, std::move(step),            std::string(detail), 0};
+    sim::HistoryEvent e = testing::next_event(events_, node, sim::WorldEventKind::kRuntime, at_ns);
+    e.runtime = runtime::RuntimeEvent{kind,
+                                      node == kHolder ? "a" : "b",
+                                      kTree,
+                                      "tenant-1:order-1",
+                                      token,
+                                      std::move(step),
+                                      std::string(detail),
+                                      0};
     events_.push_back(std::move(e));
   }
   // The workload's record of what a confirmNow() threw.
@@ -338,8 +344,7 @@ TEST(StaleEndsInAWorld, EachExpiryOracleJudgesByTheWorldsLeaseTerms) {
     Story withdrawal;
     withdrawal.granted(0, 1);
     withdrawal.at(at, EventKind::kWithdrawalEnded, 1, "ok");
-    EXPECT_EQ(judged_in_world(withdrawal, StaleWithdrawalEndsLost{}).size(), stale ? 1U : 0U)
-        << at;
+    EXPECT_EQ(judged_in_world(withdrawal, StaleWithdrawalEndsLost{}).size(), stale ? 1U : 0U) << at;
     Story confirm;
     confirm.granted(0, 1);
     confirm.confirm_threw(at, 1, "error: execution cancelled: the cancel of tenant-1:order-1");
@@ -354,8 +359,7 @@ TEST(StaleEndsInAWorld, ActsAndWriteRepliesAreJudgedByTheWorldsLeaseTerms) {
     Story act;
     act.granted(0, 1);
     act.at(at, EventKind::kWriteSent, 1, "key");
-    EXPECT_EQ(judged_in_world(act, ActsWithinBelief{}).size(), at >= kWorldExpiry ? 1U : 0U)
-        << at;
+    EXPECT_EQ(judged_in_world(act, ActsWithinBelief{}).size(), at >= kWorldExpiry ? 1U : 0U) << at;
     Story reply;
     reply.granted(0, 1);
     reply.saw(at, 1, "write", "applied");

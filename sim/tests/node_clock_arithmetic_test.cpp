@@ -61,8 +61,8 @@ TEST(NodeClockArithmetic, BothSidesOfTheOverflowPointReadAlike) {
   // At 999 ppm: the last elapsed times whose product with 1,000,999 fits 64 bits and the first
   // that do not, each read against the test's own 128-bit formula.
   const std::int64_t last_fitting = INT64_MAX / (kMillion + 999);
-  for (const std::int64_t elapsed : {last_fitting - 1, last_fitting, last_fitting + 1,
-                                     last_fitting + 2}) {
+  for (const std::int64_t elapsed :
+       {last_fitting - 1, last_fitting, last_fitting + 1, last_fitting + 2}) {
     NodeClock clock(0, 7);
     clock.set_drift_ppm(0, 999);
     EXPECT_EQ(clock.monotonic_at(elapsed), reference_monotonic(7, 999, elapsed)) << elapsed;

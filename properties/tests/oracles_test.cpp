@@ -6,6 +6,7 @@
 
 #include "properties/invariants_builtin.h"
 #include "properties/reference_model.h"
+#include "sim/world.h"
 #include "scenarios/workload.h"
 
 namespace fencesim::properties::oracles_test {
@@ -323,6 +324,26 @@ TEST(ExactlyOnce, ACompletedTreeWithADeclaredStepThatNeverIntendedIsReported) {
   found.clear();
   check_exactly_once(h.events(), declared, found);
   EXPECT_TRUE(found.empty()) << all(found);
+}
+
+// As a sweep judges it: the declarations come from the world's own deployed workflows.
+TEST(ExactlyOnce, AWorldsDeclaredStepThatNeverIntendedIsReported) {
+  sim::World world{sim::WorldOptions{}};
+  auto body = [](runtime::ExecutionContext&) {};
+  world.workflows().add({"order",
+                         {scenarios::declared_step("a", {{"payments", "write"}}, body),
+                          scenarios::declared_step("b", {{"payments", "write"}}, body)}});
+  History h;
+  h.place("order");
+  h.intend("a", 1, "10");
+  h.write(identity("a") + "10", 1);
+  h.commit(StoreOp::kCommitStep, 1, "a");
+  h.commit(StoreOp::kCommitStep, 1, "b");  // "b" committed without ever intending its write
+  const auto done = h.commit(StoreOp::kCommitTree, 1);
+  for (const sim::HistoryEvent& e : h.events()) world.adopt_event(e);
+  std::vector<Violation> found;
+  ExactlyOnce{}.check(world, found);
+  expect_one(found, ExactlyOnce{}.name(), {done});
 }
 
 TEST(ExactlyOnce, DeclaredEffectsAreReadFromTheWorkflowsAndTheirInlineChildren) {

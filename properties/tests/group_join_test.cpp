@@ -7,6 +7,7 @@
 
 #include "properties/invariants_group_join.h"
 #include "properties/reference_uri.h"
+#include "sim/world.h"
 
 namespace fencesim::properties::group_join_test {
 namespace {
@@ -96,6 +97,17 @@ class Story {
     check_group_join(events_, registry_, out);
     return out;
   }
+  // As a sweep judges it: through the oracle's check of a world whose deployed workflows are the
+  // story's.
+  std::vector<Violation> judge_in_world() const {
+    sim::World world{sim::WorldOptions{}};
+    for (auto workflow : {"branch", "remote", "tree"})
+      world.workflows().add(registry_.get(workflow));
+    for (const sim::HistoryEvent& e : events_) world.adopt_event(e);
+    std::vector<Violation> out;
+    GroupJoin{}.check(world, out);
+    return out;
+  }
 
  private:
   sim::HistoryEvent next(sim::WorldEventKind kind) {
@@ -131,6 +143,7 @@ TEST(GroupJoin, AStepThatStartsWhileTheAnyInstanceChildRunsIsAViolation) {
   EXPECT_EQ(out[0].invariant, "group-join");
   EXPECT_NE(out[0].message.find("AnyInstance child 'fan:1/job/2'"), std::string::npos)
       << out[0].message;
+  EXPECT_EQ(story.judge_in_world().size(), 1u);
 }
 
 TEST(GroupJoin, AStepThatStartsBeforeTheBranchCheckpointedIsAViolation) {

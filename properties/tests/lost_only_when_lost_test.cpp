@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "properties/invariants_lost_only_when_lost.h"
+#include "properties/tests/world_of.h"
 #include "runtime/errors.h"
 
 namespace fencesim::properties::lost_only_when_lost_test {
@@ -41,6 +42,7 @@ class Story {
   void step_ends_lost(std::int64_t at_ns) {
     holder(at_ns, EventKind::kStepEnded, 1, std::string(runtime::ExecutionLeaseLostError::kCode));
   }
+  const Events& events() const { return events_; }
   std::vector<Violation> judged(const RunFacts& facts = {}) const {
     std::vector<Violation> out;
     check_lost_only_when_lost(events_, facts, out);
@@ -67,6 +69,20 @@ TEST(LostOnlyWhenLost, AStepEndedLostWhileTheStoreStillHoldsItsLeaseIsReported) 
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].invariant, "lost-only-when-lost");
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{0, 2}));
+}
+
+// As a sweep judges it: the store's expiry by the world's own ttl (20 s here, not the default 30
+// s).
+TEST(LostOnlyWhenLost, AWorldIsJudgedByItsOwnTtl) {
+  sim::WorldOptions options;
+  options.lease.ttl_ns = 20 * kSecond;
+  Story early;
+  early.step_ends_lost(5 * kSecond);
+  EXPECT_EQ(testing::judged_in_world(LostOnlyWhenLost{}, early.events(), options).size(), 1u);
+  Story after_expiry;
+  after_expiry.step_ends_lost(25 * kSecond);
+  EXPECT_EQ(after_expiry.judged().size(), 1u);  // the default ttl: the store still held it
+  EXPECT_TRUE(testing::judged_in_world(LostOnlyWhenLost{}, after_expiry.events(), options).empty());
 }
 
 TEST(LostOnlyWhenLost, ARenewalOfTheLeaseKeepsItLiveAtTheStore) {

@@ -52,6 +52,19 @@ class Story {
     c.lease = runtime::Lease{kTree, c.holder, token, sent_ns + 30 * kSecond, false};
     store(sent_ns, std::move(c));
   }
+  // The lease store renewed the holder's lease of token `token`, the renewal sent at `sent_ns`.
+  void renewed(std::int64_t sent_ns, runtime::Token token) {
+    sim::StoreCall c;
+    c.op = sim::StoreOp::kRenew;
+    c.key = kTree;
+    c.token = token;
+    c.ttl_ns = 30 * kSecond;
+    c.sent_ns = sent_ns;
+    c.sent_monotonic_ns = sent_ns;
+    c.from = kHolder;
+    c.outcome = "renewed";
+    store(sent_ns, std::move(c));
+  }
   void store(std::int64_t at_ns, sim::StoreCall c) {
     sim::HistoryEvent e =
         testing::next_event(events_, kStore, sim::WorldEventKind::kStoreCall, at_ns);
@@ -165,19 +178,32 @@ TEST(StaleStepEndsLost, BeforeTheExpiryOrEndingLostOrOkPasses) {
 TEST(StaleStepEndsLost, ARenewalGrantedInTimeMovesTheExpiry) {
   Story s;
   s.granted(0, 1);
-  sim::StoreCall renewal;
-  renewal.op = sim::StoreOp::kRenew;
-  renewal.key = kTree;
-  renewal.token = 1;
-  renewal.ttl_ns = 30 * kSecond;
-  renewal.sent_ns = 10 * kSecond;
-  renewal.sent_monotonic_ns = 10 * kSecond;
-  renewal.from = kHolder;
-  renewal.outcome = "renewed";
-  s.store(10 * kSecond, renewal);
+  s.renewed(10 * kSecond, 1);
   s.at(kExpiry, EventKind::kStepEnded, 1, "error");  // within the renewed lease
   EXPECT_TRUE(s.stale_step().empty());
   s.at(10 * kSecond + kExpiry, EventKind::kStepEnded, 1, "error");
+  expect_one(s.stale_step(), "stale-step-ends-lost", "ended 'error'");
+}
+
+// A renewal sent at the very instant the holder's belief ran out renews a lease the holder no
+// longer believes it holds: it does not move the expiry. One sent a nanosecond earlier does.
+TEST(StaleStepEndsLost, ARenewalSentAtTheLocalExpiryDoesNotMoveIt) {
+  Story s;
+  s.granted(0, 1);
+  s.renewed(kExpiry, 1);
+  s.at(kExpiry + kSecond, EventKind::kStepEnded, 1, "error");
+  expect_one(s.stale_step(), "stale-step-ends-lost", "ended 'error'");
+}
+
+TEST(StaleStepEndsLost, ARenewalSentANanosecondBeforeTheLocalExpiryMovesIt) {
+  Story s;
+  s.granted(0, 1);
+  s.renewed(kExpiry - 1, 1);
+  s.at(kExpiry + kSecond, EventKind::kStepEnded, 1, "error");
+  EXPECT_TRUE(s.stale_step().empty());
+  s.at(kExpiry - 1 + kExpiry - 1, EventKind::kStepEnded, 1, "error");  // still within the renewal
+  EXPECT_TRUE(s.stale_step().empty());
+  s.at(kExpiry - 1 + kExpiry, EventKind::kStepEnded, 1, "error");  // the renewal's own expiry
   expect_one(s.stale_step(), "stale-step-ends-lost", "ended 'error'");
 }
 

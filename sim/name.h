@@ -11,6 +11,9 @@
 // once). Nothing about it depends on an address or an interning order: no pointer value can reach
 // a history, a hash or a report's order. A name lives as long as anything holds it (a count, not
 // atomic: a name belongs to the thread of its world, as the world does).
+#include <fmt/format.h>
+
+#include <array>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -19,8 +22,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "runtime/types.h"
 
@@ -50,7 +51,7 @@ class Name {
 
   const std::string& str() const noexcept { return node_ != nullptr ? node_->text : empty_text(); }
   operator const std::string&() const noexcept { return str(); }  // NOLINT
-  operator std::string_view() const noexcept { return view(); }    // NOLINT
+  operator std::string_view() const noexcept { return view(); }   // NOLINT
   // Read without str(): the empty name's view is a constant, not a call for a static string.
   std::string_view view() const noexcept {
     return node_ != nullptr ? std::string_view(node_->text) : std::string_view();
@@ -110,8 +111,12 @@ class Name {
     text += b.view();
     return text;
   }
-  friend std::string operator+(const Name& a, const std::string& b) { return a + std::string_view(b); }
-  friend std::string operator+(const std::string& a, const Name& b) { return std::string_view(a) + b; }
+  friend std::string operator+(const Name& a, const std::string& b) {
+    return a + std::string_view(b);
+  }
+  friend std::string operator+(const std::string& a, const Name& b) {
+    return std::string_view(a) + b;
+  }
   friend std::string operator+(const Name& a, const char* b) { return a + std::string_view(b); }
   friend std::string operator+(const char* a, const Name& b) { return std::string_view(a) + b; }
 
@@ -165,7 +170,8 @@ struct NameKey {
   NameKey(const runtime::LeaseKey& key)  // NOLINT(google-explicit-constructor)
       : tenant_id(key.tenant_id), lease_execution_id(key.lease_execution_id) {}
   NameKey(runtime::LeaseKey&& key)  // NOLINT(google-explicit-constructor)
-      : tenant_id(std::move(key.tenant_id)), lease_execution_id(std::move(key.lease_execution_id)) {}
+      : tenant_id(std::move(key.tenant_id)),
+        lease_execution_id(std::move(key.lease_execution_id)) {}
   operator runtime::LeaseKey() const {  // NOLINT(google-explicit-constructor)
     return runtime::LeaseKey{tenant_id.str(), lease_execution_id.str()};
   }
@@ -204,8 +210,16 @@ class NameTable {
  private:
   Name::Node** slot(std::string_view text, std::uint64_t hash);
   void grow();
+  // Where a text's entry in recent_ is: from its size and its first and last eight bytes, read in
+  // a few instructions (the full hash reads every byte: tenants' names run to 700).
+  static std::size_t recent_index(std::string_view text) noexcept;
   std::vector<Name::Node*> slots_;  // open addressing, linear probing; a power of two
   std::size_t count_ = 0;
+  // The node each recent_index last found: a name interned again (most are, many times a run) is
+  // found by one comparison of its bytes, without hashing them. Only a shortcut: a miss or a
+  // collision goes to the table, which alone decides which node a text has.
+  static constexpr std::size_t kRecentBits = 8;
+  std::array<Name::Node*, std::size_t{1} << kRecentBits> recent_{};
 };
 
 // The name one source gave last (one field of one node's runtime events): the same text again

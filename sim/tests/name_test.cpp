@@ -1,14 +1,16 @@
 // Interned names (sim/name.h): a table gives one name per spelling, names compare, order and hash
 // by their bytes whatever table (or none) made them, and the history hashes a name's bytes, never
 // its identity, so an event hashes alike interned or not.
+#include "sim/name.h"
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sim/history.h"
-#include "sim/name.h"
 
 namespace fencesim::sim::name_test {
 namespace {
@@ -23,6 +25,52 @@ TEST(Name, ATableGivesOneNamePerSpelling) {
   EXPECT_NE(table.intern(std::string_view("y")).data(), a.data());
   EXPECT_EQ(table.size(), 2u);
   EXPECT_TRUE(table.intern(std::string_view()).empty());
+}
+
+// The table's shortcut for names interned again (recent_, found by a name's size and its first and
+// last eight bytes) is only a shortcut: texts that agree there and differ between, or differ only
+// past their eighth byte, or are short, interned in turn again and again, each keep a name of their
+// own with their own bytes.
+TEST(Name, TextsAlikeAtTheirEndsStayDistinct) {
+  NameTable table;
+  std::vector<std::string> texts;
+  for (char middle : std::string("abc")) {
+    std::string text(700, 'x');
+    text[350] = middle;  // the same size, first and last bytes: only the middle differs
+    texts.push_back(text);
+  }
+  texts.push_back("tenant-1");
+  texts.push_back("tenant-2");
+  texts.push_back("tenant-10");
+  texts.push_back("a");
+  texts.push_back("b");
+  texts.push_back(std::string("a\0", 2));
+  std::map<std::string, const char*> first;
+  for (int round = 0; round < 3; ++round) {
+    for (const std::string& text : texts) {
+      const Name name = table.intern(std::string_view(text));
+      EXPECT_EQ(name.view(), text);
+      const auto [it, added] = first.emplace(text, name.data());
+      EXPECT_EQ(it->second, name.data()) << "a second copy of the bytes of a name seen before";
+    }
+  }
+  EXPECT_EQ(table.size(), texts.size());
+}
+
+RC_GTEST_PROP(Name, ATableGivesTheSameNameForTheSameBytesWhateverCameBetween,
+              (const std::vector<std::string>& texts)) {
+  NameTable table;
+  std::map<std::string, const char*> first;
+  for (int round = 0; round < 2; ++round) {
+    for (const std::string& text : texts) {
+      const Name name = table.intern(std::string_view(text));
+      RC_ASSERT(name.view() == std::string_view(text));
+      if (text.empty()) continue;
+      const auto [it, added] = first.emplace(text, name.data());
+      RC_ASSERT(it->second == name.data());
+    }
+  }
+  RC_ASSERT(table.size() == first.size());
 }
 
 TEST(Name, ComparesOrdersAndHashesByBytes) {
@@ -57,7 +105,7 @@ RC_GTEST_PROP(NameProperty, OrdersAsItsBytes, ()) {
       rc::gen::element<char>('a', 'b', '\0', static_cast<char>(0xff)));
   const std::string a = *text;
   const std::string b = *rc::gen::oneOf(text, rc::gen::just(a + "a"), rc::gen::just(a + '\0'),
-                                       rc::gen::just(a.substr(0, a.size() / 2)));
+                                        rc::gen::just(a.substr(0, a.size() / 2)));
   NameTable table;
   const Name interned_a = table.intern(std::string_view(a));
   const Name interned_b = table.intern(std::string_view(b));

@@ -21,10 +21,10 @@ using runtime::kSecond;
 // carries nothing), one instance running one tree whose one step is `body` (by default it wakes
 // every second for 25 s, renewing its lease meanwhile), under `plan`; run to its end.
 std::unique_ptr<World> run_small_world(
-    FaultPlan plan, std::function<void(runtime::ExecutionContext&)> body =
-                        [](runtime::ExecutionContext& ctx) {
-                          for (int i = 0; i < 25; ++i) ctx.env().sleep(kSecond);
-                        }) {
+    FaultPlan plan,
+    std::function<void(runtime::ExecutionContext&)> body = [](runtime::ExecutionContext& ctx) {
+      for (int i = 0; i < 25; ++i) ctx.env().sleep(kSecond);
+    }) {
   WorldOptions options;
   options.seed = 11;
   options.safety_phase_ns = 40 * kSecond;
@@ -149,10 +149,8 @@ TEST(FaultEffect, ADriftMovesTheClock) {
 TEST(FaultEffect, ADriftWakesThePendingSleepsByTheNodesOwnClock) {
   Fault drift = at_instance(FaultKind::kClockDrift, 100'000);
   drift.duration_ns = 0;
-  const std::unique_ptr<World> world =
-      run_small_world(FaultPlan{{drift}}, [](runtime::ExecutionContext& ctx) {
-        ctx.env().sleep(20 * kSecond);
-      });
+  const std::unique_ptr<World> world = run_small_world(
+      FaultPlan{{drift}}, [](runtime::ExecutionContext& ctx) { ctx.env().sleep(20 * kSecond); });
   std::int64_t started = -1;
   std::int64_t ended = -1;
   for (const HistoryEvent& e : world->history().events()) {
@@ -186,6 +184,38 @@ TEST(FaultEffect, ADropWindowDropsTheNodesMessages) {
   expect_acted(effect);
   EXPECT_GE(effect.messages_dropped, 1u);
   EXPECT_EQ(effect.messages_dropped, effect.chances) << "a drop window of probability 1";
+}
+
+// The store calls the lease store handled whose request was sent in [from_ns, until_ns).
+std::vector<std::int64_t> handled_sent_between(const World& world, std::int64_t from_ns,
+                                               std::int64_t until_ns) {
+  std::vector<std::int64_t> sent;
+  for (const HistoryEvent& e : world.history().events()) {
+    if (e.world != WorldEventKind::kStoreCall || !e.store) continue;
+    if (e.store->sent_ns >= from_ns && e.store->sent_ns < until_ns)
+      sent.push_back(e.store->sent_ns);
+  }
+  return sent;
+}
+
+// A dropped message is lost, not only counted: the ledger and the history's message-lost records
+// are written where the network decides to drop, so a drop that then delivers the message anyway
+// still shows "messages dropped" above and in every sweep's fault claims. What tells is the store:
+// of the requests sent while the window is on (a drop chance of 1 at the instance; the store down),
+// none is handled there.
+TEST(FaultEffect, WhatADropWindowOrADownStoreDropsNeverArrives) {
+  for (const Fault& fault :
+       {at_instance(FaultKind::kNetworkDrop, 0, 1.0), at_store(FaultKind::kStoreDown)}) {
+    const std::unique_ptr<World> world = run_small_world(FaultPlan{{fault}});
+    ASSERT_EQ(world->fault_effects().size(), 1u);
+    EXPECT_GE(world->fault_effects().front().messages_dropped, 1u) << to_string(fault.kind);
+    EXPECT_EQ(handled_sent_between(*world, fault.at_ns, fault.at_ns + fault.duration_ns),
+              std::vector<std::int64_t>{})
+        << to_string(fault.kind) << ": requests sent in the window reached the store";
+    EXPECT_FALSE(
+        handled_sent_between(*world, fault.at_ns + fault.duration_ns, 40 * kSecond).empty())
+        << "the instance talks to the store again after the window";
+  }
 }
 
 TEST(FaultEffect, ADuplicateWindowDeliversTwice) {

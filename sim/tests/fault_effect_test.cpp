@@ -120,6 +120,25 @@ TEST(FaultEffect, AMigrationPausesAndStepsTheWallClock) {
   EXPECT_EQ(effect.clock_moved_ns, 3 * kSecond);
 }
 
+// A migration moves the machine: what is on the wire to or from it when it begins waits for its
+// end (a stall or a stop of an instance holds only what the process sends next). Aimed halfway
+// along a renewal's way to the store, the migration holds that renewal: the store handles it only
+// once the migration is over. A migration that held only the node's next sends would let it land
+// mid-migration, and its ledger would still count the messages its paused inbox held.
+TEST(FaultEffect, AMigrationHoldsTheMessageAlreadyOnTheWire) {
+  Fault fault = at_instance(FaultKind::kMigrate, 3 * kSecond);
+  fault.trigger = Trigger{runtime::EventKind::kRenewSent, 2};
+  fault.trigger->aim = Aim::kInFlight;
+  fault.trigger->within_permille = 500;
+  std::vector<std::int64_t> renewals;
+  const FaultEffect effect = run_with(fault, &renewals);
+  expect_acted(effect);
+  const auto next = std::upper_bound(renewals.begin(), renewals.end(), effect.start_ns);
+  ASSERT_NE(next, renewals.end());
+  EXPECT_GE(*next, effect.start_ns + fault.duration_ns)
+      << "the renewal on the wire as the migration began reached the store during it";
+}
+
 TEST(FaultEffect, ACrashEndsTheProcess) {
   const FaultEffect effect = run_with(at_instance(FaultKind::kCrash));
   expect_acted(effect);

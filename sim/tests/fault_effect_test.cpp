@@ -253,6 +253,29 @@ TEST(FaultEffect, APartitionCutsTheLinkThatTalks) {
   EXPECT_GE(effect.messages_cut, 1u);
 }
 
+// A cut message is lost, not only counted (as a drop above): while the instance is cut off from
+// the lease store, no request of it reaches the store, though it keeps renewing; after the
+// partition it does again.
+TEST(FaultEffect, APartitionedLinkCarriesNothingWhileItLasts) {
+  Fault fault = at_instance(FaultKind::kPartition);
+  fault.peer = "lease-store";
+  const std::unique_ptr<World> world = run_small_world(FaultPlan{{fault}});
+  ASSERT_EQ(world->fault_effects().size(), 1u);
+  EXPECT_GE(world->fault_effects().front().messages_cut, 1u);
+  std::vector<std::int64_t> during;
+  std::vector<std::int64_t> after;
+  for (const HistoryEvent& e : world->history().events()) {
+    if (e.world != WorldEventKind::kStoreCall || !e.store) continue;
+    if (e.time_ns >= fault.at_ns && e.time_ns < fault.at_ns + fault.duration_ns) {
+      during.push_back(e.time_ns);
+    } else if (e.time_ns >= fault.at_ns + fault.duration_ns) {
+      after.push_back(e.time_ns);
+    }
+  }
+  EXPECT_EQ(during, std::vector<std::int64_t>{}) << "requests crossed the partition";
+  EXPECT_FALSE(after.empty()) << "the instance talks to the store again after the partition";
+}
+
 TEST(FaultEffect, APartitionOfALinkThatCarriesNothingHadNoChance) {
   Fault fault = at_instance(FaultKind::kPartition);
   fault.peer = "payments";

@@ -145,6 +145,25 @@ TEST(FaultEffect, ACrashEndsTheProcess) {
   EXPECT_EQ(effect.processes_ended, 1u);
 }
 
+// A crash loses the process's identity with its memory: the restarted instance is a new holder, so
+// whatever the old process still has on the wire (a renewal, a release, a write under its token)
+// is a stranger's at the store. A restart that kept the old holder id would let the new process
+// renew and release the old one's lease as its own; every run still passes (the runtime is safe
+// then too), and the crash still counts as having ended a process.
+TEST(FaultEffect, ARestartedInstanceTakesItsLeaseAsANewHolder) {
+  const std::unique_ptr<World> world = run_small_world(FaultPlan{{at_instance(FaultKind::kCrash)}});
+  std::vector<std::string> takers;
+  for (const HistoryEvent& e : world->history().events()) {
+    if (e.world != WorldEventKind::kStoreCall || !e.store || e.store->op != StoreOp::kTake)
+      continue;
+    if (e.store->outcome != "taken") continue;
+    if (takers.empty() || takers.back() != e.store->holder) takers.push_back(e.store->holder);
+  }
+  EXPECT_EQ(takers, (std::vector<std::string>{"instance-1", "instance-1#2"}))
+      << "the first process took the lease, then its restarted incarnation, under a name of its "
+         "own";
+}
+
 TEST(FaultEffect, ACrashedStoreRefusesWhatReachesIt) {
   const FaultEffect effect = run_with(at_store(FaultKind::kCrash));
   expect_acted(effect);

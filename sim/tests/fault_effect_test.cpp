@@ -21,10 +21,10 @@ using runtime::kSecond;
 // carries nothing), one instance running one tree whose one step is `body` (by default it wakes
 // every second for 25 s, renewing its lease meanwhile), under `plan`; run to its end.
 std::unique_ptr<World> run_small_world(
-    FaultPlan plan, std::function<void(runtime::ExecutionContext&)> body =
-                        [](runtime::ExecutionContext& ctx) {
-                          for (int i = 0; i < 25; ++i) ctx.env().sleep(kSecond);
-                        }) {
+    FaultPlan plan,
+    std::function<void(runtime::ExecutionContext&)> body = [](runtime::ExecutionContext& ctx) {
+      for (int i = 0; i < 25; ++i) ctx.env().sleep(kSecond);
+    }) {
   WorldOptions options;
   options.seed = 11;
   options.safety_phase_ns = 40 * kSecond;
@@ -120,10 +120,48 @@ TEST(FaultEffect, AMigrationPausesAndStepsTheWallClock) {
   EXPECT_EQ(effect.clock_moved_ns, 3 * kSecond);
 }
 
+// A migration moves the machine: what is on the wire to or from it when it begins waits for its
+// end (a stall or a stop of an instance holds only what the process sends next). Aimed halfway
+// along a renewal's way to the store, the migration holds that renewal: the store handles it only
+// once the migration is over. A migration that held only the node's next sends would let it land
+// mid-migration, and its ledger would still count the messages its paused inbox held.
+TEST(FaultEffect, AMigrationHoldsTheMessageAlreadyOnTheWire) {
+  Fault fault = at_instance(FaultKind::kMigrate, 3 * kSecond);
+  fault.trigger = Trigger{runtime::EventKind::kRenewSent, 2};
+  fault.trigger->aim = Aim::kInFlight;
+  fault.trigger->within_permille = 500;
+  std::vector<std::int64_t> renewals;
+  const FaultEffect effect = run_with(fault, &renewals);
+  expect_acted(effect);
+  const auto next = std::upper_bound(renewals.begin(), renewals.end(), effect.start_ns);
+  ASSERT_NE(next, renewals.end());
+  EXPECT_GE(*next, effect.start_ns + fault.duration_ns)
+      << "the renewal on the wire as the migration began reached the store during it";
+}
+
 TEST(FaultEffect, ACrashEndsTheProcess) {
   const FaultEffect effect = run_with(at_instance(FaultKind::kCrash));
   expect_acted(effect);
   EXPECT_EQ(effect.processes_ended, 1u);
+}
+
+// A crash loses the process's identity with its memory: the restarted instance is a new holder, so
+// whatever the old process still has on the wire (a renewal, a release, a write under its token)
+// is a stranger's at the store. A restart that kept the old holder id would let the new process
+// renew and release the old one's lease as its own; every run still passes (the runtime is safe
+// then too), and the crash still counts as having ended a process.
+TEST(FaultEffect, ARestartedInstanceTakesItsLeaseAsANewHolder) {
+  const std::unique_ptr<World> world = run_small_world(FaultPlan{{at_instance(FaultKind::kCrash)}});
+  std::vector<std::string> takers;
+  for (const HistoryEvent& e : world->history().events()) {
+    if (e.world != WorldEventKind::kStoreCall || !e.store || e.store->op != StoreOp::kTake)
+      continue;
+    if (e.store->outcome != "taken") continue;
+    if (takers.empty() || takers.back() != e.store->holder) takers.push_back(e.store->holder);
+  }
+  EXPECT_EQ(takers, (std::vector<std::string>{"instance-1", "instance-1#2"}))
+      << "the first process took the lease, then its restarted incarnation, under a name of its "
+         "own";
 }
 
 TEST(FaultEffect, ACrashedStoreRefusesWhatReachesIt) {
@@ -149,10 +187,8 @@ TEST(FaultEffect, ADriftMovesTheClock) {
 TEST(FaultEffect, ADriftWakesThePendingSleepsByTheNodesOwnClock) {
   Fault drift = at_instance(FaultKind::kClockDrift, 100'000);
   drift.duration_ns = 0;
-  const std::unique_ptr<World> world =
-      run_small_world(FaultPlan{{drift}}, [](runtime::ExecutionContext& ctx) {
-        ctx.env().sleep(20 * kSecond);
-      });
+  const std::unique_ptr<World> world = run_small_world(
+      FaultPlan{{drift}}, [](runtime::ExecutionContext& ctx) { ctx.env().sleep(20 * kSecond); });
   std::int64_t started = -1;
   std::int64_t ended = -1;
   for (const HistoryEvent& e : world->history().events()) {
@@ -188,6 +224,38 @@ TEST(FaultEffect, ADropWindowDropsTheNodesMessages) {
   EXPECT_EQ(effect.messages_dropped, effect.chances) << "a drop window of probability 1";
 }
 
+// The store calls the lease store handled whose request was sent in [from_ns, until_ns).
+std::vector<std::int64_t> handled_sent_between(const World& world, std::int64_t from_ns,
+                                               std::int64_t until_ns) {
+  std::vector<std::int64_t> sent;
+  for (const HistoryEvent& e : world.history().events()) {
+    if (e.world != WorldEventKind::kStoreCall || !e.store) continue;
+    if (e.store->sent_ns >= from_ns && e.store->sent_ns < until_ns)
+      sent.push_back(e.store->sent_ns);
+  }
+  return sent;
+}
+
+// A dropped message is lost, not only counted: the ledger and the history's message-lost records
+// are written where the network decides to drop, so a drop that then delivers the message anyway
+// still shows "messages dropped" above and in every sweep's fault claims. What tells is the store:
+// of the requests sent while the window is on (a drop chance of 1 at the instance; the store down),
+// none is handled there.
+TEST(FaultEffect, WhatADropWindowOrADownStoreDropsNeverArrives) {
+  for (const Fault& fault :
+       {at_instance(FaultKind::kNetworkDrop, 0, 1.0), at_store(FaultKind::kStoreDown)}) {
+    const std::unique_ptr<World> world = run_small_world(FaultPlan{{fault}});
+    ASSERT_EQ(world->fault_effects().size(), 1u);
+    EXPECT_GE(world->fault_effects().front().messages_dropped, 1u) << to_string(fault.kind);
+    EXPECT_EQ(handled_sent_between(*world, fault.at_ns, fault.at_ns + fault.duration_ns),
+              std::vector<std::int64_t>{})
+        << to_string(fault.kind) << ": requests sent in the window reached the store";
+    EXPECT_FALSE(
+        handled_sent_between(*world, fault.at_ns + fault.duration_ns, 40 * kSecond).empty())
+        << "the instance talks to the store again after the window";
+  }
+}
+
 TEST(FaultEffect, ADuplicateWindowDeliversTwice) {
   Fault fault = at_store(FaultKind::kNetworkDuplicate);
   fault.probability = 1.0;
@@ -202,6 +270,29 @@ TEST(FaultEffect, APartitionCutsTheLinkThatTalks) {
   const FaultEffect effect = run_with(fault);
   expect_acted(effect);
   EXPECT_GE(effect.messages_cut, 1u);
+}
+
+// A cut message is lost, not only counted (as a drop above): while the instance is cut off from
+// the lease store, no request of it reaches the store, though it keeps renewing; after the
+// partition it does again.
+TEST(FaultEffect, APartitionedLinkCarriesNothingWhileItLasts) {
+  Fault fault = at_instance(FaultKind::kPartition);
+  fault.peer = "lease-store";
+  const std::unique_ptr<World> world = run_small_world(FaultPlan{{fault}});
+  ASSERT_EQ(world->fault_effects().size(), 1u);
+  EXPECT_GE(world->fault_effects().front().messages_cut, 1u);
+  std::vector<std::int64_t> during;
+  std::vector<std::int64_t> after;
+  for (const HistoryEvent& e : world->history().events()) {
+    if (e.world != WorldEventKind::kStoreCall || !e.store) continue;
+    if (e.time_ns >= fault.at_ns && e.time_ns < fault.at_ns + fault.duration_ns) {
+      during.push_back(e.time_ns);
+    } else if (e.time_ns >= fault.at_ns + fault.duration_ns) {
+      after.push_back(e.time_ns);
+    }
+  }
+  EXPECT_EQ(during, std::vector<std::int64_t>{}) << "requests crossed the partition";
+  EXPECT_FALSE(after.empty()) << "the instance talks to the store again after the partition";
 }
 
 TEST(FaultEffect, APartitionOfALinkThatCarriesNothingHadNoChance) {

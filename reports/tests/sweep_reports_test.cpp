@@ -185,7 +185,8 @@ TEST(Junit, OneTestcasePerScenarioWithEscapedFailures) {
        at = xml.find("<testcase ", at + 1)) {
     ++testcases;
   }
-  // One per scenario, and one per claim of the claims' suite (kleppmann-fencing declares two marks).
+  // One per scenario, and one per claim of the claims' suite (kleppmann-fencing declares two
+  // marks).
   EXPECT_EQ(testcases, 4u);
   EXPECT_NE(xml.find("<testcase classname=\"fencesim\" name=\"nightly-mix\""), std::string::npos);
   // The distinct failures first (one here, new: no --known), then each failure, command first.
@@ -200,6 +201,53 @@ TEST(Junit, OneTestcasePerScenarioWithEscapedFailures) {
       << xml;
   EXPECT_NE(xml.find("<property name=\"groups\" value=\"1\"/>"), std::string::npos);
   EXPECT_EQ(std::count(xml.begin(), xml.end(), '<'), std::count(xml.begin(), xml.end(), '>'));
+}
+
+// A CI's test view reads each suite's counts from its attributes, not from its cases: a suite that
+// says failures="0" above a failing testcase shows green. Every suite's tests, failures, errors and
+// skipped must be what its cases hold, and the document's totals their sums.
+TEST(Junit, EverySuitesCountsAreWhatItsCasesHold) {
+  std::vector<RunRecord> records = {violating(1), violating(2),
+                                    passing("nightly-mix", "random", 1)};
+  const std::string xml = junit_xml(sweep_summary(manifest(), records, {}));
+  const auto attribute = [](std::string_view tag, std::string_view name) -> std::uint64_t {
+    const std::string key = " " + std::string(name) + "=\"";
+    const std::size_t at = tag.find(key);
+    if (at == std::string_view::npos) return 0;
+    return std::stoull(std::string(tag.substr(at + key.size())));
+  };
+  const auto count = [](std::string_view text, std::string_view what) {
+    std::uint64_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string_view::npos;
+         at = text.find(what, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  const std::string_view doc(xml);
+  std::uint64_t tests = 0, failures = 0, errors = 0, suites = 0;
+  for (std::size_t at = doc.find("<testsuite "); at != std::string_view::npos;
+       at = doc.find("<testsuite ", at + 1)) {
+    ++suites;
+    const std::string_view tag = doc.substr(at, doc.find('>', at) - at);
+    const std::size_t end = doc.find("</testsuite>", at);
+    ASSERT_NE(end, std::string_view::npos);
+    const std::string_view body = doc.substr(at, end - at);
+    EXPECT_EQ(attribute(tag, "tests"), count(body, "<testcase ")) << tag;
+    EXPECT_EQ(attribute(tag, "failures"), count(body, "<failure ")) << tag;
+    EXPECT_EQ(attribute(tag, "errors"), count(body, "<error ")) << tag;
+    EXPECT_EQ(attribute(tag, "skipped"), count(body, "<skipped ")) << tag;
+    tests += attribute(tag, "tests");
+    failures += attribute(tag, "failures");
+    errors += attribute(tag, "errors");
+  }
+  EXPECT_GE(suites, 2u);  // the scenarios' and the claims'
+  EXPECT_GE(failures, 1u) << xml;
+  const std::string_view top = doc.substr(
+      doc.find("<testsuites "), doc.find('>', doc.find("<testsuites ")) - doc.find("<testsuites "));
+  EXPECT_EQ(attribute(top, "tests"), tests) << top;
+  EXPECT_EQ(attribute(top, "failures"), failures) << top;
+  EXPECT_EQ(attribute(top, "errors"), errors) << top;
 }
 
 TEST(Junit, EscapesMarkupAndCharactersXmlCannotCarry) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+
 #include "tests/paths.h"
 
 // A namespace of its own: the unity build compiles this file with others of cli/tests.
@@ -48,8 +49,9 @@ class CliTest : public ::testing::Test {
 
   // Runs `fencesim ARGS` in the test's directory.
   Result fencesim(const std::string& args) const {
-    const std::string command =
-        "cd '" + dir_.string() + "' && '" + fencesim::testing::fencesim_binary() + "' " + args + " >out.txt 2>err.txt";
+    const std::string command = "cd '" + dir_.string() + "' && '" +
+                                fencesim::testing::fencesim_binary() + "' " + args +
+                                " >out.txt 2>err.txt";
     const int status = std::system(command.c_str());
     Result result;
     result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -101,8 +103,9 @@ TEST_F(CliTest, SeedOutOfRangeIsAUsageError) {
 }
 
 TEST_F(CliTest, UnknownStrategyIsAUsageError) {
-  expect_usage_error(fencesim("run --scenario kleppmann-fencing --seed 1 --strategy dfs"),
-                     "fencesim: --strategy: unknown strategy 'dfs' (expected random, pct, pct-dN or drawn)");
+  expect_usage_error(
+      fencesim("run --scenario kleppmann-fencing --seed 1 --strategy dfs"),
+      "fencesim: --strategy: unknown strategy 'dfs' (expected random, pct, pct-dN or drawn)");
 }
 
 TEST_F(CliTest, UnknownSinkDoubleIsAUsageError) {
@@ -359,6 +362,21 @@ TEST_F(CliTest, CheckDeterminismReportsAPlantedNondeterminism) {
   EXPECT_NE(result.err.find("scenario planted-nondeterminism seed 1 is not deterministic"),
             std::string::npos)
       << result.err;
+}
+
+// A sweep whose determinism check finds a run that replays differently fails with the
+// nondeterminism exit code, though every run passed its invariants: a night of nondeterministic
+// runs is not a green night (CI reads the exit code, not the counts).
+TEST_F(CliTest, SweepFindingANondeterministicRunExitsNondeterministic) {
+  setenv("FENCESIM_TEST_PLANTED_BUGS", "1", 1);
+  const Result result = fencesim(
+      "sweep --scenario planted-nondeterminism --seeds 1..3 --jobs 1 --determinism-every 1 "
+      "--out sweep-out");
+  unsetenv("FENCESIM_TEST_PLANTED_BUGS");
+  EXPECT_EQ(result.code, 4) << result.out << result.err;
+  EXPECT_NE(result.out.find("0 violations or liveness, 1 nondeterministic, 0 harness errors"),
+            std::string::npos)
+      << result.out;
 }
 
 TEST_F(CliTest, SweepPassesAndSummarizesEachScenario) {

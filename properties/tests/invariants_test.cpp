@@ -199,13 +199,14 @@ TEST(ConservativeBelief, ABeliefCountedFromTheReplyIsReported) {
 
 TEST(ConservativeBelief, AWorldsBeliefCountedFromTheReplyIsReported) {
   // As a sweep judges it: the world's facts (its terms, its assumptions) from the world itself.
-  EXPECT_EQ(testing::judged_in_world(ConservativeBelief{}, take_story(2 * kMillisecond + kTtl).events())
-                .size(),
-            1U);
+  EXPECT_EQ(
+      testing::judged_in_world(ConservativeBelief{}, take_story(2 * kMillisecond + kTtl).events())
+          .size(),
+      1U);
   const runtime::LeasePolicy policy;
-  EXPECT_TRUE(
-      testing::judged_in_world(ConservativeBelief{}, take_story(policy.confirmed_until_ns(0)).events())
-          .empty());
+  EXPECT_TRUE(testing::judged_in_world(ConservativeBelief{},
+                                       take_story(policy.confirmed_until_ns(0)).events())
+                  .empty());
 }
 
 TEST(ConservativeBelief, ASlowHolderClockStretchesItsBeliefInTrueTime) {
@@ -536,6 +537,23 @@ TEST(NoFalseFencing, AnyInstanceSiblingsNeverRefuseEachOther) {
   const auto child_granted = s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl, {}, child);
   const auto refused =
       s.holder(EventKind::kWriteRefused, "a", 1, "children/invoice/charge", "idem", 2, child);
+  std::vector<Violation> found;
+  check_no_false_fencing(s.events(), found);
+  expect_one(found, NoFalseFencing{}.name(), {child_granted, refused});
+}
+
+// An AnyInstance child writes under the root's scope key with a lease key of its own: the root's
+// later take explains nothing about the child's refusal. A write refusal is judged by its lease
+// key's grants, never by whatever shares its scope key.
+TEST(NoFalseFencing, AWriteRefusalUnderASharedScopeKeyIsJudgedByItsLeaseKey) {
+  const runtime::LeaseKey child{"tenant-1", "order-1/children/invoice"};
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto child_granted = s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl, {}, child);
+  s.store(EventKind::kStoreLeaseGranted, "b", 2, kTtl);  // the root's next epoch
+  const auto refused =
+      s.add(kNodeA, {EventKind::kWriteRefused, "a", child, runtime::make_scope_key(kTree), 1,
+                     "children/invoice/charge", "idem", 2});
   std::vector<Violation> found;
   check_no_false_fencing(s.events(), found);
   expect_one(found, NoFalseFencing{}.name(), {child_granted, refused});

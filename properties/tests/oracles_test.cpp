@@ -6,8 +6,8 @@
 
 #include "properties/invariants_builtin.h"
 #include "properties/reference_model.h"
-#include "sim/world.h"
 #include "scenarios/workload.h"
+#include "sim/world.h"
 
 namespace fencesim::properties::oracles_test {
 namespace {
@@ -19,6 +19,7 @@ using sim::StoreOp;
 
 constexpr sim::NodeId kStore = 1;
 constexpr sim::NodeId kNodeA = 2;
+constexpr sim::NodeId kNodeB = 3;
 constexpr sim::NodeId kSink = 4;
 constexpr runtime::Nanoseconds kTtl = 30 * kSecond;
 const runtime::LeaseKey kTree{"tenant-1", "order-1"};
@@ -55,7 +56,8 @@ class History {
     c.lease = runtime::Lease{kTree, holder, token, time_ns_ + kTtl, false};
     return call(kStore, c);
   }
-  std::uint64_t renew(runtime::Token token, std::int64_t sent_ns, std::string outcome = "renewed") {
+  std::uint64_t renew(runtime::Token token, std::int64_t sent_ns, std::string outcome = "renewed",
+                      sim::NodeId from = kNodeA) {
     StoreCall c;
     c.op = StoreOp::kRenew;
     c.store = "lease-store";
@@ -66,7 +68,7 @@ class History {
     c.store_wall_ns = time_ns_;
     c.sent_ns = sent_ns;
     c.sent_monotonic_ns = sent_ns;
-    c.from = kNodeA;
+    c.from = from;
     c.outcome = std::move(outcome);
     c.lease = runtime::Lease{kTree, "a", token, time_ns_ + kTtl, false};
     return call(kStore, c);
@@ -408,6 +410,33 @@ TEST(StrictConfirm, AConfirmThatReturnedWithoutAGrantedRenewalIsReported) {
   expect_one(found, StrictConfirm{}.name(), {returned});
 }
 
+// A confirm is answered only by a renewal its own node sent since it began: not by one sent a
+// nanosecond before (the lease may have been lost between), nor by another node's renewal of the
+// same token (a stale twin's, or a migrated process's old incarnation's).
+TEST(StrictConfirm, ARenewalSentANanosecondBeforeTheConfirmBeganAnswersNothing) {
+  History h;
+  h.take(1);
+  h.at(5 * kSecond);
+  h.renew(1, 5 * kSecond - 1);
+  h.at(5 * kSecond + 10);
+  const auto returned = h.observe("confirm", 1, "confirmed", 5 * kSecond);
+  std::vector<Violation> found;
+  check_strict_confirm(h.events(), found);
+  expect_one(found, StrictConfirm{}.name(), {returned});
+}
+
+TEST(StrictConfirm, AnotherNodesRenewalAnswersNoConfirm) {
+  History h;
+  h.take(1);
+  h.at(5 * kSecond);
+  h.renew(1, 5 * kSecond, "renewed", kNodeB);
+  h.at(5 * kSecond + 10);
+  const auto returned = h.observe("confirm", 1, "confirmed", 5 * kSecond);
+  std::vector<Violation> found;
+  check_strict_confirm(h.events(), found);
+  expect_one(found, StrictConfirm{}.name(), {returned});
+}
+
 // --- expired-write-never-succeeds ---
 
 TEST(ExpiredWriteNeverSucceeds, AWriteThatReturnedAfterLocalExpiryIsReported) {
@@ -473,7 +502,7 @@ TEST(ActsWithinBelief, ActsAfterTheLocalExpiryOfTheGrantsAreReported) {
   const auto checkpoint = h.runtime_event(EventKind::kCheckpointSent, 1, "charge");
   const auto call = h.runtime_event(EventKind::kUncheckedCallSent, 1, "charge");
   const auto step = h.runtime_event(EventKind::kStepStarted, 1, "ship");
-  h.runtime_event(EventKind::kLeaseReleased, 1);  // not an act on the lease
+  h.runtime_event(EventKind::kLeaseReleased, 1);      // not an act on the lease
   h.runtime_event(EventKind::kWriteSent, 2, "ship");  // never granted: the token oracles' case
   std::vector<Violation> found;
   check_acts_within_belief(h.events(), LocalExpiryPolicy{}, found);

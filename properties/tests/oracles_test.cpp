@@ -4,6 +4,8 @@
 // busy lanes. Each bad history is reported; each clean one passes.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "properties/invariants_builtin.h"
 #include "properties/reference_model.h"
 #include "scenarios/workload.h"
@@ -84,12 +86,14 @@ class History {
     c.reply_token = token;
     return call(kStore, c);
   }
-  std::uint64_t place(const std::string& workflow) {
+  std::uint64_t place(const std::string& workflow,
+                      std::optional<runtime::LeaseKey> parent = std::nullopt) {
     StoreCall c;
     c.op = StoreOp::kPlace;
     c.store = "lease-store";
     c.key = kTree;
     c.argument = workflow;
+    c.parent = std::move(parent);
     c.outcome = "ok";
     return call(kStore, c);
   }
@@ -435,6 +439,38 @@ TEST(StrictConfirm, AnotherNodesRenewalAnswersNoConfirm) {
   std::vector<Violation> found;
   check_strict_confirm(h.events(), found);
   expect_one(found, StrictConfirm{}.name(), {returned});
+}
+
+// --- scope-key-injective: two trees under one lease key ---
+
+// A tree placed again (a retry, a duplicate) is one tree; two trees whose workflow or parent
+// differ but which the runtime named with one lease key would share one lease, one epoch and one
+// checkpoint.
+TEST(ScopeKeyInjective, OneTreePlacedTwicePasses) {
+  History h;
+  h.place("order");
+  h.place("order");
+  std::vector<Violation> found;
+  check_scope_key_injective(h.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
+TEST(ScopeKeyInjective, TwoWorkflowsPlacedUnderOneLeaseKeyAreReported) {
+  History h;
+  const auto first = h.place("order");
+  const auto second = h.place("invoice");
+  std::vector<Violation> found;
+  check_scope_key_injective(h.events(), found);
+  expect_one(found, ScopeKeyInjective{}.name(), {first, second});
+}
+
+TEST(ScopeKeyInjective, TheSameWorkflowUnderTwoParentsUnderOneLeaseKeyIsReported) {
+  History h;
+  const auto first = h.place("invoice", runtime::LeaseKey{"tenant-1", "order-1"});
+  const auto second = h.place("invoice", runtime::LeaseKey{"tenant-1", "order-2"});
+  std::vector<Violation> found;
+  check_scope_key_injective(h.events(), found);
+  expect_one(found, ScopeKeyInjective{}.name(), {first, second});
 }
 
 // --- expired-write-never-succeeds ---

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+
 #include "tests/paths.h"
 
 // A namespace of its own: the unity build compiles this file with others of cli/tests.
@@ -48,8 +49,9 @@ class CliTest : public ::testing::Test {
 
   // Runs `fencesim ARGS` in the test's directory.
   Result fencesim(const std::string& args) const {
-    const std::string command =
-        "cd '" + dir_.string() + "' && '" + fencesim::testing::fencesim_binary() + "' " + args + " >out.txt 2>err.txt";
+    const std::string command = "cd '" + dir_.string() + "' && '" +
+                                fencesim::testing::fencesim_binary() + "' " + args +
+                                " >out.txt 2>err.txt";
     const int status = std::system(command.c_str());
     Result result;
     result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -101,8 +103,9 @@ TEST_F(CliTest, SeedOutOfRangeIsAUsageError) {
 }
 
 TEST_F(CliTest, UnknownStrategyIsAUsageError) {
-  expect_usage_error(fencesim("run --scenario kleppmann-fencing --seed 1 --strategy dfs"),
-                     "fencesim: --strategy: unknown strategy 'dfs' (expected random, pct, pct-dN or drawn)");
+  expect_usage_error(
+      fencesim("run --scenario kleppmann-fencing --seed 1 --strategy dfs"),
+      "fencesim: --strategy: unknown strategy 'dfs' (expected random, pct, pct-dN or drawn)");
 }
 
 TEST_F(CliTest, UnknownSinkDoubleIsAUsageError) {
@@ -316,6 +319,25 @@ TEST_F(CliTest, ReplaySaysSoWhenTheHashDiffers) {
   EXPECT_NE(replay.out.find("replay DIFFERS from edited.json: history hash"), std::string::npos)
       << replay.out;
   EXPECT_NE(replay.err.find("but the file recorded 0123456789abcdef"), std::string::npos)
+      << replay.err;
+}
+
+// The same history can be judged otherwise: an oracle added, fixed or made stricter since the
+// file was written changes the status and not the hash. A replay that compared the hash alone
+// would say "replay matches" of a run whose verdict is no longer the recorded one.
+TEST_F(CliTest, ReplaySaysSoWhenOnlyTheStatusDiffers) {
+  json file = broken_sink_replay();
+  ASSERT_EQ(file["expected_status"], "violation");
+  file["expected_status"] = "pass";
+  write("judged-otherwise.json", file.dump());
+  const Result replay = fencesim("replay judged-otherwise.json --json");
+  EXPECT_EQ(replay.code, 1);  // still the run's exit code
+  const json report = json::parse(replay.out);
+  EXPECT_EQ(report["history_hash"], file["expected_history_hash"]);
+  EXPECT_EQ(report["replay"]["matches"], false) << replay.out;
+  EXPECT_NE(replay.err.find("replay DIFFERS from judged-otherwise.json: status violation but the "
+                            "file recorded pass."),
+            std::string::npos)
       << replay.err;
 }
 

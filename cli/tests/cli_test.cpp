@@ -383,6 +383,23 @@ TEST_F(CliTest, CheckDeterminismReportsAPlantedNondeterminism) {
       << result.err;
 }
 
+// A range's last seed is checked too, and a range of one seed is that seed: a loop that stopped
+// before the last seed (seed < last, the usual bound) would check nothing of "--seeds 3..3" and
+// call the planted bug deterministic.
+TEST_F(CliTest, CheckDeterminismChecksTheRangesLastSeed) {
+  setenv("FENCESIM_TEST_PLANTED_BUGS", "1", 1);
+  const Result result =
+      fencesim("check-determinism --scenario planted-nondeterminism --seeds 3..3");
+  unsetenv("FENCESIM_TEST_PLANTED_BUGS");
+  EXPECT_EQ(result.code, 4) << result.out << result.err;
+  EXPECT_NE(result.err.find("scenario planted-nondeterminism seed 3 is not deterministic"),
+            std::string::npos)
+      << result.out << result.err;
+  const Result passing = fencesim("check-determinism --scenario kleppmann-fencing --seeds 7..7");
+  EXPECT_EQ(passing.code, 0) << passing.err;
+  EXPECT_NE(passing.out.find("1 seeds deterministic"), std::string::npos) << passing.out;
+}
+
 TEST_F(CliTest, SweepPassesAndSummarizesEachScenario) {
   const Result result =
       fencesim("sweep --scenario kleppmann-fencing --seeds 1..10 --strategy both --out sweep-out");

@@ -322,6 +322,25 @@ TEST_F(CliTest, ReplaySaysSoWhenTheHashDiffers) {
       << replay.err;
 }
 
+// The same history can be judged otherwise: an oracle added, fixed or made stricter since the
+// file was written changes the status and not the hash. A replay that compared the hash alone
+// would say "replay matches" of a run whose verdict is no longer the recorded one.
+TEST_F(CliTest, ReplaySaysSoWhenOnlyTheStatusDiffers) {
+  json file = broken_sink_replay();
+  ASSERT_EQ(file["expected_status"], "violation");
+  file["expected_status"] = "pass";
+  write("judged-otherwise.json", file.dump());
+  const Result replay = fencesim("replay judged-otherwise.json --json");
+  EXPECT_EQ(replay.code, 1);  // still the run's exit code
+  const json report = json::parse(replay.out);
+  EXPECT_EQ(report["history_hash"], file["expected_history_hash"]);
+  EXPECT_EQ(report["replay"]["matches"], false) << replay.out;
+  EXPECT_NE(replay.err.find("replay DIFFERS from judged-otherwise.json: status violation but the "
+                            "file recorded pass."),
+            std::string::npos)
+      << replay.err;
+}
+
 TEST_F(CliTest, ReplayUsesTheFilesFaultPlan) {
   json file = broken_sink_replay();
   file["fault_plan"] = json::array();
@@ -377,6 +396,23 @@ TEST_F(CliTest, SweepFindingANondeterministicRunExitsNondeterministic) {
   EXPECT_NE(result.out.find("0 violations or liveness, 1 nondeterministic, 0 harness errors"),
             std::string::npos)
       << result.out;
+}
+
+// A range's last seed is checked too, and a range of one seed is that seed: a loop that stopped
+// before the last seed (seed < last, the usual bound) would check nothing of "--seeds 3..3" and
+// call the planted bug deterministic.
+TEST_F(CliTest, CheckDeterminismChecksTheRangesLastSeed) {
+  setenv("FENCESIM_TEST_PLANTED_BUGS", "1", 1);
+  const Result result =
+      fencesim("check-determinism --scenario planted-nondeterminism --seeds 3..3");
+  unsetenv("FENCESIM_TEST_PLANTED_BUGS");
+  EXPECT_EQ(result.code, 4) << result.out << result.err;
+  EXPECT_NE(result.err.find("scenario planted-nondeterminism seed 3 is not deterministic"),
+            std::string::npos)
+      << result.out << result.err;
+  const Result passing = fencesim("check-determinism --scenario kleppmann-fencing --seeds 7..7");
+  EXPECT_EQ(passing.code, 0) << passing.err;
+  EXPECT_NE(passing.out.find("1 seeds deterministic"), std::string::npos) << passing.out;
 }
 
 TEST_F(CliTest, SweepPassesAndSummarizesEachScenario) {

@@ -14,7 +14,8 @@
 namespace fencesim::properties::marks_test {
 namespace {
 
-std::vector<PlacedMark> only(const std::vector<PlacedMark>& all, const std::set<std::string>& names) {
+std::vector<PlacedMark> only(const std::vector<PlacedMark>& all,
+                             const std::set<std::string>& names) {
   std::vector<PlacedMark> kept;
   std::copy_if(all.begin(), all.end(), std::back_inserter(kept),
                [&](const PlacedMark& mark) { return names.contains(mark.name); });
@@ -75,6 +76,20 @@ TEST(MarksTest, HistoryMarkNamesAreTheRulesMarks) {
                            "instance-restarted", "cancel-seen", "lease-yielded"}) {
     EXPECT_TRUE(std::binary_search(names.begin(), names.end(), name)) << name;
   }
+}
+
+// A workload measures a figure once per event it counts (scenario 13: one "unchecked-calls 1" per
+// unchecked call, one overlap in nanoseconds per call that overlapped): the run's figure is their
+// sum, name by name. A sum that kept only the last measure would still report every figure a run
+// measured, with a plausible value, and the sweep's totals would count one call per run.
+TEST(MarksTest, AFigureIsTheSumOfEveryMeasureOfItsName) {
+  sim::World world(sim::WorldOptions{});
+  const sim::NodeId node = world.add_lease_store();
+  for (int call = 0; call < 3; ++call) world.measure(node, "unchecked-calls", 1);
+  world.measure(node, "unchecked-overlap-ns", 250);
+  world.measure(node, "unchecked-overlap-ns", -50);
+  EXPECT_EQ(sum_figures(world), (std::map<std::string, std::int64_t>{
+                                    {"unchecked-calls", 3}, {"unchecked-overlap-ns", 200}}));
 }
 
 }  // namespace

@@ -77,8 +77,7 @@ TEST(SignatureTest, TheSamePlantedBugOnDifferentSeedsAndScenariosHasOneSignature
   ASSERT_GE(failures, 10u);
   EXPECT_GT(hashes.size(), 1u);  // the histories differ: the signature does not
   ASSERT_EQ(signatures.size(), 1u) << *signatures.begin();
-  EXPECT_EQ(*signatures.begin(),
-            "sink-monotonicity: sink-accepted(sink)");
+  EXPECT_EQ(*signatures.begin(), "sink-monotonicity: sink-accepted(sink)");
 }
 
 TEST(SignatureTest, NoIdsNamesOrTimesReachTheSignature) {
@@ -106,8 +105,8 @@ TEST(SignatureTest, InvariantAndEventsDecideNotTheMessage) {
   listed_twice.events.push_back(listed_twice.events.front());  // a term that repeats counts once
   // per-key-epochs points at the run's phase event as "the grant before" a first grant: the start
   // of the run is no part of the bug's shape. (Submissions recorded at the store come first.)
-  const properties::Violation from_start{"per-key-epochs", "m",
-                                         {plain.first_phase, plain.first_grant}};
+  const properties::Violation from_start{
+      "per-key-epochs", "m", {plain.first_phase, plain.first_grant}};
   const Signed again = run_signed("kleppmann-fencing", 1, "accept-stale",
                                   {reworded, other_invariant, reversed, listed_twice, from_start});
   ASSERT_EQ(again.others.size(), 5u);
@@ -118,6 +117,33 @@ TEST(SignatureTest, InvariantAndEventsDecideNotTheMessage) {
   EXPECT_EQ(again.others[2],
             "sink-monotonicity: store-lease-granted(store) -> sink-accepted(sink)");
   EXPECT_EQ(again.others[3], plain.signature);
+}
+
+// A lease lost at its local expiry and one lost to a refused renewal are two bugs: a term of a kind
+// whose detail is a code ("local-expiry", "execution.lease-lost.fenced") carries that code. Codes
+// are lower-case words joined by dots and dashes; a term that dropped a dashed code would merge
+// them.
+TEST(SignatureTest, ALeaseLostTermCarriesWhyItWasLost) {
+  properties::RunRequest request;
+  request.scenario = "kleppmann-fencing";
+  request.seed = 1;
+  std::string reason;
+  std::string signature;
+  properties::run_scenario(
+      registry(), request, [&](const sim::World& world, const properties::RunReport&) {
+        for (const sim::HistoryEvent& e : world.history().events()) {
+          if (e.world == sim::WorldEventKind::kRuntime &&
+              e.runtime.kind == runtime::EventKind::kLeaseLost) {
+            reason = std::string(e.runtime.detail.str());
+            signature = violation_signature(world, properties::Violation{"x", "m", {e.index}});
+            break;
+          }
+        }
+      });
+  // instance-1's lease runs out locally during its stall.
+  ASSERT_EQ(reason, "local-expiry");
+  EXPECT_TRUE(signature.starts_with("x: lease-lost(")) << signature;
+  EXPECT_TRUE(signature.ends_with(", local-expiry)")) << signature;
 }
 
 TEST(SignatureTest, AViolationWithoutUsableEventsStillHasOne) {
@@ -164,9 +190,9 @@ TEST(SignatureTest, HarnessErrorsByKindAndSite) {
 
 TEST(SignatureTest, LivenessByWhatTheRunWasStuckOn) {
   const std::string deadlock = "deadlock: at 5 ns:\n  fiber 'tree t-1/o-1' (node 3, incarnation 1)";
-  const std::string a = liveness_signature(
-      deadlock, {"branch (instance) waits on the lease taken back after a yield",
-                 "tree (instance) waits on branches to end"});
+  const std::string a =
+      liveness_signature(deadlock, {"branch (instance) waits on the lease taken back after a yield",
+                                    "tree (instance) waits on branches to end"});
   EXPECT_EQ(a,
             "liveness: deadlock: branch (instance) waits on the lease taken back after a yield; "
             "tree (instance) waits on branches to end");

@@ -167,6 +167,36 @@ TEST(Summary, CountsEachKindOfOutcome) {
   EXPECT_TRUE(failures[2]["replay_file"].is_null());
 }
 
+// A scenario's figure (how often a stale holder's unchecked call overlapped the next holder, in
+// calls or nanoseconds) is what a night is read for: its total is every measuring run's sum, its
+// max the largest single run's, even when every value is negative, and runs that measured nothing
+// are not counted as measuring it. One test per sum: a total kept from the last run alone, or a max
+// that starts at 0, reads as a plausible number.
+TEST(Summary, AFigureIsTotalledAndMaximisedOverTheRunsThatMeasuredIt) {
+  std::vector<RunRecord> records;
+  for (const std::int64_t value : {4, -2, 7}) {
+    records.push_back(passing("nightly-mix", "random", records.size() + 1));
+    records.back().figures = {{"unchecked-calls", value}};
+  }
+  records.push_back(passing("nightly-mix", "random", 4));  // measured nothing
+  for (const std::int64_t value : {-5, -3}) {
+    records.push_back(passing("kleppmann-fencing", "random", records.size() + 1));
+    records.back().figures = {{"unchecked-overlap-ns", value}};
+  }
+  sort_records(records);
+  const ordered_json summary = sweep_summary(manifest(), records, {});
+  const ordered_json& story = summary["scenarios"][0];
+  const ordered_json& mix = summary["scenarios"][1];
+  ASSERT_EQ(mix["name"], "nightly-mix");
+  EXPECT_EQ(mix["figures"]["unchecked-calls"],
+            (ordered_json{{"runs_measured", 3}, {"total", 9}, {"max", 7}}))
+      << mix["figures"].dump();
+  ASSERT_EQ(story["name"], "kleppmann-fencing");
+  EXPECT_EQ(story["figures"]["unchecked-overlap-ns"],
+            (ordered_json{{"runs_measured", 2}, {"total", -8}, {"max", -3}}))
+      << story["figures"].dump();
+}
+
 TEST(Summary, DoesNotDependOnTheOrderRunsEnded) {
   std::vector<RunRecord> forward = {passing("nightly-mix", "pct", 1), violating(1), violating(2),
                                     passing("kleppmann-fencing", "pct", 4)};

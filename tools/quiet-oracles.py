@@ -14,9 +14,18 @@ own"); since then all 47 are held. Run it after adding an invariant, or nightly:
 
     python3 tools/quiet-oracles.py [--build-dir build/ci] [--only NAME[,NAME...]]
 
+With --sites it goes a level finer: every place an oracle reports, each `out.push_back(violation(`
+of properties/*.cpp, is made a no-op in turn (the call becomes one to an empty template inserted
+after the file's includes, so the statement around it is unchanged) and properties_tests is run
+whole. A site is *held* when some test fails. An oracle can be held through one branch and blind
+in another: session 24 found scope-key-injective's two-trees-under-one-lease-key report reached
+by no test, though the whole oracle made quiet was held. --files limits the sites to some files.
+
+    python3 tools/quiet-oracles.py --sites [--files invariants_confirm.cpp,...]
+
 Needs a configured build directory (cmake --preset ci) and a clean properties/ (it refuses to edit
-files with uncommitted changes). Exit 0 when every oracle is held, 1 when one is quiet, 2 on bad
-use or a build failure.
+files with uncommitted changes). Exit 0 when every oracle (or site) is held, 1 when one is quiet,
+2 on bad use or a build failure.
 """
 import argparse
 import os
@@ -57,6 +66,36 @@ def judging_function(invariant, files):
     return None
 
 
+SITE = re.compile(r"\bout\.push_back\(\s*violation\(")
+SITE_TEMPLATE = ("namespace {\n"
+                 "template <typename Out, typename Item>\n"
+                 "void quiet_site_(Out&, Item&&) {}  // quiet-oracles.py: a site made quiet\n"
+                 "}  // namespace\n")
+
+
+def report_sites(files, wanted_files):
+    """(file, offset of `out.push_back(`, line) of every site that reports a violation."""
+    sites = []
+    for path, text in files.items():
+        name = os.path.basename(path)
+        if wanted_files and name not in wanted_files:
+            continue
+        for match in SITE.finditer(text):
+            sites.append((path, match.start(), text.count("\n", 0, match.start()) + 1))
+    return sites
+
+
+def quiet_site(text, offset):
+    """The file with the site at `offset` made a no-op: `out.push_back(` becomes a call of an
+    empty template (its arguments still built, so nothing else changes)."""
+    includes = list(re.finditer(r"^#include .*\n", text, re.M))
+    after = includes[-1].end() if includes else 0
+    call = "out.push_back("
+    assert text.startswith(call, offset)
+    edited = text[:offset] + "quiet_site_(out, " + text[offset + len(call):]
+    return edited[:after] + SITE_TEMPLATE + edited[after:]
+
+
 def run(cmd, **kwargs):
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, **kwargs)
 
@@ -65,6 +104,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", default="build/ci")
     parser.add_argument("--only", default="", help="comma-separated invariant classes")
+    parser.add_argument("--sites", action="store_true",
+                        help="make each reporting site quiet in turn, not each oracle")
+    parser.add_argument("--files", default="",
+                        help="with --sites: comma-separated file names of properties/")
     args = parser.parse_args()
     tests = os.path.join(ROOT, args.build_dir, "properties", "properties_tests")
     if not os.path.isdir(os.path.join(ROOT, args.build_dir)):
@@ -75,6 +118,8 @@ def main():
         print("quiet-oracles: properties/ has uncommitted changes; commit or stash them first",
               file=sys.stderr)
         return 2
+    if args.sites:
+        return check_sites(args, tests)
     wanted = set(filter(None, args.only.split(",")))
     invariants = [name for name in registered_invariants() if not wanted or name in wanted]
     if wanted - set(invariants):
@@ -115,6 +160,50 @@ def main():
             quiet.append(invariant)
     run(["cmake", "--build", args.build_dir, "--target", "properties_tests"])
     print(f"{len(invariants) - len(quiet)} of {len(invariants)} oracles held"
+          + (f"; quiet: {', '.join(quiet)}" if quiet else ""))
+    return 1 if quiet else 0
+
+
+def check_sites(args, tests):
+    files = sources()
+    wanted_files = set(filter(None, args.files.split(",")))
+    missing = {name for name in wanted_files if os.path.join("properties", name) not in files}
+    if missing:
+        print(f"quiet-oracles: no such file in properties/: {', '.join(sorted(missing))}",
+              file=sys.stderr)
+        return 2
+    sites = report_sites(files, wanted_files)
+    if not sites:
+        print("quiet-oracles: no reporting site found", file=sys.stderr)
+        return 2
+    quiet = []
+    for path, offset, line in sites:
+        original = files[path]
+        full = os.path.join(ROOT, path)
+        where = f"{path}:{line}"
+        try:
+            with open(full, "w") as out:
+                out.write(quiet_site(original, offset))
+            build = run(["cmake", "--build", args.build_dir, "--target", "properties_tests"])
+            if build.returncode != 0:
+                print(f"quiet-oracles: {where}: properties_tests does not build quiet:",
+                      file=sys.stderr)
+                print(build.stdout[-2000:], file=sys.stderr)
+                return 2
+            result = run([tests, "--gtest_brief=1"])
+        finally:
+            with open(full, "w") as out:
+                out.write(original)
+        failed = sorted(set(re.findall(r"^\[  FAILED  \] ([A-Za-z0-9_./]+)", result.stdout,
+                                       re.M)))
+        if result.returncode != 0:
+            how = f"{len(failed)} failed" if failed else f"crashed (exit {result.returncode})"
+            print(f"held   {where}: {how} {' '.join(failed[:3])}".rstrip(), flush=True)
+        else:
+            print(f"QUIET  {where}: every test passed", flush=True)
+            quiet.append(where)
+    run(["cmake", "--build", args.build_dir, "--target", "properties_tests"])
+    print(f"{len(sites) - len(quiet)} of {len(sites)} reporting sites held"
           + (f"; quiet: {', '.join(quiet)}" if quiet else ""))
     return 1 if quiet else 0
 

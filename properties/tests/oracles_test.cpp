@@ -272,6 +272,48 @@ TEST(ExactlyOnce, AnAppliedPayloadNobodyIntendedIsReported) {
   EXPECT_EQ(found[2].events, std::vector<std::uint64_t>{stray});
 }
 
+// Three reports no test reached (tools/quiet-oracles.py --sites found each quiet): an effect
+// applied at another sink than the one it was intended at, one applied under a token no step
+// intended it under (a stale holder's write of a later holder's intent, or the reverse), and an
+// intent the workload recorded without its effect identity.
+TEST(ExactlyOnce, AnEffectAppliedAtAnotherSinkIsReported) {
+  History scratch;  // only to build the write, as the sink records it
+  StoreCall elsewhere = *scratch.events()[scratch.write(identity("charge") + "10", 1)].store;
+  elsewhere.store = "refunds";
+  History h;
+  const auto intent = h.intend("charge", 1, "10");  // at "payments"
+  const auto applied = h.call(kSink, elsewhere);
+  std::vector<Violation> found;
+  check_exactly_once(h.events(), nothing_declared(), found);
+  expect_one(found, ExactlyOnce{}.name(), {intent, applied});
+}
+
+TEST(ExactlyOnce, AnEffectAppliedUnderATokenNoStepIntendedItUnderIsReported) {
+  History h;
+  const auto intent = h.intend("charge", 1, "10");
+  const auto applied = h.write(identity("charge") + "10", 2);
+  std::vector<Violation> found;
+  check_exactly_once(h.events(), nothing_declared(), found);
+  expect_one(found, ExactlyOnce{}.name(), {intent, applied});
+}
+
+TEST(ExactlyOnce, AnIntentWithoutItsEffectIdentityIsReported) {
+  History h;
+  sim::HistoryEvent e;
+  e.node = kNodeA;
+  e.world = sim::WorldEventKind::kIntent;
+  e.runtime.holder = "payments";
+  e.runtime.key = kTree;
+  e.runtime.step = "charge";
+  e.runtime.detail = "write";
+  e.runtime.token = 1;
+  e.detail = "no identity";
+  const auto intent = h.push(std::move(e));
+  std::vector<Violation> found;
+  check_exactly_once(h.events(), nothing_declared(), found);
+  expect_one(found, ExactlyOnce{}.name(), {intent});
+}
+
 TEST(ExactlyOnce, ACompletedTreeWhoseCommittedStepsEffectNeverLandedIsReported) {
   History h;
   h.place("order");

@@ -120,6 +120,20 @@ TEST(FenceAfterLoss, AHeldLeaseMayReportItsFutureBelief) {
   EXPECT_TRUE(s.fence_after_loss().empty());
 }
 
+// A fence record the oracle cannot read is reported, not skipped: a workload that recorded its
+// fence readings in another form would otherwise leave the oracle judging nothing (a site no test
+// reached; tools/quiet-oracles.py --sites).
+TEST(FenceAfterLoss, AnUnreadableFenceRecordIsReported) {
+  Story s;
+  s.take(0, 1);
+  s.observed(5 * kSecond, "fence", 1, "held until later");
+  const std::vector<Violation> found = s.fence_after_loss();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].invariant, "fence-after-loss");
+  EXPECT_NE(found[0].message.find("unreadable fence record 'held until later'"), std::string::npos)
+      << found[0].message;
+}
+
 TEST(FenceAfterLoss, AFutureConfirmedUntilAfterTheHolderReportedTheLossIsCaught) {
   Story ok;
   ok.take(0, 1);

@@ -159,6 +159,16 @@ TEST(ConditionalRenewal, ARenewalByAnotherHolderAtTheEpochIsReported) {
   expect_one(found, ConditionalRenewal{}.name(), {granted, renewed});
 }
 
+// A renewal of a key the store never granted extends nothing that was anyone's (a site no test
+// reached; tools/quiet-oracles.py --sites).
+TEST(ConditionalRenewal, ARenewalOfALeaseNeverGrantedIsReported) {
+  Story s;
+  const auto renewed = s.store(EventKind::kStoreLeaseRenewed, "a", 1, 2 * kTtl);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  expect_one(found, ConditionalRenewal{}.name(), {renewed});
+}
+
 TEST(ConditionalRenewal, ALostLeaseNeverComesBackToItsHolder) {
   Story s;
   s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);

@@ -294,6 +294,20 @@ TEST(StaleStepNeverSucceeds, AStepWhoseLeaseExpiredLocallyMustNotEndOk) {
   expect_one(found, StaleStepNeverSucceeds{}.name(), {started, lost, ended});
 }
 
+// A step may end ok only once the store committed its checkpoint: a holder that reported success
+// on the send alone reports a step whose outcome nobody recorded (a site no test reached;
+// tools/quiet-oracles.py --sites).
+TEST(StaleStepNeverSucceeds, AStepEndingOkWithoutAStoreCommitIsReported) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  s.holder(EventKind::kCheckpointSent, "a", 1, "charge");
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", "ok");
+  std::vector<Violation> found;
+  check_stale_step_never_succeeds(s.events(), found);
+  expect_one(found, StaleStepNeverSucceeds{}.name(), {started, ended});
+}
+
 TEST(StaleStepNeverSucceeds, AStepOvertakenByALaterTakeMustNotEndOk) {
   Story s;
   s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);

@@ -92,6 +92,23 @@ TEST(WriteVerdict, ARefusalReturnedAsAReplyIsReported) {
   EXPECT_NE(out[0].message.find("return 'refused'"), std::string::npos) << out[0].message;
 }
 
+// A write the body saw return, with no intent at or before the call began (none at all, or only a
+// later one): the workload's record and the runtime's call do not match (a site no test reached;
+// tools/quiet-oracles.py --sites).
+TEST(WriteVerdict, AWriteNoIntentBeganIsReported) {
+  Story story;
+  story.sink(20, "effect-a", "applied");
+  story.saw(10, 30, "applied");  // no intent at all
+  story.intend(50, "effect-b");  // an intent only after the call began
+  story.sink(60, "effect-b", "applied");
+  story.saw(40, 70, "applied");
+  const auto out = story.check();
+  ASSERT_EQ(out.size(), 2u);
+  for (const Violation& v : out) {
+    EXPECT_NE(v.message.find("but no intent began that call"), std::string::npos) << v.message;
+  }
+}
+
 TEST(WriteVerdict, AReplyTheSinkNeverGaveIsReported) {
   Story story;
   story.intend(10, "effect-a");
@@ -109,8 +126,7 @@ TEST(WriteVerdict, AReplyTheSinkNeverGaveIsReported) {
   ASSERT_EQ(out.size(), 4u);
   EXPECT_NE(out[0].message.find("judged that payload as refused"), std::string::npos)
       << out[0].message;
-  EXPECT_NE(out[1].message.find("judged that payload never"), std::string::npos)
-      << out[1].message;
+  EXPECT_NE(out[1].message.find("judged that payload never"), std::string::npos) << out[1].message;
 }
 
 }  // namespace

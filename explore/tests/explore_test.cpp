@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
+#include <vector>
 
 #include "explore/explorer.h"
 #include "explore/replay_chooser.h"
@@ -78,6 +80,49 @@ TEST(Explorer, TheBoundLimitsTheSchedules) {
   }();
   EXPECT_FALSE(limited.complete);
   EXPECT_EQ(limited.schedules, 7u);
+}
+
+// A race whose later step's fiber was not runnable yet at the earlier step's pick: B (first in
+// spawn order) and A are runnable at 0 s; A's step starts C, and C's step touches B's node. B and
+// A commute, B and C do not, and C can run before B only if A runs first: the reduction must
+// reverse the race at B's pick by trying every fiber there (one of them leads to C), or no
+// schedule it runs has C before B, though a schedule does.
+scenarios::Scenario woken_racer_world(std::vector<std::string>* orders) {
+  scenarios::Scenario scenario;
+  scenario.name = "test-woken-racer";
+  scenario.build = [orders](sim::World& world) {
+    world.add_lease_store();
+    const sim::NodeId a = world.add_sink("a");
+    const sim::NodeId b = world.add_sink("b");
+    const sim::NodeId c = world.add_sink("c");
+    orders->emplace_back();
+    world.scheduler().spawn(b, "b", [orders] { orders->back() += 'B'; });
+    world.scheduler().spawn(a, "a", [&world, orders, b, c] {
+      orders->back() += 'A';
+      world.scheduler().spawn(c, "c", [&world, orders, b] {
+        world.scheduler().note_touch(b);
+        orders->back() += 'C';
+      });
+    });
+  };
+  return scenario;
+}
+
+TEST(Explorer, ReductionReversesARaceWithAFiberNotYetRunnable) {
+  for (const bool reduce : {false, true}) {
+    std::vector<std::string> orders;
+    const ExploreResult result = explore_one(woken_racer_world(&orders), reduce, 100);
+    EXPECT_TRUE(result.complete);
+    bool c_before_b = false;
+    bool b_before_c = false;
+    for (const std::string& order : orders) {
+      ASSERT_EQ(order.size(), 3u) << order;
+      (order.find('C') < order.find('B') ? c_before_b : b_before_c) = true;
+    }
+    EXPECT_TRUE(b_before_c) << (reduce ? "reduced" : "full");
+    EXPECT_TRUE(c_before_b) << (reduce ? "reduced" : "full") << ": " << orders.size()
+                            << " schedules, none with C's step before B's";
+  }
 }
 
 struct Found {

@@ -5,7 +5,7 @@
 # seed of its budget catches survives, and the script exits 1.
 #
 # Harness mutants (mutants/harness/manifest.txt; tools/mutants_harness.sh) are patches to sim/,
-# scenarios/, properties/, reports/ or cli/, each caught by the one check its manifest line names
+# scenarios/, properties/, reports/, cli/ or explore/, each caught by the one check its manifest line names
 # (ctest:REGEX or sweep:SCENARIOS:A..B:KIND), which must pass on the unpatched tree and fail on the
 # patched one.
 #

@@ -155,7 +155,7 @@ declare -A h_clean_verdict  # catcher -> its verdict on the unpatched tree, once
 run_harness_mutant() {
   local name="$1" catcher="$2" kind="${3:-harness}"
   local dir="$work/$name" patch="$root/mutants/harness/$name.patch"
-  local folders='^(sim|scenarios|properties|reports|cli|runtime/testing)/'
+  local folders='^(sim|scenarios|properties|reports|cli|explore|runtime/testing)/'
   if [[ $kind == runtime ]]; then
     patch="$root/mutants/$name.patch"
     folders='^runtime/'

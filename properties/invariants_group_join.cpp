@@ -8,6 +8,8 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "properties/history_support.h"
 #include "properties/reference_uri.h"
@@ -32,10 +34,18 @@ bool starts_with(const Names& path, const Names& prefix) {
 // (at its level or above), each group with the steps and AnyInstance children it holds (through
 // its ParentInstance and ThisWorkflow children, at any depth; an AnyInstance child's own steps are
 // its tree's).
+// A path with its two spellings (plain names, and each name encoded), worked out once per shape:
+// the join rule looks each up at every step start it judges.
+struct Spelled {
+  std::string plain;
+  std::string encoded;
+  explicit Spelled(const Names& path)
+      : plain(reference_step_path(path, false)), encoded(reference_step_path(path, true)) {}
+};
 struct Group {
   Names path;
-  std::vector<Names> steps;
-  std::vector<Names> remote;
+  std::vector<Spelled> steps;
+  std::vector<Spelled> remote;
 };
 struct Step {
   Names path;
@@ -84,10 +94,10 @@ std::shared_ptr<const JoinShape> shape_of(const runtime::WorkflowRegistry& regis
   collect(registry, workflow, prefix, {}, 0, *shape);
   for (Group& group : shape->groups) {
     for (const Step& step : shape->steps) {
-      if (starts_with(step.path, group.path)) group.steps.push_back(step.path);
+      if (starts_with(step.path, group.path)) group.steps.emplace_back(step.path);
     }
     for (const Names& child : shape->remote) {
-      if (starts_with(child, group.path)) group.remote.push_back(child);
+      if (starts_with(child, group.path)) group.remote.emplace_back(child);
     }
   }
   for (std::size_t i = 0; i < shape->steps.size(); ++i) {
@@ -144,9 +154,9 @@ Read read(const Events& events) {
 
 // The first event index of `path` (in either spelling) in `at`, if any.
 template <typename Map>
-auto find_either(const Map& at, const Names& path) {
-  auto it = at.find(reference_step_path(path, false));
-  return it != at.end() ? it : at.find(reference_step_path(path, true));
+auto find_either(const Map& at, const Spelled& path) {
+  auto it = at.find(path.plain);
+  return it != at.end() ? it : at.find(path.encoded);
 }
 
 // Why the step started at `index` came too early after `group`, or nullopt. Also the event that
@@ -155,14 +165,14 @@ std::optional<std::pair<std::string, std::optional<std::uint64_t>>> too_early(co
                                                                               const Read& in,
                                                                               const Group& group,
                                                                               std::uint64_t index) {
-  for (const Names& step : group.steps) {
+  for (const Spelled& step : group.steps) {
     auto it = find_either(tree.committed, step);
     if (it != tree.committed.end() && it->second < index) continue;
     return std::pair{
-        fmt::format("its step '{}' was not checkpointed yet", reference_step_path(step, false)),
+        fmt::format("its step '{}' was not checkpointed yet", step.plain),
         it != tree.committed.end() ? std::optional(it->second) : std::nullopt};
   }
-  for (const Names& child : group.remote) {
+  for (const Spelled& child : group.remote) {
     auto placed = find_either(tree.placed, child);
     std::optional<std::uint64_t> placed_at;
     std::optional<sim::NameKey> key;
@@ -175,8 +185,7 @@ std::optional<std::pair<std::string, std::optional<std::uint64_t>>> too_early(co
       }
     }
     if (!placed_at) {
-      return std::pair{fmt::format("its AnyInstance child '{}' was not placed yet",
-                                   reference_step_path(child, false)),
+      return std::pair{fmt::format("its AnyInstance child '{}' was not placed yet", child.plain),
                        std::nullopt};
     }
     // A placement whose scope key is no key the lease store placed for this parent cannot be
@@ -185,7 +194,7 @@ std::optional<std::pair<std::string, std::optional<std::uint64_t>>> too_early(co
     auto done = in.completed.find(*key);
     if (done != in.completed.end() && done->second < index) continue;
     return std::pair{fmt::format("its AnyInstance child '{}' ({}) had not completed",
-                                 reference_step_path(child, false), runtime::to_string(key->lease_key())),
+                                 child.plain, runtime::to_string(key->lease_key())),
                      done != in.completed.end() ? std::optional(done->second) : *placed_at};
   }
   return std::nullopt;

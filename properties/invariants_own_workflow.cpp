@@ -23,7 +23,10 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "properties/history_support.h"
 #include "properties/invariants_builtin.h"
@@ -142,9 +145,9 @@ class Judge {
     const WorkflowShape* shape = shape_(placed.workflow);
     auto stepped = in_.stepped.find(key);
     if (shape == nullptr || stepped == in_.stepped.end()) return;
-    const std::set<std::string> own = spellings(*shape);
+    const Spellings& own = spellings(placed.workflow, *shape);
     for (const auto& [path, index] : stepped->second) {
-      if (own.contains(path)) continue;
+      if (own.all.contains(path)) continue;
       out_.push_back(violation(
           own_workflow_name(),
           fmt::format("step '{}' ran and was checkpointed under {}, but is no step of its workflow",
@@ -160,17 +163,16 @@ class Judge {
     auto completed = in_.completed.find(key);
     if (shape == nullptr || completed == in_.completed.end()) return;
     const auto committed = in_.committed.find(key);
-    for (const Names& step : shape->steps) {
+    for (const auto& [plain, encoded] : spellings(placed.workflow, *shape).steps) {
       const bool found =
           committed != in_.committed.end() &&
-          (committed_before(committed->second, reference_step_path(step, false),
-                            completed->second) ||
-           committed_before(committed->second, reference_step_path(step, true), completed->second));
+          (committed_before(committed->second, plain, completed->second) ||
+           committed_before(committed->second, encoded, completed->second));
       if (found) continue;
       out_.push_back(violation(own_workflow_name(),
                                fmt::format("{} completed, but its step '{}' was never checkpointed "
                                            "under its key",
-                                           describe(key, placed), reference_step_path(step, false)),
+                                           describe(key, placed), plain),
                                {placed.index, completed->second}));
       return;
     }
@@ -209,18 +211,28 @@ class Judge {
     return it != committed.end() && it->second < before;
   }
 
-  static std::set<std::string> spellings(const WorkflowShape& shape) {
-    std::set<std::string> out;
+  // A workflow's step paths in both spellings (plain names, each name encoded), worked out once
+  // per workflow: every tree of it is judged against them.
+  struct Spellings {
+    std::vector<std::pair<std::string, std::string>> steps;  // (plain, encoded), in shape order
+    std::set<std::string> all;
+  };
+  const Spellings& spellings(const std::string& workflow, const WorkflowShape& shape) {
+    auto [it, fresh] = spellings_.try_emplace(workflow);
+    if (!fresh) return it->second;
     for (const Names& step : shape.steps) {
-      out.insert(reference_step_path(step, false));
-      out.insert(reference_step_path(step, true));
+      auto& [plain, encoded] = it->second.steps.emplace_back(reference_step_path(step, false),
+                                                             reference_step_path(step, true));
+      it->second.all.insert(plain);
+      it->second.all.insert(encoded);
     }
-    return out;
+    return it->second;
   }
 
   const Received& in_;
   const ShapeLookup& shape_;
   std::vector<Violation>& out_;
+  std::map<std::string, Spellings> spellings_;  // by workflow
 };
 
 }  // namespace

@@ -7,9 +7,12 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <string>
+#include <unordered_map>
 
 #include "properties/history_support.h"
 #include "properties/invariants_builtin.h"
+#include "properties/key_hash.h"
 #include "properties/reference_uri.h"
 
 namespace fencesim::properties {
@@ -39,6 +42,8 @@ void check_no_false_fencing(const Events& events, std::vector<Violation>& out) {
   const std::string_view name = NoFalseFencing{}.name();
   std::map<std::string, Highest> by_scope;
   std::map<sim::NameKey, Highest> by_key;
+  // Only looked up, never walked: its order reaches no verdict.
+  std::unordered_map<sim::NameKey, std::string, KeyHash> scope_keys;
   std::set<std::pair<sim::NameKey, runtime::Token>> released;
   auto find = [](const auto& map, const auto& key) -> std::optional<Highest> {
     auto it = map.find(key);
@@ -49,7 +54,10 @@ void check_no_false_fencing(const Events& events, std::vector<Violation>& out) {
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     if (r->kind == EventKind::kStoreLeaseGranted) {
-      by_scope[reference_scope_key(r->key)] = Highest{r->token, e.index};
+      // Each key's reference scope key is worked out once: a key is granted again and again.
+      auto [encoded, fresh] = scope_keys.try_emplace(r->key);
+      if (fresh) encoded->second = reference_scope_key(r->key);
+      by_scope[encoded->second] = Highest{r->token, e.index};
       by_key[r->key] = Highest{r->token, e.index};
     } else if (r->kind == EventKind::kStoreLeaseReleased) {
       released.insert({r->key, r->token});

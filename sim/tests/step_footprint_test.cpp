@@ -6,16 +6,19 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "runtime/execution_context.h"
 #include "sim/choice.h"
 #include "sim/network.h"
 #include "sim/scheduler.h"
 #include "sim/tests/scheduler_test_util.h"
+#include "sim/world.h"
 
 namespace fencesim::sim::testing::step_footprint_test {
 namespace {
@@ -39,7 +42,7 @@ class TouchRecorder final : public ChoiceSource {
   void touch(std::uint32_t object) override {
     if (!steps.empty()) steps.back().touched.insert(object);
   }
-  // Whether a step of a fiber on `node` touched `object`.
+  // Whether a step of a fiber on `node` touched `object` (kTouchAll: touched everything).
   bool touched(NodeId node, std::uint32_t object) const {
     for (const Step& step : steps) {
       if (step.node == node && step.touched.contains(object)) return true;
@@ -95,6 +98,55 @@ TEST(StepFootprint, ASpawnAndAWakeTouchTheOtherFibersNode) {
   EXPECT_TRUE(woken);
   EXPECT_TRUE(recorder.touched(kClientA, kStore)) << "the spawn";
   EXPECT_TRUE(recorder.touched(kClientA, kClientB)) << "the wake";
+}
+
+// A world of one instance whose one step sleeps a second, driven by `recorder`; `step` runs inside
+// the step first. Returns the instance's node.
+NodeId run_one_step(TouchRecorder& recorder, const FaultPlan& plan,
+                  const std::function<void(World&)>& step) {
+  WorldOptions options;
+  options.seed = 5;
+  options.chooser = &recorder;
+  options.safety_phase_ns = 20 * kSec;
+  options.liveness_budget_ns = 120 * kSec;
+  World world(options);
+  world.add_lease_store();
+  const NodeId instance = world.add_instance("instance-1");
+  world.workflows().add(runtime::Workflow{
+      "order", {runtime::StepItem{"work", [&world, &step](runtime::ExecutionContext& ctx) {
+                                    if (step) step(world);
+                                    ctx.env().sleep(kSec);
+                                  }}}});
+  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
+  world.set_fault_plan(plan);
+  world.run();
+  return instance;
+}
+
+// A fault a protocol event triggers is applied inside the step that emitted the event, and may
+// pause, kill or cut off any node: that step commutes with nothing.
+TEST(StepFootprint, AFaultAppliedFromAStepTouchesEverything) {
+  for (const bool triggered : {false, true}) {
+    TouchRecorder recorder;
+    FaultPlan plan;
+    if (triggered) {
+      Fault stall{FaultKind::kStall, "instance-1"};
+      stall.trigger = Trigger{runtime::EventKind::kStepStarted};
+      stall.duration_ns = kSec;
+      plan.faults.push_back(stall);
+    }
+    const NodeId instance = run_one_step(recorder, plan, nullptr);
+    EXPECT_EQ(recorder.touched(instance, kTouchAll), triggered)
+        << (triggered ? "a stall triggered by the step's start" : "no fault");
+  }
+}
+
+// A data choice made inside a step makes what the step does depend on it.
+TEST(StepFootprint, ADataChoiceInAStepTouchesEverything) {
+  TouchRecorder recorder;
+  const NodeId instance =
+      run_one_step(recorder, FaultPlan{}, [](World& world) { world.choose("how long", 3); });
+  EXPECT_TRUE(recorder.touched(instance, kTouchAll));
 }
 
 }  // namespace

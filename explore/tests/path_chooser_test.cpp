@@ -1,5 +1,5 @@
-// The footprint the chooser gives each step of a run (explore/path_chooser.h), fed picks and touches
-// by hand: a step touches its own node and what the world reports during it, and a step of the
+// The footprint the chooser gives each step of a run (explore/path_chooser.h), fed picks and
+// touches by hand: a step touches its own node and what the world reports during it, and a step of the
 // world's own fiber (the liveness watcher, which reads the stores directly) touches everything. A
 // footprint too small makes the reduction skip orders that matter.
 #include <gtest/gtest.h>
@@ -25,7 +25,8 @@ TEST(PathChooserFootprint, AStepTouchesItsOwnNodeAndWhatIsReportedDuringIt) {
   chooser.pick_fiber(std::span(&instance, 1));
   chooser.finish();
   ASSERT_EQ(chooser.steps().size(), 2u);
-  EXPECT_EQ(chooser.steps()[0].footprint.objects(), (std::vector<std::uint32_t>{kStore, kInstance}));
+  EXPECT_EQ(chooser.steps()[0].footprint.objects(),
+            (std::vector<std::uint32_t>{kStore, kInstance}));
   EXPECT_EQ(chooser.steps()[1].footprint.objects(), (std::vector<std::uint32_t>{kInstance}));
   EXPECT_FALSE(chooser.steps()[0].footprint.touches_all());
 }

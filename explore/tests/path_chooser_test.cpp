@@ -1,7 +1,7 @@
 // The footprint the chooser gives each step of a run (explore/path_chooser.h), fed picks and
-// touches by hand: a step touches its own node and what the world reports during it, and a step of the
-// world's own fiber (the liveness watcher, which reads the stores directly) touches everything. A
-// footprint too small makes the reduction skip orders that matter.
+// touches by hand: a step touches its own node and what the world reports during it, and a step
+// of the world's own fiber (the liveness watcher, which reads the stores directly) touches
+// everything. A footprint too small makes the reduction skip orders that matter.
 #include <gtest/gtest.h>
 
 #include <cstdint>

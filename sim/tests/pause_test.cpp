@@ -113,5 +113,21 @@ TEST(Pause, APauseThatOutlastsAnotherHoldsTheNodeToItsEnd) {
                       20 * kSecond);
 }
 
+// A crash ends the pauses of the process it kills: the restarted process is not paused by them.
+// Stalled from 5 s to 30 s, crashed at 8 s and back at 10 s, stalled again from 12 s to 20 s: the
+// new process resumes at 20 s, when its own stall ends, not when the dead one's would have.
+TEST(Pause, APauseACrashEndedHoldsNothingOfTheRestartedProcess) {
+  Fault crash{FaultKind::kCrash, "instance-1"};
+  crash.at_ns = 8 * kSecond;
+  crash.duration_ns = 2 * kSecond;
+  const auto world =
+      run_paused({pause(FaultKind::kStall, 5 * kSecond, 25 * kSecond), crash,
+                  pause(FaultKind::kStall, 12 * kSecond, 8 * kSecond)});
+  EXPECT_EQ(times_of(*world, WorldEventKind::kNodeRestarted),
+            std::vector<std::int64_t>{10 * kSecond});
+  EXPECT_EQ(times_of(*world, WorldEventKind::kNodeResumed), std::vector<std::int64_t>{20 * kSecond})
+      << "the restarted process's own stall ends at 20 s";
+}
+
 }  // namespace
 }  // namespace fencesim::sim::pause_test

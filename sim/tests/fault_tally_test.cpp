@@ -113,6 +113,33 @@ TEST(FaultTally, ChancesAloneAreNoEffect) {
   }
 }
 
+// When a fault counts as able to act: at its first chance for a fault that acts on each (a
+// partition, a pause, a delay), and only at five expected acts for a window that acts on a share of
+// messages. A tally that asked five chances of every fault would leave the short ones (a pause
+// that held one wake-up, a partition that cut one renewal) out of the claims, and a fault kind
+// that stopped acting on them would be judged on fewer runs, or on none.
+TEST(FaultTally, OneChanceIsEnoughUnlessTheFaultActsOnAShare) {
+  constexpr NodeId kStore = 1;
+  constexpr NodeId kInstance = 2;
+  const auto with_chances = [&](const Fault& fault, int chances) {
+    FaultLedger ledger;
+    const std::size_t index = ledger.open(fault, kInstance, kStore, 0);
+    for (int i = 0; i < chances; ++i) ledger.message_sent(kInstance, kStore, 1);
+    return ledger.effects().at(index);
+  };
+  for (const FaultKind kind : {FaultKind::kNetworkDelay, FaultKind::kNetworkDrop,
+                               FaultKind::kStall, FaultKind::kMigrate}) {
+    Fault fault{kind, "instance-1"};
+    fault.probability = 1.0;
+    EXPECT_FALSE(with_chances(fault, 0).could_act()) << to_string(kind);
+    EXPECT_TRUE(with_chances(fault, 1).could_act()) << to_string(kind) << ": one chance";
+  }
+  Fault drop{FaultKind::kNetworkDrop, "instance-1"};
+  drop.probability = 0.5;
+  EXPECT_FALSE(with_chances(drop, 9).could_act()) << "4.5 drops expected";
+  EXPECT_TRUE(with_chances(drop, 10).could_act()) << "5 drops expected";
+}
+
 // And each effect the ledger counts, alone, is an act: a fault is never judged by one counter.
 TEST(FaultTally, EachEffectAloneIsAnAct) {
   using Counter = std::uint64_t FaultEffect::*;

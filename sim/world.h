@@ -357,6 +357,10 @@ class World final : private StoreRecorder {
     int seen = 0;
   };
   std::vector<Armed> armed_;
+  // The pauses (stall, stop, migrate) holding each node, by their ledger entries: the node runs
+  // again when the last of them ends, as the network holds its sends until the latest end. A crash
+  // ends them all (its restarted process is not paused); the heal, every node's.
+  std::map<NodeId, std::set<std::size_t>> pauses_;
   // Tracked only when the plan aims a fault at a deadline. Per (instance, lease key): the
   // monotonic time its last take or renewal left, and until when its grants let it believe the
   // lease (its own clock; -1: none).

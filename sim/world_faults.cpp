@@ -46,6 +46,7 @@ void World::apply(const Fault& fault) {
         network_->delay_in_flight(node, fault.duration_ns);
       }
       scheduler_->pause_node(node);
+      pauses_[node].insert(effect);
       record(node, WorldEventKind::kNodePaused, std::string(to_string(fault.kind)));
       if (fault.kind == FaultKind::kMigrate && fault.amount != 0) ++ledger_.at(effect).chances;
       scheduler_->at(until, [this, node, fault, effect] {
@@ -54,7 +55,10 @@ void World::apply(const Fault& fault) {
           clocks_[node].step_wall(fault.amount);
           ledger_.at(effect).clock_moved_ns = clocks_[node].wall_at(scheduler_->now_ns()) - before;
         }
-        if (scheduler_->node_paused(node)) {
+        // Another pause of the node still on keeps it paused (a stall inside a stop, a longer
+        // migration); a pause a crash ended resumes nothing of the next process.
+        std::set<std::size_t>& holding = pauses_[node];
+        if (holding.erase(effect) > 0 && holding.empty() && scheduler_->node_paused(node)) {
           scheduler_->resume_node(node);
           record(node, WorldEventKind::kNodeResumed, std::string(to_string(fault.kind)));
           network_->resumed(node);
@@ -70,6 +74,7 @@ void World::apply(const Fault& fault) {
         const std::uint64_t incarnation = scheduler_->node_incarnation(node);
         if (alive) ++ledger_.at(effect).chances;
         scheduler_->kill_node(node);
+        pauses_.erase(node);
         // A crash also ends a pause: what waited for the old process is delivered to nobody.
         network_->resumed(node);
         auto it = incarnations_.find(node);
@@ -164,6 +169,7 @@ void World::close_effect(std::size_t index) {
 
 void World::heal() {
   quiet_ = true;
+  pauses_.clear();
   // Every fault still on ends now: what each did goes into the history before the quiet phase.
   for (std::size_t i = 0; i < ledger_.effects().size(); ++i) close_effect(i);
   for (std::size_t i = 1; i < names_.size(); ++i) {

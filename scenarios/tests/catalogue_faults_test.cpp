@@ -3,6 +3,7 @@
 // correct runtime is safe either way. These tests run a story's world and read its ledger.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "scenarios/scenario.h"
@@ -46,6 +47,45 @@ TEST(ClockDriftAtBound, TheStoreRunsFastAndTheHoldersSlowAtTheBound) {
       }
     }
     EXPECT_EQ(drifts, 3) << "the store's clock and both holders'";
+  }
+}
+
+// slow-renewal-reply is the story of a lease store that answers everyone slowly while it still
+// renews: its store-slow fault is on the lease store, so every request to the store, the holder's
+// renewals and the second instance's takes alike, lands at least the fault's extra latency after it
+// left (and each reply as late again). Aimed at instance-1 instead, the holder's renewals are just
+// as late and the story still reaches renewal-reply-late: only instance-2's prompt takes tell.
+TEST(SlowRenewalReply, TheLeaseStoreAnswersEveryoneLate) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  const Scenario* scenario = registry.find("slow-renewal-reply");
+  ASSERT_NE(scenario, nullptr);
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    sim::WorldOptions options;
+    options.seed = seed;
+    if (scenario->configure) scenario->configure(options);
+    sim::World world(options);
+    scenario->build(world);
+    world.run();
+    ASSERT_EQ(world.fault_plan().faults.size(), 1u);
+    const sim::Fault& fault = world.fault_plan().faults.front();
+    EXPECT_EQ(fault.kind, sim::FaultKind::kStoreSlow);
+    EXPECT_EQ(fault.node, "lease-store");
+    ASSERT_EQ(world.fault_effects().size(), 1u);
+    const sim::FaultEffect& effect = world.fault_effects().front();
+    EXPECT_GE(effect.messages_delayed, 1u) << effect.describe(world.node_names());
+    std::map<std::string, int> late;  // per requester: its requests to the store in the window
+    for (const sim::HistoryEvent& e : world.history().events()) {
+      if (e.world != sim::WorldEventKind::kStoreCall || !e.store) continue;
+      if (e.store->store != "lease-store") continue;
+      if (e.store->sent_ns < effect.start_ns || e.store->sent_ns >= effect.end_ns) continue;
+      const std::string& from = world.node_names().at(e.store->from);
+      EXPECT_GE(e.time_ns - e.store->sent_ns, fault.amount)
+          << from << "'s request sent at " << e.store->sent_ns << " ns was answered promptly (seed "
+          << seed << ")";
+      ++late[from];
+    }
+    EXPECT_GE(late["instance-1"], 1) << "the holder's renewals (seed " << seed << ")";
+    EXPECT_GE(late["instance-2"], 1) << "the second instance's takes (seed " << seed << ")";
   }
 }
 

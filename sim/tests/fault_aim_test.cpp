@@ -183,6 +183,34 @@ TEST(FaultAim, AnAimedFaultIsRecordedAsThePlanWroteItAndTheRunIsDeterministic) {
   EXPECT_NE(describe(fault).find("until store-expiry + 1000 ms"), std::string::npos);
 }
 
+// A crash loses what the process believed: a fault aimed at the holder's expiry from the moment
+// the holder crashed (the plan's crash goes first at the same event) finds no lease to aim at, and
+// never fires at the dead process's expiry. The same aim without the crash fires there (so the
+// world can see the lease at that event). An aim that kept the dead process's beliefs would place
+// faults on the restarted incarnation at a deadline nobody holds.
+TEST(FaultAim, AfterACrashTheHolderHasNoExpiryToAimAt) {
+  const Fault at_expiry = aimed(FaultKind::kClockStep, "instance-1", EventKind::kStepStarted,
+                                Aim::kHolderExpiry, -kSecond);
+  {
+    const auto alive = run_aimed({at_expiry});
+    ASSERT_EQ(alive->fault_aims().size(), 1u);
+    EXPECT_GT(alive->fault_aims()[0].deadline_ns, 0) << "the live holder's expiry";
+    EXPECT_TRUE(alive->fault_aims()[0].effect.has_value());
+  }
+  Fault crash{FaultKind::kCrash, "instance-1"};
+  crash.trigger = Trigger{EventKind::kStepStarted, 1, 0, {}};
+  crash.duration_ns = 2 * kSecond;
+  const auto world = run_aimed({crash, at_expiry});
+  EXPECT_EQ(of_kind(*world, WorldEventKind::kNodeCrashed).size(), 1u);
+  ASSERT_EQ(world->fault_aims().size(), 1u);
+  EXPECT_EQ(world->fault_aims()[0].deadline_ns, -1);
+  EXPECT_FALSE(world->fault_aims()[0].effect.has_value())
+      << "fired at the crashed process's expiry: " << world->fault_aims()[0].fault;
+  EXPECT_NE(world->fault_aims()[0].missed.find("holds no lease"), std::string::npos)
+      << world->fault_aims()[0].missed;
+  EXPECT_EQ(of_kind(*world, WorldEventKind::kFaultApplied).size(), 1u) << "the crash alone";
+}
+
 TEST(FaultAim, EachDeadlineIsNamedAndReadBack) {
   for (const Aim aim : {Aim::kEvent, Aim::kHolderExpiry, Aim::kStoreExpiry, Aim::kRpcTimeout,
                         Aim::kInFlight}) {

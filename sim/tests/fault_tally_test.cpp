@@ -1,0 +1,169 @@
+// The run's fault tally tells a fault that could act from one that acted (sim/fault_ledger.h): a
+// sweep fails a fault kind that had chances and never acted (reports/claims.h), so a ledger that
+// counted every chance as an effect would keep that claim met while the fault did nothing. Every
+// other test of the ledger runs faults that do act; these run a fault that had its chances and
+// cannot act, and a ledger fed chances alone.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/execution_context.h"
+#include "sim/fault_ledger.h"
+#include "sim/world.h"
+
+namespace fencesim::sim::fault_tally_test {
+namespace {
+
+using runtime::kSecond;
+
+const std::vector<std::string> kNames = {"world", "lease-store", "instance-1"};
+
+// One lease store, one instance whose one step wakes every second for 25 s (renewing meanwhile),
+// and one delay window of `extra_ns` on the instance from 5 s to 15 s.
+FaultEffect delay_window(std::int64_t extra_ns) {
+  WorldOptions options;
+  options.seed = 11;
+  options.safety_phase_ns = 40 * kSecond;
+  options.liveness_budget_ns = 120 * kSecond;
+  World world(options);
+  world.add_lease_store();
+  world.add_instance("instance-1");
+  world.workflows().add(runtime::Workflow{
+      "order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
+                                    for (int i = 0; i < 25; ++i) ctx.env().sleep(kSecond);
+                                  }}}});
+  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
+  Fault fault{FaultKind::kNetworkDelay, "instance-1"};
+  fault.at_ns = 5 * kSecond;
+  fault.duration_ns = 10 * kSecond;
+  fault.amount = extra_ns;
+  world.set_fault_plan(FaultPlan{{fault}});
+  world.run();
+  EXPECT_EQ(world.fault_effects().size(), 1u);
+  return world.fault_effects().empty() ? FaultEffect{} : world.fault_effects().front();
+}
+
+// A delay window that adds nothing to any latency: the instance renewed through it (its chances),
+// and not one message was late. Its tally says it could act and did not.
+TEST(FaultTally, ADelayWindowThatAddsNothingCouldActAndDidNot) {
+  const FaultEffect effect = delay_window(0);
+  EXPECT_GE(effect.chances, 1u) << effect.describe(kNames);
+  EXPECT_TRUE(effect.could_act()) << effect.describe(kNames);
+  EXPECT_EQ(effect.messages_delayed, 0u) << effect.describe(kNames);
+  EXPECT_FALSE(effect.acted()) << effect.describe(kNames);
+  EXPECT_NE(effect.describe(kNames).find(": no effect (chances "), std::string::npos)
+      << effect.describe(kNames);
+}
+
+// The same window with some extra latency acts on the very messages it had as chances.
+TEST(FaultTally, TheSameWindowWithExtraLatencyActs) {
+  const FaultEffect effect = delay_window(kSecond / 2);
+  EXPECT_TRUE(effect.could_act()) << effect.describe(kNames);
+  EXPECT_TRUE(effect.acted()) << effect.describe(kNames);
+  EXPECT_GE(effect.messages_delayed, 1u);
+}
+
+// The ledger itself: chances are counted where the world sees them, effects where the fault acts,
+// and nothing turns the one into the other. Each of the ledger's chance hooks, fed alone to a fault
+// it matches, leaves that fault able to act and not acted.
+TEST(FaultTally, ChancesAloneAreNoEffect) {
+  struct Case {
+    Fault fault;
+    std::function<void(FaultLedger&)> chance;
+  };
+  constexpr NodeId kStore = 1;
+  constexpr NodeId kInstance = 2;
+  Fault partition{FaultKind::kPartition, "instance-1"};
+  partition.peer = "lease-store";
+  Fault drop{FaultKind::kNetworkDrop, "instance-1"};
+  drop.probability = 1.0;
+  Fault duplicate{FaultKind::kNetworkDuplicate, "instance-1"};
+  duplicate.probability = 1.0;
+  const std::vector<Case> cases = {
+      {Fault{FaultKind::kNetworkDelay, "instance-1"},
+       [](FaultLedger& l) { l.message_sent(kInstance, kStore, 1); }},
+      {Fault{FaultKind::kStoreSlow, "instance-1"},
+       [](FaultLedger& l) { l.message_sent(kStore, kInstance, 1); }},
+      {drop, [](FaultLedger& l) { l.message_sent(kInstance, kStore, 1); }},
+      {Fault{FaultKind::kStoreDown, "instance-1"},
+       [](FaultLedger& l) { l.message_sent(kStore, kInstance, 1); }},
+      {duplicate, [](FaultLedger& l) { l.message_sent(kStore, kInstance, 1); }},
+      {partition, [](FaultLedger& l) { l.message_arriving(kStore, kInstance, 1); }},
+      {Fault{FaultKind::kCrash, "instance-1"},
+       [](FaultLedger& l) { l.message_arriving(kStore, kInstance, 1); }},
+      {Fault{FaultKind::kStall, "instance-1"},
+       [](FaultLedger& l) { l.fiber_readied(kInstance, false, 1); }},
+      {Fault{FaultKind::kStop, "instance-1"},
+       [](FaultLedger& l) { l.message_arriving(kStore, kInstance, 1); }},
+      {Fault{FaultKind::kMigrate, "instance-1"},
+       [](FaultLedger& l) { l.message_sent(kInstance, kStore, 1); }},
+  };
+  for (const Case& c : cases) {
+    FaultLedger ledger;
+    const std::size_t index = ledger.open(c.fault, kInstance, kStore, 0);
+    for (int i = 0; i < 6; ++i) c.chance(ledger);
+    ledger.close(index);
+    const FaultEffect& effect = ledger.effects().at(index);
+    EXPECT_EQ(effect.chances, 6u) << to_string(c.fault.kind);
+    EXPECT_TRUE(effect.could_act()) << effect.describe(kNames);
+    EXPECT_FALSE(effect.acted()) << effect.describe(kNames);
+  }
+}
+
+// When a fault counts as able to act: at its first chance for a fault that acts on each (a
+// partition, a pause, a delay), and only at five expected acts for a window that acts on a share of
+// messages. A tally that asked five chances of every fault would leave the short ones (a pause
+// that held one wake-up, a partition that cut one renewal) out of the claims, and a fault kind
+// that stopped acting on them would be judged on fewer runs, or on none.
+TEST(FaultTally, OneChanceIsEnoughUnlessTheFaultActsOnAShare) {
+  constexpr NodeId kStore = 1;
+  constexpr NodeId kInstance = 2;
+  const auto with_chances = [&](const Fault& fault, int chances) {
+    FaultLedger ledger;
+    const std::size_t index = ledger.open(fault, kInstance, kStore, 0);
+    for (int i = 0; i < chances; ++i) ledger.message_sent(kInstance, kStore, 1);
+    return ledger.effects().at(index);
+  };
+  for (const FaultKind kind : {FaultKind::kNetworkDelay, FaultKind::kNetworkDrop,
+                               FaultKind::kStall, FaultKind::kMigrate}) {
+    Fault fault{kind, "instance-1"};
+    fault.probability = 1.0;
+    EXPECT_FALSE(with_chances(fault, 0).could_act()) << to_string(kind);
+    EXPECT_TRUE(with_chances(fault, 1).could_act()) << to_string(kind) << ": one chance";
+  }
+  Fault drop{FaultKind::kNetworkDrop, "instance-1"};
+  drop.probability = 0.5;
+  EXPECT_FALSE(with_chances(drop, 9).could_act()) << "4.5 drops expected";
+  EXPECT_TRUE(with_chances(drop, 10).could_act()) << "5 drops expected";
+}
+
+// And each effect the ledger counts, alone, is an act: a fault is never judged by one counter.
+TEST(FaultTally, EachEffectAloneIsAnAct) {
+  using Counter = std::uint64_t FaultEffect::*;
+  for (const Counter counter :
+       {&FaultEffect::messages_held, &FaultEffect::messages_dropped,
+        &FaultEffect::messages_duplicated, &FaultEffect::messages_delayed,
+        &FaultEffect::messages_cut, &FaultEffect::messages_refused, &FaultEffect::wakeups_missed,
+        &FaultEffect::processes_ended}) {
+    FaultEffect effect;
+    effect.node = 2;
+    effect.peer = 1;
+    effect.chances = 1;
+    EXPECT_FALSE(effect.acted()) << effect.describe(kNames);
+    effect.*counter = 1;
+    EXPECT_TRUE(effect.acted()) << effect.describe(kNames);
+  }
+  for (const std::int64_t moved : {std::int64_t{-1}, std::int64_t{1}}) {
+    FaultEffect effect;
+    effect.kind = FaultKind::kClockStep;
+    effect.chances = 1;
+    effect.clock_moved_ns = moved;
+    EXPECT_TRUE(effect.acted()) << effect.describe(kNames);
+  }
+}
+
+}  // namespace
+}  // namespace fencesim::sim::fault_tally_test

@@ -1,0 +1,133 @@
+// How long a pause (stall, stop, migrate) holds its node, where the plan is unusual: a pause of
+// length 0 (a spec's `lasting = "0s"`, or an `until` deadline already past when the fault fires)
+// takes the node and gives it back at once, and pauses that overlap hold the node until the last
+// of them ends. A pause is the process not running for its `lasting` (docs/specs.md); a second
+// pause inside the first (a GC stall during a SIGSTOP) leaves it not running for the first's whole
+// length, and the network already holds what the node sends until the latest end
+// (Network::hold_sends). A node let go at the first end would run while its sends still wait, and
+// the longer pause's ledger would count the wake-ups it no longer held as chances it missed.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "runtime/execution_context.h"
+#include "sim/world.h"
+
+namespace fencesim::sim::pause_test {
+namespace {
+
+using runtime::kSecond;
+
+// One lease store, one instance whose one step wakes every second for 25 s (renewing its lease
+// every 10 s meanwhile), under `faults`, run to its end.
+std::unique_ptr<World> run_paused(std::vector<Fault> faults) {
+  WorldOptions options;
+  options.seed = 11;
+  options.safety_phase_ns = 40 * kSecond;
+  options.liveness_budget_ns = 120 * kSecond;
+  auto world = std::make_unique<World>(options);
+  world->add_lease_store();
+  world->add_instance("instance-1");
+  world->workflows().add(runtime::Workflow{
+      "order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
+                                    for (int i = 0; i < 25; ++i) ctx.env().sleep(kSecond);
+                                  }}}});
+  world->submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
+  world->set_fault_plan(FaultPlan{std::move(faults)});
+  world->run();
+  return world;
+}
+
+Fault pause(FaultKind kind, std::int64_t at_ns, std::int64_t duration_ns) {
+  Fault fault{kind, "instance-1"};
+  fault.at_ns = at_ns;
+  fault.duration_ns = duration_ns;
+  return fault;
+}
+
+std::vector<std::int64_t> times_of(const World& world, WorldEventKind kind) {
+  std::vector<std::int64_t> times;
+  for (const HistoryEvent& e : world.history().events()) {
+    if (e.world == kind) times.push_back(e.time_ns);
+  }
+  return times;
+}
+
+// The true times of the step's wake-ups: the instance's runtime events and its store calls both
+// need it running; here, the times the lease store handled a request the instance sent.
+std::vector<std::int64_t> requests_sent(const World& world) {
+  std::vector<std::int64_t> sent;
+  for (const HistoryEvent& e : world.history().events()) {
+    if (e.world == WorldEventKind::kStoreCall && e.store) sent.push_back(e.store->sent_ns);
+  }
+  return sent;
+}
+
+TEST(Pause, APauseOfLengthZeroGivesTheNodeBackAtOnce) {
+  for (const FaultKind kind : {FaultKind::kStall, FaultKind::kStop, FaultKind::kMigrate}) {
+    const auto world = run_paused({pause(kind, 5 * kSecond, 0)});
+    EXPECT_EQ(times_of(*world, WorldEventKind::kNodePaused), std::vector<std::int64_t>{5 * kSecond})
+        << to_string(kind);
+    EXPECT_EQ(times_of(*world, WorldEventKind::kNodeResumed),
+              std::vector<std::int64_t>{5 * kSecond})
+        << to_string(kind) << ": resumed at once, not at the heal";
+    ASSERT_EQ(world->fault_effects().size(), 1u);
+    EXPECT_TRUE(world->fault_effects()[0].ended);
+    // The holder renews on: the store hears from it between 5 s and the safety phase's end.
+    std::size_t after = 0;
+    for (const std::int64_t sent : requests_sent(*world)) {
+      if (sent > 5 * kSecond && sent < 40 * kSecond) ++after;
+    }
+    EXPECT_GE(after, 2u) << to_string(kind) << ": the holder stopped renewing after the pause";
+  }
+}
+
+// Two pauses of the node, the second inside the first or outlasting it: the node resumes once, at
+// the last end, and every wake-up of its fibers in either window was held.
+void expect_paused_until(const std::vector<Fault>& faults, std::int64_t last_end_ns) {
+  const auto world = run_paused(faults);
+  EXPECT_EQ(times_of(*world, WorldEventKind::kNodeResumed), std::vector<std::int64_t>{last_end_ns})
+      << "resumed once, when the last pause ends";
+  for (const std::int64_t sent : requests_sent(*world)) {
+    EXPECT_FALSE(sent > faults.front().at_ns && sent < last_end_ns)
+        << "the paused node sent a request at " << sent << " ns";
+  }
+  ASSERT_EQ(world->fault_effects().size(), faults.size());
+  for (const FaultEffect& effect : world->fault_effects()) {
+    EXPECT_GE(effect.wakeups_missed, 1u) << effect.describe(world->node_names());
+    EXPECT_EQ(effect.wakeups_missed, effect.chances)
+        << "a wake-up in the pause's window ran: " << effect.describe(world->node_names());
+  }
+}
+
+TEST(Pause, APauseInsideAnotherEndsNothing) {
+  expect_paused_until({pause(FaultKind::kStop, 5 * kSecond, 10 * kSecond),
+                       pause(FaultKind::kStall, 8 * kSecond, 4 * kSecond)},
+                      15 * kSecond);
+}
+
+TEST(Pause, APauseThatOutlastsAnotherHoldsTheNodeToItsEnd) {
+  expect_paused_until({pause(FaultKind::kStall, 5 * kSecond, 10 * kSecond),
+                       pause(FaultKind::kMigrate, 8 * kSecond, 12 * kSecond)},
+                      20 * kSecond);
+}
+
+// A crash ends the pauses of the process it kills: the restarted process is not paused by them.
+// Stalled from 5 s to 30 s, crashed at 8 s and back at 10 s, stalled again from 12 s to 20 s: the
+// new process resumes at 20 s, when its own stall ends, not when the dead one's would have.
+TEST(Pause, APauseACrashEndedHoldsNothingOfTheRestartedProcess) {
+  Fault crash{FaultKind::kCrash, "instance-1"};
+  crash.at_ns = 8 * kSecond;
+  crash.duration_ns = 2 * kSecond;
+  const auto world =
+      run_paused({pause(FaultKind::kStall, 5 * kSecond, 25 * kSecond), crash,
+                  pause(FaultKind::kStall, 12 * kSecond, 8 * kSecond)});
+  EXPECT_EQ(times_of(*world, WorldEventKind::kNodeRestarted),
+            std::vector<std::int64_t>{10 * kSecond});
+  EXPECT_EQ(times_of(*world, WorldEventKind::kNodeResumed), std::vector<std::int64_t>{20 * kSecond})
+      << "the restarted process's own stall ends at 20 s";
+}
+
+}  // namespace
+}  // namespace fencesim::sim::pause_test

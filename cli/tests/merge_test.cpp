@@ -1,5 +1,8 @@
 // `fencesim merge`: two shards merged give the same seeds, failures, history hashes and counts as
 // the same sweep unsharded; and the merges it must refuse (one line, exit 2, nothing written).
+#include <algorithm>
+#include <map>
+
 #include "cli/tests/sweep_fixture.h"
 
 namespace fencesim::cli::testing::merge_test {
@@ -124,6 +127,61 @@ TEST_F(MergeTest, AnUnfinishedOrCorruptShardIsRefused) {
                      "merge: s0/runs.jsonl line 2: field 'scenario' must be a string");
   expect_usage_error(fencesim("merge --out merged nowhere s1"), "merge: 'nowhere' is not a folder");
   EXPECT_FALSE(fs::exists(path("merged")));
+}
+
+// A run in two shards (a shard's folder copied by hand, two machines given overlapping seeds) would
+// be counted twice: its failure twice, its marks twice, a claim's rate raised by the copy. Every
+// run is refused so, a passing one as much as a failing one.
+TEST_F(MergeTest, ARunInTwoShardsIsRefusedWhetherItPassedOrFailed) {
+  make_shards();
+  const std::vector<std::string> lines = read_lines(path("s0/runs.jsonl"));
+  const std::string original = read_text(path("s1/runs.jsonl"));
+  std::size_t refused = 0;
+  for (const bool failing : {false, true}) {
+    const auto line = std::find_if(lines.begin(), lines.end(), [&](const std::string& text) {
+      return (json::parse(text)["status"] != "pass") == failing;
+    });
+    ASSERT_NE(line, lines.end()) << "shard 0 has a " << (failing ? "failing" : "passing") << " run";
+    const json run = json::parse(*line);
+    write("s1/runs.jsonl", original + *line + "\n");
+    expect_usage_error(fencesim("merge --out merged s0 s1"),
+                       "merge: " + run["scenario"].get<std::string>() + " " +
+                           run["strategy"].get<std::string>() + " seed " +
+                           std::to_string(run["seed"].get<std::uint64_t>()) +
+                           " is in two shards (again in 's1')");
+    ++refused;
+  }
+  EXPECT_EQ(refused, 2u);
+  EXPECT_FALSE(fs::exists(path("merged")));
+}
+
+// Each failure's files come along into the merged folder, every one its record names: the replay
+// files, the timeline's data, its page and its Perfetto trace. The merged report links to the pages
+// and traces, and a person opens them from there; a merge that left some behind would leave links
+// that lead nowhere, and nothing would say so.
+TEST_F(MergeTest, EveryFileAFailureNamesIsInTheMergedFolder) {
+  make_shards();
+  const Result merge = fencesim("merge --out merged s0 s1");
+  ASSERT_EQ(merge.code, 1) << merge.out << merge.err;
+  std::map<std::string, std::size_t> named;
+  for (const json& run : runs(path("merged"))) {
+    if (run["failure"].is_null()) continue;
+    for (const char* key :
+         {"replay_file", "shrunk_replay_file", "timeline_file", "html", "perfetto_file"}) {
+      if (run["failure"][key].is_null()) continue;
+      const std::string file = run["failure"][key];
+      ++named[key];
+      EXPECT_TRUE(fs::is_regular_file(path("merged") / file)) << key << ": " << file;
+      EXPECT_EQ(read_text(path("merged") / file),
+                read_text(path(run["seed"].get<std::uint64_t>() % 2 == 1 ? "s0" : "s1") / file))
+          << file;
+    }
+  }
+  // Every kind of file was there to copy (--draw-limit 24 draws every failure).
+  for (const char* key :
+       {"replay_file", "shrunk_replay_file", "timeline_file", "html", "perfetto_file"}) {
+    EXPECT_GT(named[key], 0u) << key;
+  }
 }
 
 TEST_F(MergeTest, AnOutputFolderHoldingOtherFilesIsRefusedAndKept) {

@@ -184,6 +184,45 @@ TEST_F(MergeTest, EveryFileAFailureNamesIsInTheMergedFolder) {
   }
 }
 
+// Two shards a budget (or a signal) stopped at different seeds: each never began its seeds from
+// where it stopped on, so the merged sweep lacks every seed from the earlier of the two stops. A
+// merge that took the later stop would drop the seeds between the two from what it says it lacks,
+// and claim runs it never made.
+TEST_F(MergeTest, ShardsStoppedAtDifferentSeedsLackEverySeedFromTheEarlierStop) {
+  make_shards();
+  // Shard 0 (odd seeds) stopped before seed 7, shard 1 (even seeds) before seed 10: its runs and
+  // times from there on go, and its sweep.json says so, as a stopped shard's does.
+  for (const auto& [folder, stop] : {std::pair<std::string, std::uint64_t>{"s0", 7}, {"s1", 10}}) {
+    for (const char* file : {"runs.jsonl", "run_times.jsonl"}) {
+      std::string kept;
+      for (const std::string& line : read_lines(path(folder + "/" + file))) {
+        if (json::parse(line)["seed"].get<std::uint64_t>() < stop) kept += line + "\n";
+      }
+      write(folder + "/" + file, kept);
+    }
+    edit_manifest(folder, [&](json& m) {
+      m["interrupted"] = json{{"signal", "SIGTERM"},
+                              {"seeds_not_run", json::array({json{{"first", stop},
+                                                                  {"last", nullptr},
+                                                                  {"every", 2}}})},
+                              {"seeds_not_run_text", std::to_string(stop) + ".."},
+                              {"budget_left_ms", nullptr}};
+    });
+  }
+  const Result merge = fencesim("merge --out merged s0 s1");
+  ASSERT_EQ(merge.code, 1) << merge.out << merge.err;  // kleppmann-fencing's failures
+  EXPECT_NE(merge.out.find("merge: incomplete: seeds not run: 7.. "), std::string::npos)
+      << merge.out;
+  const json summary = read_json(path("merged/summary.json"));
+  EXPECT_EQ(summary["interrupted"]["seeds_not_run_text"], "7..") << summary["interrupted"].dump();
+  // Seeds 7 and 9 have no run: the merged list says so.
+  for (const json& run : runs(path("merged"))) {
+    const std::uint64_t seed = run["seed"];
+    EXPECT_LT(seed, 10u);
+    EXPECT_FALSE(seed % 2 == 1 && seed >= 7) << run.dump();
+  }
+}
+
 TEST_F(MergeTest, AnOutputFolderHoldingOtherFilesIsRefusedAndKept) {
   make_shards();
   write("merged/notes.txt", "keep me");

@@ -113,6 +113,18 @@ TEST_F(MergeTest, DuplicateAndMissingShardsAreRefused) {
   EXPECT_FALSE(fs::exists(path("merged")));
 }
 
+// Shards of different splits (one of 2, one of 3) cover the range between them with holes and
+// overlaps, though their indices 0 and 1 look like a whole: refused before anything is written.
+TEST_F(MergeTest, ShardsOfDifferentSplitsAreRefused) {
+  const Result first = fencesim(kSweep + " --jobs 2 --shard 0/2 --out s0");
+  ASSERT_EQ(first.code, 1) << first.out << first.err;
+  const Result third = fencesim(kSweep + " --jobs 2 --shard 1/3 --out t1");
+  ASSERT_EQ(third.code, 1) << third.out << third.err;
+  expect_usage_error(fencesim("merge --out merged s0 t1"),
+                     "merge: 's0' is one of 2 shards and 't1' one of 3");
+  EXPECT_FALSE(fs::exists(path("merged")));
+}
+
 TEST_F(MergeTest, AnUnfinishedOrCorruptShardIsRefused) {
   make_shards();
   edit_manifest("s1", [](json& m) { m["completed"] = false; });

@@ -235,6 +235,32 @@ TEST_F(MergeTest, ShardsStoppedAtDifferentSeedsLackEverySeedFromTheEarlierStop) 
   }
 }
 
+// A shard's runs.jsonl names the failure files the merge copies, from the shard and into the merged
+// folder: a name that climbs out of failures/ would read and write elsewhere ("failures/../runs.jsonl"
+// is the shard's own runs, copied over the merged folder's). Refused with one line, nothing written,
+// whether the name starts in failures/ or not.
+TEST_F(MergeTest, AFailureFileNamedOutsideFailuresIsRefused) {
+  make_shards();
+  const std::vector<std::string> lines = read_lines(path("s0/runs.jsonl"));
+  const auto failing = std::find_if(lines.begin(), lines.end(), [](const std::string& text) {
+    return !json::parse(text)["failure"].is_null() &&
+           json::parse(text)["failure"]["replay_file"].is_string();
+  });
+  ASSERT_NE(failing, lines.end());
+  for (const std::string name : {"failures/../runs.jsonl", "elsewhere/x.json"}) {
+    std::string edited;
+    for (const std::string& line : lines) {
+      json run = json::parse(line);
+      if (line == *failing) run["failure"]["replay_file"] = name;
+      edited += run.dump() + "\n";
+    }
+    write("s0/runs.jsonl", edited);
+    expect_usage_error(fencesim("merge --out merged s0 s1"),
+                       "merge: s0/runs.jsonl names '" + name + "', outside failures/");
+    EXPECT_FALSE(fs::exists(path("merged")));
+  }
+}
+
 TEST_F(MergeTest, AnOutputFolderHoldingOtherFilesIsRefusedAndKept) {
   make_shards();
   write("merged/notes.txt", "keep me");

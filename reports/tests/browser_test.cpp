@@ -17,6 +17,7 @@
 
 #include "reports/tests/sweep_sample.h"
 #include "reports/tests/timeline_fixture.h"
+#include "reports/summary.h"
 #include "scenarios/spec.h"
 
 namespace fencesim::reports::browser_test {
@@ -413,6 +414,48 @@ TEST_F(BrowserTest, SweepPageShowsTheFailureGroupsFirst) {
   EXPECT_NE(runs.find("fencesim run --scenario kleppmann-fencing --seed 5"), std::string::npos);
   EXPECT_NE(runs.find("fencesim run --scenario kleppmann-fencing --seed 6"), std::string::npos);
   EXPECT_EQ(runs.find("shrunk.json</code>"), std::string::npos);  // not the other group's run
+}
+
+// The sweep page's badge says how the night went: a night whose only failure is a run that
+// replayed to another history (no run "failed" its invariants) is not a passing one. Nor is a night
+// with a missed claim; a night without either passes.
+TEST_F(BrowserTest, TheSweepPagesBadgeIsGreenOnlyForAPassingNight) {
+  SweepManifest manifest;
+  manifest.fencesim_version = "0.1.0";
+  manifest.configuration.scenarios = {SweptScenario{"kleppmann-fencing", "the story", {}}};
+  manifest.configuration.seeds_first = 1;
+  manifest.configuration.seeds_last = 2;
+  manifest.configuration.strategies = {"random"};
+  manifest.shard_indices = {0};
+  manifest.completed = true;
+  std::vector<RunRecord> records;
+  for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{2}}) {
+    RunRecord record;
+    record.scenario = "kleppmann-fencing";
+    record.strategy = "random";
+    record.seed = seed;
+    record.status = "pass";
+    record.history_hash = "00000000000000a" + std::to_string(seed);
+    records.push_back(record);
+  }
+  const auto badge = [&](const std::string& name, const std::vector<RunRecord>& runs) {
+    const Loaded loaded = load(name, render_sweep_html(sweep_summary(manifest, runs, {}), {}));
+    expect_drawn(loaded);
+    const std::string head = "<h1>fencesim sweep <span class=\"badge ";
+    const auto at = loaded.dom.find(head);
+    if (at == std::string::npos) return std::string("(no badge)");
+    const auto from = at + head.size();
+    return loaded.dom.substr(from, loaded.dom.find('"', from) - from);
+  };
+  EXPECT_EQ(badge("green.html", records), "pass");
+  std::vector<RunRecord> differed = records;
+  differed[0].rerun_history_hash = "00000000000000ff";
+  EXPECT_EQ(badge("nondeterministic.html", differed), "nondeterministic");
+  std::vector<RunRecord> failed = differed;
+  failed[1].status = "violation";
+  failed[1].first_violation = RecordedViolation{"sink-monotonicity", "token 1 after 2"};
+  failed[1].failure = FailureFiles{};
+  EXPECT_EQ(badge("violation.html", failed), "violation");
 }
 
 TEST_F(BrowserTest, SweepPageWithoutFailuresSaysSo) {

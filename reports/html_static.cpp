@@ -168,8 +168,9 @@ std::string timeline_svg(const ordered_json& timeline) {
   }
   for (const ordered_json& write : list(timeline, "writes")) {
     if (const double* y = row(write)) {
+      // Deduplicated is accepted too (by its idempotency key): only a refusal is drawn refused.
       svg += tick(axis, *y, number(write, "t", 0),
-                  text(write, "outcome") == "applied" ? "write" : "write refused",
+                  text(write, "outcome") == "refused" ? "write refused" : "write",
                   fmt::format("write to {} at token {}: {}", text(write, "sink"),
                               text(write, "token"), text(write, "outcome")));
     }

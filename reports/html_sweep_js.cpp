@@ -144,8 +144,12 @@ FS.sweepPage = function () {
   const totals = FS.obj(summary.totals);
   const failed = FS.isNum(totals.failed) ? totals.failed : FS.arr(summary.failures).length;
   const missed = FS.isNum(FS.obj(summary.claims).missed) ? FS.obj(summary.claims).missed : 0;
+  // A run that passed but replayed to another history is not counted in "failed": a night of
+  // nondeterminism must not wear the green badge.
+  const nondeterministic = FS.isNum(totals.nondeterministic) ? totals.nondeterministic : 0;
   app.appendChild(FS.el("h1", {}, ["fencesim sweep ",
-    FS.badge(failed > 0 ? "violation" : missed > 0 ? "unproven" : "pass")]));
+    FS.badge(failed > 0 ? "violation" : nondeterministic > 0 ? "nondeterministic"
+      : missed > 0 ? "unproven" : "pass")]));
   // A sweep stopped by a signal holds only what ran before it: said before anything else.
   if (summary.interrupted) {
     const stop = FS.obj(summary.interrupted);

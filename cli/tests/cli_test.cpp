@@ -415,6 +415,15 @@ TEST_F(CliTest, CheckDeterminismChecksTheRangesLastSeed) {
   EXPECT_NE(passing.out.find("1 seeds deterministic"), std::string::npos) << passing.out;
 }
 
+// The count check-determinism prints is of the seeds it ran twice, not the range's size: a loop
+// that skipped seeds (stepping by two, stopping one short) would still print the range's size and
+// pass every seed it never ran. Six seeds, an even count, from an even first seed.
+TEST_F(CliTest, CheckDeterminismCountsTheSeedsItRan) {
+  const Result result = fencesim("check-determinism --scenario kleppmann-fencing --seeds 2..7");
+  EXPECT_EQ(result.code, 0) << result.err;
+  EXPECT_EQ(result.first_out_line(), "6 seeds deterministic");
+}
+
 TEST_F(CliTest, SweepPassesAndSummarizesEachScenario) {
   const Result result =
       fencesim("sweep --scenario kleppmann-fencing --seeds 1..10 --strategy both --out sweep-out");

@@ -1,5 +1,8 @@
 // `fencesim merge`: two shards merged give the same seeds, failures, history hashes and counts as
 // the same sweep unsharded; and the merges it must refuse (one line, exit 2, nothing written).
+#include <algorithm>
+#include <map>
+
 #include "cli/tests/sweep_fixture.h"
 
 namespace fencesim::cli::testing::merge_test {
@@ -110,6 +113,18 @@ TEST_F(MergeTest, DuplicateAndMissingShardsAreRefused) {
   EXPECT_FALSE(fs::exists(path("merged")));
 }
 
+// Shards of different splits (one of 2, one of 3) cover the range between them with holes and
+// overlaps, though their indices 0 and 1 look like a whole: refused before anything is written.
+TEST_F(MergeTest, ShardsOfDifferentSplitsAreRefused) {
+  const Result first = fencesim(kSweep + " --jobs 2 --shard 0/2 --out s0");
+  ASSERT_EQ(first.code, 1) << first.out << first.err;
+  const Result third = fencesim(kSweep + " --jobs 2 --shard 1/3 --out t1");
+  ASSERT_EQ(third.code, 1) << third.out << third.err;
+  expect_usage_error(fencesim("merge --out merged s0 t1"),
+                     "merge: 's0' is one of 2 shards and 't1' one of 3");
+  EXPECT_FALSE(fs::exists(path("merged")));
+}
+
 TEST_F(MergeTest, AnUnfinishedOrCorruptShardIsRefused) {
   make_shards();
   edit_manifest("s1", [](json& m) { m["completed"] = false; });
@@ -124,6 +139,126 @@ TEST_F(MergeTest, AnUnfinishedOrCorruptShardIsRefused) {
                      "merge: s0/runs.jsonl line 2: field 'scenario' must be a string");
   expect_usage_error(fencesim("merge --out merged nowhere s1"), "merge: 'nowhere' is not a folder");
   EXPECT_FALSE(fs::exists(path("merged")));
+}
+
+// A run in two shards (a shard's folder copied by hand, two machines given overlapping seeds) would
+// be counted twice: its failure twice, its marks twice, a claim's rate raised by the copy. Every
+// run is refused so, a passing one as much as a failing one.
+TEST_F(MergeTest, ARunInTwoShardsIsRefusedWhetherItPassedOrFailed) {
+  make_shards();
+  const std::vector<std::string> lines = read_lines(path("s0/runs.jsonl"));
+  const std::string original = read_text(path("s1/runs.jsonl"));
+  std::size_t refused = 0;
+  for (const bool failing : {false, true}) {
+    const auto line = std::find_if(lines.begin(), lines.end(), [&](const std::string& text) {
+      return (json::parse(text)["status"] != "pass") == failing;
+    });
+    ASSERT_NE(line, lines.end()) << "shard 0 has a " << (failing ? "failing" : "passing") << " run";
+    const json run = json::parse(*line);
+    write("s1/runs.jsonl", original + *line + "\n");
+    expect_usage_error(fencesim("merge --out merged s0 s1"),
+                       "merge: " + run["scenario"].get<std::string>() + " " +
+                           run["strategy"].get<std::string>() + " seed " +
+                           std::to_string(run["seed"].get<std::uint64_t>()) +
+                           " is in two shards (again in 's1')");
+    ++refused;
+  }
+  EXPECT_EQ(refused, 2u);
+  EXPECT_FALSE(fs::exists(path("merged")));
+}
+
+// Each failure's files come along into the merged folder, every one its record names: the replay
+// files, the timeline's data, its page and its Perfetto trace. The merged report links to the pages
+// and traces, and a person opens them from there; a merge that left some behind would leave links
+// that lead nowhere, and nothing would say so.
+TEST_F(MergeTest, EveryFileAFailureNamesIsInTheMergedFolder) {
+  make_shards();
+  const Result merge = fencesim("merge --out merged s0 s1");
+  ASSERT_EQ(merge.code, 1) << merge.out << merge.err;
+  std::map<std::string, std::size_t> named;
+  for (const json& run : runs(path("merged"))) {
+    if (run["failure"].is_null()) continue;
+    for (const char* key :
+         {"replay_file", "shrunk_replay_file", "timeline_file", "html", "perfetto_file"}) {
+      if (run["failure"][key].is_null()) continue;
+      const std::string file = run["failure"][key];
+      ++named[key];
+      EXPECT_TRUE(fs::is_regular_file(path("merged") / file)) << key << ": " << file;
+      EXPECT_EQ(read_text(path("merged") / file),
+                read_text(path(run["seed"].get<std::uint64_t>() % 2 == 1 ? "s0" : "s1") / file))
+          << file;
+    }
+  }
+  // Every kind of file was there to copy (--draw-limit 24 draws every failure).
+  for (const char* key :
+       {"replay_file", "shrunk_replay_file", "timeline_file", "html", "perfetto_file"}) {
+    EXPECT_GT(named[key], 0u) << key;
+  }
+}
+
+// Two shards a budget (or a signal) stopped at different seeds: each never began its seeds from
+// where it stopped on, so the merged sweep lacks every seed from the earlier of the two stops. A
+// merge that took the later stop would drop the seeds between the two from what it says it lacks,
+// and claim runs it never made.
+TEST_F(MergeTest, ShardsStoppedAtDifferentSeedsLackEverySeedFromTheEarlierStop) {
+  make_shards();
+  // Shard 0 (odd seeds) stopped before seed 7, shard 1 (even seeds) before seed 10: its runs and
+  // times from there on go, and its sweep.json says so, as a stopped shard's does.
+  for (const auto& [folder, stop] : {std::pair<std::string, std::uint64_t>{"s0", 7}, {"s1", 10}}) {
+    for (const char* file : {"runs.jsonl", "run_times.jsonl"}) {
+      std::string kept;
+      for (const std::string& line : read_lines(path(folder + "/" + file))) {
+        if (json::parse(line)["seed"].get<std::uint64_t>() < stop) kept += line + "\n";
+      }
+      write(folder + "/" + file, kept);
+    }
+    edit_manifest(folder, [&](json& m) {
+      m["interrupted"] = json{{"signal", "SIGTERM"},
+                              {"seeds_not_run", json::array({json{{"first", stop},
+                                                                  {"last", nullptr},
+                                                                  {"every", 2}}})},
+                              {"seeds_not_run_text", std::to_string(stop) + ".."},
+                              {"budget_left_ms", nullptr}};
+    });
+  }
+  const Result merge = fencesim("merge --out merged s0 s1");
+  ASSERT_EQ(merge.code, 1) << merge.out << merge.err;  // kleppmann-fencing's failures
+  EXPECT_NE(merge.out.find("merge: incomplete: seeds not run: 7.. "), std::string::npos)
+      << merge.out;
+  const json summary = read_json(path("merged/summary.json"));
+  EXPECT_EQ(summary["interrupted"]["seeds_not_run_text"], "7..") << summary["interrupted"].dump();
+  // Seeds 7 and 9 have no run: the merged list says so.
+  for (const json& run : runs(path("merged"))) {
+    const std::uint64_t seed = run["seed"];
+    EXPECT_LT(seed, 10u);
+    EXPECT_FALSE(seed % 2 == 1 && seed >= 7) << run.dump();
+  }
+}
+
+// A shard's runs.jsonl names the failure files the merge copies, from the shard and into the merged
+// folder: a name that climbs out of failures/ would read and write elsewhere ("failures/../runs.jsonl"
+// is the shard's own runs, copied over the merged folder's). Refused with one line, nothing written,
+// whether the name starts in failures/ or not.
+TEST_F(MergeTest, AFailureFileNamedOutsideFailuresIsRefused) {
+  make_shards();
+  const std::vector<std::string> lines = read_lines(path("s0/runs.jsonl"));
+  const auto failing = std::find_if(lines.begin(), lines.end(), [](const std::string& text) {
+    return !json::parse(text)["failure"].is_null() &&
+           json::parse(text)["failure"]["replay_file"].is_string();
+  });
+  ASSERT_NE(failing, lines.end());
+  for (const std::string name : {"failures/../runs.jsonl", "elsewhere/x.json"}) {
+    std::string edited;
+    for (const std::string& line : lines) {
+      json run = json::parse(line);
+      if (line == *failing) run["failure"]["replay_file"] = name;
+      edited += run.dump() + "\n";
+    }
+    write("s0/runs.jsonl", edited);
+    expect_usage_error(fencesim("merge --out merged s0 s1"),
+                       "merge: s0/runs.jsonl names '" + name + "', outside failures/");
+    EXPECT_FALSE(fs::exists(path("merged")));
+  }
 }
 
 TEST_F(MergeTest, AnOutputFolderHoldingOtherFilesIsRefusedAndKept) {

@@ -17,6 +17,8 @@
 
 #include "reports/tests/sweep_sample.h"
 #include "reports/tests/timeline_fixture.h"
+#include "reports/summary.h"
+#include "scenarios/spec.h"
 
 namespace fencesim::reports::browser_test {
 namespace {
@@ -225,6 +227,90 @@ TEST_F(BrowserTest, LabelsOfEmojiAreClippedBetweenCharacters) {
 // the static view written with it: the verdict, the violation and the timeline as inline SVG, one
 // bar for each fault, belief, epoch and step run of the timeline's data. With scripts on, the
 // static view gives way to the interactive page.
+// What the interactive timeline must draw of a timeline's data, each as one item a reader can
+// hover: every fault, the deadline(s) an aimed fault was aimed at, every missed aim, belief, step
+// run, write sent, epoch, checkpoint, sink write and mark, and every violation with a ring for
+// each event it names. The page counts what it drew in data-rendered.
+long pieces_to_draw(const nlohmann::ordered_json& t) {
+  long pieces = 0;
+  for (const auto& fault : t["faults"]) {
+    ++pieces;
+    if (fault.contains("aim")) pieces += fault["aim"].contains("until") ? 2 : 1;
+  }
+  for (const char* key :
+       {"missed_aims", "beliefs", "step_runs", "attempts", "epochs", "checkpoints", "writes", "marks"}) {
+    pieces += static_cast<long>(t[key].size());
+  }
+  for (const auto& violation : t["violations"]) {
+    if (violation["at_ns"].is_number()) pieces += 1 + static_cast<long>(violation["refs"].size());
+  }
+  return pieces;
+}
+
+nlohmann::ordered_json aimed_timeline(const std::string& fault) {
+  scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+  const std::string name = scenarios::register_spec_text(
+      registry,
+      "name = \"aimed\"\nworkload = \"kleppmann-fencing\"\nworkload_faults = \"drop\"\n" + fault,
+      "aimed.toml");
+  nlohmann::ordered_json timeline;
+  properties::run_scenario(registry, properties::RunRequest{name, 3},
+                           [&](const sim::World& world, const properties::RunReport& report) {
+                             timeline = timeline_json(world, report, {});
+                           });
+  return timeline;
+}
+
+// A timeline whose drawing left out a kind of piece (a fault, a missed aim, a checkpoint) still
+// draws, and every check of "something was drawn" passes: the count must be the whole data's.
+TEST_F(BrowserTest, RunPageDrawsEveryPieceOfItsTimeline) {
+  const nlohmann::ordered_json aimed = aimed_timeline(R"([[fault]]
+kind = "network-delay"
+node = "instance-1"
+amount = "1ms"
+after = "lease-taken"
+aim = "holder-expiry"
+delay = "-25s"
+until = "store-expiry"
+until_delay = "-2s"
+)");
+  const nlohmann::ordered_json missed = aimed_timeline(R"([[fault]]
+kind = "store-slow"
+node = "lease-store"
+amount = "1ms"
+lasting = "1s"
+after = "store-lease-granted"
+aim = "holder-expiry"
+)");
+  ASSERT_EQ(aimed["faults"].size(), 1u);
+  ASSERT_TRUE(aimed["faults"][0].contains("aim"));
+  ASSERT_EQ(missed["missed_aims"].size(), 1u);
+  const testing::Captured swarm = testing::run_and_capture("swarm", 10);  // a clock step too
+  // A checkpoint the store refused by token, after the takeover: drawn as much as a committed one.
+  const testing::Captured refused = testing::run_and_capture("sigstop-checkpoint-in-flight", 1);
+  std::size_t refusals = 0;
+  for (const auto& checkpoint : refused.timeline["checkpoints"]) {
+    refusals += checkpoint["outcome"] != "committed";
+  }
+  ASSERT_GT(refusals, 0u) << refused.timeline["checkpoints"].dump();
+  const std::vector<std::pair<std::string, const nlohmann::ordered_json*>> pages = {
+      {"failing.html", &testing::failing_kleppmann().timeline},
+      {"swarm.html", &swarm.timeline},
+      {"refused.html", &refused.timeline},
+      {"aimed.html", &aimed},
+      {"missed.html", &missed}};
+  for (const auto& [name, timeline] : pages) {
+    for (const char* key : {"faults", "beliefs", "epochs", "checkpoints", "writes"}) {
+      if (name == "missed.html" && std::string(key) == "faults") continue;  // its one aim missed
+      EXPECT_FALSE((*timeline)[key].empty()) << name << " has no " << key;
+    }
+    const Loaded loaded = load(name, render_run_html(*timeline));
+    expect_drawn(loaded);
+    ASSERT_TRUE(loaded.rendered.has_value()) << name;
+    EXPECT_EQ(*loaded.rendered, pieces_to_draw(*timeline)) << name;
+  }
+}
+
 TEST_F(BrowserTest, RunPageReadsWithoutScripts) {
   const nlohmann::ordered_json& timeline = testing::failing_kleppmann().timeline;
   const Loaded off = load("static-run.html", render_run_html(timeline), "", false);
@@ -328,6 +414,48 @@ TEST_F(BrowserTest, SweepPageShowsTheFailureGroupsFirst) {
   EXPECT_NE(runs.find("fencesim run --scenario kleppmann-fencing --seed 5"), std::string::npos);
   EXPECT_NE(runs.find("fencesim run --scenario kleppmann-fencing --seed 6"), std::string::npos);
   EXPECT_EQ(runs.find("shrunk.json</code>"), std::string::npos);  // not the other group's run
+}
+
+// The sweep page's badge says how the night went: a night whose only failure is a run that
+// replayed to another history (no run "failed" its invariants) is not a passing one. Nor is a night
+// with a missed claim; a night without either passes.
+TEST_F(BrowserTest, TheSweepPagesBadgeIsGreenOnlyForAPassingNight) {
+  SweepManifest manifest;
+  manifest.fencesim_version = "0.1.0";
+  manifest.configuration.scenarios = {SweptScenario{"kleppmann-fencing", "the story", {}}};
+  manifest.configuration.seeds_first = 1;
+  manifest.configuration.seeds_last = 2;
+  manifest.configuration.strategies = {"random"};
+  manifest.shard_indices = {0};
+  manifest.completed = true;
+  std::vector<RunRecord> records;
+  for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{2}}) {
+    RunRecord record;
+    record.scenario = "kleppmann-fencing";
+    record.strategy = "random";
+    record.seed = seed;
+    record.status = "pass";
+    record.history_hash = "00000000000000a" + std::to_string(seed);
+    records.push_back(record);
+  }
+  const auto badge = [&](const std::string& name, const std::vector<RunRecord>& runs) {
+    const Loaded loaded = load(name, render_sweep_html(sweep_summary(manifest, runs, {}), {}));
+    expect_drawn(loaded);
+    const std::string head = "<h1>fencesim sweep <span class=\"badge ";
+    const auto at = loaded.dom.find(head);
+    if (at == std::string::npos) return std::string("(no badge)");
+    const auto from = at + head.size();
+    return loaded.dom.substr(from, loaded.dom.find('"', from) - from);
+  };
+  EXPECT_EQ(badge("green.html", records), "pass");
+  std::vector<RunRecord> differed = records;
+  differed[0].rerun_history_hash = "00000000000000ff";
+  EXPECT_EQ(badge("nondeterministic.html", differed), "nondeterministic");
+  std::vector<RunRecord> failed = differed;
+  failed[1].status = "violation";
+  failed[1].first_violation = RecordedViolation{"sink-monotonicity", "token 1 after 2"};
+  failed[1].failure = FailureFiles{};
+  EXPECT_EQ(badge("violation.html", failed), "violation");
 }
 
 TEST_F(BrowserTest, SweepPageWithoutFailuresSaysSo) {

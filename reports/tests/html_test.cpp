@@ -52,6 +52,37 @@ TEST(HtmlTest, RunPageIsSelfContainedAndCarriesItsTimeline) {
             std::string::npos);
 }
 
+// The view written for readers with scripts off ticks every sink write, mark and event a
+// violation names, each as what it was: a write the sink refused as refused, one it applied or
+// deduplicated (accepted by its idempotency key: gc-stall-write-before-takeover's re-run) not. A
+// deduplicated write drawn as refused would show the fence refusing what it let through.
+TEST(HtmlTest, TheStaticViewTicksEveryWriteMarkAndViolationAsWhatItWas) {
+  const testing::Captured dedup = testing::run_and_capture("gc-stall-write-before-takeover", 1);
+  for (const ordered_json* timeline :
+       {&dedup.timeline, &testing::failing_kleppmann().timeline,
+        &testing::passing_kleppmann().timeline}) {
+    const std::string page = render_run_html(*timeline);
+    std::size_t refused = 0;
+    std::size_t accepted = 0;
+    for (const ordered_json& write : (*timeline)["writes"]) {
+      ++(write["outcome"] == "refused" ? refused : accepted);
+    }
+    std::size_t refs = 0;
+    for (const ordered_json& violation : (*timeline)["violations"]) refs += violation["refs"].size();
+    const std::string which = (*timeline)["scenario"].get<std::string>();
+    EXPECT_EQ(count(page, "<line class=\"write refused\""), refused) << which;
+    EXPECT_EQ(count(page, "<line class=\"write\""), accepted) << which;
+    EXPECT_EQ(count(page, "<line class=\"mark\""), (*timeline)["marks"].size()) << which;
+    EXPECT_EQ(count(page, "<line class=\"violation\""), refs) << which;
+  }
+  std::size_t deduplicated = 0;
+  for (const ordered_json& write : dedup.timeline["writes"]) {
+    deduplicated += write["outcome"] == "deduplicated";
+  }
+  EXPECT_GT(deduplicated, 0u) << dedup.timeline["writes"].dump();
+  EXPECT_FALSE(testing::failing_kleppmann().timeline["violations"].empty());
+}
+
 TEST(HtmlTest, NoStringInTheDataBreaksOutOfItsScript) {
   ordered_json timeline = testing::failing_kleppmann().timeline;
   const std::string plain = render_run_html(timeline);

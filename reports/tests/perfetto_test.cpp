@@ -184,6 +184,67 @@ TEST(PerfettoTest, TheViolationAndTheEpochsAreInTheTrace) {
   EXPECT_EQ(run.trace["otherData"]["status"], "violation");
 }
 
+// Everything the timeline holds is in the trace, once: each fault (an instant one too: swarm seed
+// 10 steps the lease store's clock, a fault that starts and ends at one moment), belief, confirmed
+// part, step run, write in flight, epoch, checkpoint, sink write, mark, phase and violation. A
+// trace that left out a kind of piece would look complete: nothing in it says what is missing.
+TEST(PerfettoTest, EveryPieceOfTheTimelineIsInTheTrace) {
+  const testing::Captured swarm = testing::run_and_capture("swarm", 10);
+  std::uint64_t instant_faults = 0;
+  for (const ordered_json& fault : swarm.timeline["faults"]) {
+    instant_faults += fault["end_ns"] == fault["start_ns"];
+  }
+  ASSERT_GT(instant_faults, 0u) << "swarm seed 10 steps the lease store's clock";
+  for (const testing::Captured* run : {&swarm, &testing::failing_kleppmann()}) {
+    const ordered_json& t = run->timeline;
+    std::map<std::string, std::uint64_t> drawn;
+    for (const ordered_json& event : run->trace["traceEvents"]) {
+      if (event["ph"] == "M" || event["ph"] == "C") continue;
+      const std::string cat = event["cat"];
+      const std::string name = event["name"];
+      std::string what = cat;
+      if (cat == "belief") {
+        what = name.starts_with("held ")        ? "held"
+               : name.starts_with("confirmed ") ? "confirmed"
+               : name.starts_with("take ")      ? "take"
+               : name.starts_with("write sent") ? "write sent"
+                                                : "renewal";
+      }
+      if (cat == "truth") {
+        what = event["ph"] == "X"                   ? "epoch"
+               : name.starts_with("checkpoint ") ? "checkpoint"
+                                                 : "sink write";
+      }
+      ++drawn[what];
+    }
+    std::uint64_t confirmed = 0;
+    std::uint64_t renewals = 0;
+    for (const ordered_json& belief : t["beliefs"]) {
+      confirmed += belief["confirmed"].size();
+      renewals += belief["renewals"].size();
+    }
+    const std::string which = t["scenario"].get<std::string>();
+    EXPECT_EQ(drawn["fault"], t["faults"].size()) << which;
+    EXPECT_EQ(drawn["held"], t["beliefs"].size()) << which;
+    EXPECT_EQ(drawn["take"], t["beliefs"].size()) << which;
+    EXPECT_EQ(drawn["confirmed"], confirmed) << which;
+    EXPECT_EQ(drawn["renewal"], renewals) << which;
+    EXPECT_EQ(drawn["step"], t["step_runs"].size()) << which;
+    EXPECT_EQ(drawn["request"], t["attempts"].size()) << which;
+    EXPECT_EQ(drawn["write sent"], t["attempts"].size()) << which;
+    EXPECT_EQ(drawn["epoch"], t["epochs"].size()) << which;
+    EXPECT_EQ(drawn["checkpoint"], t["checkpoints"].size()) << which;
+    EXPECT_EQ(drawn["sink write"], t["writes"].size()) << which;
+    EXPECT_EQ(drawn["mark"], t["marks"].size()) << which;
+    EXPECT_EQ(drawn["phase"], t["phases"].size()) << which;
+    EXPECT_EQ(drawn["violation"], t["violations"].size()) << which;
+    // Each kind was there to be drawn: the counts above compare something.
+    for (const char* key : {"faults", "beliefs", "step_runs", "epochs", "marks", "phases"}) {
+      EXPECT_FALSE(t[key].empty()) << which << " has no " << key;
+    }
+  }
+}
+
 TEST(PerfettoTest, SameRunGivesTheSameTrace) {
   const testing::Captured a = testing::run_and_capture("nightly-mix", 2);
   const testing::Captured b = testing::run_and_capture("nightly-mix", 2);

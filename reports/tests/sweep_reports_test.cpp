@@ -167,6 +167,67 @@ TEST(Summary, CountsEachKindOfOutcome) {
   EXPECT_TRUE(failures[2]["replay_file"].is_null());
 }
 
+// Each scenario's row says how many of its runs replayed differently: the console's per-scenario
+// line and the JUnit testcase's counts read it, and a nondeterministic scenario that showed
+// "0 nondeterministic" there would point a reader at the wrong scenario (or at none).
+TEST(Summary, EachScenarioCountsItsOwnNondeterministicRuns) {
+  RunRecord differed = passing("nightly-mix", "random", 1);
+  differed.rerun_history_hash = "00000000000000ff";
+  RunRecord also = passing("nightly-mix", "random", 11);
+  also.rerun_history_hash = "00000000000000ee";
+  RunRecord same = passing("kleppmann-fencing", "random", 1);
+  same.rerun_history_hash = same.history_hash;
+  std::vector<RunRecord> records = {differed, also, same, violating(2)};
+  sort_records(records);
+  const ordered_json summary = sweep_summary(manifest(), records, {});
+  const ordered_json& story = summary["scenarios"][0];
+  const ordered_json& mix = summary["scenarios"][1];
+  ASSERT_EQ(story["name"], "kleppmann-fencing");
+  ASSERT_EQ(mix["name"], "nightly-mix");
+  EXPECT_EQ(mix["nondeterministic"], 2);
+  EXPECT_EQ(mix["determinism_reruns"], 2);
+  EXPECT_EQ(story["nondeterministic"], 0);  // a re-run with the same hash, and a violation
+  EXPECT_EQ(story["determinism_reruns"], 1);
+  EXPECT_EQ(summary["totals"]["nondeterministic"], 2);
+  // The JUnit testcase of the scenario carries the count too.
+  const std::string junit = junit_xml(summary);
+  EXPECT_NE(junit.find("2 runs, 0 failures, 2 nondeterministic, 2 determinism re-runs"),
+            std::string::npos)
+      << junit;
+}
+
+// A scenario's failures are its runs that did not pass, whatever the kind: a violation, a liveness
+// failure, a harness error (a worker that died). The console's line, the JUnit testcase's counts and
+// summary.md's table read this count; one that counted only violations would show a scenario whose
+// runs all hung as "0 failures" beside its failing testcase.
+TEST(Summary, EachScenarioCountsEveryKindOfFailure) {
+  RunRecord stuck = passing("nightly-mix", "random", 2);
+  stuck.status = "liveness";
+  stuck.detail = "deadlock: fiber 'x' waits";
+  stuck.failure = FailureFiles{};
+  RunRecord dead = passing("nightly-mix", "random", 3);
+  dead.status = "harness-error";
+  dead.detail = "worker killed by signal 11 (Segmentation fault) while running this seed";
+  dead.history_hash = "";
+  dead.failure = FailureFiles{};
+  RunRecord differed = passing("nightly-mix", "random", 4);
+  differed.rerun_history_hash = "00000000000000ff";  // nondeterministic: counted apart
+  std::vector<RunRecord> records = {passing("nightly-mix", "random", 1), stuck, dead, differed,
+                                    violating(1), passing("kleppmann-fencing", "random", 2)};
+  sort_records(records);
+  const ordered_json summary = sweep_summary(manifest(), records, {});
+  const ordered_json& story = summary["scenarios"][0];
+  const ordered_json& mix = summary["scenarios"][1];
+  ASSERT_EQ(story["name"], "kleppmann-fencing");
+  ASSERT_EQ(mix["name"], "nightly-mix");
+  EXPECT_EQ(story["failures"], 1);
+  EXPECT_EQ(mix["failures"], 2);
+  EXPECT_EQ(mix["nondeterministic"], 1);
+  EXPECT_EQ(summary["totals"]["failed"], 3);
+  const std::string junit = junit_xml(summary);
+  EXPECT_NE(junit.find("4 runs, 2 failures, 1 nondeterministic"), std::string::npos) << junit;
+}
+
 // A scenario's figure (how often a stale holder's unchecked call overlapped the next holder, in
 // calls or nanoseconds) is what a night is read for: its total is every measuring run's sum, its
 // max the largest single run's, even when every value is negative, and runs that measured nothing

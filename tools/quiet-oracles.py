@@ -34,6 +34,7 @@ files with uncommitted changes). Exit 0 when every oracle (or site) is held, 1 w
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -188,7 +189,15 @@ def run(cmd, **kwargs):
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, **kwargs)
 
 
+def stop_on_terminate(signum, _frame):
+    """A killed run (SIGTERM, SIGHUP) unwinds like an interrupted one: the `finally` that restores
+    the edited source runs, so properties/ is never left with a site made quiet."""
+    raise SystemExit(128 + signum)
+
+
 def main():
+    for stop in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop, stop_on_terminate)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", default="build/ci")
     parser.add_argument("--only", default="", help="comma-separated invariant classes")

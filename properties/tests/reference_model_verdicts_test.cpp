@@ -95,17 +95,25 @@ TEST(ReferenceModelVerdicts, AGrantMustNameTheNextEpochItsHolderAndItsExpiry) {
   EXPECT_TRUE(taken_by_a()->handle(take("b", now, "taken", std::nullopt))) << "no lease";
 }
 
+// A renewal the store answered "renewed", its reply extending the lease as a grant would: only
+// whether it should have been granted can differ.
+StoreCall renewed(const std::string& holder, runtime::Token token, std::int64_t now_ns) {
+  StoreCall call = lease_call(StoreOp::kRenew, holder, token, now_ns, "renewed");
+  call.lease = lease(holder, token, now_ns + kTtl);
+  return call;
+}
+
 TEST(ReferenceModelVerdicts, ARenewalIsGrantedOnlyToTheLiveEpochsHolder) {
+  EXPECT_FALSE(taken_by_a()->handle(renewed("a", 1, 1000)));
   EXPECT_TRUE(taken_by_a()->handle(lease_call(StoreOp::kRenew, "a", 1, 1000, "stale")))
       << "the live epoch's holder must be renewed";
-  EXPECT_TRUE(taken_by_a()->handle(lease_call(StoreOp::kRenew, "b", 1, 1000, "renewed")))
-      << "another holder";
-  EXPECT_TRUE(taken_by_a()->handle(lease_call(StoreOp::kRenew, "a", 2, 1000, "renewed")))
-      << "another token";
-  EXPECT_TRUE(taken_by_a()->handle(lease_call(StoreOp::kRenew, "a", 1, kTtl, "renewed")))
-      << "expired at the store's now";
-  EXPECT_TRUE(ReferenceStores().handle(lease_call(StoreOp::kRenew, "a", 1, 0, "renewed")))
-      << "a key never taken";
+  EXPECT_TRUE(taken_by_a()->handle(renewed("b", 1, 1000))) << "another holder";
+  EXPECT_TRUE(taken_by_a()->handle(renewed("a", 2, 1000))) << "another token";
+  EXPECT_TRUE(taken_by_a()->handle(renewed("a", 1, kTtl))) << "expired at the store's now";
+  EXPECT_TRUE(ReferenceStores().handle(renewed("a", 1, 0))) << "a key never taken";
+  auto released = taken_by_a();
+  EXPECT_FALSE(released->handle(lease_call(StoreOp::kRelease, "a", 1, 500, "released")));
+  EXPECT_TRUE(released->handle(renewed("a", 1, 1000))) << "given back";
 }
 
 TEST(ReferenceModelVerdicts, ARenewalMustExtendToTheStoresNowPlusTtl) {

@@ -14,10 +14,14 @@ own"); since then all 47 are held. Run it after adding an invariant, or nightly:
 
     python3 tools/quiet-oracles.py [--build-dir build/ci] [--only NAME[,NAME...]]
 
-With --sites it goes a level finer: every place an oracle reports, each `out.push_back(violation(`
-of properties/*.cpp, is made a no-op in turn (the call becomes one to an empty template inserted
-after the file's includes, so the statement around it is unchanged) and properties_tests is run
-whole. A site is *held* when some test fails. An oracle can be held through one branch and blind
+With --sites it goes a level finer: every place an oracle reports in properties/*.cpp is made a
+no-op in turn and properties_tests is run whole. The places are of four kinds (SITE KINDS below):
+a violation pushed (`out.push_back(violation(`, `out_.push_back(Violation{`, ...), a call of a
+judge's report helper, a message the reference model returns (its disagreement with a store),
+and a mark rule's `reach(` (a "sometimes" mark a sweep counts). A push or reach becomes a call of
+an empty template inserted after the file's includes, a message returned becomes std::nullopt,
+a helper's call is skipped; the statement around each is unchanged. tools/test_quiet_oracles.py
+(ctest quiet_oracles_sites) holds the finder to an annotated fixture and to properties/. A site is *held* when some test fails. An oracle can be held through one branch and blind
 in another: session 24 found scope-key-injective's two-trees-under-one-lease-key report reached
 by no test, though the whole oracle made quiet was held. --files limits the sites to some files.
 
@@ -30,6 +34,7 @@ files with uncommitted changes). Exit 0 when every oracle (or site) is held, 1 w
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -44,8 +49,12 @@ def registered_invariants():
 
 def sources():
     folder = os.path.join(ROOT, "properties")
-    return {os.path.join("properties", name): open(os.path.join(folder, name)).read()
-            for name in sorted(os.listdir(folder)) if name.endswith(".cpp")}
+    files = {}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".cpp"):
+            with open(os.path.join(folder, name)) as f:
+                files[os.path.join("properties", name)] = f.read()
+    return files
 
 
 def judging_function(invariant, files):
@@ -66,41 +75,129 @@ def judging_function(invariant, files):
     return None
 
 
-SITE = re.compile(r"\bout\.push_back\(\s*violation\(")
+# SITE KINDS: the forms a report takes in properties/.
+#   push:   `X.push_back(violation(` or `X.push_back(Violation{` (X any vector: an oracle's `out`,
+#           a judge class's `out_`), however the lines break;
+#   differ: a `return` of a message (`fmt::format(` or a literal) in a function returning
+#           std::optional<std::string>: the reference model's disagreement with a store's reply,
+#           which its invariant turns into a violation;
+#   helper: a call of a file's reporting helper, a function whose whole body is one push (a judge
+#           class's `report(message, events)`): the push inside it silences every caller at once,
+#           so each call is a site of its own;
+#   reach:  `reach(` in a mark rule (properties/mark_rules.cpp): a run reaching a "sometimes"
+#           mark, the sweep's claim that the dangerous moment happened.
+PUSH = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\.push_back\(\s*(?:violation\(|Violation\{)")
+MESSAGE_FUNCTION = re.compile(
+    r"^std::optional<std::string> [A-Za-z0-9_:]+\([^;{]*?\)(?: const)? \{\n(.*?)^\}", re.S | re.M)
+MESSAGE_RETURN = re.compile(r"\breturn\s+(?:fmt::format\(|\")")
+HELPER = re.compile(r"^ *void ([A-Za-z_][A-Za-z0-9_]*)\([^;{]*?\) \{\n(?:\s*//[^\n]*\n)*\s*"
+                    r"(?=[A-Za-z_][A-Za-z0-9_]*\.push_back\(\s*(?:violation\(|Violation\{))", re.M)
+REACH = re.compile(r"(?<![A-Za-z0-9_.>])reach\(")
 SITE_TEMPLATE = ("namespace {\n"
                  "template <typename Out, typename Item>\n"
                  "void quiet_site_(Out&, Item&&) {}  // quiet-oracles.py: a site made quiet\n"
                  "}  // namespace\n")
+MESSAGE_TEMPLATE = ("namespace {\n"
+                    "template <typename Item>\n"
+                    "std::nullopt_t quiet_message_(Item&&) {  // quiet-oracles.py: a site made quiet\n"
+                    "  return std::nullopt;\n"
+                    "}\n"
+                    "}  // namespace\n")
 
 
 def report_sites(files, wanted_files):
-    """(file, offset of `out.push_back(`, line) of every site that reports a violation."""
+    """(file, offset, line, kind) of every site that reports, in file order: `offset` is where
+    the site's statement begins (`X.push_back(`, `return`, `reach(`)."""
     sites = []
     for path, text in files.items():
         name = os.path.basename(path)
         if wanted_files and name not in wanted_files:
             continue
-        for match in SITE.finditer(text):
-            sites.append((path, match.start(), text.count("\n", 0, match.start()) + 1))
+        found = [(m.start(), "push") for m in PUSH.finditer(text)]
+        for function in MESSAGE_FUNCTION.finditer(text):
+            found += [(function.start(1) + m.start(), "differ")
+                      for m in MESSAGE_RETURN.finditer(function.group(1))]
+        for helper in HELPER.finditer(text):
+            body_end = statement_end(text, helper.end()) + 1
+            if text[body_end:].lstrip().startswith("}"):  # the push is its whole body
+                calls = re.finditer(r"(?<![A-Za-z0-9_.>:])" + helper.group(1) + r"\(", text)
+                found += [(m.start(), "helper") for m in calls
+                          if not helper.start() <= m.start() < body_end]
+        found += [(m.start(), "reach") for m in REACH.finditer(text)]
+        for offset, kind in sorted(found):
+            sites.append((path, offset, text.count("\n", 0, offset) + 1, kind))
     return sites
 
 
-def quiet_site(text, offset):
-    """The file with the site at `offset` made a no-op: `out.push_back(` becomes a call of an
-    empty template (its arguments still built, so nothing else changes)."""
+def statement_end(text, offset):
+    """The offset of the `;` that ends the statement beginning at `offset` (brackets, string and
+    character literals skipped)."""
+    depth = 0
+    i = offset
+    while i < len(text):
+        c = text[i]
+        if c in "\"'":
+            i += 1
+            while text[i] != c:
+                i += 2 if text[i] == "\\" else 1
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == ";" and depth == 0:
+            return i
+        i += 1
+    raise ValueError(f"no end of the statement at offset {offset}")
+
+
+def quiet_site(text, offset, kind="push"):
+    """The file with the site at `offset` made a no-op, its arguments still built (so nothing
+    else changes): a push becomes a call of an empty template, a message returned becomes
+    std::nullopt, a mark reached becomes a call of the empty template, a helper's call is
+    skipped."""
     includes = list(re.finditer(r"^#include .*\n", text, re.M))
     after = includes[-1].end() if includes else 0
-    call = "out.push_back("
-    assert text.startswith(call, offset)
-    edited = text[:offset] + "quiet_site_(out, " + text[offset + len(call):]
-    return edited[:after] + SITE_TEMPLATE + edited[after:]
+    template = SITE_TEMPLATE
+    if kind == "push":
+        call = PUSH.match(text, offset)
+        assert call, f"no push at offset {offset}"
+        target = call.group(1)
+        prefix = target + ".push_back("
+        edited = text[:offset] + f"quiet_site_({target}, " + text[offset + len(prefix):]
+    elif kind == "differ":
+        assert text.startswith("return", offset), f"no return at offset {offset}"
+        end = statement_end(text, offset)
+        value = text[offset + len("return"):end].strip()
+        edited = text[:offset] + f"return quiet_message_({value})" + text[end:]
+        template = MESSAGE_TEMPLATE
+    elif kind == "helper":
+        # The call never runs (a braced-list argument would not pass through a template); its
+        # statement stays one statement, so an `else` after it keeps its `if`.
+        assert re.match(r"[A-Za-z_][A-Za-z0-9_]*\(", text[offset:]), f"no call at {offset}"
+        end = statement_end(text, offset) + 1
+        return (text[:offset] + "{ if (std::uint64_t{1} == 0) " + text[offset:end] + " }"
+                + text[end:])
+    elif kind == "reach":
+        assert text.startswith("reach(", offset), f"no reach at offset {offset}"
+        edited = text[:offset] + "quiet_site_(reach, " + text[offset + len("reach("):]
+    else:
+        raise ValueError(f"unknown kind of site {kind}")
+    return edited[:after] + template + edited[after:]
 
 
 def run(cmd, **kwargs):
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, **kwargs)
 
 
+def stop_on_terminate(signum, _frame):
+    """A killed run (SIGTERM, SIGHUP) unwinds like an interrupted one: the `finally` that restores
+    the edited source runs, so properties/ is never left with a site made quiet."""
+    raise SystemExit(128 + signum)
+
+
 def main():
+    for stop in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop, stop_on_terminate)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", default="build/ci")
     parser.add_argument("--only", default="", help="comma-separated invariant classes")
@@ -177,13 +274,13 @@ def check_sites(args, tests):
         print("quiet-oracles: no reporting site found", file=sys.stderr)
         return 2
     quiet = []
-    for path, offset, line in sites:
+    for path, offset, line, kind in sites:
         original = files[path]
         full = os.path.join(ROOT, path)
-        where = f"{path}:{line}"
+        where = f"{path}:{line} ({kind})"
         try:
             with open(full, "w") as out:
-                out.write(quiet_site(original, offset))
+                out.write(quiet_site(original, offset, kind))
             build = run(["cmake", "--build", args.build_dir, "--target", "properties_tests"])
             if build.returncode != 0:
                 print(f"quiet-oracles: {where}: properties_tests does not build quiet:",

@@ -97,5 +97,23 @@ TEST(StepCommitsUnderItsToken, OtherNodesAndStepsAreApart) {
   EXPECT_EQ(story.judged().size(), 1u);
 }
 
+// Every wrong commit is its own report: an oracle that stopped at its first would still fail the
+// run, but a history with two wrong commits (two steps, or a second one of another kind) would be
+// triaged by the first alone, and a shrink that keeps "the same first invariant" could lose the
+// second.
+TEST(StepCommitsUnderItsToken, EachCommitUnderATokenOfNoStartIsReportedAtItsOwnCommit) {
+  Story story;
+  story.holder(EventKind::kLeaseTaken, 1);
+  story.holder(EventKind::kStepStarted, 1);
+  story.holder(EventKind::kLeaseTaken, 2);
+  story.commit(2);            // event 3: step charge under token 2, started under 1
+  story.commit(1, kNode, "ship");  // event 4: never started: not judged
+  story.commit(4);            // event 5: token 4 was never held
+  const std::vector<Violation> found = story.judged();
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{1, 3}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{1, 5}));
+}
+
 }  // namespace
 }  // namespace fencesim::properties::commit_token_test

@@ -64,5 +64,23 @@ TEST(SinkMonotonicity, TokensThatNeverGoBackPassPerScopeKey) {
   EXPECT_TRUE(a.check().empty());
 }
 
+// The highest token stays the highest: a stale acceptance reported does not lower it, so every
+// later token below it is reported too, against it, and the oracle goes on past its first report.
+TEST(SinkMonotonicity, EveryTokenBelowTheHighestIsReportedNotOnlyTheFirst) {
+  Accepts a;
+  a.accept(1);
+  const std::uint64_t highest = a.accept(3);
+  const std::uint64_t stale = a.accept(2);
+  const std::uint64_t again = a.accept(2, "tenant-1:order-1", EventKind::kSinkDeduplicated);
+  a.accept(1, "tenant-1:order-2");
+  const std::uint64_t other = a.accept(5, "tenant-1:order-2");
+  const std::uint64_t older = a.accept(4, "tenant-1:order-2");
+  const std::vector<Violation> found = a.check();
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{highest, stale}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{highest, again}));
+  EXPECT_EQ(found[2].events, (std::vector<std::uint64_t>{other, older}));
+}
+
 }  // namespace
 }  // namespace fencesim::properties::sink_monotonicity_test

@@ -1,0 +1,297 @@
+// Every mark rule (properties/mark_rules.cpp) on hand-made histories, read through a MarkDetector
+// as a sweep reads a run: each event says exactly which marks it reaches. A sweep's "declared
+// marks reached" is only as true as these rules: one that goes quiet leaves a scenario's claim
+// unproven (the catalogue sees that only for the marks a scenario declares), and one that fires on
+// a near miss (the wrong holder, key or token, the reply in time, the lease given back, the
+// loss's later reason) claims a dangerous moment that never happened, and no run can tell. So each
+// rule is shown the moment it names and the near misses beside it. The error code below is the
+// ADR's name, written out, not the runtime's constant.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "properties/marks.h"
+#include "properties/tests/story_event.h"
+
+namespace fencesim::properties::mark_rules_test {
+namespace {
+
+using runtime::EventKind;
+using Marks = std::vector<std::string>;
+
+const runtime::LeaseKey kTree{"tenant-1", "order-1"};
+const runtime::LeaseKey kOtherTree{"tenant-1", "order-2"};
+
+class Story {
+ public:
+  explicit Story(sim::WorldOptions options = {}) : world_(std::move(options)) {
+    store_ = world_.add_lease_store();
+    instance_ = world_.add_instance("instance-1");
+    detector_ = std::make_unique<MarkDetector>(world_);
+  }
+  sim::NodeId store() const { return store_; }
+  sim::NodeId instance() const { return instance_; }
+
+  // The marks a runtime event of `holder` reaches.
+  Marks runtime(EventKind kind, runtime::Token token, std::int64_t at_ns,
+                const std::string& detail = "", const std::string& holder = "instance-1",
+                const runtime::LeaseKey& key = kTree) {
+    sim::HistoryEvent e = testing::next_event(events_, instance_, sim::WorldEventKind::kRuntime,
+                                              at_ns);
+    e.runtime.kind = kind;
+    e.runtime.holder = holder;
+    e.runtime.key = key;
+    e.runtime.token = token;
+    e.runtime.detail = detail;
+    return observe(std::move(e));
+  }
+  // The marks a world event at `node` reaches.
+  Marks world(sim::WorldEventKind kind, sim::NodeId node, const std::string& detail = "") {
+    sim::HistoryEvent e = testing::next_event(events_, node, kind, next_ns());
+    e.detail = detail;
+    return observe(std::move(e));
+  }
+  // The marks a cancel of `key` the store answered with `outcome` reaches.
+  Marks cancel(const runtime::LeaseKey& key, const std::string& outcome, std::int64_t at_ns) {
+    sim::HistoryEvent e = testing::next_event(events_, store_, sim::WorldEventKind::kStoreCall,
+                                              at_ns);
+    sim::StoreCall call;
+    call.op = sim::StoreOp::kCancel;
+    call.key = key;
+    call.outcome = outcome;
+    e.store = std::make_shared<const sim::StoreCall>(std::move(call));
+    return observe(std::move(e));
+  }
+  // The marks a step body's confirmNow() of `key`, begun at `began_ns`, returning at `at_ns`,
+  // reaches.
+  Marks confirm(const runtime::LeaseKey& key, std::int64_t began_ns, std::int64_t at_ns,
+                const std::string& what = "confirm") {
+    sim::HistoryEvent e = testing::next_event(events_, instance_, sim::WorldEventKind::kObserved,
+                                              at_ns);
+    e.runtime.holder = what;
+    e.runtime.key = key;
+    e.runtime.token = 1;
+    e.runtime.value = began_ns;
+    e.detail = "confirmed";
+    return observe(std::move(e));
+  }
+
+ private:
+  std::int64_t next_ns() const {
+    return events_.empty() ? 0 : events_.back().time_ns + 1;
+  }
+  Marks observe(sim::HistoryEvent e) {
+    events_.push_back(e);
+    std::vector<PlacedMark> placed;
+    detector_->observe(events_.back(), placed);
+    Marks names;
+    for (const PlacedMark& mark : placed) {
+      EXPECT_EQ(mark.event, events_.back().index) << mark.name << " placed at its event";
+      names.push_back(mark.name);
+    }
+    return names;
+  }
+
+  sim::World world_;
+  sim::NodeId store_ = 0;
+  sim::NodeId instance_ = 0;
+  std::unique_ptr<MarkDetector> detector_;
+  Events events_;
+};
+
+TEST(MarkRulesTest, AWorkloadsOwnMarkIsReachedByItsName) {
+  Story s;
+  EXPECT_EQ(s.world(sim::WorldEventKind::kMark, s.instance(), "unchecked-call-overlapped"),
+            Marks{"unchecked-call-overlapped"});
+  EXPECT_EQ(s.world(sim::WorldEventKind::kMeasure, s.instance(), "unchecked-calls 1"), Marks{});
+}
+
+TEST(MarkRulesTest, ARestartIsAnInstancesOrAStoresByTheNodeThatCameBack) {
+  Story s;
+  EXPECT_EQ(s.world(sim::WorldEventKind::kNodeCrashed, s.instance()), Marks{});
+  EXPECT_EQ(s.world(sim::WorldEventKind::kNodeRestarted, s.instance(), "instance-1b"),
+            Marks{"instance-restarted"});
+  EXPECT_EQ(s.world(sim::WorldEventKind::kNodeCrashed, s.store()), Marks{});
+  EXPECT_EQ(s.world(sim::WorldEventKind::kNodeRestarted, s.store()), Marks{"store-restarted"});
+}
+
+TEST(MarkRulesTest, ACancelRecordedWhileAConfirmOfItsTreeWasInFlightIsCancelDuringConfirm) {
+  Story s;
+  EXPECT_EQ(s.confirm(kTree, 50, 80), Marks{}) << "no cancel recorded yet";
+  EXPECT_EQ(s.cancel(kTree, "recorded", 100), Marks{});
+  EXPECT_EQ(s.confirm(kTree, 60, 150), Marks{"cancel-during-confirm"});
+  EXPECT_EQ(s.confirm(kTree, 120, 160), Marks{}) << "began after the recording";
+  EXPECT_EQ(s.confirm(kOtherTree, 60, 170), Marks{}) << "another tree's confirm";
+  EXPECT_EQ(s.confirm(kTree, 60, 180, "write"), Marks{}) << "a write, not a confirm";
+  // A later answer to another cancel of the tree moves nothing: the recording is the first's.
+  EXPECT_EQ(s.cancel(kTree, "recorded", 400), Marks{});
+  EXPECT_EQ(s.confirm(kTree, 200, 450), Marks{}) << "began after the first recording";
+}
+
+TEST(MarkRulesTest, ACancelTheStoreDidNotRecordIsNoCancelDuringConfirm) {
+  Story s;
+  EXPECT_EQ(s.cancel(kTree, "tree-completed", 100), Marks{});
+  EXPECT_EQ(s.cancel(kOtherTree, "recorded", 100), Marks{});
+  EXPECT_EQ(s.confirm(kTree, 60, 150), Marks{});
+}
+
+TEST(MarkRulesTest, AHolderSeeingACancelAndEndingATreeCancelledAreEachTheirOwnMark) {
+  Story s;
+  EXPECT_EQ(s.runtime(EventKind::kCancelSeen, 1, 10), Marks{"cancel-seen"});
+  EXPECT_EQ(s.runtime(EventKind::kTreeCancelled, 1, 20), Marks{"tree-cancelled"});
+  EXPECT_EQ(s.runtime(EventKind::kTreeCompleted, 1, 30), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kTreeAbandoned, 1, 40), Marks{});
+}
+
+TEST(MarkRulesTest, EveryRefusedRenewalIsLateButOnlyAStaleOneUnderTheNextGrantIsStale) {
+  Story s;
+  EXPECT_EQ(s.runtime(EventKind::kStoreRenewRefused, 1, 10, "expired"),
+            Marks{"late-renewal-refused"});
+  EXPECT_EQ(s.runtime(EventKind::kStoreLeaseGranted, 1, 20, "", "lease-store"), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kStoreRenewRefused, 1, 30, "stale"),
+            Marks{"late-renewal-refused"})
+      << "token 1 is the latest grant: nobody holds the key after it";
+  EXPECT_EQ(s.runtime(EventKind::kStoreLeaseGranted, 2, 40, "", "lease-store"), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kStoreRenewRefused, 1, 50, "stale"),
+            (Marks{"late-renewal-refused", "stale-renewal-refused"}));
+  EXPECT_EQ(s.runtime(EventKind::kStoreRenewRefused, 1, 55, "expired"),
+            Marks{"late-renewal-refused"})
+      << "refused as expired, not as stale";
+  EXPECT_EQ(s.runtime(EventKind::kStoreRenewRefused, 1, 60, "stale", "instance-1", kOtherTree),
+            Marks{"late-renewal-refused"})
+      << "another key was never granted";
+}
+
+TEST(MarkRulesTest, AStaleRenewalRefusedAfterTheNextHolderGaveTheKeyBackIsOnlyLate) {
+  Story s;
+  s.runtime(EventKind::kStoreLeaseGranted, 2, 10, "", "lease-store");
+  EXPECT_EQ(s.runtime(EventKind::kStoreLeaseReleased, 1, 20, "", "lease-store"), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kStoreRenewRefused, 1, 30, "stale"),
+            (Marks{"late-renewal-refused", "stale-renewal-refused"}))
+      << "the stale token's release gives back nothing of token 2";
+  s.runtime(EventKind::kStoreLeaseReleased, 2, 40, "", "lease-store");
+  EXPECT_EQ(s.runtime(EventKind::kStoreRenewRefused, 1, 50, "stale"),
+            Marks{"late-renewal-refused"});
+  s.runtime(EventKind::kStoreLeaseGranted, 3, 60, "", "lease-store");
+  EXPECT_EQ(s.runtime(EventKind::kStoreRenewRefused, 1, 70, "stale"),
+            (Marks{"late-renewal-refused", "stale-renewal-refused"}))
+      << "a new grant holds the key again";
+}
+
+// The margin is the world's terms' (ttl 30 s, 1000 ppm: 60 ms, plus the fixed part), not a
+// default's: with a fixed part of 500 ms a reply 100 ms after the store renewed is in time.
+TEST(MarkRulesTest, ARenewalsReplyMoreThanTheWorldsDriftMarginAfterTheStoreRenewedIsLate) {
+  sim::WorldOptions options;
+  options.lease.drift_margin_min_ns = 500'000'000;
+  const std::int64_t margin_ns = 560'000'000;
+  ASSERT_EQ(options.lease.drift_margin_ns(), margin_ns);
+  Story s(options);
+  s.runtime(EventKind::kStoreLeaseRenewed, 1, 1'000'000'000);
+  EXPECT_EQ(s.runtime(EventKind::kLeaseRenewed, 1, 1'100'000'000), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kLeaseRenewed, 1, 1'000'000'000 + margin_ns), Marks{})
+      << "exactly the margin is in time";
+  EXPECT_EQ(s.runtime(EventKind::kLeaseRenewed, 1, 1'000'000'001 + margin_ns),
+            Marks{"renewal-reply-late"});
+  EXPECT_EQ(s.runtime(EventKind::kLeaseRenewed, 2, 3'000'000'000), Marks{})
+      << "token 2 was never renewed by the store";
+  EXPECT_EQ(s.runtime(EventKind::kLeaseRenewed, 1, 3'000'000'000, "", "instance-2"), Marks{})
+      << "another requester's renewal";
+  s.runtime(EventKind::kStoreLeaseRenewed, 1, 4'000'000'000);
+  EXPECT_EQ(s.runtime(EventKind::kLeaseRenewed, 1, 4'100'000'000), Marks{})
+      << "counted from the store's latest renewal";
+}
+
+TEST(MarkRulesTest, ARenewalRefusedAsExpiredOrOverrunByALocalExpiryRacedTheExpiry) {
+  Story s;
+  EXPECT_EQ(s.runtime(EventKind::kRenewRefused, 1, 10, "expired"),
+            Marks{"renewal-raced-expiry"});
+  EXPECT_EQ(s.runtime(EventKind::kRenewRefused, 1, 20, "stale"), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 1, 30, "local-expiry"), Marks{})
+      << "no renewal in flight";
+  EXPECT_EQ(s.runtime(EventKind::kRenewSent, 2, 40), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 2, 50, "local-expiry"),
+            Marks{"renewal-raced-expiry"});
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 2, 55, "local-expiry"), Marks{})
+      << "the loss ended the renewal's flight";
+  s.runtime(EventKind::kRenewSent, 3, 60);
+  s.runtime(EventKind::kLeaseRenewed, 3, 70);
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 3, 80, "local-expiry"), Marks{})
+      << "the renewal had come back";
+  s.runtime(EventKind::kRenewSent, 4, 90);
+  s.runtime(EventKind::kRenewRefused, 4, 100, "stale");
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 4, 110, "local-expiry"), Marks{})
+      << "the renewal had been refused";
+  s.runtime(EventKind::kRenewSent, 5, 120);
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 5, 130, "refused"), Marks{}) << "not an expiry";
+  s.runtime(EventKind::kRenewSent, 6, 140, "", "instance-2");
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 6, 150, "local-expiry"), Marks{})
+      << "another holder's renewal";
+}
+
+TEST(MarkRulesTest, ALocalExpiryWhileTheSameTokensWriteWasInFlightIsExpiryDuringWrite) {
+  Story s;
+  s.runtime(EventKind::kWriteSent, 1, 10);
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 2, 20, "local-expiry"), Marks{})
+      << "another token's loss";
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 1, 25, "refused"), Marks{}) << "not an expiry";
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 1, 30, "local-expiry"),
+            Marks{"expiry-during-write"});
+  s.runtime(EventKind::kWriteSent, 3, 40);
+  s.runtime(EventKind::kWriteAccepted, 3, 50);
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 3, 60, "local-expiry"), Marks{})
+      << "the write had been answered";
+  s.runtime(EventKind::kWriteSent, 4, 70);
+  s.runtime(EventKind::kWriteRefused, 4, 80);
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 4, 90, "local-expiry"), Marks{});
+  s.runtime(EventKind::kWriteSent, 5, 100, "", "instance-2");
+  EXPECT_EQ(s.runtime(EventKind::kLeaseLost, 5, 110, "local-expiry"), Marks{})
+      << "another holder's write";
+}
+
+TEST(MarkRulesTest, AFencedClassificationAfterTheTokensFirstLossWasALocalExpiry) {
+  const std::string fenced = "execution.lease-lost.fenced";  // the ADR's code
+  Story s;
+  EXPECT_EQ(s.runtime(EventKind::kErrorClassified, 1, 10, fenced), Marks{}) << "never lost";
+  s.runtime(EventKind::kLeaseLost, 1, 20, "local-expiry");
+  EXPECT_EQ(s.runtime(EventKind::kErrorClassified, 1, 30, "execution.lease-lost"), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kErrorClassified, 1, 40, fenced),
+            Marks{"fenced-after-local-expiry"});
+  EXPECT_EQ(s.runtime(EventKind::kErrorClassified, 2, 50, fenced), Marks{}) << "token 2";
+  s.runtime(EventKind::kLeaseLost, 3, 60, "refused");
+  s.runtime(EventKind::kLeaseLost, 3, 70, "local-expiry");
+  EXPECT_EQ(s.runtime(EventKind::kErrorClassified, 3, 80, fenced), Marks{})
+      << "token 3 was first lost to a refusal";
+}
+
+TEST(MarkRulesTest, TheStoresAndTheRuntimesRefusalsAreTheirMarksAndNothingElseIs) {
+  Story s;
+  EXPECT_EQ(s.runtime(EventKind::kStoreCheckpointRefused, 1, 10, "", "checkpoint-store"),
+            Marks{"checkpoint-refused"});
+  EXPECT_EQ(s.runtime(EventKind::kCheckpointRefused, 1, 20), Marks{})
+      << "the holder's side of the refusal";
+  EXPECT_EQ(s.runtime(EventKind::kStoreCheckpointCommitted, 1, 30, "", "checkpoint-store"),
+            Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kWithdrawalRefused, 1, 40),
+            Marks{"withdrawal-refused-while-live"});
+  EXPECT_EQ(s.runtime(EventKind::kWithdrawalEnded, 1, 50), Marks{});
+}
+
+TEST(MarkRulesTest, AWaitBegunWhileAStepOfItsTreeRunsIsDeferredAndOnlyAWaitsReleaseYields) {
+  Story s;
+  s.runtime(EventKind::kStepStarted, 1, 10);
+  EXPECT_EQ(s.runtime(EventKind::kRemoteWaitBegan, 1, 20), Marks{"yield-deferred"});
+  s.runtime(EventKind::kRemoteWaitEnded, 1, 30);
+  s.runtime(EventKind::kStepEnded, 1, 40);
+  EXPECT_EQ(s.runtime(EventKind::kLeaseReleased, 1, 45), Marks{}) << "no wait: a plain release";
+  s.runtime(EventKind::kStepStarted, 2, 50, "", "instance-1", kOtherTree);
+  EXPECT_EQ(s.runtime(EventKind::kRemoteWaitBegan, 2, 60), Marks{})
+      << "only another tree's step runs";
+  EXPECT_EQ(s.runtime(EventKind::kLeaseReleased, 2, 70), Marks{"lease-yielded"});
+  s.runtime(EventKind::kRemoteWaitEnded, 2, 80);
+  EXPECT_EQ(s.runtime(EventKind::kLeaseReleased, 2, 90), Marks{}) << "the wait had ended";
+}
+
+}  // namespace
+}  // namespace fencesim::properties::mark_rules_test

@@ -74,6 +74,40 @@ TEST(Deviations, ConfirmNowThrowsWhenTheRenewalCannotReachTheStore) {
   EXPECT_GT(fence.confirm_now(), f.time.now_ns());  // granted again: it returns
 }
 
+// A lease store that answers renewals with one refusal, as a store that lost the key's row, saw a
+// later epoch, or judged the lease expired, released or another's would.
+class RenewalsRefused final : public testing::LeasesRoute {
+ public:
+  RenewalsRefused(ExecutionLeaseRepository& store, RenewStatus answer)
+      : LeasesRoute(store), answer_(answer) {}
+  RenewResult renew(const LeaseKey&, const HolderId&, Token, Nanoseconds) override {
+    return RenewResult{answer_, std::nullopt};
+  }
+
+ private:
+  RenewStatus answer_;
+};
+
+// A renewal the store answered with a refusal loses the lease at once, whatever the refusal: only
+// a store that cannot be reached leaves the holder to its local expiry (the test above). A store
+// that no longer knows the key (it lost the row) may grant the key to anyone now, so a holder that
+// went on believing would be a second holder.
+TEST(Deviations, EveryRefusalOfARenewalLosesTheLeaseAtOnce) {
+  for (const RenewStatus answer : {RenewStatus::kUnknownKey, RenewStatus::kStale,
+                                   RenewStatus::kExpired, RenewStatus::kReleased,
+                                   RenewStatus::kNotHolder}) {
+    LeasesFixture f;
+    RenewalsRefused leases(f.leases, answer);
+    auto frame = step_frame(f, leases);
+    const ExecutionFence fence(frame);
+    ASSERT_GT(fence.confirmed_until_ns(), f.time.now_ns());  // the old belief has not run out
+    EXPECT_THROW(fence.confirm_now(), ExecutionLeaseLostError) << to_string(answer);
+    EXPECT_NE(frame->lease->state(), LeaseState::kHeld) << to_string(answer);
+    EXPECT_THROW(fence.assert_held(), ExecutionLeaseLostError) << to_string(answer);
+    EXPECT_LE(fence.confirmed_until_ns(), f.time.now_ns()) << to_string(answer);
+  }
+}
+
 // Item 8: fenced(observed) with observed not later than the own token (a system that reports a
 // wrong high-water mark) stops the holder and is a hand-over, not an internal CheckFailure.
 TEST(Deviations, FencedWithANonLaterObservedTokenStopsTheHolderAsAHandOver) {

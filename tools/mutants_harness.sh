@@ -19,10 +19,11 @@
 # guessed around.
 
 # The test executable (fencesim_folder_tests target) of each folder whose tests/ define SUITE.
+# (A contract's TEST_Ps live in a header of its folder's tests/, instantiated by a test of it.)
 h_targets_of_suite() {
   local suite="$1" file folder
   grep -l -E "^(TEST|TEST_F|TEST_P|RC_GTEST_PROP|RC_GTEST_FIXTURE_PROP)\(\s*${suite}\s*," \
-    "$root"/*/tests/*_test.cpp 2>/dev/null | while read -r file; do
+    "$root"/*/tests/*_test.cpp "$root"/*/tests/*.h 2>/dev/null | while read -r file; do
     folder=$(basename "$(dirname "$(dirname "$file")")")
     sed -n 's/.*fencesim_folder_tests(\([A-Za-z_]*\).*/\1/p' "$root/$folder/CMakeLists.txt" | head -1
   done | sort -u

@@ -33,7 +33,8 @@ report. A test history with one bad event cannot tell that from the oracle; a si
 some test fails (a history with two violations the oracle must both report), FIRST-ONLY when all
 pass. Sites where a `return;` cannot be placed safely are listed as *skipped*: other kinds than
 push, a push inside a lambda (its `return` leaves only the lambda), a function not returning
-void, and a helper whose whole body is the push (returning from it changes nothing).
+void, a helper whose whole body is the push, and a push its function already returns after (by
+design: "one is enough"); in the last two the edit would change nothing.
 
 Needs a configured build directory (cmake --preset ci) and a clean properties/ (it refuses to edit
 files with uncommitted changes). Exit 0 when every oracle (or site) is held, 1 when one is quiet,
@@ -270,6 +271,9 @@ def first_only_site(text, offset, kind="push"):
     end = statement_end(text, offset) + 1
     body = text[offset:end]
     # A helper whose whole body is this push: returning from it changes nothing.
+    after = re.sub(r"^(?:\s*//[^\n]*)*\s*", "", text[end:])
+    if re.match(r"return\s*;", after):
+        return None, "already returns right after its report: the edit would change nothing"
     between = re.sub(r"//[^\n]*", "", text[around[2] + 1:offset]).strip()
     if not between and text[end:].lstrip().startswith("}"):
         return None, f"the whole body of {around[1]}: its callers are the sites"

@@ -202,6 +202,49 @@ TEST(ConditionalRenewal, ALostLeaseNeverComesBackToItsHolder) {
   expect_one(found, ConditionalRenewal{}.name(), {lost, renewed});
 }
 
+// Every report, not only the first: two renewals that each break the rule are both reported, each
+// naming the event that set the state it broke (tools/quiet-oracles.py --sites --first-only: an
+// oracle stopped at its first report, or a judge returning before it records the renewal it
+// reported, passed every test above).
+TEST(ConditionalRenewalEveryReport, TwoRenewalsAfterReleaseAreBothReported) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto released = s.store(EventKind::kStoreLeaseReleased, "a", 1, 1 * kSecond);
+  const auto first = s.store(EventKind::kStoreLeaseRenewed, "a", 1, 2 * kSecond + kTtl);
+  const auto second = s.store(EventKind::kStoreLeaseRenewed, "a", 1, 3 * kSecond + kTtl);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{released, first}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{first, second}));
+}
+
+TEST(ConditionalRenewalEveryReport, TwoLateRenewalsAreBothReported) {
+  Story s;
+  const auto granted = s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  // At 30 s the grant had just expired; at 60 s so had the late renewal's own 30 s.
+  const auto first = s.store(EventKind::kStoreLeaseRenewed, "a", 1, 30 * kSecond + kTtl);
+  const auto second = s.store(EventKind::kStoreLeaseRenewed, "a", 1, 60 * kSecond + kTtl);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{granted, first}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{first, second}));
+}
+
+TEST(ConditionalRenewalEveryReport, TwoRenewalsBelievedAfterTheLossAreBothReported) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto lost = s.holder(EventKind::kLeaseLost, "a", 1, {}, "local-expiry");
+  const auto first = s.holder(EventKind::kLeaseRenewed, "a", 1, {}, {}, kTtl);
+  const auto second = s.holder(EventKind::kLeaseRenewed, "a", 1, {}, {}, kTtl + kSecond);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{lost, first}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{lost, second}));
+}
+
 // --- conservative-belief ---
 
 // The store grants at 1 ms (its clock reads true time); the holder sent its take at 0 ms and

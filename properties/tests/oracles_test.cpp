@@ -643,6 +643,21 @@ TEST(ScopeKeyInjective, TheSameWorkflowUnderTwoParentsUnderOneLeaseKeyIsReported
   expect_one(found, ScopeKeyInjective{}.name(), {first, second});
 }
 
+// Every report, not only the first: each further tree under one lease key is reported (tools/
+// quiet-oracles.py --sites --first-only: the oracle stopped at its first report passed every test
+// above, each of which placed two trees).
+TEST(ScopeKeyInjectiveEveryReport, EachFurtherTreeUnderOneLeaseKeyIsReported) {
+  History h;
+  const auto first = h.place("order");
+  const auto second = h.place("invoice");
+  const auto third = h.place("refund");
+  std::vector<Violation> found;
+  check_scope_key_injective(h.events(), found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{first, second}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{first, third}));
+}
+
 // --- expired-write-never-succeeds ---
 
 TEST(ExpiredWriteNeverSucceeds, AWriteThatReturnedAfterLocalExpiryIsReported) {

@@ -219,8 +219,8 @@ def matching_open(text, close):
 def enclosing_function(text, offset):
     """('void', name, brace), ('lambda', None, brace) or ('other', declaration, brace) for the
     innermost function around `offset` (brace: the offset of its body's `{`), or None when no
-    function is found. Walks outward over the unmatched `{` before the site, skipping control blocks (if/for/while/switch/catch, else, do, try, bare
-    blocks)."""
+    function is found. Walks outward over the unmatched `{` before the site, skipping control
+    blocks (if/for/while/switch/catch, else, do, try, bare blocks)."""
     code = re.sub(r"//[^\n]*", lambda m: " " * len(m.group(0)), text[:offset])
     code = re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: " " * len(m.group(0)), code)
     depth = 0

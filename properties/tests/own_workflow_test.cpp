@@ -242,7 +242,6 @@ TEST(OwnWorkflow, ARootNamedLikeAChildKeyIsKeptApartOrCaught) {
   }
 }
 
-
 // Every report, not only the first: each history holds two independent failures the oracle must
 // both report. tools/quiet-oracles.py --sites --first-only found each of these reports could stop
 // its judge at the first with every test above still passing.

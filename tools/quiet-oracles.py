@@ -27,6 +27,15 @@ by no test, though the whole oracle made quiet was held. --files limits the site
 
     python3 tools/quiet-oracles.py --sites [--files invariants_confirm.cpp,...]
 
+With --sites --first-only each push is not silenced but made the judging function's last report:
+the push statement becomes `{ PUSH; return; }`, the bug of an oracle that stops after its first
+report. A test history with one bad event cannot tell that from the oracle; a site is *held* when
+some test fails (a history with two violations the oracle must both report), FIRST-ONLY when all
+pass. Sites where a `return;` cannot be placed safely are listed as *skipped*: other kinds than
+push, a push inside a lambda (its `return` leaves only the lambda), a function not returning
+void, a helper whose whole body is the push, and a push its function already returns after (by
+design: "one is enough"); in the last two the edit would change nothing.
+
 Needs a configured build directory (cmake --preset ci) and a clean properties/ (it refuses to edit
 files with uncommitted changes). Exit 0 when every oracle (or site) is held, 1 when one is quiet,
 2 on bad use or a build failure.
@@ -185,6 +194,93 @@ def quiet_site(text, offset, kind="push"):
     return edited[:after] + template + edited[after:]
 
 
+# --first-only: a push site made the last report of its judging function. The statement becomes
+# `{ STATEMENT return; }` (a braced block, so a push that is a bare `if`'s body stays that `if`'s
+# body and an `else` keeps its `if`). Only when the innermost function around the site returns
+# void: a lambda's `return` would leave the lambda, not the oracle, and a non-void function needs
+# a value this tool cannot pick, so those sites are skipped with the reason.
+CONTROL_WORDS = {"if", "for", "while", "switch", "catch"}
+
+
+def matching_open(text, close):
+    """The offset of the `(` matching the `)` at `close` (string literals not skipped: the
+    signatures and conditions this walks over hold none that matter)."""
+    depth = 0
+    for i in range(close, -1, -1):
+        if text[i] == ")":
+            depth += 1
+        elif text[i] == "(":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise ValueError(f"no `(` for the `)` at {close}")
+
+
+def enclosing_function(text, offset):
+    """('void', name, brace), ('lambda', None, brace) or ('other', declaration, brace) for the
+    innermost function around `offset` (brace: the offset of its body's `{`), or None when no
+    function is found. Walks outward over the unmatched `{` before the site, skipping control
+    blocks (if/for/while/switch/catch, else, do, try, bare blocks)."""
+    code = re.sub(r"//[^\n]*", lambda m: " " * len(m.group(0)), text[:offset])
+    code = re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: " " * len(m.group(0)), code)
+    depth = 0
+    for i in range(len(code) - 1, -1, -1):
+        c = code[i]
+        if c == "}":
+            depth += 1
+        elif c == "{" and depth > 0:
+            depth -= 1
+        elif c == "{":
+            before = code[:i].rstrip()
+            before = re.sub(r"(?:\s+(?:const|override|noexcept|mutable|final))+$", "", before)
+            before = re.sub(r"\s*->\s*[A-Za-z0-9_:<>, ]+$", "", before)
+            if not before.endswith(")"):
+                continue  # else, do, try, a bare block, an initializer: look further out
+            start = matching_open(code, len(before) - 1)
+            head = code[:start].rstrip()
+            if head.endswith("]"):
+                return ("lambda", None, i)
+            word = re.search(r"([A-Za-z_][A-Za-z0-9_:~]*)$", head)
+            if word and word.group(1) in CONTROL_WORDS:
+                continue
+            if not word:
+                return ("other", head[-60:], i)
+            declaration_start = max(head.rfind(";"), head.rfind("}"), head.rfind("{")) + 1
+            declaration = head[declaration_start:].strip()
+            declaration = re.sub(r"^(?:(?:public|private|protected)\s*:\s*)?"
+                                 r"(?:template\s*<[^>]*>\s*)?", "", declaration)
+            kind = "void" if re.match(r"(?:(?:static|inline|virtual|constexpr)\s+)*void\s",
+                                      declaration) else "other"
+            return (kind, word.group(1) if kind == "void" else declaration, i)
+    return None
+
+
+def first_only_site(text, offset, kind="push"):
+    """The file with the judging function stopped right after the report at `offset`, or
+    (None, reason) when that cannot be done safely. Returns (text, None) on success."""
+    if kind != "push":
+        return None, f"a {kind} site: only pushes are made first-only"
+    assert PUSH.match(text, offset), f"no push at offset {offset}"
+    around = enclosing_function(text, offset)
+    if around is None:
+        return None, "no enclosing function found"
+    if around[0] == "lambda":
+        return None, "inside a lambda: a return would leave only the lambda"
+    if around[0] != "void":
+        return None, f"the enclosing function does not return void ({around[1][:50]!r})"
+    end = statement_end(text, offset) + 1
+    body = text[offset:end]
+    # A helper whose whole body is this push: returning from it changes nothing.
+    after = re.sub(r"^(?:\s*//[^\n]*)*\s*", "", text[end:])
+    if re.match(r"return\s*;", after):
+        return None, "already returns right after its report: the edit would change nothing"
+    between = re.sub(r"//[^\n]*", "", text[around[2] + 1:offset]).strip()
+    if not between and text[end:].lstrip().startswith("}"):
+        return None, f"the whole body of {around[1]}: its callers are the sites"
+    return (text[:offset] + "{ " + body + " return; }  // quiet-oracles.py: first report only"
+            + text[end:]), None
+
+
 def run(cmd, **kwargs):
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, **kwargs)
 
@@ -203,6 +299,9 @@ def main():
     parser.add_argument("--only", default="", help="comma-separated invariant classes")
     parser.add_argument("--sites", action="store_true",
                         help="make each reporting site quiet in turn, not each oracle")
+    parser.add_argument("--first-only", action="store_true",
+                        help="with --sites: make each push the last report of its function "
+                             "(`return;` after it), not silence it")
     parser.add_argument("--files", default="",
                         help="with --sites: comma-separated file names of properties/")
     args = parser.parse_args()
@@ -274,16 +373,26 @@ def check_sites(args, tests):
         print("quiet-oracles: no reporting site found", file=sys.stderr)
         return 2
     quiet = []
+    skipped = []
+    blind = "FIRST-ONLY" if args.first_only else "QUIET"
     for path, offset, line, kind in sites:
         original = files[path]
         full = os.path.join(ROOT, path)
         where = f"{path}:{line} ({kind})"
+        if args.first_only:
+            edited, reason = first_only_site(original, offset, kind)
+            if edited is None:
+                print(f"skipped {where}: {reason}", flush=True)
+                skipped.append(where)
+                continue
+        else:
+            edited = quiet_site(original, offset, kind)
         try:
             with open(full, "w") as out:
-                out.write(quiet_site(original, offset, kind))
+                out.write(edited)
             build = run(["cmake", "--build", args.build_dir, "--target", "properties_tests"])
             if build.returncode != 0:
-                print(f"quiet-oracles: {where}: properties_tests does not build quiet:",
+                print(f"quiet-oracles: {where}: properties_tests does not build edited:",
                       file=sys.stderr)
                 print(build.stdout[-2000:], file=sys.stderr)
                 return 2
@@ -297,11 +406,13 @@ def check_sites(args, tests):
             how = f"{len(failed)} failed" if failed else f"crashed (exit {result.returncode})"
             print(f"held   {where}: {how} {' '.join(failed[:3])}".rstrip(), flush=True)
         else:
-            print(f"QUIET  {where}: every test passed", flush=True)
+            print(f"{blind:<6} {where}: every test passed", flush=True)
             quiet.append(where)
     run(["cmake", "--build", args.build_dir, "--target", "properties_tests"])
-    print(f"{len(sites) - len(quiet)} of {len(sites)} reporting sites held"
-          + (f"; quiet: {', '.join(quiet)}" if quiet else ""))
+    tried = len(sites) - len(skipped)
+    print(f"{tried - len(quiet)} of {tried} reporting sites held"
+          + (f"; {blind.lower()}: {', '.join(quiet)}" if quiet else "")
+          + (f"; {len(skipped)} skipped" if skipped else ""))
     return 1 if quiet else 0
 
 

@@ -48,6 +48,20 @@ def annotated_sites(text):
     return sites
 
 
+def first_only_annotations(text):
+    """{line: labels lost, or None for `skipped`} from the `first-only: LABELS` that follows a
+    site's annotation."""
+    stops = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        note = re.search(r"// site: \S+ \S+ first-only: (\S+)", line)
+        if not note:
+            continue
+        at = number + 1 if line.lstrip().startswith("//") else number
+        word = note.group(1)
+        stops[at] = None if word == "skipped" else (set() if word == "-" else set(word.split(",")))
+    return stops
+
+
 def found_sites(text):
     return quiet.report_sites({"properties/fixture.cpp": text}, set())
 
@@ -56,7 +70,7 @@ class SiteFinder(unittest.TestCase):
     def test_it_finds_exactly_the_annotated_sites_with_their_kinds(self):
         text = fixture_text()
         expected = {line: kind for line, (kind, _) in annotated_sites(text).items()}
-        self.assertEqual(len(expected), 13, "the fixture's annotations were read")
+        self.assertEqual(len(expected), 15, "the fixture's annotations were read")
         found = {line: kind for _, _, line, kind in found_sites(text)}
         self.assertEqual(found, expected)
 
@@ -113,6 +127,26 @@ class SilencedSite(unittest.TestCase):
                 self.assertNotEqual(silenced, text)
                 left = self.reports(silenced, f"line{line}")
                 self.assertEqual(left, [r for r in every if r not in annotated[line][1]])
+
+    def test_first_only_stops_the_function_right_after_the_push(self):
+        """--first-only: each push site annotated with the reports its function then loses
+        builds with warnings as errors and loses exactly those; a site annotated `skipped` (or
+        not a push) is refused with a reason. An edit that returned before the push, or left the
+        function running, or broke a bare `if`, prints another list."""
+        text = fixture_text()
+        stops = first_only_annotations(text)
+        self.assertEqual(len(stops), 8, "the fixture's first-only annotations were read")
+        every = self.reports(text, "whole")
+        for _, offset, line, kind in found_sites(text):
+            with self.subTest(line=line, kind=kind):
+                edited, reason = quiet.first_only_site(text, offset, kind)
+                if stops.get(line) is None:
+                    self.assertIsNone(edited, f"line {line} should be skipped")
+                    self.assertTrue(reason)
+                    continue
+                self.assertIsNotNone(edited, f"line {line} skipped: {reason}")
+                left = self.reports(edited, f"first{line}")
+                self.assertEqual(left, [r for r in every if r not in stops[line]])
 
 
 class PropertiesTree(unittest.TestCase):

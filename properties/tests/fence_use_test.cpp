@@ -212,6 +212,68 @@ TEST(FenceAfterLoss, TheFencesReadingsAgreeWithEachOtherAndWithTheStoresGrants) 
   EXPECT_EQ(beyond.fence_after_loss().size(), 1U);
 }
 
+// Every report, not only the first: each story holds two fence reads that each break the rule
+// the same way, and both must be reported. tools/quiet-oracles.py --sites --first-only found
+// these reports could stop the oracle at its first with every test above still passing. Events
+// are numbered in the order told: the take is 0.
+std::vector<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
+  std::vector<std::vector<std::uint64_t>> events;
+  for (const Violation& v : found) events.push_back(v.events);
+  return events;
+}
+
+using Reports = std::vector<std::vector<std::uint64_t>>;
+
+TEST(FenceAfterLossEveryReport, TwoUnreadableFenceRecordsAreBothReported) {
+  Story s;
+  s.take(0, 1);
+  s.observed(5 * kSecond, "fence", 1, "held until later");  // 1
+  s.observed(6 * kSecond, "fence", 1, "held for now");      // 2
+  const auto found = s.fence_after_loss();
+  EXPECT_EQ(events_of(found), (Reports{{1}, {2}}));
+}
+
+TEST(FenceAfterLossEveryReport, TwoReadsHeldPastTheirOwnBeliefAreBothReported) {
+  Story s;
+  s.take(0, 1);
+  s.fence_read(5 * kSecond, 4 * kSecond, true);  // 1
+  s.fence_read(6 * kSecond, 4 * kSecond, true);  // 2
+  const auto found = s.fence_after_loss();
+  EXPECT_EQ(events_of(found), (Reports{{1}, {2}}));
+}
+
+TEST(FenceAfterLossEveryReport, TwoReadsBelievingPastWhatWasGrantedAreBothReported) {
+  Story s;
+  s.take(0, 1);
+  s.fence_read(5 * kSecond, kExpiry + kSecond, true);  // 1
+  s.fence_read(6 * kSecond, kExpiry + kSecond, true);  // 2
+  const auto found = s.fence_after_loss();
+  EXPECT_EQ(events_of(found), (Reports{{0, 1}, {0, 2}}));
+}
+
+TEST(FenceAfterLossEveryReport, TwoReadsWithAFutureBeliefAfterTheLossAreBothReported) {
+  Story s;
+  s.take(0, 1);
+  s.runtime_event(5 * kSecond, EventKind::kLeaseLost, 1, "fenced");  // 1
+  s.fence_read(6 * kSecond, kExpiry, false);                         // 2
+  s.fence_read(7 * kSecond, kExpiry, false);                         // 3
+  const auto found = s.fence_after_loss();
+  EXPECT_EQ(events_of(found), (Reports{{1, 2}, {1, 3}}));
+}
+
+// A held read after the loss is reported twice (its future belief, and assertHeld returning);
+// the second read's two reports come after the first's.
+TEST(FenceAfterLossEveryReport, TwoAssertHeldsReturningAfterTheLossAreBothReported) {
+  Story s;
+  s.take(0, 1);
+  s.runtime_event(5 * kSecond, EventKind::kLeaseLost, 1, "fenced");  // 1
+  s.fence_read(6 * kSecond, kExpiry, true);                          // 2
+  s.fence_read(7 * kSecond, kExpiry, true);                          // 3
+  const auto found = s.fence_after_loss();
+  ASSERT_EQ(events_of(found), (Reports{{1, 2}, {1, 2}, {1, 3}, {1, 3}}));
+  EXPECT_NE(found[3].message.find("assertHeld() returned"), std::string::npos) << found[3].message;
+}
+
 // error-code-families
 
 TEST(ErrorCodeFamilies, TheADRsCodesPass) {

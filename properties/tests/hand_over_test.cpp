@@ -298,5 +298,74 @@ TEST(RefusalHandsOver, OnlyReadsOfTheSameHolderAfterItsRefusalAreJudged) {
   EXPECT_EQ(s.check().size(), 1u) << all(s.check());
 }
 
+// Every report, not only the first: each history holds two independent failures of one kind (two
+// holders, tokens 3 and 5, or two withdrawals one after the other), and both must be reported.
+// tools/quiet-oracles.py --sites --first-only found each of these reports could stop the oracle
+// at its first with every test above still passing. Events are numbered in the order told.
+std::vector<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
+  std::vector<std::vector<std::uint64_t>> events;
+  for (const Violation& v : found) events.push_back(v.events);
+  return events;
+}
+
+using Reports = std::vector<std::vector<std::uint64_t>>;
+
+TEST(RefusalHandsOverEveryReport, TwoHoldersGivenAnotherErrorAreBothCaught) {
+  Story s;
+  s.handed_over(1 * kSecond, 3, 3, "error: only a later take's token refuses a token");  // 0
+  s.handed_over(2 * kSecond, 5, 5, "error: only a later take's token refuses a token");  // 1
+  const auto found = s.check();
+  EXPECT_EQ(events_of(found), (Reports{{0}, {1}})) << all(found);
+}
+
+TEST(RefusalHandsOverEveryReport, TwoHoldersThatGoOnSendingAreBothCaught) {
+  Story s;
+  s.handed_over(1 * kSecond, 3, 4, std::string(kFenced));                 // 0
+  s.handed_over(1 * kSecond, 5, 6, std::string(kFenced));                 // 1
+  s.runtime_event(2 * kSecond, EventKind::kWriteSent, 3, "key", "ship");  // 2
+  s.runtime_event(3 * kSecond, EventKind::kWriteSent, 5, "key", "ship");  // 3
+  const auto found = s.check();
+  EXPECT_EQ(events_of(found), (Reports{{0, 2}, {1, 3}})) << all(found);
+}
+
+TEST(RefusalHandsOverEveryReport, TwoWithdrawalsEndingAsAPlainFailureAreBothCaught) {
+  Story s;
+  s.handed_over(1 * kSecond, 3, 4, std::string(kFenced), "downstream-withdrawal");       // 0
+  s.handed_over(1 * kSecond, 5, 6, std::string(kFenced), "downstream-withdrawal");       // 1
+  s.runtime_event(2 * kSecond, EventKind::kWithdrawalEnded, 3, "execution.lease-lost");  // 2
+  s.runtime_event(2 * kSecond, EventKind::kWithdrawalEnded, 5, "execution.lease-lost");  // 3
+  const auto found = s.check();
+  EXPECT_EQ(events_of(found), (Reports{{0, 2}, {1, 3}})) << all(found);
+}
+
+TEST(RefusalHandsOverEveryReport, TwoStepsEndingAsAPlainFailureAreBothCaught) {
+  Story s;
+  s.handed_over(1 * kSecond, 3, 4, std::string(kFenced));                          // 0
+  s.handed_over(1 * kSecond, 5, 6, std::string(kFenced));                          // 1
+  s.runtime_event(2 * kSecond, EventKind::kStepEnded, 3, "execution.lease-lost");  // 2
+  s.runtime_event(2 * kSecond, EventKind::kStepEnded, 5, "execution.lease-lost");  // 3
+  const auto found = s.check();
+  EXPECT_EQ(events_of(found), (Reports{{0, 2}, {1, 3}})) << all(found);
+}
+
+TEST(RefusalHandsOverEveryReport, TwoPassesClassifiedAsAPlainFailureAreBothCaught) {
+  Story s;
+  s.handed_over(1 * kSecond, 3, 4, std::string(kFenced));                     // 0
+  s.handed_over(1 * kSecond, 5, 6, std::string(kFenced));                     // 1
+  s.runtime_event(2 * kSecond, EventKind::kErrorClassified, 3, "error", {});  // 2
+  s.runtime_event(2 * kSecond, EventKind::kErrorClassified, 5, "error", {});  // 3
+  const auto found = s.check();
+  EXPECT_EQ(events_of(found), (Reports{{0, 2}, {1, 3}})) << all(found);
+}
+
+TEST(RefusalHandsOverEveryReport, TwoWithdrawalsReturningTheWrapperAreBothCaught) {
+  Story s;
+  // Each withdrawal is four events: began, handed over, ended, returned.
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);       // 0
+  s.withdrawal_handing_over(2 * kSecond, "execution.aggregate");  // 1 to 4
+  s.withdrawal_handing_over(3 * kSecond, "execution.aggregate");  // 5 to 8
+  const auto found = s.check();
+  EXPECT_EQ(events_of(found), (Reports{{2, 4}, {6, 8}})) << all(found);
+}
 }  // namespace
 }  // namespace fencesim::properties::hand_over_test

@@ -202,6 +202,49 @@ TEST(ConditionalRenewal, ALostLeaseNeverComesBackToItsHolder) {
   expect_one(found, ConditionalRenewal{}.name(), {lost, renewed});
 }
 
+// Every report, not only the first: two renewals that each break the rule are both reported, each
+// naming the event that set the state it broke (tools/quiet-oracles.py --sites --first-only: an
+// oracle stopped at its first report, or a judge returning before it records the renewal it
+// reported, passed every test above).
+TEST(ConditionalRenewalEveryReport, TwoRenewalsAfterReleaseAreBothReported) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto released = s.store(EventKind::kStoreLeaseReleased, "a", 1, 1 * kSecond);
+  const auto first = s.store(EventKind::kStoreLeaseRenewed, "a", 1, 2 * kSecond + kTtl);
+  const auto second = s.store(EventKind::kStoreLeaseRenewed, "a", 1, 3 * kSecond + kTtl);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{released, first}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{first, second}));
+}
+
+TEST(ConditionalRenewalEveryReport, TwoLateRenewalsAreBothReported) {
+  Story s;
+  const auto granted = s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  // At 30 s the grant had just expired; at 60 s so had the late renewal's own 30 s.
+  const auto first = s.store(EventKind::kStoreLeaseRenewed, "a", 1, 30 * kSecond + kTtl);
+  const auto second = s.store(EventKind::kStoreLeaseRenewed, "a", 1, 60 * kSecond + kTtl);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{granted, first}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{first, second}));
+}
+
+TEST(ConditionalRenewalEveryReport, TwoRenewalsBelievedAfterTheLossAreBothReported) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto lost = s.holder(EventKind::kLeaseLost, "a", 1, {}, "local-expiry");
+  const auto first = s.holder(EventKind::kLeaseRenewed, "a", 1, {}, {}, kTtl);
+  const auto second = s.holder(EventKind::kLeaseRenewed, "a", 1, {}, {}, kTtl + kSecond);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{lost, first}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{lost, second}));
+}
+
 // --- conservative-belief ---
 
 // The store grants at 1 ms (its clock reads true time); the holder sent its take at 0 ms and
@@ -408,6 +451,22 @@ TEST(StoppedHolder, ACheckpointAfterAFencedCheckpointRefusalIsReported) {
   std::vector<Violation> found;
   check_stopped_holder(s.events(), found);
   expect_one(found, StoppedHolder{}.name(), {refused, again});
+}
+
+// Every report, not only the first: two holders going on after their refusals are both reported
+// (tools/quiet-oracles.py --sites --first-only: the oracle stopped at its first report passed every
+// test above, each of which had one holder going on).
+TEST(StoppedHolderEveryReport, TwoHoldersSendingAfterTheirRefusalsAreBothReported) {
+  Story s;
+  const auto refused_a = s.holder(EventKind::kWriteRefused, "a", 1, "charge", "idem", 2);
+  const auto refused_b = s.holder(EventKind::kWriteRefused, "b", 2, "charge", "idem", 3);
+  const auto again_a = s.holder(EventKind::kWriteSent, "a", 1, "ship");
+  const auto again_b = s.holder(EventKind::kWriteSent, "b", 2, "ship");
+  std::vector<Violation> found;
+  check_stopped_holder(s.events(), found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{refused_a, again_a}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{refused_b, again_b}));
 }
 
 // --- classification ---
@@ -625,6 +684,31 @@ TEST(NoFalseFencing, ACheckpointOfAReleasedLeaseMayBeRefused) {
   std::vector<Violation> found;
   check_no_false_fencing(s.events(), found);
   EXPECT_TRUE(found.empty()) << all(found);
+}
+
+// Every report, not only the first: two false refusals of each kind (sink, write, checkpoint) are
+// all reported, in history order (tools/quiet-oracles.py --sites --first-only: the oracle stopped
+// at its first report of a kind passed every test above, each of which had one of that kind).
+TEST(NoFalseFencingEveryReport, TwoFalseRefusalsOfEachKindAreAllReported) {
+  Story s;
+  const auto granted = s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto sink1 = s.sink(EventKind::kSinkRefused, 1, 1);
+  const auto sink2 = s.sink(EventKind::kSinkRefused, 1, 1);
+  const auto write1 = s.holder(EventKind::kWriteRefused, "a", 1, "charge", "idem", 1);
+  const auto write2 = s.holder(EventKind::kWriteRefused, "a", 1, "ship", "idem", 1);
+  const auto checkpoint1 = s.store(EventKind::kStoreCheckpointRefused, "lease-store", 1, 1, "a");
+  const auto checkpoint2 = s.store(EventKind::kStoreCheckpointRefused, "lease-store", 1, 1, "b");
+  std::vector<Violation> found;
+  check_no_false_fencing(s.events(), found);
+  std::vector<std::vector<std::uint64_t>> events;
+  for (const Violation& v : found) events.push_back(v.events);
+  EXPECT_EQ(events, (std::vector<std::vector<std::uint64_t>>{{granted, sink1},
+                                                             {granted, sink2},
+                                                             {granted, write1},
+                                                             {granted, write2},
+                                                             {granted, checkpoint1},
+                                                             {granted, checkpoint2}}))
+      << all(found);
 }
 
 // --- safe-yield ---

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <set>
 
 #include "properties/invariants_builtin.h"
 #include "properties/reference_model.h"
@@ -412,6 +413,133 @@ TEST(ExactlyOnce, DeclaredEffectsAreReadFromTheWorkflowsAndTheirInlineChildren) 
   EXPECT_EQ(lookup("child").at({"payments", "write"}), 1);
 }
 
+// --- exactly-once: every report, not only the first ---
+// Each history holds two independent violations of one kind, and both must be reported: an
+// oracle that returned after its first report (tools/quiet-oracles.py --sites --first-only found
+// each of these reports made first-only with every test still passing) reports one.
+
+std::multiset<std::vector<std::uint64_t>> reported(const std::vector<Violation>& found) {
+  std::multiset<std::vector<std::uint64_t>> events;
+  for (const Violation& v : found) {
+    EXPECT_EQ(v.invariant, ExactlyOnce{}.name());
+    events.insert(v.events);
+  }
+  return events;
+}
+
+using Reports = std::multiset<std::vector<std::uint64_t>>;
+
+TEST(ExactlyOnceEveryReport, TwoIntentsWithoutTheirIdentityAreBothReported) {
+  History h;
+  std::vector<std::uint64_t> intents;
+  for (const char* step : {"charge", "refund"}) {
+    sim::HistoryEvent e;
+    e.node = kNodeA;
+    e.world = sim::WorldEventKind::kIntent;
+    e.runtime.holder = "payments";
+    e.runtime.key = kTree;
+    e.runtime.step = step;
+    e.runtime.detail = "write";
+    e.runtime.token = 1;
+    e.detail = "no identity";
+    intents.push_back(h.push(std::move(e)));
+  }
+  std::vector<Violation> found;
+  check_exactly_once(h.events(), nothing_declared(), found);
+  EXPECT_EQ(reported(found), (Reports{{intents[0]}, {intents[1]}})) << all(found);
+}
+
+TEST(ExactlyOnceEveryReport, TwoEffectsEachAppliedTwiceAreBothReported) {
+  History h;
+  h.intend("charge", 1, "10");
+  h.intend("refund", 1, "10");
+  const auto charge1 = h.write(identity("charge") + "10", 1);
+  const auto refund1 = h.write(identity("refund") + "10", 1);
+  const auto charge2 = h.write(identity("charge") + "10", 1);
+  const auto refund2 = h.write(identity("refund") + "10", 1);
+  std::vector<Violation> found;
+  check_exactly_once(h.events(), nothing_declared(), found);
+  EXPECT_EQ(reported(found), (Reports{{charge1, charge2}, {refund1, refund2}})) << all(found);
+}
+
+TEST(ExactlyOnceEveryReport, TwoEffectsNoStepIntendedAreBothReported) {
+  History h;
+  const auto charge = h.write(identity("charge") + "10", 1);
+  const auto refund = h.write(identity("refund") + "10", 1);
+  std::vector<Violation> found;
+  check_exactly_once(h.events(), nothing_declared(), found);
+  EXPECT_EQ(reported(found), (Reports{{charge}, {refund}})) << all(found);
+}
+
+TEST(ExactlyOnceEveryReport, TwoEffectsAppliedAtAnotherSinkAreBothReported) {
+  History scratch;  // only to build the writes, as the sink records them
+  StoreCall charge = *scratch.events()[scratch.write(identity("charge") + "10", 1)].store;
+  StoreCall refund = *scratch.events()[scratch.write(identity("refund") + "10", 1)].store;
+  charge.store = refund.store = "refunds";
+  History h;
+  const auto charge_intent = h.intend("charge", 1, "10");  // at "payments"
+  const auto refund_intent = h.intend("refund", 1, "10");
+  const auto charge_applied = h.call(kSink, charge);
+  const auto refund_applied = h.call(kSink, refund);
+  std::vector<Violation> found;
+  check_exactly_once(h.events(), nothing_declared(), found);
+  EXPECT_EQ(reported(found),
+            (Reports{{charge_intent, charge_applied}, {refund_intent, refund_applied}}))
+      << all(found);
+}
+
+TEST(ExactlyOnceEveryReport, TwoEffectsAppliedWithAPayloadNeverIntendedAreBothReported) {
+  History h;
+  const auto charge_intent = h.intend("charge", 1, "10");
+  const auto refund_intent = h.intend("refund", 1, "10");
+  const auto charge = h.write(identity("charge") + "99", 1);
+  const auto refund = h.write(identity("refund") + "99", 1);
+  std::vector<Violation> found;
+  check_exactly_once(h.events(), nothing_declared(), found);
+  EXPECT_EQ(reported(found), (Reports{{charge_intent, charge}, {refund_intent, refund}}))
+      << all(found);
+}
+
+TEST(ExactlyOnceEveryReport, TwoEffectsAppliedUnderATokenNoStepIntendedThemUnderAreBothReported) {
+  History h;
+  const auto charge_intent = h.intend("charge", 1, "10");
+  const auto refund_intent = h.intend("refund", 1, "10");
+  const auto charge = h.write(identity("charge") + "10", 2);
+  const auto refund = h.write(identity("refund") + "10", 2);
+  std::vector<Violation> found;
+  check_exactly_once(h.events(), nothing_declared(), found);
+  EXPECT_EQ(reported(found), (Reports{{charge_intent, charge}, {refund_intent, refund}}))
+      << all(found);
+}
+
+TEST(ExactlyOnceEveryReport, TwoCommittedStepsWhoseEffectsNeverLandedAreBothReported) {
+  History h;
+  h.place("order");
+  const auto charge = h.intend("charge", 1, "10");
+  const auto refund = h.intend("refund", 1, "10");
+  h.commit(StoreOp::kCommitStep, 1, "charge");
+  h.commit(StoreOp::kCommitStep, 1, "refund");
+  const auto done = h.commit(StoreOp::kCommitTree, 1);
+  std::vector<Violation> found;
+  check_exactly_once(h.events(), nothing_declared(), found);
+  EXPECT_EQ(reported(found), (Reports{{charge, done}, {refund, done}})) << all(found);
+}
+
+TEST(ExactlyOnceEveryReport, TwoDeclaredEffectsNeverIntendedAreBothReported) {
+  DeclaredEffects two{{{"payments", "write"}, 1}, {{"refunds", "write"}, 1}};
+  DeclaredLookup declared = [&two](const std::string& workflow) -> const DeclaredEffects& {
+    return workflow == "order" ? two : kNoDeclarations;
+  };
+  History h;
+  h.place("order");
+  const auto done = h.commit(StoreOp::kCommitTree, 1);
+  std::vector<Violation> found;
+  check_exactly_once(h.events(), declared, found);
+  ASSERT_EQ(reported(found), (Reports{{done}, {done}})) << all(found);
+  EXPECT_NE(found[0].message.find("sink 'payments'"), std::string::npos) << found[0].message;
+  EXPECT_NE(found[1].message.find("sink 'refunds'"), std::string::npos) << found[1].message;
+}
+
 // --- strict-confirm ---
 
 TEST(StrictConfirm, AConfirmAnsweredByAGrantedRenewalSentAfterItBeganPasses) {
@@ -513,6 +641,21 @@ TEST(ScopeKeyInjective, TheSameWorkflowUnderTwoParentsUnderOneLeaseKeyIsReported
   std::vector<Violation> found;
   check_scope_key_injective(h.events(), found);
   expect_one(found, ScopeKeyInjective{}.name(), {first, second});
+}
+
+// Every report, not only the first: each further tree under one lease key is reported (tools/
+// quiet-oracles.py --sites --first-only: the oracle stopped at its first report passed every test
+// above, each of which placed two trees).
+TEST(ScopeKeyInjectiveEveryReport, EachFurtherTreeUnderOneLeaseKeyIsReported) {
+  History h;
+  const auto first = h.place("order");
+  const auto second = h.place("invoice");
+  const auto third = h.place("refund");
+  std::vector<Violation> found;
+  check_scope_key_injective(h.events(), found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{first, second}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{first, third}));
 }
 
 // --- expired-write-never-succeeds ---

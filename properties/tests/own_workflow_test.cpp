@@ -5,6 +5,8 @@
 // lease, and the oracle says so.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "properties/invariants_builtin.h"
 #include "scenarios/workload.h"
 #include "sim/world.h"
@@ -240,5 +242,51 @@ TEST(OwnWorkflow, ARootNamedLikeAChildKeyIsKeptApartOrCaught) {
   }
 }
 
+// Every report, not only the first: each history holds two independent failures the oracle must
+// both report. tools/quiet-oracles.py --sites --first-only found each of these reports could stop
+// its judge at the first with every test above still passing.
+std::multiset<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
+  std::multiset<std::vector<std::uint64_t>> events;
+  for (const Violation& v : found) events.insert(v.events);
+  return events;
+}
+
+using Reports = std::multiset<std::vector<std::uint64_t>>;
+
+TEST(OwnWorkflowEveryReport, TwoKeysEachPlacedTwiceAreBothCaught) {
+  const auto r = registry();
+  History h;
+  // A placement counts once per (workflow, parent): each key gets two different trees.
+  const auto parent_first = h.place(kParent, "order");
+  const auto parent_again = h.place(kParent, "remote");
+  const auto twin_first = h.place(kTwin, "remote");
+  const auto twin_again = h.place(kTwin, "order");
+  const auto found = judged(h, r);
+  EXPECT_EQ(events_of(found), (Reports{{parent_first, parent_again}, {twin_first, twin_again}}))
+      << text(found);
+}
+
+// One parent fails twice: too few child keys, and its one child not done when it completed.
+TEST(OwnWorkflowEveryReport, TooFewChildKeysAndAChildNotDoneAreBothCaught) {
+  const auto r = registry();
+  const runtime::LeaseKey child{"tenant-1", "order-1/a/d"};
+  History h;
+  const auto parent = h.place(kParent, "two");
+  const auto placed = h.place(child, "branch", kParent);
+  const auto done = h.complete(kParent);
+  const auto found = judged(h, r);
+  EXPECT_EQ(events_of(found), (Reports{{parent, done}, {placed, done}})) << text(found);
+}
+
+TEST(OwnWorkflowEveryReport, TwoChildrenNotDoneWhenTheirParentCompletedAreBothCaught) {
+  const auto r = registry();
+  History h;
+  h.place(kParent, "two");
+  const auto first = h.place({"tenant-1", "order-1/a/b%2Fc"}, "branch", kParent);
+  const auto second = h.place({"tenant-1", "order-1/a/d"}, "branch", kParent);
+  const auto done = h.complete(kParent);
+  const auto found = judged(h, r);
+  EXPECT_EQ(events_of(found), (Reports{{first, done}, {second, done}})) << text(found);
+}
 }  // namespace
 }  // namespace fencesim::properties::own_workflow_test

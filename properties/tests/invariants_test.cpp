@@ -750,6 +750,27 @@ TEST(SafeYield, AStepStartedUnderAReleasedTokenIsReported) {
   expect_one(found, SafeYield{}.name(), {released, started});
 }
 
+// Every step started under a released token is reported, not only the first: two holders (each
+// after its own release) and a second step of the first.
+TEST(SafeYield, EveryStepStartedUnderAReleasedTokenIsReported) {
+  Story s;
+  s.holder(EventKind::kTreeStarted, "a", 1);
+  s.holder(EventKind::kTreeStarted, "b", 2);
+  const auto released_a = s.holder(EventKind::kLeaseReleased, "a", 1);
+  const auto released_b = s.holder(EventKind::kLeaseReleased, "b", 2);
+  const auto started_a = s.holder(EventKind::kStepStarted, "a", 1, "ship");
+  const auto started_b = s.holder(EventKind::kStepStarted, "b", 2, "ship");
+  const auto again_a = s.holder(EventKind::kStepStarted, "a", 1, "bill");
+  std::vector<Violation> found;
+  check_safe_yield(s.events(), found);
+  std::vector<std::vector<std::uint64_t>> events;
+  for (const Violation& v : found) events.push_back(v.events);
+  EXPECT_EQ(events, (std::vector<std::vector<std::uint64_t>>{{released_a, started_a},
+                                                             {released_b, started_b},
+                                                             {released_a, again_a}}))
+      << all(found);
+}
+
 // --- scope-key-injective ---
 
 TEST(ScopeKeyInjective, KeysWithSeparatorsAndEscapesRoundTrip) {

@@ -92,6 +92,24 @@ TEST(WriteVerdict, ARefusalReturnedAsAReplyIsReported) {
   EXPECT_NE(out[0].message.find("return 'refused'"), std::string::npos) << out[0].message;
 }
 
+// Every refusal returned as a reply is reported, not only the first (an oracle that stopped at its
+// first report passed the test above: tools/quiet-oracles.py --first-only).
+TEST(WriteVerdict, EveryRefusalReturnedAsAReplyIsReported) {
+  Story story;
+  story.intend(10, "effect-a");
+  story.sink(20, "effect-a", "refused");
+  story.saw(10, 30, "refused");
+  story.intend(40, "effect-b", 2);
+  story.sink(50, "effect-b", "refused", 2);
+  story.saw(40, 60, "refused", 2);
+  const auto out = story.check();
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_NE(out[0].message.find("under token 1 return 'refused'"), std::string::npos)
+      << out[0].message;
+  EXPECT_NE(out[1].message.find("under token 2 return 'refused'"), std::string::npos)
+      << out[1].message;
+}
+
 // A write the body saw return, with no intent at or before the call began (none at all, or only a
 // later one): the workload's record and the runtime's call do not match (a site no test reached;
 // tools/quiet-oracles.py --sites).

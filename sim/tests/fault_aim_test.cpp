@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/execution_context.h"
+#include "sim/tests/one_step_world.h"
 #include "sim/world.h"
 
 namespace fencesim::sim::fault_aim_test {
@@ -18,24 +19,12 @@ using runtime::EventKind;
 using runtime::kMillisecond;
 using runtime::kSecond;
 
-// One lease store, one instance running one tree whose one step sleeps 25 s, renewing its lease
-// every 10 s meanwhile: takes at 0 s, renewals near 10 s and 20 s.
+// The one-step world (one_step_world.h): its step sleeps 25 s, renewing its lease every 10 s
+// meanwhile: takes at 0 s, renewals near 10 s and 20 s.
 std::unique_ptr<World> run_aimed(std::vector<Fault> faults, std::uint64_t seed = 11) {
-  WorldOptions options;
-  options.seed = seed;
-  options.safety_phase_ns = 60 * kSecond;
-  options.liveness_budget_ns = 120 * kSecond;
-  auto world = std::make_unique<World>(options);
-  world->add_lease_store();
-  world->add_instance("instance-1");
-  world->workflows().add(runtime::Workflow{
-      "order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
-                                    for (int i = 0; i < 25; ++i) ctx.env().sleep(kSecond);
-                                  }}}});
-  world->submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
-  world->set_fault_plan(FaultPlan{std::move(faults)});
-  world->run();
-  return world;
+  return testing::run_one_step_world({.seed = seed, .safety_phase_ns = 60 * kSecond},
+                                     std::move(faults))
+      .world;
 }
 
 Fault aimed(FaultKind kind, std::string node, EventKind event, Aim aim, std::int64_t delay_ns,

@@ -12,6 +12,7 @@
 
 #include "runtime/execution_context.h"
 #include "sim/fault_ledger.h"
+#include "sim/tests/one_step_world.h"
 #include "sim/world.h"
 
 namespace fencesim::sim::fault_tally_test {
@@ -21,29 +22,16 @@ using runtime::kSecond;
 
 const std::vector<std::string> kNames = {"world", "lease-store", "instance-1"};
 
-// One lease store, one instance whose one step wakes every second for 25 s (renewing meanwhile),
-// and one delay window of `extra_ns` on the instance from 5 s to 15 s.
+// The one-step world (one_step_world.h), its step waking every second for 25 s, and one delay
+// window of `extra_ns` on the instance from 5 s to 15 s.
 FaultEffect delay_window(std::int64_t extra_ns) {
-  WorldOptions options;
-  options.seed = 11;
-  options.safety_phase_ns = 40 * kSecond;
-  options.liveness_budget_ns = 120 * kSecond;
-  World world(options);
-  world.add_lease_store();
-  world.add_instance("instance-1");
-  world.workflows().add(runtime::Workflow{
-      "order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
-                                    for (int i = 0; i < 25; ++i) ctx.env().sleep(kSecond);
-                                  }}}});
-  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
   Fault fault{FaultKind::kNetworkDelay, "instance-1"};
   fault.at_ns = 5 * kSecond;
   fault.duration_ns = 10 * kSecond;
   fault.amount = extra_ns;
-  world.set_fault_plan(FaultPlan{{fault}});
-  world.run();
-  EXPECT_EQ(world.fault_effects().size(), 1u);
-  return world.fault_effects().empty() ? FaultEffect{} : world.fault_effects().front();
+  const auto world = testing::run_one_step_world({}, {fault}).world;
+  EXPECT_EQ(world->fault_effects().size(), 1u);
+  return world->fault_effects().empty() ? FaultEffect{} : world->fault_effects().front();
 }
 
 // A delay window that adds nothing to any latency: the instance renewed through it (its chances),

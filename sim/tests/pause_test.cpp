@@ -12,31 +12,18 @@
 #include <vector>
 
 #include "runtime/execution_context.h"
+#include "sim/tests/one_step_world.h"
 #include "sim/world.h"
 
 namespace fencesim::sim::pause_test {
 namespace {
 
 using runtime::kSecond;
+using testing::times_of;
 
-// One lease store, one instance whose one step wakes every second for 25 s (renewing its lease
-// every 10 s meanwhile), under `faults`, run to its end.
+// The one-step world (one_step_world.h), its step waking every second for 25 s, under `faults`.
 std::unique_ptr<World> run_paused(std::vector<Fault> faults) {
-  WorldOptions options;
-  options.seed = 11;
-  options.safety_phase_ns = 40 * kSecond;
-  options.liveness_budget_ns = 120 * kSecond;
-  auto world = std::make_unique<World>(options);
-  world->add_lease_store();
-  world->add_instance("instance-1");
-  world->workflows().add(runtime::Workflow{
-      "order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
-                                    for (int i = 0; i < 25; ++i) ctx.env().sleep(kSecond);
-                                  }}}});
-  world->submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
-  world->set_fault_plan(FaultPlan{std::move(faults)});
-  world->run();
-  return world;
+  return testing::run_one_step_world({}, std::move(faults)).world;
 }
 
 Fault pause(FaultKind kind, std::int64_t at_ns, std::int64_t duration_ns) {
@@ -44,14 +31,6 @@ Fault pause(FaultKind kind, std::int64_t at_ns, std::int64_t duration_ns) {
   fault.at_ns = at_ns;
   fault.duration_ns = duration_ns;
   return fault;
-}
-
-std::vector<std::int64_t> times_of(const World& world, WorldEventKind kind) {
-  std::vector<std::int64_t> times;
-  for (const HistoryEvent& e : world.history().events()) {
-    if (e.world == kind) times.push_back(e.time_ns);
-  }
-  return times;
 }
 
 // The true times of the step's wake-ups: the instance's runtime events and its store calls both

@@ -17,6 +17,7 @@
 #include "sim/choice.h"
 #include "sim/network.h"
 #include "sim/scheduler.h"
+#include "sim/tests/one_step_world.h"
 #include "sim/tests/scheduler_test_util.h"
 #include "sim/world.h"
 
@@ -100,27 +101,17 @@ TEST(StepFootprint, ASpawnAndAWakeTouchTheOtherFibersNode) {
   EXPECT_TRUE(recorder.touched(kClientA, kClientB)) << "the wake";
 }
 
-// A world of one instance whose one step sleeps a second, driven by `recorder`; `step` runs inside
-// the step first. Returns the instance's node.
+// The one-step world (one_step_world.h) driven by `recorder`, its step waking once; `step` runs
+// inside the step first. Returns the instance's node.
 NodeId run_one_step(TouchRecorder& recorder, const FaultPlan& plan,
-                  const std::function<void(World&)>& step) {
-  WorldOptions options;
-  options.seed = 5;
-  options.chooser = &recorder;
-  options.safety_phase_ns = 20 * kSec;
-  options.liveness_budget_ns = 120 * kSec;
-  World world(options);
-  world.add_lease_store();
-  const NodeId instance = world.add_instance("instance-1");
-  world.workflows().add(runtime::Workflow{
-      "order", {runtime::StepItem{"work", [&world, &step](runtime::ExecutionContext& ctx) {
-                                    if (step) step(world);
-                                    ctx.env().sleep(kSec);
-                                  }}}});
-  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
-  world.set_fault_plan(plan);
-  world.run();
-  return instance;
+                    const std::function<void(World&)>& step) {
+  return testing::run_one_step_world({.seed = 5,
+                                      .safety_phase_ns = 20 * kSec,
+                                      .step_seconds = 1,
+                                      .chooser = &recorder,
+                                      .in_step = step},
+                                     plan.faults)
+      .instance;
 }
 
 // A fault a protocol event triggers is applied inside the step that emitted the event, and may

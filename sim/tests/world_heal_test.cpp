@@ -8,41 +8,23 @@
 #include <vector>
 
 #include "runtime/execution_context.h"
+#include "sim/tests/one_step_world.h"
 #include "sim/world.h"
 
 namespace fencesim::sim::world_heal_test {
 namespace {
 
 using runtime::kSecond;
+using testing::times_of;
 
 constexpr std::int64_t kSafetyNs = 40 * kSecond;
 
-// One lease store, one instance running one tree whose one step wakes every second for 60 s
-// (renewing near 10, 20, 30, 40 and 50 s): it runs on well into the quiet phase.
+// The one-step world (one_step_world.h), its step waking every second for 60 s (renewing near 10,
+// 20, 30, 40 and 50 s): it runs on well into the quiet phase.
 std::unique_ptr<World> run_healed(std::vector<Fault> faults) {
-  WorldOptions options;
-  options.seed = 11;
-  options.safety_phase_ns = kSafetyNs;
-  options.liveness_budget_ns = 120 * kSecond;
-  auto world = std::make_unique<World>(options);
-  world->add_lease_store();
-  world->add_instance("instance-1");
-  world->workflows().add(runtime::Workflow{
-      "order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
-                                    for (int i = 0; i < 60; ++i) ctx.env().sleep(kSecond);
-                                  }}}});
-  world->submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
-  world->set_fault_plan(FaultPlan{std::move(faults)});
-  world->run();
-  return world;
-}
-
-std::vector<std::int64_t> times_of(const World& world, WorldEventKind kind) {
-  std::vector<std::int64_t> times;
-  for (const HistoryEvent& e : world.history().events()) {
-    if (e.world == kind) times.push_back(e.time_ns);
-  }
-  return times;
+  return testing::run_one_step_world({.safety_phase_ns = kSafetyNs, .step_seconds = 60},
+                                     std::move(faults))
+      .world;
 }
 
 // A partition planned to outlast the safety phase by a minute ends at the heal: its ledger entry

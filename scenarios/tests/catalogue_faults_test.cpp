@@ -7,6 +7,7 @@
 #include <string>
 
 #include "scenarios/scenario.h"
+#include "scenarios/tests/built_world.h"
 
 namespace fencesim::scenarios::catalogue_faults_test {
 namespace {
@@ -21,11 +22,8 @@ TEST(ClockDriftAtBound, TheStoreRunsFastAndTheHoldersSlowAtTheBound) {
   const Scenario* scenario = registry.find("clock-drift-at-bound");
   ASSERT_NE(scenario, nullptr);
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    sim::WorldOptions options;
-    options.seed = seed;
-    if (scenario->configure) scenario->configure(options);
-    sim::World world(options);
-    scenario->build(world);
+    const auto built = testing::built_world(*scenario, seed);
+    sim::World& world = *built;
     world.run();
     const std::int64_t bound = world.options().lease.drift_bound_ppm;
     int drifts = 0;
@@ -60,11 +58,8 @@ TEST(SlowRenewalReply, TheLeaseStoreAnswersEveryoneLate) {
   const Scenario* scenario = registry.find("slow-renewal-reply");
   ASSERT_NE(scenario, nullptr);
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    sim::WorldOptions options;
-    options.seed = seed;
-    if (scenario->configure) scenario->configure(options);
-    sim::World world(options);
-    scenario->build(world);
+    const auto built = testing::built_world(*scenario, seed);
+    sim::World& world = *built;
     world.run();
     ASSERT_EQ(world.fault_plan().faults.size(), 1u);
     const sim::Fault& fault = world.fault_plan().faults.front();

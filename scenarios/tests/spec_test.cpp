@@ -12,6 +12,7 @@
 #include "properties/run.h"
 #include "reports/replay_file.h"
 #include "scenarios/spec_durations.h"
+#include "scenarios/tests/built_world.h"
 #include "tests/paths.h"
 
 namespace fencesim::scenarios::spec_test {
@@ -25,12 +26,7 @@ sim::FaultPlan drawn_plan(const ScenarioRegistry& registry, const std::string& n
                           std::uint64_t seed) {
   const Scenario* scenario = registry.find(name);
   EXPECT_NE(scenario, nullptr) << name;
-  sim::WorldOptions options;
-  options.seed = seed;
-  if (scenario->configure) scenario->configure(options);
-  sim::World world(options);
-  scenario->build(world);
-  return world.fault_plan();
+  return testing::built_world(*scenario, seed)->fault_plan();
 }
 
 const std::string kDriftSpec = R"(

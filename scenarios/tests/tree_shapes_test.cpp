@@ -9,6 +9,7 @@
 
 #include "scenarios/hostile_names.h"
 #include "scenarios/scenario.h"
+#include "scenarios/tests/built_world.h"
 
 namespace fencesim::scenarios::tree_shapes_test {
 namespace {
@@ -82,11 +83,8 @@ Seen built(const std::string& scenario_name, std::uint64_t seed, bool wild_only)
   static const ScenarioRegistry registry = builtin_scenarios();
   const Scenario* scenario = registry.find(scenario_name);
   EXPECT_NE(scenario, nullptr);
-  sim::WorldOptions options;
-  options.seed = seed;
-  if (scenario->configure) scenario->configure(options);
-  sim::World world(options);
-  scenario->build(world);
+  const auto built = testing::built_world(*scenario, seed);
+  const sim::World& world = *built;
   Seen seen;
   for (const sim::World::Submission& s : world.submissions()) {
     if (wild_only && !s.workflow.starts_with("tree-")) continue;

@@ -247,41 +247,11 @@ long pieces_to_draw(const nlohmann::ordered_json& t) {
   return pieces;
 }
 
-nlohmann::ordered_json aimed_timeline(const std::string& fault) {
-  scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
-  const std::string name = scenarios::register_spec_text(
-      registry,
-      "name = \"aimed\"\nworkload = \"kleppmann-fencing\"\nworkload_faults = \"drop\"\n" + fault,
-      "aimed.toml");
-  nlohmann::ordered_json timeline;
-  properties::run_scenario(registry, properties::RunRequest{name, 3},
-                           [&](const sim::World& world, const properties::RunReport& report) {
-                             timeline = timeline_json(world, report, {});
-                           });
-  return timeline;
-}
-
 // A timeline whose drawing left out a kind of piece (a fault, a missed aim, a checkpoint) still
 // draws, and every check of "something was drawn" passes: the count must be the whole data's.
 TEST_F(BrowserTest, RunPageDrawsEveryPieceOfItsTimeline) {
-  const nlohmann::ordered_json aimed = aimed_timeline(R"([[fault]]
-kind = "network-delay"
-node = "instance-1"
-amount = "1ms"
-after = "lease-taken"
-aim = "holder-expiry"
-delay = "-25s"
-until = "store-expiry"
-until_delay = "-2s"
-)");
-  const nlohmann::ordered_json missed = aimed_timeline(R"([[fault]]
-kind = "store-slow"
-node = "lease-store"
-amount = "1ms"
-lasting = "1s"
-after = "store-lease-granted"
-aim = "holder-expiry"
-)");
+  const nlohmann::ordered_json aimed = testing::spec_timeline(testing::kAimedSpecHead + testing::kAimedDelay, 3);
+  const nlohmann::ordered_json missed = testing::spec_timeline(testing::kAimedSpecHead + testing::kMissedAim, 3);
   ASSERT_EQ(aimed["faults"].size(), 1u);
   ASSERT_TRUE(aimed["faults"][0].contains("aim"));
   ASSERT_EQ(missed["missed_aims"].size(), 1u);

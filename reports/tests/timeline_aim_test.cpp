@@ -4,6 +4,7 @@
 // its event came, as missed.
 #include <gtest/gtest.h>
 
+#include "reports/tests/timeline_fixture.h"
 #include "reports/timeline.h"
 #include "scenarios/spec.h"
 #include "tests/paths.h"
@@ -11,34 +12,11 @@
 namespace fencesim::reports::timeline_aim_test {
 namespace {
 
-nlohmann::ordered_json timeline_of(const std::string& spec_text, std::uint64_t seed) {
-  scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
-  const std::string name = scenarios::register_spec_text(registry, spec_text, "aimed.toml");
-  nlohmann::ordered_json timeline;
-  properties::run_scenario(registry, properties::RunRequest{name, seed},
-                           [&](const sim::World& world, const properties::RunReport& report) {
-                             timeline = timeline_json(world, report, {});
-                           });
-  return timeline;
-}
-
-const std::string kHead = R"(name = "aimed"
-workload = "kleppmann-fencing"
-workload_faults = "drop"
-)";
+using testing::kAimedSpecHead;
+using testing::spec_timeline;
 
 TEST(TimelineAim, AnAimedFaultIsDrawnAgainstItsDeadlineAndEndsAtTheOneItLastedUntil) {
-  const nlohmann::ordered_json t = timeline_of(kHead + R"(
-[[fault]]
-kind = "network-delay"
-node = "instance-1"
-amount = "1ms"
-after = "lease-taken"
-aim = "holder-expiry"
-delay = "-25s"
-until = "store-expiry"
-until_delay = "-2s"
-)", 3);
+  const nlohmann::ordered_json t = spec_timeline(kAimedSpecHead + testing::kAimedDelay, 3);
   ASSERT_EQ(t["faults"].size(), 1u);
   const auto& fault = t["faults"][0];
   ASSERT_TRUE(fault.contains("aim")) << fault.dump();
@@ -60,15 +38,7 @@ until_delay = "-2s"
 }
 
 TEST(TimelineAim, AnAimThatFoundNoDeadlineIsDrawnAsMissed) {
-  const nlohmann::ordered_json t = timeline_of(kHead + R"(
-[[fault]]
-kind = "store-slow"
-node = "lease-store"
-amount = "1ms"
-lasting = "1s"
-after = "store-lease-granted"
-aim = "holder-expiry"
-)", 3);
+  const nlohmann::ordered_json t = spec_timeline(kAimedSpecHead + testing::kMissedAim, 3);
   EXPECT_TRUE(t["faults"].empty());
   ASSERT_EQ(t["missed_aims"].size(), 1u);
   const std::string missed = t["missed_aims"][0]["missed"];

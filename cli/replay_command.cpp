@@ -27,6 +27,7 @@ properties::RunRequest request_from(const reports::ReplayFile& file) {
   request.sink_double = file.sink_double;
   request.plan_override = file.plan;
   request.branch = file.branch;  // a sweep's branch: reseeded at its mark's event, no fork
+  request.history_hash_scheme = file.history_hash_scheme;  // the recorded hash's, not ours
   return request;
 }
 

@@ -107,6 +107,7 @@ RunReport run_scenario(const scenarios::ScenarioRegistry& registry, const RunReq
   options.strategy = request.strategy;
   options.pct_change_points = request.pct_change_points;
   options.keep_events = true;  // the checkers read them
+  options.history_hash_scheme = request.history_hash_scheme;
   options.stack_pool = request.stack_pool;
   sim::World* built = nullptr;  // the world the sinks of a double live in, once it exists
   if (request.sink_double == "accept-stale") {

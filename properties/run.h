@@ -55,6 +55,9 @@ struct RunRequest {
   // branches at that call).
   std::set<std::string> branch_marks;
   std::function<void(sim::World&, const PlacedMark&)> on_branch_mark;
+  // How the history hash writes names: a replay file's recorded scheme (an older file's hash was
+  // made by the names' bytes), else the current one.
+  sim::HistoryHashScheme history_hash_scheme = sim::kCurrentHistoryHashScheme;
 };
 
 // What the faults of one kind did in a run (filled from the world's fault-effect records, sim/):

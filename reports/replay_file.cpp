@@ -87,6 +87,7 @@ ReplayFile make_replay_file(const properties::RunReport& report) {
   file.branch = report.request.branch;
   file.expected_status = std::string(properties::to_string(report.status));
   file.expected_history_hash = hash_hex(report.history_hash);
+  file.history_hash_scheme = report.request.history_hash_scheme;
   for (const properties::Violation& violation : report.violations) {
     file.violations.push_back(RecordedViolation{violation.invariant, violation.message});
   }
@@ -110,6 +111,7 @@ properties::RunRequest run_request(const ReplayFile& file) {
   request.sink_double = file.sink_double;
   request.plan_override = file.plan;
   request.branch = file.branch;
+  request.history_hash_scheme = file.history_hash_scheme;
   return request;
 }
 
@@ -188,6 +190,7 @@ ordered_json to_json(const ReplayFile& file) {
                    {"fault_plan", fault_plan_to_json(file.plan)},
                    {"expected_status", file.expected_status},
                    {"expected_history_hash", file.expected_history_hash},
+                   {"history_hash_scheme", static_cast<int>(file.history_hash_scheme)},
                    {"violations", violations}};
   // Only for a spec's run: a built-in scenario's file stays as it always was.
   if (!file.spec.empty()) out["spec"] = file.spec;
@@ -416,6 +419,23 @@ const json& read_array(const FieldReader& reader, const json& document, const st
   return value;
 }
 
+// How the recorded hash wrote names: 1 (their bytes) or 2 (their XXH3), sim::HistoryHashScheme.
+sim::HistoryHashScheme read_hash_scheme(const FieldReader& reader, const json& document) {
+  const json& value = *reader.find(document, "history_hash_scheme", true);
+  if (value.is_number_integer()) {
+    const std::int64_t scheme = value.get<std::int64_t>();
+    if (scheme == static_cast<int>(sim::HistoryHashScheme::kNameBytes)) {
+      return sim::HistoryHashScheme::kNameBytes;
+    }
+    if (scheme == static_cast<int>(sim::HistoryHashScheme::kNameHashes)) {
+      return sim::HistoryHashScheme::kNameHashes;
+    }
+  }
+  reader.fail(fmt::format(
+      "field 'history_hash_scheme' must be 1 (names' bytes) or 2 (names' hashes), not {}",
+      value.dump()));
+}
+
 }  // namespace
 
 ReplayFile replay_file_from_json(const json& document, std::string_view source) {
@@ -438,6 +458,9 @@ ReplayFile replay_file_from_json(const json& document, std::string_view source) 
   }
   file.expected_status = read_status(reader, document);
   file.expected_history_hash = read_hash(reader, document);
+  // Versions 1 to 3 hashed names by their bytes: migrated, the file says so.
+  file.history_hash_scheme = sim::HistoryHashScheme::kNameBytes;
+  if (version >= 4) file.history_hash_scheme = read_hash_scheme(reader, document);
   if (document.contains("violations")) {
     const json& violations = read_array(reader, document, "violations");
     for (std::size_t i = 0; i < violations.size(); ++i) {

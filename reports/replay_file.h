@@ -8,8 +8,9 @@
 //
 // Files outlive the version that wrote them (docs/replay-files.md): `version` is the file's
 // schema, and every older schema is migrated when read (version 1, before 2 added `history`,
-// reads with no history record; version 2, before 3 added `branch`, reads as no branch); `fencesim_version` says which fencesim wrote it and is never a
-// reason to refuse it. On another version the replay may run differently: reports/
+// reads with no history record; version 2, before 3 added `branch`, reads as no branch; version 3,
+// before 4 named its hash's scheme, reads as hashed by the names' bytes); `fencesim_version` says
+// which fencesim wrote it and is never a reason to refuse it. On another version the replay may run differently: reports/
 // replay_compare.h says how (same history; history changed, and where; a fault's trigger lost).
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -42,7 +43,7 @@ struct RecordedViolation {
 
 struct ReplayFile {
   std::string format = "fencesim-replay";
-  int version = 3;        // the schema this struct holds (always kReplayVersion once read)
+  int version = 4;        // the schema this struct holds (always kReplayVersion once read)
   int migrated_from = 0;  // the schema the file was written in, when older; else 0 (not written)
   std::string fencesim_version;  // the fencesim that wrote the file
   std::string scenario;
@@ -52,6 +53,10 @@ struct ReplayFile {
   sim::FaultPlan plan;
   std::string expected_status;        // as properties::to_string(RunStatus)
   std::string expected_history_hash;  // 16 lower-case hex digits
+  // How that hash wrote names (sim/history.h; schema 4): a replay runs with the same scheme, so
+  // that the same run gives the same hash on a fencesim whose own runs hash another way. Files of
+  // schemas 1 to 3 were hashed by the names' bytes.
+  sim::HistoryHashScheme history_hash_scheme = sim::kCurrentHistoryHashScheme;
   std::vector<RecordedViolation> violations;
   std::string spec;  // the TOML text of the spec that registered `scenario`; "" for a built-in
   // The failure signature (reports/signature.h) of the sweep's failure this file keeps: the same
@@ -73,7 +78,7 @@ struct ReplayFile {
 };
 
 inline constexpr std::string_view kReplayFormat = "fencesim-replay";
-inline constexpr int kReplayVersion = 3;
+inline constexpr int kReplayVersion = 4;
 inline constexpr int kOldestReplayVersion = 1;
 
 // The strategy's name on the command line and in files: "random" or "pct" (PCT with its default

@@ -51,7 +51,10 @@ std::string_view to_string(WorldEventKind kind) {
 namespace {
 
 // Canonical encoding: fixed-width integers and length-prefixed strings, so that no two different
-// events encode alike. Encoded into one reused buffer and hashed in one call per event.
+// events encode alike; a name as the scheme says (its bytes, or its XXH3 as a fixed-width
+// integer). Encoded into one reused buffer and hashed in one call per event. The scheme is a
+// template argument: chosen once per event, not once per name.
+template <HistoryHashScheme kScheme>
 class Encoder {
  public:
   // Writes from the start of `buffer`, which only grows (it is kept from event to event): each
@@ -68,8 +71,15 @@ class Encoder {
     text(key.lease_execution_id);
   }
   void lease(const NameKey& key) {
-    text(key.tenant_id.view());
-    text(key.lease_execution_id.view());
+    name(key.tenant_id);
+    name(key.lease_execution_id);
+  }
+  void name(const Name& value) {
+    if constexpr (kScheme == HistoryHashScheme::kNameBytes) {
+      text(value.view());
+    } else {
+      integer(value.hash());
+    }
   }
   void text(std::string_view value) {
     integer(value.size());
@@ -163,8 +173,9 @@ namespace {
 
 // The canonical encoding of one event (see Encoder): everything but its index, written into
 // `buffer` after its first `start` bytes.
+template <HistoryHashScheme kScheme>
 std::string_view encode_event(const HistoryEvent& event, std::string& buffer, std::size_t start) {
-  Encoder encode(buffer, start);
+  Encoder<kScheme> encode(buffer, start);
   encode.integer(static_cast<std::uint64_t>(event.time_ns));
   encode.integer(event.node);
   encode.integer(static_cast<std::uint64_t>(event.local_monotonic_ns));
@@ -173,17 +184,18 @@ std::string_view encode_event(const HistoryEvent& event, std::string& buffer, st
       event.world == WorldEventKind::kObserved || event.world == WorldEventKind::kCancelRequest) {
     const RuntimeRecord& r = event.runtime;
     encode.integer(static_cast<std::uint64_t>(r.kind));
-    encode.text(r.holder.view());
-    encode.text(r.key.tenant_id.view());
-    encode.text(r.key.lease_execution_id.view());
-    encode.text(r.scope_key.view());
+    encode.name(r.holder);
+    encode.name(r.key.tenant_id);
+    encode.name(r.key.lease_execution_id);
+    encode.name(r.scope_key);
     encode.integer(r.token);
-    encode.text(r.step.view());
-    encode.text(r.detail.view());
+    encode.name(r.step);
+    encode.name(r.detail);
     encode.integer(static_cast<std::uint64_t>(r.value));
   }
-  // A name's bytes, never its identity: the hash is what it was when events carried strings.
-  encode.text(event.detail.view());
+  // A name's bytes or its XXH3 (the scheme), never its identity (an address): the same run hashes
+  // alike in every process.
+  encode.name(event.detail);
   if (event.world == WorldEventKind::kStoreCall && event.store) {
     const StoreCall& c = *event.store;
     encode.integer(static_cast<std::uint64_t>(c.op));
@@ -220,6 +232,14 @@ std::string_view encode_event(const HistoryEvent& event, std::string& buffer, st
   return encode.bytes();
 }
 
+std::string_view encode_event(const HistoryEvent& event, std::string& buffer, std::size_t start,
+                              HistoryHashScheme scheme) {
+  if (scheme == HistoryHashScheme::kNameBytes) {
+    return encode_event<HistoryHashScheme::kNameBytes>(event, buffer, start);
+  }
+  return encode_event<HistoryHashScheme::kNameHashes>(event, buffer, start);
+}
+
 }  // namespace
 
 void History::record(HistoryEvent event) {
@@ -227,7 +247,7 @@ void History::record(HistoryEvent event) {
   last_events::note(event.world, event.runtime.kind);
   // Appended to the bytes not hashed yet: the hash of a stream is the hash of its concatenation,
   // so a few large updates give the same hash as one small update per event, for less.
-  pending_ += encode_event(event, encoded_, pending_).size();
+  pending_ += encode_event(event, encoded_, pending_, scheme_).size();
   if (pending_ >= kHashBatchBytes) hash_pending();
   if (keep_events_) events_.push_back(std::move(event));
   if (hook_) hook_(keep_events_ ? events_.back() : event);
@@ -244,7 +264,7 @@ const std::vector<std::uint64_t>& History::rolling_hashes() const {
     }
     std::string buffer;
     for (std::size_t i = rolling_.size(); i < events_.size(); ++i) {
-      const std::string_view encoded = encode_event(events_[i], buffer, 0);
+      const std::string_view encoded = encode_event(events_[i], buffer, 0, scheme_);
       XXH3_64bits_update(rolling_state_, encoded.data(), encoded.size());
       rolling_.push_back(XXH3_64bits_digest(rolling_state_));
     }
@@ -264,6 +284,13 @@ std::shared_ptr<const StoreCall> History::keep_store_call(StoreCall&& call) {
   kept = std::move(call);
   // Shares ownership of every call of the run; points at this one.
   return std::shared_ptr<const StoreCall>(store_calls_, &kept);
+}
+
+void History::set_hash_scheme(HistoryHashScheme scheme) {
+  check(count_ == 0, "a history's hash scheme is chosen before its first event");
+  check(scheme == HistoryHashScheme::kNameBytes || scheme == HistoryHashScheme::kNameHashes,
+        "a known history hash scheme");
+  scheme_ = scheme;
 }
 
 void History::hash_pending() const {

@@ -3,7 +3,8 @@
 // (faults, messages, node states), in the order they happened, stamped with true virtual time, the
 // node, and that node's monotonic clock reading. Each event is folded into a rolling 64-bit hash
 // (XXH3) over a canonical encoding, so the same seed gives the same hash and a mismatch can be
-// located at its first diverging event.
+// located at its first diverging event. How names enter the encoding is the hash's scheme
+// (HistoryHashScheme): replay files name the scheme their hash was made with.
 #include <xxhash.h>
 
 #include <cstdint>
@@ -18,6 +19,19 @@
 #include "sim/store_record.h"
 
 namespace fencesim::sim {
+
+// How a history's canonical encoding writes a name (a holder, a tenant, a tree, a scope key, a
+// step, a detail: every sim::Name of an event). Both encode every other field alike.
+enum class HistoryHashScheme : std::uint8_t {
+  // The name's length and bytes: every hash up to replay-file schema 3. Kept so that a file
+  // written then replays to the hash it recorded.
+  kNameBytes = 1,
+  // The name's XXH3, computed once when it was interned: a tenant's hostile name (up to 700
+  // bytes) is hashed once per run, not once per event that names it. Two different names with
+  // one XXH3 would hash alike: 1 in 2^64 for a pair.
+  kNameHashes = 2,
+};
+inline constexpr HistoryHashScheme kCurrentHistoryHashScheme = HistoryHashScheme::kNameHashes;
 
 enum class WorldEventKind : std::uint8_t {
   kRuntime,       // a runtime event: see HistoryEvent::runtime
@@ -122,6 +136,9 @@ class History {
   const std::vector<std::uint64_t>& rolling_hashes() const;
   // When false, events are hashed but not kept (faster sweeps that need only the hash).
   void set_keep_events(bool keep) { keep_events_ = keep; }
+  // Chosen before the first event: a hash is of one scheme throughout.
+  void set_hash_scheme(HistoryHashScheme scheme);
+  HistoryHashScheme hash_scheme() const { return scheme_; }
   std::uint64_t size() const { return count_; }
   // Called with each event once it is recorded and hashed, inside record() (a sweep watches for
   // the marks it branches at, properties/marks.h). It may not record events itself.
@@ -142,6 +159,7 @@ class History {
   mutable XXH3_state_t* rolling_state_ = nullptr;
   std::uint64_t count_ = 0;
   bool keep_events_ = true;
+  HistoryHashScheme scheme_ = kCurrentHistoryHashScheme;
   std::function<void(const HistoryEvent&)> hook_;
   // The run's store calls, in chunks that never move (the events point into them).
   struct StoreCalls {

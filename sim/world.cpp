@@ -53,6 +53,7 @@ World::World(WorldOptions options) : options_(std::move(options)) {
   scheduler_options.chooser = options_.chooser;
   scheduler_ = std::make_unique<Scheduler>(scheduler_options);
   history_.set_keep_events(options_.keep_events);
+  history_.set_hash_scheme(options_.history_hash_scheme);
   network_ = std::make_unique<Network>(
       *scheduler_, derive_stream(options_.seed, "network"), options_.network,
       [this](NodeId from, NodeId to, const std::string& what, const char* why) {

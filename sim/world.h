@@ -69,6 +69,9 @@ struct WorldOptions {
       sink_factory;
   // Keep the events (for checkers and reports), or only hash them.
   bool keep_events = true;
+  // How the history's hash writes names (sim/history.h): a replay of an older file asks for the
+  // scheme its recorded hash was made with.
+  HistoryHashScheme history_hash_scheme = kCurrentHistoryHashScheme;
   std::shared_ptr<StackPool> stack_pool;
   // A systematic explorer's hook (sim/choice.h): every pick of a fiber and every choose() asks
   // it. Null: the seeded strategy picks, and choose() draws from the run's "choices" stream.

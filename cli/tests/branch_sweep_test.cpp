@@ -65,7 +65,7 @@ TEST_F(BranchSweepTest, EachHitForksKBranchRunsThatReplayToTheirHashes) {
     const std::string replay = run["branch"]["replay"];
     ASSERT_FALSE(replay.empty()) << run.dump();
     const json file = read_json(path("out/" + replay));
-    EXPECT_EQ(file["version"], 3);
+    EXPECT_EQ(file["version"], 4);
     EXPECT_EQ(file["branch"]["number"], run["branch"]["number"]);
     EXPECT_EQ(file["expected_history_hash"], run["history_hash"]);
     const Result replayed = fencesim("replay --json out/" + replay);

@@ -172,19 +172,27 @@ TEST_F(CliTest, CorruptReplayFileIsAnInputError) {
 
 TEST_F(CliTest, NewerSchemaReplayFileIsAnInputError) {
   json file = broken_sink_replay();
-  file["version"] = 4;
-  write("v4.json", file.dump());
-  const Result newer = fencesim("replay v4.json");
+  file["version"] = 5;
+  write("v5.json", file.dump());
+  const Result newer = fencesim("replay v5.json");
   EXPECT_EQ(newer.code, 2);
-  EXPECT_TRUE(newer.err.starts_with("fencesim: replay file 'v4.json' has format version 4; "))
+  EXPECT_TRUE(newer.err.starts_with("fencesim: replay file 'v5.json' has format version 5; "))
       << newer.err;
-  EXPECT_TRUE(newer.err.ends_with("reads versions 1 to 3 (a newer fencesim wrote it)\n"))
+  EXPECT_TRUE(newer.err.ends_with("reads versions 1 to 4 (a newer fencesim wrote it)\n"))
       << newer.err;
 }
 
-// A file from another fencesim version, in the older schema 1, loads and replays.
+// A file from another fencesim version, in the older schema 1, loads and replays. Its hash was made
+// by the names' bytes (every file before schema 4): the run's hash under that scheme is what such
+// a file recorded, read from the replay of the same file told to use it.
 TEST_F(CliTest, OlderVersionsReplayFileReplays) {
   json file = broken_sink_replay();
+  file["history_hash_scheme"] = 1;
+  write("bytes.json", file.dump());
+  const Result bytes = fencesim("replay --json bytes.json");
+  ASSERT_EQ(bytes.code, 1) << bytes.out << bytes.err;
+  file["expected_history_hash"] = json::parse(bytes.out)["history_hash"];
+  file.erase("history_hash_scheme");
   file["version"] = 1;
   file.erase("history");
   file["fencesim_version"] = "0.0.0-other";

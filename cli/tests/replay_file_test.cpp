@@ -139,13 +139,13 @@ TEST(ReplayFile, RejectsOtherFormatsAndVersions) {
             "replay file 'f.json': not a fencesim replay file (field 'format' "
             "must be 'fencesim-replay')");
   json version = document;
-  version["version"] = 4;
-  EXPECT_EQ(error_of(version), "replay file 'f.json' has format version 4; this fencesim (" +
+  version["version"] = 5;
+  EXPECT_EQ(error_of(version), "replay file 'f.json' has format version 5; this fencesim (" +
                                    std::string(fencesim_version()) +
-                                   ") reads versions 1 to 3 (a newer fencesim wrote it)");
+                                   ") reads versions 1 to 4 (a newer fencesim wrote it)");
   version["version"] = 0;
   EXPECT_EQ(error_of(version), "replay file 'f.json' has format version 0; this fencesim (" +
-                                   std::string(fencesim_version()) + ") reads versions 1 to 3");
+                                   std::string(fencesim_version()) + ") reads versions 1 to 4");
   EXPECT_EQ(error_of(json::array()), "replay file 'f.json': not a JSON object");
 }
 
@@ -173,6 +173,7 @@ TEST(ReplayFile, SchemaOneIsMigrated) {
   EXPECT_FALSE(migrated.history.has_value());
   ReplayFile expected = sample();
   expected.migrated_from = 1;
+  expected.history_hash_scheme = sim::HistoryHashScheme::kNameBytes;  // as every file then
   EXPECT_EQ(migrated, expected);
 }
 
@@ -182,7 +183,7 @@ TEST(ReplayFile, ABranchPointReadsBackFromSchemaThree) {
   ReplayFile branch = sample();
   branch.branch = properties::BranchPoint{"fenced-after-local-expiry", 5123, 3};
   json document = json::parse(to_json(branch).dump());
-  EXPECT_EQ(document["version"], 3);
+  EXPECT_EQ(document["version"], kReplayVersion);
   EXPECT_EQ(replay_file_from_json(document, "f.json"), branch);
   EXPECT_EQ(run_request(replay_file_from_json(document, "f.json")).branch, branch.branch);
   json older = document;
@@ -196,6 +197,47 @@ TEST(ReplayFile, ABranchPointReadsBackFromSchemaThree) {
   EXPECT_EQ(error_of(negative),
             "replay file 'f.json': field 'branch.event' must be an unsigned integer");
   EXPECT_FALSE(to_json(sample()).contains("branch"));
+}
+
+// Schema 4 names how its history hash wrote names (sim::HistoryHashScheme), and a replay runs with
+// that scheme: a file of schema 1 to 3 was hashed by the names' bytes, so it reads as scheme 1
+// whatever this fencesim's own runs use; a schema-4 file must say which, as 1 or 2.
+TEST(ReplayFile, SchemaFourNamesItsHashScheme) {
+  const json document = json::parse(to_json(sample()).dump());
+  EXPECT_EQ(document["history_hash_scheme"], 2);
+  EXPECT_EQ(replay_file_from_json(document, "f.json").history_hash_scheme,
+            sim::HistoryHashScheme::kNameHashes);
+  json bytes = document;
+  bytes["history_hash_scheme"] = 1;
+  EXPECT_EQ(replay_file_from_json(bytes, "f.json").history_hash_scheme,
+            sim::HistoryHashScheme::kNameBytes);
+  EXPECT_EQ(run_request(replay_file_from_json(bytes, "f.json")).history_hash_scheme,
+            sim::HistoryHashScheme::kNameBytes);
+  EXPECT_EQ(run_request(replay_file_from_json(document, "f.json")).history_hash_scheme,
+            sim::HistoryHashScheme::kNameHashes);
+  for (const int older : {1, 2, 3}) {
+    json migrated = document;
+    migrated["version"] = older;
+    migrated.erase("history_hash_scheme");
+    EXPECT_EQ(replay_file_from_json(migrated, "f.json").history_hash_scheme,
+              sim::HistoryHashScheme::kNameBytes)
+        << "schema " << older;
+    migrated["history_hash_scheme"] = 2;  // not a field of that schema: not read
+    EXPECT_EQ(replay_file_from_json(migrated, "f.json").history_hash_scheme,
+              sim::HistoryHashScheme::kNameBytes)
+        << "schema " << older;
+  }
+  json missing = document;
+  missing.erase("history_hash_scheme");
+  EXPECT_EQ(error_of(missing), "replay file 'f.json': field 'history_hash_scheme' is missing");
+  for (const json& wrong : {json(3), json(0), json("2"), json(2.5)}) {
+    json bad = document;
+    bad["history_hash_scheme"] = wrong;
+    EXPECT_EQ(error_of(bad),
+              "replay file 'f.json': field 'history_hash_scheme' must be 1 (names' bytes) or 2 "
+              "(names' hashes), not " +
+                  wrong.dump());
+  }
 }
 
 TEST(ReplayFile, RejectsABrokenHistoryRecord) {

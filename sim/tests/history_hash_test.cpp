@@ -16,8 +16,13 @@ namespace {
 
 using runtime::RuntimeEvent;
 
-std::uint64_t hash_of(WorldEventKind world, const RuntimeEvent& event) {
+// Each test holds for both ways of writing names (sim::HistoryHashScheme): a field one scheme drops
+// is as unseen as a field the encoding drops.
+class HistoryHashTest : public ::testing::TestWithParam<HistoryHashScheme> {};
+
+std::uint64_t hash_of(HistoryHashScheme scheme, WorldEventKind world, const RuntimeEvent& event) {
   History history;
+  history.set_hash_scheme(scheme);
   HistoryEvent e;
   e.time_ns = 5;
   e.node = 2;
@@ -28,7 +33,8 @@ std::uint64_t hash_of(WorldEventKind world, const RuntimeEvent& event) {
   return history.hash();
 }
 
-TEST(HistoryHashTest, EveryFieldOfARuntimeRecordChangesTheHash) {
+TEST_P(HistoryHashTest, EveryFieldOfARuntimeRecordChangesTheHash) {
+  const HistoryHashScheme scheme = GetParam();
   const RuntimeEvent base{runtime::EventKind::kStepStarted,
                           "instance-1",
                           {"tenant-1", "order-1"},
@@ -50,12 +56,12 @@ TEST(HistoryHashTest, EveryFieldOfARuntimeRecordChangesTheHash) {
   };
   for (const WorldEventKind world : {WorldEventKind::kRuntime, WorldEventKind::kIntent,
                                      WorldEventKind::kObserved, WorldEventKind::kCancelRequest}) {
-    const std::uint64_t unchanged = hash_of(world, base);
-    EXPECT_EQ(hash_of(world, base), unchanged) << "the same event, the same hash";
+    const std::uint64_t unchanged = hash_of(scheme, world, base);
+    EXPECT_EQ(hash_of(scheme, world, base), unchanged) << "the same event, the same hash";
     for (const auto& [field, change] : changes) {
       RuntimeEvent changed = base;
       change(changed);
-      EXPECT_NE(hash_of(world, changed), unchanged)
+      EXPECT_NE(hash_of(scheme, world, changed), unchanged)
           << "only " << field << " differs (" << to_string(world) << ")";
     }
   }
@@ -63,8 +69,9 @@ TEST(HistoryHashTest, EveryFieldOfARuntimeRecordChangesTheHash) {
 
 // A store call's own fields reach the hash too: found by the mechanical harness sample, where the
 // store-call test inverted (`!=`) left every store call's fields out of the hash unseen.
-TEST(HistoryHashTest, AStoreCallsFieldsChangeTheHash) {
-  const auto hash_with = [](const std::function<void(StoreCall&)>& change) {
+TEST_P(HistoryHashTest, AStoreCallsFieldsChangeTheHash) {
+  const HistoryHashScheme scheme = GetParam();
+  const auto hash_with = [scheme](const std::function<void(StoreCall&)>& change) {
     StoreCall call;
     call.op = StoreOp::kRenew;
     call.store = "lease-store";
@@ -74,6 +81,7 @@ TEST(HistoryHashTest, AStoreCallsFieldsChangeTheHash) {
     call.ttl_ns = 30;
     change(call);
     History history;
+    history.set_hash_scheme(scheme);
     HistoryEvent e;
     e.time_ns = 5;
     e.node = 1;
@@ -96,8 +104,9 @@ TEST(HistoryHashTest, AStoreCallsFieldsChangeTheHash) {
 // are what oracles judge, and an encoding that writes one field where another belongs (the
 // request's token for the reply's) still gives each run one hash, so neither the determinism
 // check nor a sweep notices; only a change of that one field does.
-TEST(HistoryHashTest, EveryFieldOfAStoreCallAndItsEventChangesTheHash) {
-  const auto hash_with = [](const std::function<void(HistoryEvent&, StoreCall&)>& change) {
+TEST_P(HistoryHashTest, EveryFieldOfAStoreCallAndItsEventChangesTheHash) {
+  const HistoryHashScheme scheme = GetParam();
+  const auto hash_with = [scheme](const std::function<void(HistoryEvent&, StoreCall&)>& change) {
     StoreCall call;
     call.op = StoreOp::kRenew;
     call.store = "lease-store";
@@ -125,6 +134,7 @@ TEST(HistoryHashTest, EveryFieldOfAStoreCallAndItsEventChangesTheHash) {
     e.detail = "detail";
     change(e, call);
     History history;
+    history.set_hash_scheme(scheme);
     e.store = std::make_shared<const StoreCall>(std::move(call));
     history.record(std::move(e));
     return history.hash();
@@ -168,6 +178,94 @@ TEST(HistoryHashTest, EveryFieldOfAStoreCallAndItsEventChangesTheHash) {
   for (const auto& [field, change] : changes) {
     EXPECT_NE(hash_with(change), unchanged) << "only " << field << " differs";
   }
+}
+
+INSTANTIATE_TEST_SUITE_P(BothSchemes, HistoryHashTest,
+                         ::testing::Values(HistoryHashScheme::kNameBytes,
+                                           HistoryHashScheme::kNameHashes),
+                         [](const ::testing::TestParamInfo<HistoryHashScheme>& param) {
+                           return param.param == HistoryHashScheme::kNameBytes ? "NameBytes"
+                                                                              : "NameHashes";
+                         });
+
+// The canonical encoding written out by this test, field by field, for one runtime event: fixed
+// 8-byte integers, and each name either as its length and bytes (scheme 1, every hash up to
+// replay-file schema 3) or as the XXH3 of its bytes (scheme 2). A replay file records a hash made
+// this way; if the encoder drifts, no file written before replays as the same history.
+class TheEncoding {
+ public:
+  explicit TheEncoding(HistoryHashScheme scheme) : scheme_(scheme) {}
+  void integer(std::uint64_t value) {
+    for (int byte = 0; byte < 8; ++byte) {  // little-endian, as the machines that wrote them
+      bytes_.push_back(static_cast<char>((value >> (8 * byte)) & 0xff));
+    }
+  }
+  void name(const std::string& text) {
+    if (scheme_ == HistoryHashScheme::kNameBytes) {
+      integer(text.size());
+      bytes_ += text;
+    } else {
+      integer(text.empty() ? 0 : XXH3_64bits(text.data(), text.size()));
+    }
+  }
+  std::uint64_t hash() const { return XXH3_64bits(bytes_.data(), bytes_.size()); }
+
+ private:
+  HistoryHashScheme scheme_;
+  std::string bytes_;
+};
+
+TEST(HistoryHashScheme, EachSchemeIsTheCanonicalEncodingItNames) {
+  const std::string tenant(700, '\xe9');  // a hostile tenant name, as nightly-mix draws them
+  const RuntimeEvent event{runtime::EventKind::kStepStarted,
+                           "instance-1",
+                           {tenant, "order-1"},
+                           "scope/key",
+                           3,
+                           "charge",
+                           "",
+                           7};
+  for (const HistoryHashScheme scheme :
+       {HistoryHashScheme::kNameBytes, HistoryHashScheme::kNameHashes}) {
+    SCOPED_TRACE(static_cast<int>(scheme));
+    History history;
+    history.set_hash_scheme(scheme);
+    EXPECT_EQ(history.hash_scheme(), scheme);
+    HistoryEvent e;
+    e.time_ns = 5;
+    e.node = 2;
+    e.local_monotonic_ns = 6;
+    e.world = WorldEventKind::kRuntime;
+    e.runtime = RuntimeRecord(event);
+    e.detail = "a world detail";
+    history.record(std::move(e));
+
+    TheEncoding expected(scheme);
+    expected.integer(5);
+    expected.integer(2);
+    expected.integer(6);
+    expected.integer(0);  // WorldEventKind::kRuntime
+    expected.integer(static_cast<std::uint64_t>(runtime::EventKind::kStepStarted));
+    expected.name("instance-1");
+    expected.name(tenant);
+    expected.name("order-1");
+    expected.name("scope/key");
+    expected.integer(3);
+    expected.name("charge");
+    expected.name("");  // the runtime's detail: empty, 0 in both schemes
+    expected.integer(7);
+    expected.name("a world detail");
+    EXPECT_EQ(history.hash(), expected.hash());
+  }
+}
+
+// The current scheme is the one new runs use, and the two differ on any event with a name.
+TEST(HistoryHashScheme, NewHistoriesHashNamesByTheirHashes) {
+  EXPECT_EQ(History().hash_scheme(), HistoryHashScheme::kNameHashes);
+  const RuntimeEvent event{runtime::EventKind::kStepStarted, "instance-1", {"t", "o"}, "", 1, "", "",
+                           0};
+  EXPECT_NE(hash_of(HistoryHashScheme::kNameBytes, WorldEventKind::kRuntime, event),
+            hash_of(HistoryHashScheme::kNameHashes, WorldEventKind::kRuntime, event));
 }
 
 }  // namespace

@@ -42,6 +42,11 @@ void Network::hold_sends(NodeId node, std::int64_t until_ns) {
   until = std::max(until, until_ns);
 }
 
+void Network::forget_holds(NodeId node) {
+  hold_sends_until_.erase(node);
+  in_flight_delay_until_.erase(node);
+}
+
 std::int64_t Network::leaves_at(NodeId from) const {
   std::int64_t leaves = scheduler_.now_ns();
   for (const auto* holds : {&in_flight_delay_until_, &hold_sends_until_}) {

@@ -55,6 +55,10 @@ class Network {
   void delay_in_flight(NodeId node, std::int64_t delay_ns);
   // Messages `node` sends from now on leave no earlier than `until_ns` (a paused process).
   void hold_sends(NodeId node, std::int64_t until_ns);
+  // The node's process died: the holds its pauses put on its sends and on the messages in flight
+  // to and from it end with it, so that its next process sends at once. What was already held
+  // leaves as planned (it was on its way before the crash).
+  void forget_holds(NodeId node);
   // Whether the node's process answers (set false while a store node is crashed).
   void set_up(NodeId node, bool up) { down_[node] = !up; }
   // Ends every trouble window, partition and migration delay (the quiet phase). A pause or a

@@ -75,8 +75,10 @@ void World::apply(const Fault& fault) {
         if (alive) ++ledger_.at(effect).chances;
         scheduler_->kill_node(node);
         pauses_.erase(node);
-        // A crash also ends a pause: what waited for the old process is delivered to nobody.
+        // A crash also ends a pause: what waited for the old process is delivered to nobody, and
+        // the next process's sends are not held to the dead one's planned resume.
         network_->resumed(node);
+        network_->forget_holds(node);
         auto it = incarnations_.find(node);
         if (it != incarnations_.end()) {
           crashed_.push_back(std::move(it->second));

@@ -108,5 +108,30 @@ TEST(Pause, APauseACrashEndedHoldsNothingOfTheRestartedProcess) {
       << "the restarted process's own stall ends at 20 s";
 }
 
+// The network forgets the dead process's pause too: what the restarted process sends leaves at
+// once. Stalled from 5 s to 35 s, crashed at 8 s and back at 10 s: the new process's requests
+// reach the lease store a network latency after it sent them, not when the dead one's stall would
+// have ended (nor at the heal).
+TEST(Pause, TheRestartedProcessesSendsAreNotHeldByThePauseACrashEnded) {
+  Fault crash{FaultKind::kCrash, "instance-1"};
+  crash.at_ns = 8 * kSecond;
+  crash.duration_ns = 2 * kSecond;
+  const auto world = run_paused({pause(FaultKind::kStall, 5 * kSecond, 30 * kSecond), crash});
+  ASSERT_EQ(times_of(*world, WorldEventKind::kNodeRestarted),
+            std::vector<std::int64_t>{10 * kSecond});
+  int after_restart = 0;
+  for (const HistoryEvent& e : world->history().events()) {
+    if (e.world != WorldEventKind::kStoreCall || !e.store || e.store->sent_ns < 10 * kSecond ||
+        e.store->sent_ns >= 35 * kSecond) {
+      continue;
+    }
+    ++after_restart;
+    EXPECT_LT(e.time_ns - e.store->sent_ns, kSecond)
+        << "sent at " << e.store->sent_ns << " ns, handled at " << e.time_ns << " ns";
+  }
+  // Held, the new process would send nothing until 35 s: its first request waits there.
+  EXPECT_GT(after_restart, 0) << "the restarted process asks for its lease from 10 s on";
+}
+
 }  // namespace
 }  // namespace fencesim::sim::pause_test

@@ -8,8 +8,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/parse.h"
-#include "explore/explorer.h"
-#include "explore/replay_chooser.h"
+#include "cli/replay_run.h"
 #include "reports/replay_compare.h"
 #include "reports/replay_file.h"
 #include "reports/timeline_files.h"
@@ -18,17 +17,6 @@
 namespace fencesim::cli {
 
 namespace {
-
-properties::RunRequest request_from(const reports::ReplayFile& file) {
-  properties::RunRequest request;
-  request.scenario = file.scenario;
-  request.seed = file.seed;
-  set_strategy("strategy", file.strategy, request);
-  request.sink_double = file.sink_double;
-  request.plan_override = file.plan;
-  request.branch = file.branch;  // a sweep's branch: reseeded at its mark's event, no fork
-  return request;
-}
 
 // One line saying whether the run matches the file, and how it differs if not.
 std::string verdict(const reports::ReplayFile& file, const properties::RunReport& report,
@@ -55,17 +43,9 @@ std::string verdict(const reports::ReplayFile& file, const properties::RunReport
 int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs& args,
                    std::ostream& out, std::ostream& err) {
   const reports::ReplayFile file = reports::read_replay_file(args.file);
-  // A spec's run carries its spec: registered here, the file replays without the spec file.
-  scenarios::ScenarioRegistry replay_registry = reports::registry_for(registry, file, args.file);
-  // A schedule found by `fencesim explore` runs again by its choice log.
-  std::optional<explore::ReplayChooser> chooser;
-  sim::ChoiceSource* driver = nullptr;
-  if (file.choices) {
-    chooser.emplace(*file.choices);
-    driver = &*chooser;
-    replay_registry = explore::driven_registry(replay_registry, file.scenario, &driver);
-  }
-  const properties::RunRequest request = request_from(file);
+  // Its spec registered, its choice log followed: the run `corpus run` and `shrink` make too.
+  const ReplayRun replay(registry, file, args.file);
+  const properties::RunRequest& request = replay.request();
   reports::RunPictures pictures(args.html, args.perfetto);
   try {
     pictures.check_paths();
@@ -74,12 +54,11 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
   }
   // How the history compares with the recorded one, whichever version wrote the file.
   reports::HistoryComparison history;
-  const TimedRun run = execute(replay_registry, request, args.trace,
-                               [&](const sim::World& world, const properties::RunReport& report) {
-                                 pictures.capture(world, report);
-                                 history =
-                                     reports::compare_history(file, world, report.history_hash);
-                               });
+  const TimedRun run =
+      replay.execute(args.trace, [&](const sim::World& world, const properties::RunReport& report) {
+        pictures.capture(world, report);
+        history = reports::compare_history(file, world, report.history_hash);
+      });
   const std::string line = verdict(file, run.report, args.file);
   const bool matches = line.starts_with("replay matches");
   try {

@@ -1,5 +1,5 @@
 // `fencesim replay FILE`: runs a replay file's world again and checks that the outcome is the one
-// it recorded (same status, same history hash).
+// it recorded (same status, same history hash); exit 4 when it is not (docs/replay-files.md).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -36,6 +36,15 @@ std::string verdict(const reports::ReplayFile& file, const properties::RunReport
   }
   line.back() = '.';
   return line;
+}
+
+// The exit code of a replay. The run's own (0, 1, 3, 5) only when it is the run the file recorded
+// (same status, same history hash): then 1 says "the failure is still there", bit for bit, and 0
+// that a recorded pass (a sweep's passing branch) still passes. Any other run exits 4, whatever
+// its status: a recorded failure that now passes must not read as "all is well", and another
+// failure, or a branch whose history moved, is not the one on file. Plain and branch files alike.
+int replay_exit_code(bool matches, properties::RunStatus status) {
+  return matches ? properties::exit_code(status) : kExitNondeterminism;
 }
 
 }  // namespace
@@ -90,7 +99,7 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
                reports::fencesim_version());
   }
   if (!matches) fmt::print(err, "fencesim: {}\n", line);
-  return properties::exit_code(run.report.status);
+  return replay_exit_code(matches, run.report.status);
 }
 
 }  // namespace fencesim::cli

@@ -89,18 +89,5 @@ TEST_F(MergeBranchTest, ShardsThatBranchAlikeMergeAndAnOldPlainShardIsPlain) {
                      "merge: 'b0' and 'p1' are different sweeps (branch-at differ)");
 }
 
-// What to run comes from the interrupted sweep, branching included: a resume names neither.
-TEST_F(MergeBranchTest, AResumeTakesNoBranchOptions) {
-  for (const std::string& option :
-       {std::string("--branch-at stale-write-refused"), std::string("--branches 2")}) {
-    const Result resumed = fencesim("sweep --resume out " + option);
-    EXPECT_EQ(resumed.code, 2) << resumed.out << resumed.err;
-    // Refused as an option --resume excludes, before the folder is looked at.
-    EXPECT_NE(resumed.err.find(option.substr(0, option.find(' ')) + " excludes --resume"),
-              std::string::npos)
-        << resumed.err;
-  }
-}
-
 }  // namespace
 }  // namespace fencesim::cli::testing::merge_branch_test

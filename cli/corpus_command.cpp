@@ -114,7 +114,7 @@ Verdict judge(const scenarios::ScenarioRegistry& registry, const fs::path& path)
       }
       verdict.history = reports::compare_history(file, world, report.history_hash);
     };
-    const TimedRun run = execute(entry.registry, entry.request, "", count_applied);
+    const TimedRun run = entry.run.execute("", count_applied);
     const properties::RunReport& report = run.report;
     verdict.status = std::string(properties::to_string(report.status));
     verdict.faults = file.plan.faults.size();

@@ -12,19 +12,17 @@ namespace fencesim::cli {
 
 CorpusEntry read_corpus_entry(const scenarios::ScenarioRegistry& registry, std::string_view text,
                               const std::string& source) {
-  CorpusEntry entry{reports::replay_file_from_text(text, source), {}, {}};
-  if (entry.file.expected_status == properties::to_string(properties::RunStatus::kPass)) {
+  reports::ReplayFile file = reports::replay_file_from_text(text, source);
+  if (file.expected_status == properties::to_string(properties::RunStatus::kPass)) {
     throw reports::ReplayFileError(
         fmt::format("replay file '{}' records a passing run, not a failure", source));
   }
-  entry.registry = reports::registry_for(registry, entry.file, source);
-  if (entry.registry.find(entry.file.scenario) == nullptr) {
-    throw reports::ReplayFileError(scenarios::one_line(
-        fmt::format("replay file '{}': unknown scenario '{}' (try 'fencesim list')", source,
-                    entry.file.scenario)));
+  ReplayRun run(registry, file, source);
+  if (run.registry().find(file.scenario) == nullptr) {
+    throw reports::ReplayFileError(scenarios::one_line(fmt::format(
+        "replay file '{}': unknown scenario '{}' (try 'fencesim list')", source, file.scenario)));
   }
-  entry.request = reports::run_request(entry.file);
-  return entry;
+  return CorpusEntry{std::move(file), std::move(run)};
 }
 
 CorpusEntry read_corpus_file(const scenarios::ScenarioRegistry& registry, const std::string& path) {

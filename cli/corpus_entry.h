@@ -2,11 +2,12 @@
 // The corpus reader: what `fencesim corpus run` (and the fuzz target fuzz/corpus_reader_fuzz.cpp)
 // does to one file of a corpus before its world runs. The file is read and migrated from any
 // older schema (reports/replay_file.h); it must record a failure; its spec, if it carries one,
-// is registered; its scenario must exist. Anything that keeps it from running is one line.
+// is registered; its scenario must exist; it runs as `fencesim replay` runs it (cli/replay_run.h:
+// an explored schedule by its choice log). Anything that keeps it from running is one line.
 #include <string>
 #include <string_view>
 
-#include "properties/run.h"
+#include "cli/replay_run.h"
 #include "reports/replay_file.h"
 #include "scenarios/scenario.h"
 
@@ -14,8 +15,8 @@ namespace fencesim::cli {
 
 struct CorpusEntry {
   reports::ReplayFile file;
-  scenarios::ScenarioRegistry registry;  // `registry` with the file's spec registered, if any
-  properties::RunRequest request;
+  // The run `fencesim replay` makes of the file: its spec registered, its choice log followed.
+  ReplayRun run;
 };
 
 // Throws reports::ReplayFileError, one line naming `source`.

@@ -160,7 +160,8 @@ void add_sweep(CLI::App& app, SweepArgs& args) {
       "made are read from there");
   // What to run comes from the interrupted sweep; only how to run may be given again.
   for (const char* name : {"--scenario", "--seeds", "--budget", "--shard", "--strategy",
-                           "--determinism-every", "--out", "--sink-double"}) {
+                           "--determinism-every", "--out", "--sink-double", "--branch-at",
+                           "--branches"}) {
     resume->excludes(sweep->get_option(name));
   }
 }

@@ -44,7 +44,11 @@ std::string difference(const reports::SweepConfig& a, const reports::SweepConfig
   if (a.budget_ms != b.budget_ms) return "budget";
   if (a.strategies != b.strategies) return "strategies";
   if (a.determinism_every != b.determinism_every) return "determinism-every";
-  return "sink-double";
+  if (a.sink_double != b.sink_double) return "sink-double";
+  // A branching shard beside a plain one, or shards branching at other marks: their runs.jsonl
+  // hold different runs (a plain shard has no branch runs), so one summary would mix two sweeps.
+  if (a.branch_marks != b.branch_marks) return "branch-at";
+  return "branches";
 }
 
 MergedShard read_shard(const std::string& dir) {
@@ -114,22 +118,53 @@ std::vector<std::uint64_t> check_indices(const std::vector<MergedShard>& shards)
   return indices;
 }
 
-// The failure files each record names, as (shard folder, relative path); checked to exist.
+// A run of the sweep: (scenario, strategy, seed) and, for a branch run, its branch point (mark,
+// event, number): the branches of a seed share its seed, and are runs of their own.
+using RunKey =
+    std::tuple<std::string, std::string, std::uint64_t, std::string, std::uint64_t, std::uint64_t>;
+
+RunKey run_key(const reports::RunRecord& record) {
+  if (!record.branch) return {record.scenario, record.strategy, record.seed, "", 0, 0};
+  const properties::BranchPoint& at = record.branch->at;
+  return {record.scenario, record.strategy, record.seed, at.mark, at.event, at.number};
+}
+
+std::string run_name(const reports::RunRecord& record) {
+  std::string name = fmt::format("{} {} seed {}", record.scenario, record.strategy, record.seed);
+  if (record.branch) {
+    const properties::BranchPoint& at = record.branch->at;
+    name += fmt::format(" branch {}:{}:{}", at.mark, at.event, at.number);
+  }
+  return name;
+}
+
+// The files each record names (a failure's, and a branch's replay file, in failures/ when it
+// failed and branches/ when it passed), as (shard folder, relative path); checked to exist.
 std::vector<std::pair<std::string, std::string>> failure_files(const std::vector<MergedShard>& shards) {
   std::vector<std::pair<std::string, std::string>> files;
-  std::set<std::tuple<std::string, std::string, std::uint64_t>> seen;
+  std::set<RunKey> seen;
   for (const MergedShard& shard : shards) {
     for (const reports::RunRecord& record : shard.records) {
-      if (!seen.emplace(record.scenario, record.strategy, record.seed).second) {
-        throw UsageError(fmt::format("merge: {} {} seed {} is in two shards (again in '{}')",
-                                     record.scenario, record.strategy, record.seed, shard.dir));
+      if (!seen.insert(run_key(record)).second) {
+        throw UsageError(
+            fmt::format("merge: {} is in two shards (again in '{}')", run_name(record), shard.dir));
       }
-      if (!record.failure) continue;
-      const reports::FailureFiles& f = record.failure.value();
-      for (const std::string* path :
-           {&f.replay, &f.shrunk_replay, &f.timeline, &f.html, &f.perfetto}) {
+      std::vector<const std::string*> named;
+      if (record.failure) {
+        const reports::FailureFiles& f = record.failure.value();
+        named = {&f.replay, &f.shrunk_replay, &f.timeline, &f.html, &f.perfetto};
+      }
+      // A failing branch's replay file is its failure's too: copied once.
+      const bool own_branch_file =
+          record.branch && !record.branch->replay.empty() &&
+          !(record.failure && record.failure->replay == record.branch->replay);
+      if (own_branch_file) named.push_back(&record.branch->replay);
+      for (const std::string* path : named) {
         if (path->empty()) continue;
-        if (!path->starts_with("failures/") || path->find("..") != std::string::npos) {
+        const bool inside = path->starts_with("failures/") ||
+                            (record.branch && path == &record.branch->replay &&
+                             path->starts_with("branches/"));
+        if (!inside || path->find("..") != std::string::npos) {
           throw UsageError(
               fmt::format("merge: {}/runs.jsonl names '{}', outside failures/", shard.dir, *path));
         }
@@ -253,7 +288,9 @@ int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& 
   }
   for (const auto& [dir, path] : files) {
     std::error_code copied;
-    fs::copy_file(dir + "/" + path, args.out + "/" + path, fs::copy_options::overwrite_existing,
+    // branches/ for a branching sweep's passing branches; failures/ is there already.
+    fs::create_directories(fs::path(args.out + "/" + path).parent_path(), copied);
+    if (!copied) fs::copy_file(dir + "/" + path, args.out + "/" + path, fs::copy_options::overwrite_existing,
                   copied);
     if (copied) {
       throw UsageError(

@@ -1,5 +1,5 @@
 // `fencesim replay FILE`: runs a replay file's world again and checks that the outcome is the one
-// it recorded (same status, same history hash).
+// it recorded (same status, same history hash); exit 4 when it is not (docs/replay-files.md).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -8,8 +8,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/parse.h"
-#include "explore/explorer.h"
-#include "explore/replay_chooser.h"
+#include "cli/replay_run.h"
 #include "reports/replay_compare.h"
 #include "reports/replay_file.h"
 #include "reports/timeline_files.h"
@@ -18,18 +17,6 @@
 namespace fencesim::cli {
 
 namespace {
-
-properties::RunRequest request_from(const reports::ReplayFile& file) {
-  properties::RunRequest request;
-  request.scenario = file.scenario;
-  request.seed = file.seed;
-  set_strategy("strategy", file.strategy, request);
-  request.sink_double = file.sink_double;
-  request.plan_override = file.plan;
-  request.branch = file.branch;  // a sweep's branch: reseeded at its mark's event, no fork
-  request.history_hash_scheme = file.history_hash_scheme;  // the recorded hash's, not ours
-  return request;
-}
 
 // One line saying whether the run matches the file, and how it differs if not.
 std::string verdict(const reports::ReplayFile& file, const properties::RunReport& report,
@@ -51,22 +38,23 @@ std::string verdict(const reports::ReplayFile& file, const properties::RunReport
   return line;
 }
 
+// The exit code of a replay. The run's own (0, 1, 3, 5) only when it is the run the file recorded
+// (same status, same history hash): then 1 says "the failure is still there", bit for bit, and 0
+// that a recorded pass (a sweep's passing branch) still passes. Any other run exits 4, whatever
+// its status: a recorded failure that now passes must not read as "all is well", and another
+// failure, or a branch whose history moved, is not the one on file. Plain and branch files alike.
+int replay_exit_code(bool matches, properties::RunStatus status) {
+  return matches ? properties::exit_code(status) : kExitNondeterminism;
+}
+
 }  // namespace
 
 int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs& args,
                    std::ostream& out, std::ostream& err) {
   const reports::ReplayFile file = reports::read_replay_file(args.file);
-  // A spec's run carries its spec: registered here, the file replays without the spec file.
-  scenarios::ScenarioRegistry replay_registry = reports::registry_for(registry, file, args.file);
-  // A schedule found by `fencesim explore` runs again by its choice log.
-  std::optional<explore::ReplayChooser> chooser;
-  sim::ChoiceSource* driver = nullptr;
-  if (file.choices) {
-    chooser.emplace(*file.choices);
-    driver = &*chooser;
-    replay_registry = explore::driven_registry(replay_registry, file.scenario, &driver);
-  }
-  const properties::RunRequest request = request_from(file);
+  // Its spec registered, its choice log followed: the run `corpus run` and `shrink` make too.
+  const ReplayRun replay(registry, file, args.file);
+  const properties::RunRequest& request = replay.request();
   reports::RunPictures pictures(args.html, args.perfetto);
   try {
     pictures.check_paths();
@@ -75,12 +63,11 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
   }
   // How the history compares with the recorded one, whichever version wrote the file.
   reports::HistoryComparison history;
-  const TimedRun run = execute(replay_registry, request, args.trace,
-                               [&](const sim::World& world, const properties::RunReport& report) {
-                                 pictures.capture(world, report);
-                                 history =
-                                     reports::compare_history(file, world, report.history_hash);
-                               });
+  const TimedRun run =
+      replay.execute(args.trace, [&](const sim::World& world, const properties::RunReport& report) {
+        pictures.capture(world, report);
+        history = reports::compare_history(file, world, report.history_hash);
+      });
   const std::string line = verdict(file, run.report, args.file);
   const bool matches = line.starts_with("replay matches");
   try {
@@ -112,7 +99,7 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
                reports::fencesim_version());
   }
   if (!matches) fmt::print(err, "fencesim: {}\n", line);
-  return properties::exit_code(run.report.status);
+  return replay_exit_code(matches, run.report.status);
 }
 
 }  // namespace fencesim::cli

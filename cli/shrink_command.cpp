@@ -1,6 +1,7 @@
 // `fencesim shrink FILE`: runs a replay file's failure again, shrinks its fault plan to a minimal
 // one that fails the same way (properties/shrink.h), writes that as a new replay file, and says
-// what it removed. A file that no longer fails as recorded cannot be shrunk: exit 2.
+// what it removed. A file that no longer fails as recorded cannot be shrunk, nor can a schedule
+// `fencesim explore` found (its choice log fits its own plan only): exit 2.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -11,6 +12,7 @@
 #include "cli/execute.h"
 #include "cli/output.h"
 #include "cli/parse.h"
+#include "cli/replay_run.h"
 #include "properties/shrink.h"
 #include "reports/replay_file.h"
 
@@ -51,10 +53,11 @@ int shrink_command(const scenarios::ScenarioRegistry& registry, const ShrinkArgs
     throw UsageError(
         fmt::format("replay file '{}' records a passing run: nothing to shrink", args.file));
   }
-  const scenarios::ScenarioRegistry shrink_registry =
-      reports::registry_for(registry, file, args.file);
-  const properties::RunRequest request = reports::run_request(file);
-  const TimedRun first = execute(shrink_registry, request, "");
+  // The recorded run, as `fencesim replay` makes it: shrinking starts from the failure on file.
+  const ReplayRun replay(registry, file, args.file);
+  const scenarios::ScenarioRegistry& shrink_registry = replay.registry();
+  const properties::RunRequest& request = replay.request();
+  const TimedRun first = replay.execute("");
   if (!reports::fails_as_recorded(file, first.report)) {
     const auto& now = first.report;
     throw UsageError(fmt::format(
@@ -64,6 +67,24 @@ int shrink_command(const scenarios::ScenarioRegistry& registry, const ShrinkArgs
                 file.violations.empty() ? "" : file.violations.front().invariant),
         outcome(std::string(properties::to_string(now.status)),
                 now.violations.empty() ? "" : now.violations.front().invariant)));
+  }
+
+  if (file.choices) {
+    // A choice log indexes the choice points of this plan's schedule; a candidate plan (a fault
+    // removed, a duration cut) has other choice points, where the log's indices pick fibers and
+    // values it never meant. Shrinking would judge runs nobody explored and write one as "the
+    // same failure": refused, as for any file that cannot be shrunk. The line says whether the
+    // run just made was the recorded one, bit for bit.
+    const std::string hash = reports::hash_hex(first.report.history_hash);
+    throw UsageError(fmt::format(
+        "replay file '{}' is a schedule found by fencesim explore: it fails as recorded{}, but "
+        "its choice log fits only its own fault plan, so it cannot be shrunk (replay it: "
+        "fencesim replay {})",
+        args.file,
+        hash == file.expected_history_hash
+            ? std::string(" with its recorded history")
+            : fmt::format(" (history hash {}, recorded {})", hash, file.expected_history_hash),
+        args.file));
   }
 
   properties::ShrinkResult shrunk;

@@ -5,6 +5,7 @@
 // docs/reports.md to --out.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -56,6 +57,10 @@ std::string configuration_line(const SweepPlan& plan) {
       scenarios, reports::describe_seeds(plan.config), strategies, plan.shard.index,
       plan.shard.count, plan.jobs, plan.config.determinism_every);
   if (!plan.config.sink_double.empty()) line += " sink-double=" + plan.config.sink_double;
+  if (!plan.config.branch_marks.empty()) {
+    line += fmt::format(" branch-at={} branches={}", fmt::join(plan.config.branch_marks, ","),
+                        plan.config.branches);
+  }
   return line + fmt::format(" out={} fencesim={}", plan.out, reports::fencesim_version());
 }
 
@@ -125,7 +130,7 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   reports::write_sweep_manifest(plan.out + "/sweep.json", manifest);
   std::error_code created;
   std::filesystem::create_directories(plan.out + "/failures", created);
-  if (!created && !plan.branch_marks.empty()) {
+  if (!created && !plan.config.branch_marks.empty()) {
     std::filesystem::create_directories(plan.out + "/branches", created);
   }
   if (created) {

@@ -176,8 +176,8 @@ SweepPlan plan_sweep(const scenarios::ScenarioRegistry& registry, const SweepArg
   plan.out = args.out;
   plan.corpus = args.corpus;
   if (!args.branch_at.empty()) {
-    plan.branch_marks = parse_branch_marks(registry, args.branch_at);
-    plan.branches = args.branches.empty() ? kDefaultBranches : parse_branches(args.branches);
+    plan.config.branch_marks = parse_branch_marks(registry, args.branch_at);
+    plan.config.branches = args.branches.empty() ? kDefaultBranches : parse_branches(args.branches);
   } else if (!args.branches.empty()) {
     throw UsageError("--branches: give --branch-at too (the marks to branch at)");
   }

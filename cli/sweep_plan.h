@@ -31,7 +31,9 @@ Shard parse_shard(std::string_view option, std::string_view text);
 inline constexpr std::string_view kDrawnStrategy = "drawn";
 
 struct SweepPlan {
-  reports::SweepConfig config;  // config.strategies: "drawn", or named strategies
+  // config.strategies: "drawn", or named strategies; config.branch_marks and config.branches:
+  // --branch-at and --branches (cli/sweep_branch.h), empty and 0 for a sweep that does not branch.
+  reports::SweepConfig config;
   Shard shard;
   unsigned jobs = 1;
   double run_timeout_seconds = 60;
@@ -44,9 +46,6 @@ struct SweepPlan {
   std::uint64_t stop_after_failures = 0;
   std::string out;
   std::string corpus;  // "" for none
-  // --branch-at and --branches (cli/sweep_branch.h): empty for a sweep that does not branch.
-  std::set<std::string> branch_marks;
-  std::uint64_t branches = 0;
   // --resume (cli/sweep_interrupt.h): the runs the interrupted sweep made, as (scenario,
   // strategy, seed), which this one skips; and what was left of its budget, which this one spends.
   std::set<std::tuple<std::string, std::string, std::uint64_t>> done;

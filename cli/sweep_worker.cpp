@@ -98,12 +98,12 @@ class Worker {
     std::uint64_t branch_points = 0;
     std::map<std::string, std::uint64_t> marks_after;  // a branch's, after its branch point
     std::optional<BranchChild> branch;                  // set in a forked branch
-    if (!setup_.plan->branch_marks.empty()) {
-      request.branch_marks = setup_.plan->branch_marks;
+    if (!setup_.plan->config.branch_marks.empty()) {
+      request.branch_marks = setup_.plan->config.branch_marks;
       request.on_branch_mark = [&](sim::World& world, const properties::PlacedMark& mark) {
         if (branch) return;  // a branch does not branch again
         ++branch_points;
-        branch = fork_branches(world, request.seed, mark, setup_.plan->branches,
+        branch = fork_branches(world, request.seed, mark, setup_.plan->config.branches,
                                [&](const properties::BranchPoint& at, const std::string& how) {
                                  lost_branch(message.id, request, at, how);
                                });

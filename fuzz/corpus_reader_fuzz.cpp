@@ -13,9 +13,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const cli::CorpusEntry entry =
         cli::read_corpus_entry(builtin, fencesim::fuzz::as_text(data, size), "fuzz.replay.json");
-    fencesim::fuzz::check(entry.registry.find(entry.request.scenario) != nullptr,
+    fencesim::fuzz::check(entry.run.registry().find(entry.run.request().scenario) != nullptr,
                           "a corpus entry ready to run names no registered scenario");
-    fencesim::fuzz::check(entry.request.seed == entry.file.seed,
+    fencesim::fuzz::check(entry.run.request().seed == entry.file.seed,
                           "a corpus entry runs another seed than its file's");
     fencesim::fuzz::check(entry.file.expected_status != "pass",
                           "a corpus entry records a passing run");

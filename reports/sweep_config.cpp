@@ -41,7 +41,9 @@ ordered_json to_json(const SweepConfig& config) {
                       {"budget_ms", config.budget_ms ? ordered_json(*config.budget_ms) : nullptr},
                       {"strategies", config.strategies},
                       {"determinism_every", config.determinism_every},
-                      {"sink_double", config.sink_double}};
+                      {"sink_double", config.sink_double},
+                      {"branch_at", config.branch_marks},
+                      {"branches", config.branches}};
 }
 
 bool KnownSignatures::contains(const std::string& signature) const {
@@ -124,6 +126,19 @@ SweepConfig config_from_json(const JsonReader& reader, const json& object) {
   config.strategies = strings(reader, object, "strategies");
   config.determinism_every = reader.unsigned_integer(object, "determinism_every");
   config.sink_double = reader.string(object, "sink_double");
+  // Absent from the sweep.json of a fencesim older than recording them: that sweep is read as not
+  // branching (a merge then refuses it beside a branching shard rather than guess).
+  if (object.contains("branch_at")) {
+    for (std::string& mark : strings(reader, object, "branch_at")) {
+      if (!config.branch_marks.insert(std::move(mark)).second) {
+        reader.fail("field 'branch_at' names a mark twice");
+      }
+    }
+  }
+  if (object.contains("branches")) config.branches = reader.unsigned_integer(object, "branches");
+  if (config.branch_marks.empty() != (config.branches == 0)) {
+    reader.fail("fields 'branch_at' and 'branches': both set (a branching sweep) or neither");
+  }
   return config;
 }
 

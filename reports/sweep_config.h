@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,13 @@ struct SweepConfig {
   std::vector<std::string> strategies;      // "random", "pct"
   std::uint64_t determinism_every = 10;
   std::string sink_double;
+  // --branch-at and --branches (docs/explore.md): the marks a run forks at and how many branch
+  // runs each hit makes. They decide which runs the sweep makes (a branching shard's runs.jsonl
+  // holds branch runs a plain one never has), so shards that differ here are different sweeps.
+  // Empty and 0 for a sweep that does not branch; a sweep.json written before they were recorded
+  // reads so too.
+  std::set<std::string> branch_marks;
+  std::uint64_t branches = 0;
   friend bool operator==(const SweepConfig&, const SweepConfig&) = default;
 };
 

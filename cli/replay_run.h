@@ -1,0 +1,43 @@
+#pragma once
+// The run a replay file asks for: one definition for `fencesim replay`, `fencesim corpus run` and
+// `fencesim shrink`, so that the three run the same world. It is the file's request
+// (reports::run_request: scenario, seed, strategy, sink double, plan, branch) against the registry
+// with the file's spec registered, and, for a schedule `fencesim explore` found, its choice log
+// driving the world (explore::ReplayChooser; docs/explore.md). Without the log the same plan would
+// run under the seeded strategy: another schedule, another history, and a verdict on a run nobody
+// recorded.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "cli/execute.h"
+#include "properties/run.h"
+#include "reports/replay_file.h"
+#include "scenarios/scenario.h"
+
+namespace fencesim::cli {
+
+class ReplayRun {
+ public:
+  // Throws reports::ReplayFileError naming `path` when the file's spec does not register. A
+  // scenario the registry lacks is left for execute() to report (check_scenario), as for any run.
+  ReplayRun(const scenarios::ScenarioRegistry& registry, const reports::ReplayFile& file,
+            const std::string& path);
+
+  const properties::RunRequest& request() const { return request_; }
+  // The registry the file's world is built from; its worlds follow the choice log, if any.
+  const scenarios::ScenarioRegistry& registry() const { return registry_; }
+
+  // Runs the file's world (cli::execute), each time from the start of its choice log.
+  TimedRun execute(const std::string& trace_path, const Inspect& inspect = nullptr) const;
+
+ private:
+  struct Driver;
+  // On the heap: the registry's worlds reach the chooser through a pointer into it, which must
+  // stay put when a ReplayRun is moved (a corpus entry is returned by value).
+  std::shared_ptr<Driver> driver_;
+  scenarios::ScenarioRegistry registry_;
+  properties::RunRequest request_;
+};
+
+}  // namespace fencesim::cli

@@ -1,0 +1,93 @@
+// A replay file `fencesim explore` wrote carries its schedule's choice log (docs/explore.md):
+// `corpus run` and `shrink` run it as `fencesim replay` does, through that log (cli/replay_run.h).
+// Without it the same plan runs under the seeded strategy, another run: corpus run would judge a
+// history nobody recorded, and shrink would shrink it. Shrink replays the recorded run and then
+// refuses (exit 2): the log fits only its own plan.
+#include <algorithm>
+#include <set>
+
+#include "cli/tests/sweep_fixture.h"
+
+namespace fencesim::cli::testing::explored_file_test {
+namespace {
+
+using nlohmann::json;
+
+class ExploredFileTest : public BinaryTest {
+ protected:
+  // Every failing schedule of a small world whose sinks accept stale tokens within one delay,
+  // written to found/ (28 files). The seeded strategy picks other fibers than these schedules
+  // did: without the choice log, the same plan gives another history (checked when this test was
+  // written: every file history-changed, and shrink shrank the seeded run). Most of them share one
+  // history, the default order's (their other choices change nothing the history records); a few
+  // do not, and only those tell a replay that follows the log from one that takes every first
+  // alternative.
+  std::vector<std::string> explored_failures() {
+    const Result explore = fencesim(
+        "explore --scenario explore-two-holders-pause --bound 1 --sink-double accept-stale "
+        "--keep 100 --out found");
+    EXPECT_EQ(explore.code, 1) << explore.out << explore.err;
+    std::vector<std::string> files;
+    std::set<std::string> histories;
+    for (const auto& entry : fs::directory_iterator(path("found"))) {
+      files.push_back("found/" + entry.path().filename().string());
+      const json file = read_json(entry.path());
+      EXPECT_TRUE(file.contains("choices")) << files.back();
+      histories.insert(file.value("expected_history_hash", ""));
+    }
+    std::sort(files.begin(), files.end());
+    EXPECT_GE(histories.size(), 3u) << "the schedules found no longer differ: " << explore.out;
+    return files;
+  }
+
+  // One file of each recorded history.
+  std::vector<std::string> one_per_history(const std::vector<std::string>& files) {
+    std::set<std::string> seen;
+    std::vector<std::string> out;
+    for (const std::string& file : files) {
+      if (seen.insert(read_json(path(file))["expected_history_hash"]).second) out.push_back(file);
+    }
+    return out;
+  }
+};
+
+TEST_F(ExploredFileTest, CorpusRunOfAnExploredFailureReproducesItsRecordedHistory) {
+  const std::vector<std::string> files = explored_failures();
+  ASSERT_FALSE(files.empty());
+  const Result corpus = fencesim("corpus run --json found");
+  ASSERT_EQ(corpus.code, 1) << corpus.out << corpus.err;  // still failing
+  const json verdicts = json::parse(corpus.out);
+  ASSERT_EQ(verdicts["files"].size(), files.size()) << corpus.out;
+  for (const json& file : verdicts["files"]) {
+    EXPECT_EQ(file["verdict"], "still-failing") << file.dump();
+    EXPECT_EQ(file["history"], "same-history") << file.dump();
+  }
+  EXPECT_EQ(verdicts["history_tally"]["same-history"], files.size());
+  // `fencesim replay` agrees: the same run.
+  for (const std::string& file : one_per_history(files)) {
+    const Result replay = fencesim("replay " + file);
+    EXPECT_EQ(replay.code, 1) << replay.out << replay.err;
+    EXPECT_NE(replay.out.find("replay matches"), std::string::npos) << replay.out;
+  }
+}
+
+TEST_F(ExploredFileTest, ShrinkReplaysTheRecordedScheduleAndRefusesToShrinkIt) {
+  const std::vector<std::string> files = one_per_history(explored_failures());
+  ASSERT_FALSE(files.empty());
+  for (const std::string& file : files) {
+    // "with its recorded history": the run shrink started from is the recorded one, bit for bit.
+    expect_usage_error(
+        fencesim("shrink " + file),
+        "replay file '" + file +
+            "' is a schedule found by fencesim explore: it fails as recorded with its recorded "
+            "history, but its choice log fits only its own fault plan, so it cannot be shrunk "
+            "(replay it: fencesim replay " +
+            file + ")");
+  }
+  for (const auto& entry : fs::directory_iterator(path("found"))) {
+    EXPECT_FALSE(entry.path().filename().string().ends_with(".shrunk.json")) << entry.path();
+  }
+}
+
+}  // namespace
+}  // namespace fencesim::cli::testing::explored_file_test

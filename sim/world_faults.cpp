@@ -74,6 +74,10 @@ void World::apply(const Fault& fault) {
         const std::uint64_t incarnation = scheduler_->node_incarnation(node);
         if (alive) ++ledger_.at(effect).chances;
         scheduler_->kill_node(node);
+        // The dead process's pauses end with it (their ledger entries are closed below, once the
+        // crash is recorded): what the next process does is none of theirs.
+        std::set<std::size_t> ended_pauses;
+        if (auto paused = pauses_.find(node); paused != pauses_.end()) ended_pauses = paused->second;
         pauses_.erase(node);
         // A crash also ends a pause: what waited for the old process is delivered to nobody, and
         // the next process's sends are not held to the dead one's planned resume.
@@ -85,6 +89,7 @@ void World::apply(const Fault& fault) {
           incarnations_.erase(it);
         }
         record(node, WorldEventKind::kNodeCrashed, "memory lost");
+        for (const std::size_t pause : ended_pauses) close_effect(pause);
         // What the old process believed about its leases died with it.
         std::erase_if(holder_terms_, [node](const auto& term) { return term.first.first == node; });
         if (alive && !incarnations_.contains(node) &&

@@ -133,5 +133,30 @@ TEST(Pause, TheRestartedProcessesSendsAreNotHeldByThePauseACrashEnded) {
   EXPECT_GT(after_restart, 0) << "the restarted process asks for its lease from 10 s on";
 }
 
+// A pause's ledger entry ends with the process it paused: a stall from 5 s, its process crashed
+// at 8 s, is over at 8 s, and counts nothing of what a process restarted at 10 s does (sends,
+// wake-ups) as chances it had. Its entry is the same whether a process comes back or not.
+TEST(Pause, APauseACrashEndedCountsNothingOfTheNextProcess) {
+  const auto stall_after = [](std::int64_t restart_after_ns) {
+    Fault crash{FaultKind::kCrash, "instance-1"};
+    crash.at_ns = 8 * kSecond;
+    crash.duration_ns = restart_after_ns;  // 0: never restarted
+    const auto world = run_paused({pause(FaultKind::kStall, 5 * kSecond, 30 * kSecond), crash});
+    for (const HistoryEvent& e : world->history().events()) {
+      if (e.world == WorldEventKind::kFaultEnded && e.detail.view().starts_with("stall")) {
+        EXPECT_EQ(e.time_ns, 8 * kSecond) << "the stall ends with its process";
+      }
+    }
+    return world->fault_effects().front();
+  };
+  const FaultEffect restarted = stall_after(2 * kSecond);
+  const FaultEffect never = stall_after(0);
+  ASSERT_EQ(restarted.kind, FaultKind::kStall);
+  EXPECT_TRUE(restarted.ended);
+  EXPECT_EQ(restarted.chances, never.chances);
+  EXPECT_EQ(restarted.messages_held, never.messages_held);
+  EXPECT_EQ(restarted.wakeups_missed, never.wakeups_missed);
+}
+
 }  // namespace
 }  // namespace fencesim::sim::pause_test

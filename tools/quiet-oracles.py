@@ -33,8 +33,10 @@ report. A test history with one bad event cannot tell that from the oracle; a si
 some test fails (a history with two violations the oracle must both report), FIRST-ONLY when all
 pass. Sites where a `return;` cannot be placed safely are listed as *skipped*: other kinds than
 push, a push inside a lambda (its `return` leaves only the lambda), a function not returning
-void, a helper whose whole body is the push, and a push its function already returns after (by
-design: "one is enough"); in the last two the edit would change nothing.
+void, a helper whose whole body is the push, a push its function already returns after (by
+design: "one is enough"), and a push that is already the last statement its function runs (the
+end of a helper, or of an if/else chain closing it, with no loop or switch around it); in the
+last three the edit would change nothing.
 
 Needs a configured build directory (cmake --preset ci) and a clean properties/ (it refuses to edit
 files with uncommitted changes). Exit 0 when every oracle (or site) is held, 1 when one is quiet,
@@ -277,8 +279,158 @@ def first_only_site(text, offset, kind="push"):
     between = re.sub(r"//[^\n]*", "", text[around[2] + 1:offset]).strip()
     if not between and text[end:].lstrip().startswith("}"):
         return None, f"the whole body of {around[1]}: its callers are the sites"
-    return (text[:offset] + "{ " + body + " return; }  // quiet-oracles.py: first report only"
-            + text[end:]), None
+    if runs_last(text, offset, end, around[2]):
+        return None, (f"the last statement {around[1]} runs (no loop around it, nothing after "
+                      "it): the edit would change nothing")
+    return first_only_edit(text, offset), None
+
+
+def first_only_edit(text, offset):
+    """The push statement at `offset` made `{ PUSH; return; }`, whatever runs after it (the edit
+    --first-only plants; tools/test_quiet_oracles.py also plants it where the mode skips, to show
+    that it changes nothing there)."""
+    end = statement_end(text, offset) + 1
+    return (text[:offset] + "{ " + text[offset:end] + " return; }  // quiet-oracles.py: first "
+            "report only" + text[end:])
+
+
+# A push that is already the last statement its function runs: a `return;` after it changes
+# nothing, so running the site would only list it FIRST-ONLY for a bug that is not there
+# (session 25 found eight such by hand, e.g. the ends of an if/else-if chain closing a helper).
+# Proven only in the plain forms: nothing but the closing braces of if/else branches and bare
+# blocks (or a `return;`) between the push and its function's closing brace, and no loop or
+# switch around the push (a loop runs its body again; a switch's `break` or fall-through is not
+# followed here). Anything else is run, not skipped.
+LOOPS = re.compile(r"\b(for|while|do|switch)\b")
+
+
+def blanked(text):
+    """`text` with comments and string and character literals made spaces, of the same length:
+    brackets inside them no longer count."""
+    def spaces(m):
+        return re.sub(r"[^\n]", " ", m.group(0))
+    return re.sub(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', spaces, text,
+                  flags=re.S)
+
+
+def matching_close(code, open_at):
+    """The offset of the bracket closing the one at `open_at` in blanked code."""
+    pairs = {"(": ")", "[": "]", "{": "}"}
+    depth = 0
+    for i in range(open_at, len(code)):
+        if code[i] in pairs:
+            depth += 1
+        elif code[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise ValueError(f"no close for the bracket at {open_at}")
+
+
+def skip_space(code, at):
+    while at < len(code) and code[at].isspace():
+        at += 1
+    return at
+
+
+def word_at(code, at):
+    m = re.match(r"[A-Za-z_][A-Za-z0-9_]*", code[at:])
+    return m.group(0) if m else ""
+
+
+def statement_after(code, at):
+    """The offset just past the statement that begins at (or after blanks from) `at` in blanked
+    code: a block, an if with its else, a loop, a do-while, a try with its catches, or a plain
+    statement to its `;`."""
+    at = skip_space(code, at)
+    word = word_at(code, at)
+    if code.startswith("{", at):
+        return matching_close(code, at) + 1
+    if word == "if":
+        at = skip_space(code, at + 2)
+        if word_at(code, at) == "constexpr":
+            at = skip_space(code, at + len("constexpr"))
+        at = statement_after(code, matching_close(code, at) + 1)
+        following = skip_space(code, at)
+        if word_at(code, following) == "else":
+            at = statement_after(code, following + 4)
+        return at
+    if word in ("for", "while", "switch"):
+        at = skip_space(code, at + len(word))
+        return statement_after(code, matching_close(code, at) + 1)
+    if word == "do":
+        at = skip_space(code, statement_after(code, at + 2))  # then `while (...)`
+        at = skip_space(code, matching_close(code, skip_space(code, at + 5)) + 1)
+        return at + 1  # its `;`
+    if word == "try":
+        at = statement_after(code, at + 3)
+        while word_at(code, skip_space(code, at)) == "catch":
+            at = skip_space(code, skip_space(code, at) + 5)
+            at = statement_after(code, matching_close(code, at) + 1)
+        return at
+    return statement_end(code, at) + 1
+
+
+def block_kind(code, brace):
+    """What the `{` at `brace` opens: "if" (an if's or else's branch), "bare" (a plain block),
+    or "other" (a loop, a switch, a try or catch, a lambda, an initializer...)."""
+    before = code[:brace].rstrip()
+    if re.search(r"\belse$", before):
+        return "if"
+    if before.endswith(")"):
+        head = code[:matching_open(code, len(before) - 1)].rstrip()
+        head = re.sub(r"\s*\bconstexpr$", "", head)
+        return "if" if re.search(r"\bif$", head) else "other"
+    if not before or before[-1] in ";{}":
+        return "bare"
+    return "other"
+
+
+def runs_last(text, offset, end, function_brace):
+    """Whether the statement text[offset:end] is the last its function runs: no loop or switch
+    around it within the function, and from it to the function's closing brace nothing but the
+    ends of if/else branches and bare blocks (their skipped else branches aside) or a `return;`."""
+    code = blanked(text)
+    for loop in LOOPS.finditer(code, function_brace, offset):
+        if loop.group(1) == "do":
+            body = (skip_space(code, loop.end()), statement_after(code, loop.end()))
+        else:
+            head = skip_space(code, loop.end())
+            if not code.startswith("(", head):
+                continue
+            body = (matching_close(code, head) + 1,
+                    statement_after(code, matching_close(code, head) + 1))
+        if body[0] <= offset < body[1]:
+            return False
+    at = end
+    while True:
+        at = skip_space(code, at)
+        word = word_at(code, at)
+        if word == "else":
+            at = statement_after(code, at + 4)
+        elif re.match(r"return\s*;", code[at:]):
+            return True
+        elif code.startswith("}", at):
+            brace = matching_open_brace(code, at)
+            if brace == function_brace:
+                return True
+            if block_kind(code, brace) == "other":
+                return False
+            at += 1
+        else:
+            return False
+
+
+def matching_open_brace(code, close):
+    depth = 0
+    for i in range(close, -1, -1):
+        if code[i] == "}":
+            depth += 1
+        elif code[i] == "{":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise ValueError(f"no `{{` for the `}}` at {close}")
 
 
 def run(cmd, **kwargs):

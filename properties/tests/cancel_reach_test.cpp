@@ -188,5 +188,49 @@ TEST(CancelSeenInTime, APassThatEndedOrAHistoryThatStoppedIsNotJudged) {
   EXPECT_TRUE(stopped.in_time().empty());
 }
 
+// --- every report, not only the first
+// Each story holds two independent violations of one oracle, and both must be reported with
+// their events: an oracle that returned after its first report still fails a run, but hides the
+// second from the report and the shrinker, and every test above (one violation each) passed with
+// it (tools/quiet-oracles.py --sites --first-only). Events are numbered in the order told.
+
+std::vector<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
+  std::vector<std::vector<std::uint64_t>> events;
+  for (const Violation& v : found) events.push_back(v.events);
+  return events;
+}
+
+using Reports = std::vector<std::vector<std::uint64_t>>;
+
+TEST(ConfirmReadsCancelEveryReport, TwoConfirmsNoReadAnsweredAreBothReported) {
+  Story s;
+  s.store(StoreOp::kLoad, "ok", 6, 5);            // 0: before either confirm began
+  s.observed("confirm", 10, 20, "confirmed");     // 1
+  s.store(StoreOp::kLoad, "ok", 32, 31, kOther);  // 2: another node's read
+  s.observed("confirm", 30, 40, "confirmed");     // 3
+  EXPECT_EQ(events_of(s.confirms()), (Reports{{1}, {3}}));
+}
+
+TEST(CancelAbortsStepsEveryReport, TwoStepsFindingTheirSignalsLiveAfterTheCancelAreBothReported) {
+  Story s;
+  s.runtime(EventKind::kTreeStarted, 1);    // 0
+  s.runtime(EventKind::kCancelSeen, 10);    // 1
+  s.observed("signal", 11, 11, "live");     // 2
+  s.observed("signal", 12, 12, "aborted");  // 3
+  s.observed("signal", 13, 13, "live");     // 4
+  EXPECT_EQ(events_of(s.aborts()), (Reports{{1, 2}, {1, 4}}));
+}
+
+// Two passes over the cancelled tree, at two nodes, neither learning of the cancel in time.
+TEST(CancelSeenInTimeEveryReport, TwoPassesUnawarePastTheBoundAreBothReported) {
+  Story s;
+  s.runtime(EventKind::kTreeStarted, 1 * kSecond);                                     // 0
+  s.runtime(EventKind::kTreeStarted, 2 * kSecond, kOther);                             // 1
+  s.store(StoreOp::kCancel, "recorded", 50 * kSecond, 50 * kSecond, sim::kWorldNode);  // 2
+  s.world(sim::WorldEventKind::kPhase, 100 * kSecond, "quiet");                        // 3
+  s.world(sim::WorldEventKind::kPhase, 200 * kSecond, "end");                          // 4
+  EXPECT_EQ(events_of(s.in_time()), (Reports{{2, 0}, {2, 1}}));
+}
+
 }  // namespace
 }  // namespace fencesim::properties::cancel_reach_test

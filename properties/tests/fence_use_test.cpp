@@ -318,6 +318,29 @@ TEST(ErrorCodeFamilies, ADottedOutcomeCodeOutsideTheExecutionFamilyIsCaught) {
   EXPECT_EQ(s.error_codes().size(), 2U);
 }
 
+// Every report: each story holds two errors wrong the same way, and both are reported (an oracle
+// that stopped at its first report passed every test above; tools/quiet-oracles.py --sites
+// --first-only).
+TEST(ErrorCodeFamiliesEveryReport, TwoClassesOutsideTheHierarchyAreBothReported) {
+  Story s;
+  s.error("NoSuchError", "execution.x");          // 0
+  s.error("StepError", "execution.step-failed");  // 1: the ADR's
+  s.error("AnotherUnknownError", "execution.y");  // 2
+  const auto found = s.error_codes();
+  ASSERT_EQ(events_of(found), (Reports{{0}, {2}}));
+  EXPECT_NE(found[1].message.find("'AnotherUnknownError'"), std::string::npos) << found[1].message;
+}
+
+TEST(ErrorCodeFamiliesEveryReport, TwoCodesOutsideTheirFamiliesAreBothReported) {
+  Story s;
+  s.error("AggregateError", "aggregate");                          // 0
+  s.error("ExecutionFencedError", "execution.lease-lost.fenced");  // 1: the ADR's
+  s.error("StepError", "step.failed");                             // 2
+  const auto found = s.error_codes();
+  ASSERT_EQ(events_of(found), (Reports{{0}, {2}}));
+  EXPECT_NE(found[1].message.find("'step.failed'"), std::string::npos) << found[1].message;
+}
+
 // call-ends-at-abort
 
 TEST(CallEndsAtAbort, AWriteThatEndsAtTheLocalExpiryPasses) {
@@ -366,6 +389,21 @@ TEST(CallEndsAtAbort, TheHoldersOwnLossIsAnAbortToo) {
   EXPECT_EQ(s.call_bound().size(), 1U);
 }
 
+// Every report: two writes, each returning long after its lease's abort, are both reported (an
+// oracle that stopped at its first report passed every test above; tools/quiet-oracles.py
+// --sites --first-only).
+TEST(CallEndsAtAbortEveryReport, TwoWritesReturningLongAfterTheExpiryAreBothReported) {
+  Story s;
+  s.take(0, 1);  // 0
+  s.observed(kExpiry + 60 * kSecond, "write", 1, "error: lease lost", "payments", "write",
+             kExpiry - kSecond);  // 1
+  s.observed(kExpiry + 61 * kSecond, "write", 1, "error: lease lost", "refunds", "refund",
+             kExpiry - kSecond);  // 2
+  const auto found = s.call_bound();
+  ASSERT_EQ(events_of(found), (Reports{{0, 1}, {0, 2}}));
+  EXPECT_NE(found[1].message.find("effect 'refund'"), std::string::npos) << found[1].message;
+}
+
 // withdrawal-frame
 
 TEST(WithdrawalFrame, UnfencedOnlyAfterTheStoreRecordedTheTreesEnd) {
@@ -390,6 +428,17 @@ TEST(WithdrawalFrame, AFencedWithdrawalRunsInTheFrameOfTheStepItNamed) {
   Story other;
   other.observed(5 * kSecond, "withdrawal", 1, "fenced", "charge", {}, 0, "ship");
   EXPECT_EQ(other.withdrawals().size(), 1U);
+}
+
+// Every report: two withdrawals, each run in the fenced frame of a step it did not name.
+TEST(WithdrawalFrameEveryReport, TwoWithdrawalsInAnotherStepsFrameAreBothReported) {
+  Story s;
+  s.observed(5 * kSecond, "withdrawal", 1, "fenced", "charge", {}, 0, "ship");    // 0
+  s.observed(6 * kSecond, "withdrawal", 1, "fenced", "charge", {}, 0, "charge");  // 1: its own
+  s.observed(7 * kSecond, "withdrawal", 1, "fenced", "refund", {}, 0, "ship");    // 2
+  const auto found = s.withdrawals();
+  ASSERT_EQ(events_of(found), (Reports{{0}, {2}}));
+  EXPECT_NE(found[1].message.find("named step 'refund'"), std::string::npos) << found[1].message;
 }
 
 }  // namespace

@@ -367,5 +367,18 @@ TEST(RefusalHandsOverEveryReport, TwoWithdrawalsReturningTheWrapperAreBothCaught
   const auto found = s.check();
   EXPECT_EQ(events_of(found), (Reports{{2, 4}, {6, 8}})) << all(found);
 }
+
+TEST(RefusalHandsOverEveryReport, TwoHoldersReadingTheirFenceHeldAfterTheHandOverAreBothCaught) {
+  Story s;
+  s.handed_over(1 * kSecond, 3, 4, std::string(kFenced));                    // 0
+  s.handed_over(1 * kSecond, 5, 6, std::string(kFenced));                    // 1
+  s.observed(2 * kSecond, "fence", 3, "until 99000000000 held");             // 2
+  s.observed(3 * kSecond, "fence", 5, "until 5 lost execution.lease-lost");  // 3
+  const auto found = s.check();
+  ASSERT_EQ(events_of(found), (Reports{{0, 2}, {1, 3}})) << all(found);
+  EXPECT_NE(found[1].message.find("assertHeld() threw execution.lease-lost, not the refusal"),
+            std::string::npos)
+      << found[1].message;
+}
 }  // namespace
 }  // namespace fencesim::properties::hand_over_test

@@ -549,6 +549,24 @@ TEST(Classification, ARefusalOfAnEarlierPassesTokenIsNotTheNewPasses) {
   expect_one(found, Classification{}.name(), {second, refused, again});
 }
 
+// Every report, not only the first: two passes, of two holders, each met a fence and each was
+// classified lost; both are reported (tools/quiet-oracles.py --sites --first-only: the oracle
+// stopped at its first report passed every test above, each of which had one such pass).
+TEST(ClassificationEveryReport, TwoPassesThatMetAFenceClassifiedLostAreBothReported) {
+  Story s;
+  const auto pass_a = s.holder(EventKind::kTreeStarted, "a", 1, {}, "order");
+  const auto refused_a = s.holder(EventKind::kWriteRefused, "a", 1, "charge", "idem", 2);
+  const auto pass_b = s.holder(EventKind::kTreeStarted, "b", 2, {}, "order");
+  const auto refused_b = s.holder(EventKind::kWriteRefused, "b", 2, "charge", "idem", 3);
+  const auto classified_a = s.holder(EventKind::kErrorClassified, "a", 1, {}, kLost);
+  const auto classified_b = s.holder(EventKind::kErrorClassified, "b", 2, {}, kLost);
+  std::vector<Violation> found;
+  check_classification(s.events(), found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{pass_a, refused_a, classified_a}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{pass_b, refused_b, classified_b}));
+}
+
 // --- fence-scoping ---
 
 TEST(FenceScoping, AWriteFromARunningStepPasses) {
@@ -606,6 +624,22 @@ TEST(FencedCheckpoint, ACommitUnderAStaleTokenIsReported) {
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{stale}));
 }
 
+// Every report, not only the first: two commits under stale tokens are both reported
+// (tools/quiet-oracles.py --sites --first-only: the oracle stopped at its first report passed
+// every test above).
+TEST(FencedCheckpointEveryReport, TwoCommitsUnderStaleTokensAreBothReported) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "b", 2, kTtl);
+  const auto charge = s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 2, "charge");
+  s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 2, 2, "charge");  // the current one
+  const auto ship = s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 2, "ship");
+  std::vector<Violation> found;
+  check_fenced_checkpoint(s.events(), found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{charge}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{ship}));
+}
+
 TEST(FenceRefusesOutsideItsStep, AFenceMisuseSeenByTheWorkloadIsReported) {
   std::vector<sim::HistoryEvent> events(2);
   events[0].index = 0;
@@ -618,6 +652,21 @@ TEST(FenceRefusesOutsideItsStep, AFenceMisuseSeenByTheWorkloadIsReported) {
   check_fence_refuses_outside_its_step(events, found);
   ASSERT_EQ(found.size(), 1u) << all(found);
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{1}));
+}
+
+// Every report: each misuse the workload saw is reported, not only the first.
+TEST(FenceRefusesOutsideItsStepEveryReport, TwoFenceMisusesAreBothReported) {
+  std::vector<sim::HistoryEvent> events(3);
+  for (std::uint64_t i = 0; i < events.size(); ++i) {
+    events[i].index = i;
+    events[i].world = sim::WorldEventKind::kMark;
+    events[i].detail = i == 1 ? "kept-fence-refused" : "fence-misuse-not-refused";
+  }
+  std::vector<Violation> found;
+  check_fence_refuses_outside_its_step(events, found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{0}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{2}));
 }
 
 TEST(NoFalseFencing, RefusalsAfterALaterTakePass) {

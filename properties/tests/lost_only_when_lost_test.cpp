@@ -144,5 +144,19 @@ TEST(LostOnlyWhenLost, OtherEndingsAreNotJudged) {
   EXPECT_TRUE(outside.judged(facts).empty()) << "outside the clock assumptions: not judged";
 }
 
+// Every report, not only the first: a step and then its pass each end lease-lost while the store
+// still holds the lease; both are reported (tools/quiet-oracles.py --sites --first-only: the
+// oracle stopped at its first report passed every test above, each of which had one such end).
+TEST(LostOnlyWhenLostEveryReport, AStepAndItsPassBothEndedLostWhileHeldAreBothReported) {
+  Story story;
+  story.step_ends_lost(5 * kSecond);  // 2
+  story.holder(6 * kSecond, EventKind::kErrorClassified, 1,
+               std::string(runtime::ExecutionLeaseLostError::kCode));  // 3
+  const std::vector<Violation> found = story.judged();
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{0, 2}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{0, 3}));
+}
+
 }  // namespace
 }  // namespace fencesim::properties::lost_only_when_lost_test

@@ -611,6 +611,28 @@ TEST(StrictConfirm, AnotherNodesRenewalAnswersNoConfirm) {
   expect_one(found, StrictConfirm{}.name(), {returned});
 }
 
+// Every report, not only the first: two confirms returned unanswered are both reported
+// (tools/quiet-oracles.py --sites --first-only: the oracle stopped at its first report passed
+// every test above, each of which had one such confirm).
+TEST(StrictConfirmEveryReport, TwoConfirmsReturnedWithoutAGrantedRenewalAreBothReported) {
+  History h;
+  h.take(1);
+  h.at(5 * kSecond);
+  h.renew(1, 5 * kSecond - 1);  // sent before the first confirm began: no answer
+  h.at(6 * kSecond);
+  const auto first = h.observe("confirm", 1, "confirmed", 5 * kSecond);
+  h.at(7 * kSecond);
+  h.renew(1, 7 * kSecond);  // answers a confirm begun at 7 s
+  h.at(8 * kSecond);
+  h.observe("confirm", 1, "confirmed", 7 * kSecond);
+  const auto second = h.observe("confirm", 1, "confirmed", 7 * kSecond + 1);
+  std::vector<Violation> found;
+  check_strict_confirm(h.events(), found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{first}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{second}));
+}
+
 // --- scope-key-injective: two trees under one lease key ---
 
 // A tree placed again (a retry, a duplicate) is one tree; two trees whose workflow or parent
@@ -701,6 +723,35 @@ TEST(ExpiredWriteNeverSucceeds, AConfirmThatReturnedAfterLocalExpiryIsReported) 
   check_expired_write_never_succeeds(h.events(), LocalExpiryPolicy{}, found);
   ASSERT_EQ(found.size(), 1u) << all(found);
   EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{1, late}));
+}
+
+// Every report, not only the first: each story holds two replies wrong the same way, and both are
+// reported (tools/quiet-oracles.py --sites --first-only: the oracle stopped at its first report
+// passed every test above, each of which had one wrong reply).
+TEST(ExpiredWriteNeverSucceedsEveryReport, TwoWritesUnderTokensNeverGrantedAreBothReported) {
+  History h;
+  h.take(1);
+  const auto first = h.observe("write", 2, "applied", 0, kSecond);
+  h.observe("write", 1, "applied", 0, kSecond);  // the token granted: fine
+  const auto second = h.observe("write", 3, "deduplicated", 0, kSecond);
+  std::vector<Violation> found;
+  check_expired_write_never_succeeds(h.events(), LocalExpiryPolicy{}, found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{first}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{second}));
+}
+
+TEST(ExpiredWriteNeverSucceedsEveryReport, AWriteAndAConfirmReturnedAfterTheExpiryAreBothReported) {
+  History h;
+  const auto granted = h.take(1);  // confirmedUntil = 0 + 30 s - 70 ms
+  h.at(31 * kSecond);
+  const auto write = h.observe("write", 1, "applied", 29 * kSecond);
+  const auto confirm = h.observe("confirm", 1, "confirmed", 29 * kSecond);
+  std::vector<Violation> found;
+  check_expired_write_never_succeeds(h.events(), LocalExpiryPolicy{}, found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{granted, write}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{granted, confirm}));
 }
 
 // --- acts-within-belief ---

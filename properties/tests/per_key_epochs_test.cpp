@@ -94,5 +94,21 @@ TEST(PerKeyEpochs, AnEpochGrantedTwiceIsReported) {
   ASSERT_EQ(g.check().size(), 1u);
 }
 
+// Every report, not only the first: two keys each skip an epoch, and both grants are reported
+// (tools/quiet-oracles.py --sites --first-only: the oracle stopped at its first report passed
+// every test above, each of which had one wrong grant).
+TEST(PerKeyEpochsEveryReport, TwoKeysEachSkippingAnEpochAreBothReported) {
+  Grants g;
+  g.world_event(sim::WorldEventKind::kPhase, "safety");
+  const std::uint64_t tree_first = g.grant(kTree, 1);
+  const std::uint64_t other_first = g.grant(kOther, 1);
+  const std::uint64_t tree_skipped = g.grant(kTree, 3);
+  const std::uint64_t other_skipped = g.grant(kOther, 4);
+  const std::vector<Violation> found = g.check();
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{tree_first, tree_skipped}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{other_first, other_skipped}));
+}
+
 }  // namespace
 }  // namespace fencesim::properties::per_key_epochs_test

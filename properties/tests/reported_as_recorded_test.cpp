@@ -155,5 +155,35 @@ TEST(ReportedAsRecorded, ATreeIsReportedCompletedOnlyOnceRecordedAndFinished) {
   EXPECT_EQ(unfinished.check().size(), 1u);
 }
 
+// Every report, not only the first: each story holds two reports the store does not back, and
+// both are reported (tools/quiet-oracles.py --sites --first-only: the oracle stopped at its first
+// report passed every test above, each story of which had one).
+std::vector<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
+  std::vector<std::vector<std::uint64_t>> events;
+  for (const Violation& v : found) events.push_back(v.events);
+  return events;
+}
+
+using Reports = std::vector<std::vector<std::uint64_t>>;
+
+TEST(ReportedAsRecordedEveryReport, TwoCheckpointVerdictsTheStoreDidNotGiveAreBothReported) {
+  Story s;
+  s.store_commit(10, "charge", 2, "committed");              // 0
+  s.report(12, EventKind::kCheckpointRefused, "charge", 2);  // 1: it was committed
+  s.report(14, EventKind::kCheckpointCommitted, "ship", 2);  // 2: no record at all
+  EXPECT_EQ(events_of(s.check()), (Reports{{1}, {2}}));
+}
+
+TEST(ReportedAsRecordedEveryReport, TwoCompletionsTheStoreDidNotBackAreBothReported) {
+  Story s;
+  s.report(8, EventKind::kTreeCompleted, "", 2);   // 0: no completion recorded
+  s.store_commit(10, "<tree>", 2, "committed");    // 1
+  s.report(13, EventKind::kTreeCompleted, "", 2);  // 2: the placement not finished
+  const auto found = s.check();
+  ASSERT_EQ(events_of(found), (Reports{{0}, {2}}));
+  EXPECT_NE(found[1].message.find("had not finished its placement"), std::string::npos)
+      << found[1].message;
+}
+
 }  // namespace
 }  // namespace fencesim::properties::reported_as_recorded_test

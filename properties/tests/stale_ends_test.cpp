@@ -28,6 +28,8 @@ constexpr sim::NodeId kStore = 1;
 constexpr sim::NodeId kHolder = 2;
 constexpr sim::NodeId kOther = 3;
 const runtime::LeaseKey kTree{"tenant-1", "order-1"};
+// A second tree, for the stories where two trees each break a rule; its scope key spelled out.
+const runtime::LeaseKey kSecondTree{"tenant-1", "order-2"};
 // The default policy (1000 ppm, 10 ms at least): a grant sent at s is believed until
 // s + 30 s - (2 * 30 ms + 10 ms) on the holder's clock.
 const LocalExpiryPolicy kPolicy{};
@@ -38,18 +40,19 @@ constexpr std::string_view kFenced = "execution.lease-lost.fenced";
 class Story {
  public:
   // The lease store granted `node` a take of token `token` sent at `sent_ns`.
-  void granted(std::int64_t sent_ns, runtime::Token token, sim::NodeId node = kHolder) {
+  void granted(std::int64_t sent_ns, runtime::Token token, sim::NodeId node = kHolder,
+               const runtime::LeaseKey& key = kTree) {
     sim::StoreCall c;
     c.op = sim::StoreOp::kTake;
     c.store = "lease-store";
     c.holder = node == kHolder ? "a" : "b";
-    c.key = kTree;
+    c.key = key;
     c.ttl_ns = 30 * kSecond;
     c.sent_ns = sent_ns;
     c.sent_monotonic_ns = sent_ns;
     c.from = node;
     c.outcome = "taken";
-    c.lease = runtime::Lease{kTree, c.holder, token, sent_ns + 30 * kSecond, false};
+    c.lease = runtime::Lease{key, c.holder, token, sent_ns + 30 * kSecond, false};
     store(sent_ns, std::move(c));
   }
   // The lease store renewed the holder's lease of token `token`, the renewal sent at `sent_ns`.
@@ -73,12 +76,13 @@ class Story {
   }
   // A runtime event of the holder `node` at `at_ns` on its clock.
   void at(std::int64_t at_ns, EventKind kind, runtime::Token token, std::string_view detail = {},
-          std::string step = "charge", sim::NodeId node = kHolder) {
+          std::string step = "charge", sim::NodeId node = kHolder,
+          const runtime::LeaseKey& key = kTree) {
     sim::HistoryEvent e = testing::next_event(events_, node, sim::WorldEventKind::kRuntime, at_ns);
     e.runtime = runtime::RuntimeEvent{kind,
                                       node == kHolder ? "a" : "b",
-                                      kTree,
-                                      "tenant-1:order-1",
+                                      key,
+                                      key == kTree ? "tenant-1:order-1" : "tenant-1:order-2",
                                       token,
                                       std::move(step),
                                       std::string(detail),
@@ -312,10 +316,11 @@ TEST(YieldLostOnlyToATaker, TakingTheLeaseBackOrAnotherFailurePasses) {
 
 // --- cancel-ends-no-later-step
 
-sim::StoreCall tree_call(sim::StoreOp op, std::string outcome, sim::NodeId from) {
+sim::StoreCall tree_call(sim::StoreOp op, std::string outcome, sim::NodeId from,
+                         const runtime::LeaseKey& key = kTree) {
   sim::StoreCall c;
   c.op = op;
-  c.key = kTree;
+  c.key = key;
   c.from = from;
   c.outcome = std::move(outcome);
   return c;
@@ -356,6 +361,81 @@ TEST(CancelEndsNoLaterStep, TheLatestHolderFinishingOrAnEndedStepOrNoCancelPasse
   uncancelled.store(42 * kSecond, tree_call(sim::StoreOp::kCancel, "already-recorded", kStore));
   uncancelled.store(43 * kSecond, tree_call(sim::StoreOp::kFinish, "ok", kHolder));
   EXPECT_TRUE(uncancelled.cancel_end().empty());
+}
+
+// --- every report, not only the first
+// Each story holds two independent violations of one oracle, and both must be reported with
+// their events: an oracle that returned after its first report still fails a run, but hides the
+// second from the report and the shrinker, and every test above (one violation each) passed with
+// it (tools/quiet-oracles.py --sites --first-only). Events are numbered in the order told.
+
+std::vector<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
+  std::vector<std::vector<std::uint64_t>> events;
+  for (const Violation& v : found) events.push_back(v.events);
+  return events;
+}
+
+using Reports = std::vector<std::vector<std::uint64_t>>;
+
+TEST(StaleStepEndsLostEveryReport, TwoStepsEndingWithTheirOwnErrorsPastTheExpiryAreBothReported) {
+  Story s;
+  s.granted(0, 1);                                                  // 0
+  s.at(kExpiry, EventKind::kStepEnded, 1, "error", "charge");       // 1
+  s.at(kExpiry + 1, EventKind::kStepEnded, 1, "failed", "refund");  // 2
+  const auto found = s.stale_step();
+  ASSERT_EQ(events_of(found), (Reports{{0, 1}, {0, 2}}));
+  EXPECT_NE(found[1].message.find("step 'refund'"), std::string::npos) << found[1].message;
+}
+
+TEST(StaleWithdrawalEndsLostEveryReport, TwoWithdrawalsEndingOkPastTheExpiryAreBothReported) {
+  Story s;
+  s.granted(0, 1);                                                    // 0
+  s.at(kExpiry, EventKind::kWithdrawalEnded, 1, "ok", "charge");      // 1
+  s.at(kExpiry + 1, EventKind::kWithdrawalEnded, 1, "ok", "refund");  // 2
+  const auto found = s.stale_withdrawal();
+  ASSERT_EQ(events_of(found), (Reports{{0, 1}, {0, 2}}));
+  EXPECT_NE(found[1].message.find("step 'refund'"), std::string::npos) << found[1].message;
+}
+
+TEST(ConfirmCancelHidesNoLossEveryReport, TwoCancelsThrownPastTheExpiryAreBothReported) {
+  Story s;
+  s.granted(0, 1);                                                                            // 0
+  s.confirm_threw(kExpiry, 1, "error: execution cancelled: the cancel of tenant-1:order-1");  // 1
+  s.confirm_threw(kExpiry + kSecond, 1,
+                  "error: execution cancelled: the cancel of tenant-1:order-1");  // 2
+  EXPECT_EQ(events_of(s.confirm_cancel()), (Reports{{0, 1}, {0, 2}}));
+}
+
+// Two holders each yield the tree and each pass then ends lost, nobody having taken it.
+TEST(YieldLostOnlyToATakerEveryReport, TwoPassesLostAfterTheirYieldsAreBothReported) {
+  Story s;
+  s.granted(0, 1);                                                         // 0
+  s.at(1 * kSecond, EventKind::kTreeStarted, 1, "order", {});              // 1
+  s.at(2 * kSecond, EventKind::kLeaseReleased, 1, {}, {});                 // 2
+  s.at(3 * kSecond, EventKind::kTreeStarted, 1, "order", {}, kOther);      // 3
+  s.at(4 * kSecond, EventKind::kLeaseReleased, 1, {}, {}, kOther);         // 4
+  s.at(5 * kSecond, EventKind::kErrorClassified, 1, kLost, {});            // 5
+  s.at(6 * kSecond, EventKind::kErrorClassified, 1, kFenced, {}, kOther);  // 6
+  EXPECT_EQ(events_of(s.yield_retake()), (Reports{{2, 5}, {4, 6}}));
+}
+
+// One end is judged per cancelled tree; each tree's is. Two trees, each finished by its earlier
+// holder while a step ran under the later token.
+TEST(CancelEndsNoLaterStepEveryReport, TwoCancelledTreesFinishedUnderALaterStepAreBothReported) {
+  Story s;
+  for (const runtime::LeaseKey& key : {kTree, kSecondTree}) {
+    s.granted(0, 1, kHolder, key);            // 0, 2
+    s.granted(40 * kSecond, 2, kOther, key);  // 1, 3
+  }
+  s.at(41 * kSecond, EventKind::kStepStarted, 2, {}, "charge", kOther);                      // 4
+  s.at(41 * kSecond, EventKind::kStepStarted, 2, {}, "ship", kOther, kSecondTree);           // 5
+  s.store(42 * kSecond, tree_call(sim::StoreOp::kCancel, "recorded", kStore));               // 6
+  s.store(42 * kSecond, tree_call(sim::StoreOp::kCancel, "recorded", kStore, kSecondTree));  // 7
+  s.store(43 * kSecond, tree_call(sim::StoreOp::kFinish, "ok", kHolder));                    // 8
+  s.store(43 * kSecond, tree_call(sim::StoreOp::kFinish, "ok", kHolder, kSecondTree));       // 9
+  const auto found = s.cancel_end();
+  ASSERT_EQ(events_of(found), (Reports{{4, 8}, {5, 9}}));
+  EXPECT_NE(found[1].message.find("step 'ship'"), std::string::npos) << found[1].message;
 }
 
 // --- each oracle's check of a world: the world's history, under the world's lease terms

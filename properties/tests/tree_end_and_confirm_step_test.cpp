@@ -161,5 +161,39 @@ TEST(ConfirmWithinStep, AFailedConfirmOrAnotherTokensRunIsNotJudged) {
   EXPECT_TRUE(s.confirm_within_step().empty());
 }
 
+// --- every report, not only the first
+// Each story holds two independent violations of one oracle, and both must be reported with
+// their events: an oracle that returned after its first report still fails a run, but hides the
+// second from the report and the shrinker, and every test above passed with it
+// (tools/quiet-oracles.py --sites --first-only). Events are numbered in the order told.
+
+std::vector<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
+  std::vector<std::vector<std::uint64_t>> events;
+  for (const Violation& v : found) events.push_back(v.events);
+  return events;
+}
+
+using Reports = std::vector<std::vector<std::uint64_t>>;
+
+TEST(EndedTreeNotLiveEveryReport, TwoWithdrawalsRefusedAsLiveAfterTheEndAreBothReported) {
+  Story s = cancelled_and_finished();                    // 0, 1: the end
+  s.observed(3 * kSecond, "withdrawal-began", "a", "");  // 2
+  s.runtime_event(3 * kSecond, EventKind::kWithdrawalRefused, "a", "the tree is live", 0);  // 3
+  s.observed(4 * kSecond, "withdrawal-began", "b", "");                                     // 4
+  s.runtime_event(4 * kSecond, EventKind::kWithdrawalRefused, "b", "the tree is live", 0);  // 5
+  EXPECT_EQ(events_of(s.ended_tree_not_live()), (Reports{{1, 2, 3}, {1, 4, 5}}));
+}
+
+TEST(ConfirmWithinStepEveryReport, TwoConfirmsAfterTheirStepsBodiesReturnedAreBothReported) {
+  Story s;
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, "notify");                       // 0
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, "ship");                         // 1
+  s.runtime_event(2 * kSecond, EventKind::kCheckpointSent, "notify");                    // 2
+  s.runtime_event(2 * kSecond, EventKind::kStepEnded, "ship", "execution.step-failed");  // 3
+  s.observed(3 * kSecond, "confirm", "notify", "confirmed", 1);                          // 4
+  s.observed(3 * kSecond, "confirm", "ship", "confirmed", 1);                            // 5
+  EXPECT_EQ(events_of(s.confirm_within_step()), (Reports{{0, 2, 4}, {1, 3, 5}}));
+}
+
 }  // namespace
 }  // namespace fencesim::properties::tree_end_and_confirm_step_test

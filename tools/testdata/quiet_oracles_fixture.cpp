@@ -2,9 +2,10 @@
 // that look alike but report nothing. Each reporting site carries `// site: KIND LABELS`, LABELS
 // the reports it makes in main's run (`-`: none), main printing every report it gets; the test
 // checks that the site finder finds exactly these sites and that silencing one drops exactly its
-// labels. A push also carries `first-only: LABELS` (`-`: none; `skipped`), the reports its run
-// loses when quiet-oracles.py --first-only stops its function right after that push; a site
-// without one must be skipped by that mode. Built alone: no fencesim.
+// labels. A push also carries `first-only: LABELS` (`-`: none; `skipped`; `unchanged`), the
+// reports its run loses when quiet-oracles.py --first-only stops its function right after that
+// push; `unchanged` marks a push that is already the last statement its function runs, which the
+// mode must skip and where its edit, planted anyway, must lose nothing. Built alone: no fencesim.
 #include <cstdint>
 #include <functional>
 #include <iostream>
@@ -58,6 +59,62 @@ void check_each(const std::vector<int>& items, std::vector<Violation>& out) {
   }
 }
 
+// The ends of an if/else-if chain closing a helper (invariants_scope_key.cpp's scope_seen, a bare
+// block around the last): each push is the last statement the function runs.
+void check_chain(int n, std::vector<Violation>& out) {
+  if (n == 1) {
+    // site: push chain-one first-only: unchanged
+    out.push_back(violation("c", "chain-one", {}));
+  } else if (n == 2)
+    // site: push chain-two first-only: unchanged
+    out.push_back(violation("c", "chain-two", {}));
+  else {
+    {
+      // site: push chain-else first-only: unchanged
+      out.push_back(violation("c", "chain-else", {}));
+    }
+  }
+}
+
+// Near misses: pushes that end a block, and yet are not the last statement their function
+// runs: a braced branch is followed by a statement, a switch case falls through, a do-while
+// loops.
+void check_near_misses(int n, std::vector<Violation>& out) {
+  if (n > 0) {
+    // site: push then-block first-only: after,case-2,case-1,loop-1,loop-2
+    out.push_back(violation("m", "then-block", {}));
+  }
+  // site: push after first-only: case-2,case-1,loop-1,loop-2
+  out.push_back(violation("m", "after", {}));
+  switch (n) {
+    case 2:
+      // site: push case-2 first-only: case-1,loop-1,loop-2
+      out.push_back(violation("m", "case-2", {}));
+      [[fallthrough]];
+    case 1:
+      out.push_back(violation("m", "case-1", {}));  // site: push case-1 first-only: loop-1,loop-2
+      break;
+    default:
+      break;
+  }
+  int round = 0;
+  do {
+    ++round;
+    if (round > 0) {
+      // site: push loop-1,loop-2 first-only: loop-2
+      out.push_back(violation("m", round == 1 ? "loop-1" : "loop-2", {}));
+    }
+  } while (round < 2);
+}
+
+// The last statement of the function's text, but a loop's unbraced body: it runs again.
+void check_tail(const std::vector<int>& items, std::vector<Violation>& out) {
+  for (int item : items)
+    if (item > 0)
+      // site: push tail-1,tail-2 first-only: tail-2
+      out.push_back(violation("t", item == 1 ? "tail-1" : "tail-2", {}));
+}
+
 // A push in a lambda: its `return` would leave the lambda only, so --first-only skips it.
 void check_late(std::vector<Violation>& out) {
   auto late = [&](const char* what) {
@@ -79,7 +136,8 @@ class Judge {
       report(fmt::format("helper-block {}", n),  // site: helper helper-block
              {3});
     }
-    out_.push_back(violation("j", "push-member", {4}));  // site: push push-member first-only: -
+    // site: push push-member first-only: unchanged
+    out_.push_back(violation("j", "push-member", {4}));
   }
 
  private:
@@ -128,6 +186,11 @@ int main() {
   check_forms(1, out);
   check_each({1, 2}, out);
   check_late(out);
+  check_chain(1, out);
+  check_chain(2, out);
+  check_chain(3, out);
+  check_near_misses(2, out);
+  check_tail({1, 2}, out);
   Judge(out).judge(2);
   for (const Violation& v : out) std::cout << v.message.substr(0, v.message.find(' ')) << "\n";
   for (const std::optional<std::string>& d : {differs(1), differs_literal(1)}) {

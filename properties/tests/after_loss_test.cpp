@@ -4,6 +4,7 @@
 
 #include "properties/invariants_after_loss.h"
 #include "properties/tests/story_event.h"
+#include "properties/tests/reports_of.h"
 
 namespace fencesim::properties::after_loss_test {
 namespace {
@@ -62,13 +63,8 @@ class Story {
 // violations of one oracle, and both must be reported with their events. An oracle that returned
 // after its first report still fails a run, but hides the second from the report and the
 // shrinker, and every other test here passed with it (tools/quiet-oracles.py --sites --first-only).
-std::vector<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
-  std::vector<std::vector<std::uint64_t>> events;
-  for (const Violation& v : found) events.push_back(v.events);
-  return events;
-}
-
-using Reports = std::vector<std::vector<std::uint64_t>>;
+using testing::events_of;
+using testing::Reports;
 
 // --- refusal-is-a-loss
 

@@ -7,6 +7,7 @@
 #include "properties/invariants_confirm_cancel.h"
 #include "properties/tests/story_event.h"
 #include "properties/tests/world_of.h"
+#include "properties/tests/reports_of.h"
 
 namespace fencesim::properties::cancel_reach_test {
 namespace {
@@ -194,13 +195,8 @@ TEST(CancelSeenInTime, APassThatEndedOrAHistoryThatStoppedIsNotJudged) {
 // second from the report and the shrinker, and every test above (one violation each) passed with
 // it (tools/quiet-oracles.py --sites --first-only). Events are numbered in the order told.
 
-std::vector<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
-  std::vector<std::vector<std::uint64_t>> events;
-  for (const Violation& v : found) events.push_back(v.events);
-  return events;
-}
-
-using Reports = std::vector<std::vector<std::uint64_t>>;
+using testing::events_of;
+using testing::Reports;
 
 TEST(ConfirmReadsCancelEveryReport, TwoConfirmsNoReadAnsweredAreBothReported) {
   Story s;

@@ -5,6 +5,7 @@
 #include "properties/invariants_fence_use.h"
 #include "properties/tests/story_event.h"
 #include "properties/tests/world_of.h"
+#include "properties/tests/reports_of.h"
 
 namespace fencesim::properties::fence_use_test {
 namespace {
@@ -216,13 +217,8 @@ TEST(FenceAfterLoss, TheFencesReadingsAgreeWithEachOtherAndWithTheStoresGrants) 
 // the same way, and both must be reported. tools/quiet-oracles.py --sites --first-only found
 // these reports could stop the oracle at its first with every test above still passing. Events
 // are numbered in the order told: the take is 0.
-std::vector<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
-  std::vector<std::vector<std::uint64_t>> events;
-  for (const Violation& v : found) events.push_back(v.events);
-  return events;
-}
-
-using Reports = std::vector<std::vector<std::uint64_t>>;
+using testing::events_of;
+using testing::Reports;
 
 TEST(FenceAfterLossEveryReport, TwoUnreadableFenceRecordsAreBothReported) {
   Story s;

@@ -5,6 +5,7 @@
 
 #include "properties/invariants_hand_over.h"
 #include "properties/tests/story_event.h"
+#include "properties/tests/reports_of.h"
 
 namespace fencesim::properties::hand_over_test {
 namespace {
@@ -302,13 +303,8 @@ TEST(RefusalHandsOver, OnlyReadsOfTheSameHolderAfterItsRefusalAreJudged) {
 // holders, tokens 3 and 5, or two withdrawals one after the other), and both must be reported.
 // tools/quiet-oracles.py --sites --first-only found each of these reports could stop the oracle
 // at its first with every test above still passing. Events are numbered in the order told.
-std::vector<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
-  std::vector<std::vector<std::uint64_t>> events;
-  for (const Violation& v : found) events.push_back(v.events);
-  return events;
-}
-
-using Reports = std::vector<std::vector<std::uint64_t>>;
+using testing::events_of;
+using testing::Reports;
 
 TEST(RefusalHandsOverEveryReport, TwoHoldersGivenAnotherErrorAreBothCaught) {
   Story s;

@@ -4,6 +4,7 @@
 
 #include "properties/invariants_reported_as_recorded.h"
 #include "properties/tests/story_event.h"
+#include "properties/tests/reports_of.h"
 
 namespace fencesim::properties::reported_as_recorded_test {
 namespace {
@@ -158,13 +159,8 @@ TEST(ReportedAsRecorded, ATreeIsReportedCompletedOnlyOnceRecordedAndFinished) {
 // Every report, not only the first: each story holds two reports the store does not back, and
 // both are reported (tools/quiet-oracles.py --sites --first-only: the oracle stopped at its first
 // report passed every test above, each story of which had one).
-std::vector<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
-  std::vector<std::vector<std::uint64_t>> events;
-  for (const Violation& v : found) events.push_back(v.events);
-  return events;
-}
-
-using Reports = std::vector<std::vector<std::uint64_t>>;
+using testing::events_of;
+using testing::Reports;
 
 TEST(ReportedAsRecordedEveryReport, TwoCheckpointVerdictsTheStoreDidNotGiveAreBothReported) {
   Story s;

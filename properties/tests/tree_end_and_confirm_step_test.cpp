@@ -10,6 +10,7 @@
 #include "properties/invariants_ended_tree.h"
 #include "properties/invariants_fence_use.h"
 #include "properties/tests/story_event.h"
+#include "properties/tests/reports_of.h"
 
 namespace fencesim::properties::tree_end_and_confirm_step_test {
 namespace {
@@ -167,13 +168,8 @@ TEST(ConfirmWithinStep, AFailedConfirmOrAnotherTokensRunIsNotJudged) {
 // second from the report and the shrinker, and every test above passed with it
 // (tools/quiet-oracles.py --sites --first-only). Events are numbered in the order told.
 
-std::vector<std::vector<std::uint64_t>> events_of(const std::vector<Violation>& found) {
-  std::vector<std::vector<std::uint64_t>> events;
-  for (const Violation& v : found) events.push_back(v.events);
-  return events;
-}
-
-using Reports = std::vector<std::vector<std::uint64_t>>;
+using testing::events_of;
+using testing::Reports;
 
 TEST(EndedTreeNotLiveEveryReport, TwoWithdrawalsRefusedAsLiveAfterTheEndAreBothReported) {
   Story s = cancelled_and_finished();                    // 0, 1: the end

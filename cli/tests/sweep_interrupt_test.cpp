@@ -252,5 +252,37 @@ TEST(SeedsNotRun, ASeedIsWholeOnlyWithEveryRunOfItsPlan) {
   EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, 11)), "11.. every 3");
 }
 
+// What an interrupted sweep keeps of the branch runs (cli/sweep_interrupt.h): those beside their
+// parent's record. A branch of a seed cut short would be made again by the resume that runs it.
+TEST(DropBranchesWithoutParent, KeepsABranchRunOnlyBesideItsParentsRecord) {
+  const auto record = [](std::string scenario, std::uint64_t seed, std::uint64_t branch) {
+    reports::RunRecord made;
+    made.scenario = std::move(scenario);
+    made.strategy = "random";
+    made.seed = seed;
+    if (branch != 0) made.branch = reports::BranchRecord{{"mark", 7, branch}, {}, ""};
+    return made;
+  };
+  // Seed 1 of a ended with its branch; seed 2's branches ended, seed 2 did not; b's seed 2 did.
+  std::vector<reports::RunRecord> records = {record("a", 1, 1), record("a", 1, 0),
+                                             record("a", 2, 1), record("a", 2, 2),
+                                             record("b", 2, 0), record("b", 2, 1)};
+  std::vector<reports::RunTime> times;
+  for (const reports::RunRecord& made : records) {
+    times.push_back(reports::RunTime{made.scenario, made.strategy, made.seed, 1.0, 1.0});
+  }
+  EXPECT_EQ(drop_branches_without_parent(records, times), 2u);
+  std::vector<std::tuple<std::string, std::uint64_t, bool>> kept;
+  for (const reports::RunRecord& made : records) {
+    kept.emplace_back(made.scenario, made.seed, made.branch.has_value());
+  }
+  EXPECT_EQ(kept, (std::vector<std::tuple<std::string, std::uint64_t, bool>>{
+                      {"a", 1, true}, {"a", 1, false}, {"b", 2, false}, {"b", 2, true}}));
+  ASSERT_EQ(times.size(), 4u);
+  for (const reports::RunTime& time : times) {
+    EXPECT_FALSE(time.scenario == "a" && time.seed == 2) << "a time of a's seed 2 is kept";
+  }
+}
+
 }  // namespace
 }  // namespace fencesim::cli::testing::sweep_interrupt_test

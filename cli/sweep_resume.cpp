@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <string_view>
 #include <tuple>
 
 #include "cli/parse.h"
@@ -10,6 +11,14 @@
 #include "reports/replay_file.h"
 
 namespace fencesim::cli {
+
+namespace {
+
+std::string_view scheme_name(sim::HistoryHashScheme scheme) {
+  return scheme == sim::HistoryHashScheme::kNameBytes ? "names' bytes" : "names' hashes";
+}
+
+}  // namespace
 
 InterruptedSweep read_interrupted_sweep(const std::string& dir) {
   if (!std::filesystem::is_directory(dir)) {
@@ -32,6 +41,18 @@ InterruptedSweep read_interrupted_sweep(const std::string& dir) {
         "--resume: '{}' was made by fencesim {}, this is {}: a sweep resumes only with its own "
         "version",
         dir, sweep.manifest.fencesim_version, reports::fencesim_version()));
+  }
+  // The same version of fencesim may have hashed another way: the scheme changed within one
+  // version (session 26), and a sweep.json written before it was recorded reads as names' bytes.
+  const sim::HistoryHashScheme scheme = sweep.manifest.configuration.history_hash_scheme;
+  if (scheme != sim::kCurrentHistoryHashScheme) {
+    throw UsageError(fmt::format(
+        "--resume: the runs in '{}' hashed their histories another way (scheme {}, {}; this "
+        "fencesim hashes by scheme {}, {}): resumed runs would not compare with them, so sweep "
+        "again into a new folder",
+        dir, static_cast<int>(scheme), scheme_name(scheme),
+        static_cast<int>(sim::kCurrentHistoryHashScheme),
+        scheme_name(sim::kCurrentHistoryHashScheme)));
   }
   try {
     sweep.records = reports::read_run_records(dir + "/runs.jsonl");

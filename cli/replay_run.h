@@ -3,10 +3,10 @@
 // `fencesim shrink`, so that the three run the same world. It is the file's request
 // (reports::run_request: scenario, seed, strategy, sink double, plan, branch) against the registry
 // with the file's spec registered, and, for a schedule `fencesim explore` found, its choice log
-// driving the world (explore::ReplayChooser; docs/explore.md). `sweep --known` and
-// `merge --known` run a corpus file without a signature through it too. Without the log the same plan would
+// driving the world (explore::ReplayChooser; docs/explore.md). Without the log the same plan would
 // run under the seeded strategy: another schedule, another history, and a verdict on a run nobody
-// recorded.
+// recorded. `sweep --known` and `merge --known` run a corpus file without a signature through it
+// too.
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -114,8 +114,9 @@ TEST_F(ExploredFileTest, AKnownCorpusKnowsTheFailureOfEachExploredSchedule) {
       EXPECT_EQ(known["signatures"][0].get<std::string>().rfind(invariant + ": ", 0), 0u)
           << files[i] << ": " << known.dump();
     };
-    const Result sweep = fencesim("sweep --scenario kleppmann-fencing --seeds 1..1 --jobs 1 --known " +
-                                  corpus + " --out swept-" + std::to_string(i));
+    const Result sweep =
+        fencesim("sweep --scenario kleppmann-fencing --seeds 1..1 --jobs 1 --known " + corpus +
+                 " --out swept-" + std::to_string(i));
     ASSERT_EQ(sweep.code, 0) << sweep.out << sweep.err;
     expect_known("swept-" + std::to_string(i));
     const Result merge =

@@ -24,7 +24,9 @@ SweepManifest sweep() {
   return m;
 }
 
-SweepManifest read(const json& manifest) { return sweep_manifest_from_json(manifest, "s/sweep.json"); }
+SweepManifest read(const json& manifest) {
+  return sweep_manifest_from_json(manifest, "s/sweep.json");
+}
 
 TEST(SweepConfigHashScheme, ASweepRecordsThisFencesimsSchemeAndItTellsSweepsApart) {
   // A new sweep hashes as this fencesim does: scheme 2, the names' hashes.

@@ -72,6 +72,7 @@ MergedShard read_shard(const std::string& dir) {
   } catch (const reports::SweepFileError& error) {
     throw UsageError(fmt::format("merge: {}", error.what()));
   }
+  check_branching_recorded("merge", dir, shard.manifest.configuration, shard.records);
   return shard;
 }
 

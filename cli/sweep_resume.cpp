@@ -8,6 +8,7 @@
 
 #include "cli/parse.h"
 #include "cli/sweep_interrupt.h"
+#include "cli/sweep_output.h"
 #include "reports/replay_file.h"
 
 namespace fencesim::cli {
@@ -60,6 +61,7 @@ InterruptedSweep read_interrupted_sweep(const std::string& dir) {
   } catch (const reports::SweepFileError& error) {
     throw UsageError(fmt::format("--resume: {}", error.what()));
   }
+  check_branching_recorded("--resume", dir, sweep.manifest.configuration, sweep.records);
   // The branch runs of a seed cut short: the resume runs the seed again, branches and all. (A
   // sweep interrupted by this fencesim has dropped them already; one by an older fencesim has not.)
   drop_branches_without_parent(sweep.records, sweep.times);

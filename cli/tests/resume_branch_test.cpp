@@ -3,6 +3,7 @@
 // configuration. Before the branch options were recorded there, a resume took them from its own
 // command line, where they are not given: the seeds it ran did not branch, and the finished
 // sweep mixed branching and plain seeds under one configuration.
+#include <algorithm>
 #include <set>
 
 #include "cli/tests/sweep_fixture.h"
@@ -112,6 +113,36 @@ TEST_F(ResumeBranchTest, AResumeDropsTheBranchRunsOfASeedItRunsAgain) {
   // And the folder merges as the one shard it is.
   const Result merged = fencesim("merge --out merged cut");
   EXPECT_EQ(merged.code, 0) << merged.out << merged.err;
+}
+
+// An interrupted branching sweep whose sweep.json predates the branch options reads as plain: a
+// resume would run its other seeds without branching, under one configuration. Its runs.jsonl holds
+// branch runs; the resume refuses it, since how it branched is not known.
+TEST_F(ResumeBranchTest, AnOldBranchingSweepIsNotResumedAsAPlainOne) {
+  const Result sweep = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy random --jobs 1 "
+      "--branch-at stale-write-refused --branches 2 --out cut");
+  ASSERT_EQ(sweep.code, 0) << sweep.out << sweep.err;
+  cut_before("cut", 2);
+  ASSERT_GE(branch_runs_of("cut", 1), 1u);
+  json old = read_json(path("cut/sweep.json"));
+  old["configuration"].erase("branch_at");
+  old["configuration"].erase("branches");
+  write("cut/sweep.json", old.dump(2));
+  const Result resumed = fencesim("sweep --resume cut --jobs 1");
+  EXPECT_EQ(resumed.code, 2) << resumed.out << resumed.err;
+  EXPECT_EQ(resumed.out, "");
+  EXPECT_TRUE(
+      resumed.err.starts_with("fencesim: --resume: 'cut' holds branch runs (kleppmann-fencing seed "
+                              "1 branch stale-write-refused:"))
+      << resumed.err;
+  EXPECT_TRUE(resumed.err.ends_with(
+      ") but its sweep.json records no --branch-at (written before the branch options were): how "
+      "it branched is not known, so sweep it again\n"))
+      << resumed.err;
+  EXPECT_EQ(std::count(resumed.err.begin(), resumed.err.end(), '\n'), 1);
+  // Nothing ran: seed 2 is still not run.
+  EXPECT_EQ(branch_runs_of("cut", 2), 0u);
 }
 
 // What to run comes from the interrupted sweep, branching included: a resume names neither.

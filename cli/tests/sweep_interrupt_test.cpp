@@ -161,6 +161,57 @@ TEST_F(SweepInterruptTest, SigtermKeepsTheReportsAndResumeMakesTheRunsOfAnUninte
                      "--resume: 'cut' holds a sweep that was not interrupted: nothing to continue");
 }
 
+// A branching sweep keeps a branch run's record when the branch ends, the parent's when the parent
+// ends: a signal between the two finds the branches in and the parent not. The seed is listed as
+// not run and the resume forks the same branches again, so the interrupted sweep drops those
+// branch runs with their parent (cli/sweep_interrupt.h); kept, each was in runs.jsonl twice after
+// the resume. The hook hangs seed 1's run once its first two branches have ended, so the signal
+// comes between the two for sure.
+TEST_F(SweepInterruptTest, AnInterruptedSweepDropsTheBranchRunsOfARunCutShort) {
+  const std::string plan =
+      "sweep --scenario kleppmann-fencing --seeds 1..1 --strategy random --jobs 1 --branch-at "
+      "stale-write-refused --branches 2";
+  ::setenv("FENCESIM_TEST_CRASH_SEED", "1", 1);
+  ::setenv("FENCESIM_TEST_CRASH_KIND", "hang-after-branching", 1);
+  const pid_t pid = start(plan + " --progress-every 1s --out cut", "cut");
+  ::unsetenv("FENCESIM_TEST_CRASH_SEED");
+  ::unsetenv("FENCESIM_TEST_CRASH_KIND");
+  // Both branches' records are in (the run itself, one task, hangs).
+  const std::regex branched(R"(progress: \[[^\]]*\] 2/1 runs)");
+  bool in = false;
+  for (int tick = 0; tick < 600 && !in; ++tick) {
+    in = std::regex_search(read_text(dir_ / "cut.out"), branched);
+    if (!in) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(in) << read_text(dir_ / "cut.out");
+  ::kill(pid, SIGTERM);
+  ASSERT_EQ(wait_exit(pid, 20), 143) << read_text(dir_ / "cut.out");
+
+  // Seed 1 is not run, and nothing of it is kept: neither its run nor its branches'.
+  const nlohmann::json sweep = read_json(path("cut/sweep.json"));
+  ASSERT_TRUE(sweep["interrupted"].is_object()) << sweep.dump();
+  EXPECT_EQ(expand(sweep["interrupted"]["seeds_not_run"], 1), std::set<std::uint64_t>{1});
+  EXPECT_EQ(runs(path("cut")).size(), 0u);
+  EXPECT_EQ(read_lines(path("cut/run_times.jsonl")).size(), 0u);
+  EXPECT_EQ(read_json(path("cut/summary.json"))["totals"]["branch_runs"], 0);
+
+  // Resumed, it holds the runs of the uninterrupted sweep, each once.
+  const Result resumed = fencesim("sweep --resume cut --jobs 1");
+  ASSERT_EQ(resumed.code, 0) << resumed.out << resumed.err;
+  const Result whole = fencesim(plan + " --out whole");
+  ASSERT_EQ(whole.code, 0) << whole.out << whole.err;
+  const auto branches = [&](const std::string& folder) {
+    std::multiset<std::string> out;
+    for (const nlohmann::json& run : runs(path(folder))) {
+      out.insert(run["seed"].dump() + " " + run.value("branch", nlohmann::json()).dump() + " " +
+                 run["history_hash"].get<std::string>());
+    }
+    return out;
+  };
+  EXPECT_GE(branches("whole").size(), 3u);  // the run and its two branches at least
+  EXPECT_EQ(branches("cut"), branches("whole"));
+}
+
 TEST_F(SweepInterruptTest, SigintExits130AndAResumeTakesNoOtherPlan) {
   const std::string plan =
       fmt::format("sweep --scenario {} --seeds 1..{} --jobs 2 --out cut", kScenario, kSeeds);

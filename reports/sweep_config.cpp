@@ -144,9 +144,9 @@ SweepConfig config_from_json(const JsonReader& reader, const json& object) {
   config.history_hash_scheme = sim::HistoryHashScheme::kNameBytes;
   if (object.contains("history_hash_scheme")) {
     const std::uint64_t scheme = reader.unsigned_integer(object, "history_hash_scheme");
-    if (scheme == static_cast<int>(sim::HistoryHashScheme::kNameHashes)) {
+    if (scheme == static_cast<std::uint64_t>(sim::HistoryHashScheme::kNameHashes)) {
       config.history_hash_scheme = sim::HistoryHashScheme::kNameHashes;
-    } else if (scheme != static_cast<int>(sim::HistoryHashScheme::kNameBytes)) {
+    } else if (scheme != static_cast<std::uint64_t>(sim::HistoryHashScheme::kNameBytes)) {
       reader.fail(fmt::format(
           "field 'history_hash_scheme' must be 1 (names' bytes) or 2 (names' hashes), not {}",
           scheme));

@@ -48,7 +48,10 @@ std::string difference(const reports::SweepConfig& a, const reports::SweepConfig
   // A branching shard beside a plain one, or shards branching at other marks: their runs.jsonl
   // hold different runs (a plain shard has no branch runs), so one summary would mix two sweeps.
   if (a.branch_marks != b.branch_marks) return "branch-at";
-  return "branches";
+  if (a.branches != b.branches) return "branches";
+  // A shard of an older fencesim (names' bytes) beside a newer one's: the same history hashes two
+  // ways, and the merged distinct-history counts would take it for two.
+  return "history hash schemes";
 }
 
 MergedShard read_shard(const std::string& dir) {
@@ -69,6 +72,7 @@ MergedShard read_shard(const std::string& dir) {
   } catch (const reports::SweepFileError& error) {
     throw UsageError(fmt::format("merge: {}", error.what()));
   }
+  check_branching_recorded("merge", dir, shard.manifest.configuration, shard.records);
   return shard;
 }
 

@@ -26,13 +26,22 @@ ReplayRun::ReplayRun(const scenarios::ScenarioRegistry& registry, const reports:
   }
 }
 
-TimedRun ReplayRun::execute(const std::string& trace_path, const Inspect& inspect) const {
+void ReplayRun::rewind() const {
   if (driver_) {
     // A chooser remembers how far it read: a second run starts over, or it would replay nothing.
     driver_->chooser.emplace(driver_->log);
     driver_->source = &*driver_->chooser;
   }
+}
+
+TimedRun ReplayRun::execute(const std::string& trace_path, const Inspect& inspect) const {
+  rewind();
   return cli::execute(registry_, request_, trace_path, inspect);
+}
+
+properties::RunReport ReplayRun::run(const Inspect& inspect) const {
+  rewind();
+  return properties::run_scenario(registry_, request_, inspect);
 }
 
 }  // namespace fencesim::cli

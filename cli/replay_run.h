@@ -5,7 +5,8 @@
 // with the file's spec registered, and, for a schedule `fencesim explore` found, its choice log
 // driving the world (explore::ReplayChooser; docs/explore.md). Without the log the same plan would
 // run under the seeded strategy: another schedule, another history, and a verdict on a run nobody
-// recorded.
+// recorded. `sweep --known` and `merge --known` run a corpus file without a signature through it
+// too.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -30,8 +31,14 @@ class ReplayRun {
 
   // Runs the file's world (cli::execute), each time from the start of its choice log.
   TimedRun execute(const std::string& trace_path, const Inspect& inspect = nullptr) const;
+  // The same world, run as properties::run_scenario runs it: no scenario check, no clock, no trace,
+  // and an exception out of the harness escapes as it was thrown (a --known corpus turns it into
+  // the harness signature a sweep's worker would give it).
+  properties::RunReport run(const Inspect& inspect) const;
 
  private:
+  // Sets the chooser back to the start of the choice log (nothing without one).
+  void rewind() const;
   struct Driver;
   // On the heap: the registry's worlds reach the chooser through a pointer into it, which must
   // stay put when a ReplayRun is moved (a corpus entry is returned by value).

@@ -170,6 +170,8 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   }
   manifest.interrupted.reset();
   if (results.interrupted_by != 0) {
+    // The branch runs of the seeds cut short go with them: a resume runs those seeds whole.
+    drop_branches_without_parent(records, times);
     reports::Interruption interruption;
     interruption.signal = reports::signal_name(results.interrupted_by);
     interruption.seeds_not_run = seeds_not_run(plan, records, results.next_seed);

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace fencesim::cli {
@@ -84,6 +85,23 @@ std::vector<reports::SeedSpan> seeds_not_run(const SweepPlan& plan,
     }
   }
   return spans;
+}
+
+std::size_t drop_branches_without_parent(std::vector<reports::RunRecord>& records,
+                                         std::vector<reports::RunTime>& times) {
+  using Parent = std::tuple<std::string, std::string, std::uint64_t>;
+  std::set<Parent> done;
+  for (const reports::RunRecord& record : records) {
+    if (!record.branch) done.emplace(record.scenario, record.strategy, record.seed);
+  }
+  const std::size_t before = records.size();
+  std::erase_if(records, [&](const reports::RunRecord& record) {
+    return record.branch && !done.contains(Parent{record.scenario, record.strategy, record.seed});
+  });
+  std::erase_if(times, [&](const reports::RunTime& time) {
+    return !done.contains(Parent{time.scenario, time.strategy, time.seed});
+  });
+  return before - records.size();
 }
 
 }  // namespace fencesim::cli

@@ -38,4 +38,14 @@ std::vector<reports::SeedSpan> seeds_not_run(const SweepPlan& plan,
                                              const std::vector<reports::RunRecord>& records,
                                              std::optional<std::uint64_t> next_seed);
 
+// A branch run's record is kept when its branch ends, its parent's only when the parent ends: a
+// sweep stopped between the two holds branch runs of a seed it did not finish. That seed is not run
+// (seeds_not_run), so a resume runs it again and it forks the same branches again: kept, they would
+// be in runs.jsonl twice (counted twice, and refused by merge). So a branch run stays only beside
+// its parent's record (same scenario, strategy and seed, no branch): the others are dropped from
+// `records`, and their times from `times` (a parent not done has no time of its own). Returns how
+// many records were dropped.
+std::size_t drop_branches_without_parent(std::vector<reports::RunRecord>& records,
+                                         std::vector<reports::RunTime>& times);
+
 }  // namespace fencesim::cli

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "cli/parse.h"
+#include "cli/replay_run.h"
 #include "reports/replay_file.h"
 #include "reports/run_record.h"
 #include "reports/signature.h"
@@ -34,20 +35,22 @@ void from_output_folder(const std::string& dir, std::vector<std::string>& signat
   }
 }
 
-// The signature of running the file's world again, or "" when it passes now.
+// The signature of running the file's world again, or "" when it passes now. The world is the
+// one `fencesim replay` runs (cli/replay_run.h): for a schedule `fencesim explore` found (a file
+// with a choice log and no signature), its log drives it; the seeded strategy would run another
+// schedule, whose verdict is not the file's.
 std::string signature_by_running(const scenarios::ScenarioRegistry& builtin,
                                  const reports::ReplayFile& file, const std::string& path) {
-  const scenarios::ScenarioRegistry registry = reports::registry_for(builtin, file, path);
-  if (registry.find(file.scenario) == nullptr) {
+  const ReplayRun replay(builtin, file, path);
+  if (replay.registry().find(file.scenario) == nullptr) {
     throw UsageError(
         fmt::format("--known: replay file '{}' names unknown scenario '{}'", path, file.scenario));
   }
   std::string signature;
   try {
-    properties::run_scenario(registry, reports::run_request(file),
-                             [&](const sim::World& world, const properties::RunReport& report) {
-                               signature = reports::run_signature(world, report);
-                             });
+    replay.run([&](const sim::World& world, const properties::RunReport& report) {
+      signature = reports::run_signature(world, report);
+    });
   } catch (const properties::UsageError&) {
     throw;
   } catch (const std::exception& error) {

@@ -216,6 +216,21 @@ void prepare_output_folder(const std::string& option, const std::string& dir,
   }
 }
 
+void check_branching_recorded(std::string_view who, const std::string& dir,
+                              const reports::SweepConfig& config,
+                              const std::vector<reports::RunRecord>& records) {
+  if (!config.branch_marks.empty()) return;
+  const auto branch = std::find_if(records.begin(), records.end(),
+                                   [](const reports::RunRecord& record) { return record.branch; });
+  if (branch == records.end()) return;
+  throw UsageError(fmt::format(
+      "{}: '{}' holds branch runs ({} seed {} branch {}:{}:{}) but its sweep.json records no "
+      "--branch-at (written before the branch options were): how it branched is not known, so "
+      "sweep it again",
+      who, dir, branch->scenario, branch->seed, branch->branch->at.mark, branch->branch->at.event,
+      branch->branch->at.number));
+}
+
 void prepare_corpus_folder(const std::string& dir) {
   make_folder("--corpus", dir);
   check_writable("--corpus", dir);

@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reports/run_record.h"
@@ -18,6 +19,15 @@ namespace fencesim::cli {
 // whose reports are then replaced. Anything else already there is never touched.
 void prepare_output_folder(const std::string& option, const std::string& dir,
                            const reports::SweepManifest& manifest);
+
+// Throws UsageError (one line, starting with `who`: "merge", "--resume") when `dir`'s records hold
+// branch runs while its configuration says the sweep did not branch: a branching sweep whose
+// sweep.json was written before --branch-at and --branches were recorded reads as plain, so a
+// merge would join it with plain shards, and a resume would run its other seeds without
+// branching. How it branched is not known: it can only be swept again.
+void check_branching_recorded(std::string_view who, const std::string& dir,
+                              const reports::SweepConfig& config,
+                              const std::vector<reports::RunRecord>& records);
 
 // Creates the corpus folder if needed; UsageError if it is a file or cannot be written.
 void prepare_corpus_folder(const std::string& dir);

@@ -3,12 +3,23 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <string_view>
 #include <tuple>
 
 #include "cli/parse.h"
+#include "cli/sweep_interrupt.h"
+#include "cli/sweep_output.h"
 #include "reports/replay_file.h"
 
 namespace fencesim::cli {
+
+namespace {
+
+std::string_view scheme_name(sim::HistoryHashScheme scheme) {
+  return scheme == sim::HistoryHashScheme::kNameBytes ? "names' bytes" : "names' hashes";
+}
+
+}  // namespace
 
 InterruptedSweep read_interrupted_sweep(const std::string& dir) {
   if (!std::filesystem::is_directory(dir)) {
@@ -32,12 +43,28 @@ InterruptedSweep read_interrupted_sweep(const std::string& dir) {
         "version",
         dir, sweep.manifest.fencesim_version, reports::fencesim_version()));
   }
+  // The same version of fencesim may have hashed another way: the scheme changed within one
+  // version (session 26), and a sweep.json written before it was recorded reads as names' bytes.
+  const sim::HistoryHashScheme scheme = sweep.manifest.configuration.history_hash_scheme;
+  if (scheme != sim::kCurrentHistoryHashScheme) {
+    throw UsageError(fmt::format(
+        "--resume: the runs in '{}' hashed their histories another way (scheme {}, {}; this "
+        "fencesim hashes by scheme {}, {}): resumed runs would not compare with them, so sweep "
+        "again into a new folder",
+        dir, static_cast<int>(scheme), scheme_name(scheme),
+        static_cast<int>(sim::kCurrentHistoryHashScheme),
+        scheme_name(sim::kCurrentHistoryHashScheme)));
+  }
   try {
     sweep.records = reports::read_run_records(dir + "/runs.jsonl");
     sweep.times = reports::read_run_times(dir + "/run_times.jsonl");
   } catch (const reports::SweepFileError& error) {
     throw UsageError(fmt::format("--resume: {}", error.what()));
   }
+  check_branching_recorded("--resume", dir, sweep.manifest.configuration, sweep.records);
+  // The branch runs of a seed cut short: the resume runs the seed again, branches and all. (A
+  // sweep interrupted by this fencesim has dropped them already; one by an older fencesim has not.)
+  drop_branches_without_parent(sweep.records, sweep.times);
   return sweep;
 }
 

@@ -36,9 +36,12 @@ std::optional<CrashHook> crash_hook_from_environment() {
   hook.seed = parse_seed("FENCESIM_TEST_CRASH_SEED", seed);
   const char* kind = std::getenv("FENCESIM_TEST_CRASH_KIND");
   hook.kind = kind == nullptr ? "segv" : kind;
-  if (hook.kind != "segv" && hook.kind != "abort" && hook.kind != "hang" && hook.kind != "throw") {
+  if (hook.kind != "segv" && hook.kind != "abort" && hook.kind != "hang" && hook.kind != "throw" &&
+      hook.kind != "hang-after-branching") {
     throw UsageError(fmt::format(
-        "FENCESIM_TEST_CRASH_KIND: expected segv, abort, hang or throw, got '{}'", hook.kind));
+        "FENCESIM_TEST_CRASH_KIND: expected segv, abort, hang, throw or hang-after-branching, got "
+        "'{}'",
+        hook.kind));
   }
   return hook;
 }
@@ -107,12 +110,19 @@ class Worker {
                                [&](const properties::BranchPoint& at, const std::string& how) {
                                  lost_branch(message.id, request, at, how);
                                });
+        // The parent, its branches ended and answered: a sweep stopped now holds their records
+        // and not the parent's, which a test of interrupted sweeps needs to happen for sure.
+        if (!branch && setup_.crash_hook && setup_.crash_hook->seed == request.seed &&
+            setup_.crash_hook->kind == "hang-after-branching") {
+          for (;;) pause();
+        }
       };
     }
     // A hang before this run's first event must not be told by the last run's events.
     sim::last_events::clear();
     try {
-      if (setup_.crash_hook && setup_.crash_hook->seed == request.seed)
+      if (setup_.crash_hook && setup_.crash_hook->seed == request.seed &&
+          setup_.crash_hook->kind != "hang-after-branching")
         misbehave(*setup_.crash_hook);
       // The signature reads the history the violation points at: taken before the world goes.
       std::string signature;

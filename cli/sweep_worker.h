@@ -16,7 +16,9 @@ namespace fencesim::cli {
 // A test hook, never set in use: FENCESIM_TEST_CRASH_SEED=N makes a worker misbehave when it is
 // handed seed N (not a determinism re-run) in the way FENCESIM_TEST_CRASH_KIND says: "segv"
 // (default: raise SIGSEGV), "abort", "hang" (sleep until killed) or "throw" (an exception out of
-// the harness). It lets tests prove that the sweep survives each.
+// the harness). It lets tests prove that the sweep survives each. "hang-after-branching" hangs
+// the run of seed N in a branching sweep once its first branches have ended: their records reach
+// the sweep, the run's never does (a test interrupts the sweep then).
 struct CrashHook {
   std::uint64_t seed = 0;
   std::string kind;

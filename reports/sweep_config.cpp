@@ -43,7 +43,8 @@ ordered_json to_json(const SweepConfig& config) {
                       {"determinism_every", config.determinism_every},
                       {"sink_double", config.sink_double},
                       {"branch_at", config.branch_marks},
-                      {"branches", config.branches}};
+                      {"branches", config.branches},
+                      {"history_hash_scheme", static_cast<int>(config.history_hash_scheme)}};
 }
 
 bool KnownSignatures::contains(const std::string& signature) const {
@@ -138,6 +139,18 @@ SweepConfig config_from_json(const JsonReader& reader, const json& object) {
   if (object.contains("branches")) config.branches = reader.unsigned_integer(object, "branches");
   if (config.branch_marks.empty() != (config.branches == 0)) {
     reader.fail("fields 'branch_at' and 'branches': both set (a branching sweep) or neither");
+  }
+  // Absent from the sweep.json of a fencesim older than the schemes: its runs wrote names' bytes.
+  config.history_hash_scheme = sim::HistoryHashScheme::kNameBytes;
+  if (object.contains("history_hash_scheme")) {
+    const std::uint64_t scheme = reader.unsigned_integer(object, "history_hash_scheme");
+    if (scheme == static_cast<std::uint64_t>(sim::HistoryHashScheme::kNameHashes)) {
+      config.history_hash_scheme = sim::HistoryHashScheme::kNameHashes;
+    } else if (scheme != static_cast<std::uint64_t>(sim::HistoryHashScheme::kNameBytes)) {
+      reader.fail(fmt::format(
+          "field 'history_hash_scheme' must be 1 (names' bytes) or 2 (names' hashes), not {}",
+          scheme));
+    }
   }
   return config;
 }

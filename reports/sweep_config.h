@@ -11,6 +11,7 @@
 
 #include "reports/interruption.h"
 #include "scenarios/mark_floor.h"
+#include "sim/history.h"
 
 namespace fencesim::reports {
 
@@ -43,6 +44,12 @@ struct SweepConfig {
   // reads so too.
   std::set<std::string> branch_marks;
   std::uint64_t branches = 0;
+  // How the sweep's runs hashed their histories (sim::HistoryHashScheme): the hashes of two schemes
+  // never compare, so a merge or a resume that mixed them would count each history once per scheme
+  // (distinct histories doubled, a determinism re-run of another scheme "nondeterministic"). A
+  // sweep hashes by this fencesim's scheme; a sweep.json without the field was written before the
+  // schemes were named, when every hash wrote the names' bytes, and reads as kNameBytes.
+  sim::HistoryHashScheme history_hash_scheme = sim::kCurrentHistoryHashScheme;
   friend bool operator==(const SweepConfig&, const SweepConfig&) = default;
 };
 

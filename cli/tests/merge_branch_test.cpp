@@ -89,5 +89,35 @@ TEST_F(MergeBranchTest, ShardsThatBranchAlikeMergeAndAnOldPlainShardIsPlain) {
                      "merge: 'b0' and 'p1' are different sweeps (branch-at differ)");
 }
 
+// A branching shard whose sweep.json predates the branch options reads as plain: the comparison of
+// configurations would join it with a plain shard, one summary counting its branch runs as the
+// sweep's. Its runs.jsonl says what its sweep.json cannot: it holds branch runs. Refused, since
+// how it branched is not known.
+TEST_F(MergeBranchTest, AnOldBranchingShardIsRefusedNotTakenForAPlainOne) {
+  sweep(" --shard 0/2" + kBranching, "b0");
+  sweep(" --shard 1/2", "p1");
+  json old = read_json(path("b0/sweep.json"));
+  old["configuration"].erase("branch_at");
+  old["configuration"].erase("branches");
+  write("b0/sweep.json", old.dump(2));
+  json first;
+  for (const json& run : runs(path("b0"))) {
+    if (run.contains("branch")) {
+      first = run;
+      break;
+    }
+  }
+  ASSERT_TRUE(first.is_object());
+  const std::string line =
+      "merge: 'b0' holds branch runs (kleppmann-fencing seed " + first["seed"].dump() + " branch " +
+      first["branch"]["mark"].get<std::string>() + ":" + first["branch"]["event"].dump() + ":" +
+      first["branch"]["number"].dump() +
+      ") but its sweep.json records no --branch-at (written before the branch options were): how "
+      "it branched is not known, so sweep it again";
+  expect_usage_error(fencesim("merge --out merged b0 p1"), line);
+  expect_usage_error(fencesim("merge --out merged p1 b0"), line);
+  EXPECT_FALSE(fs::exists(path("merged")));
+}
+
 }  // namespace
 }  // namespace fencesim::cli::testing::merge_branch_test

@@ -3,6 +3,9 @@
 // configuration. Before the branch options were recorded there, a resume took them from its own
 // command line, where they are not given: the seeds it ran did not branch, and the finished
 // sweep mixed branching and plain seeds under one configuration.
+#include <algorithm>
+#include <set>
+
 #include "cli/tests/sweep_fixture.h"
 
 namespace fencesim::cli::testing::resume_branch_test {
@@ -57,6 +60,89 @@ TEST_F(ResumeBranchTest, AResumedBranchingSweepBranchesAsItDid) {
       << resumed.out;
   EXPECT_EQ(branch_runs_of("cut", 2), seed_2_branches);
   EXPECT_EQ(read_json(path("cut/sweep.json"))["configuration"]["branches"], 2);
+}
+
+// A branch run's record is kept when the branch ends, its parent's when the parent ends: a sweep
+// stopped in between leaves branch runs of a seed it lists as not run. The resume runs that seed
+// again, and it forks the same branches again; kept, the old branch records stood beside the new
+// ones (each branch in runs.jsonl twice, counted twice in the summary, and a merge of the folder
+// refused it: "branch ... is in two shards"). Only branch runs beside their parent's record stay.
+TEST_F(ResumeBranchTest, AResumeDropsTheBranchRunsOfASeedItRunsAgain) {
+  const Result sweep = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy random --jobs 1 "
+      "--branch-at stale-write-refused --branches 2 --out cut");
+  ASSERT_EQ(sweep.code, 0) << sweep.out << sweep.err;
+  const std::size_t all_runs = runs(path("cut")).size();
+  const std::size_t all_times = read_lines(path("cut/run_times.jsonl")).size();
+  const std::size_t seed_2_branches = branch_runs_of("cut", 2);
+  ASSERT_GE(seed_2_branches, 2u);
+
+  // Stopped while seed 2's parent run was still going: its branches had ended and were kept, it
+  // had not. (Its time is the seed's last line in run_times.jsonl: a parent ends after its
+  // branches.)
+  std::string branch_lines;
+  for (const std::string& line : read_lines(path("cut/runs.jsonl"))) {
+    const json run = json::parse(line);
+    if (run["seed"] == 2 && run.contains("branch")) branch_lines += line + "\n";
+  }
+  std::vector<std::string> seed_2_times;
+  for (const std::string& line : read_lines(path("cut/run_times.jsonl"))) {
+    if (json::parse(line)["seed"] == 2) seed_2_times.push_back(line);
+  }
+  ASSERT_EQ(seed_2_times.size(), seed_2_branches + 1);
+  seed_2_times.pop_back();
+  cut_before("cut", 2);
+  write("cut/runs.jsonl", read_text(path("cut/runs.jsonl")) + branch_lines);
+  std::string times = read_text(path("cut/run_times.jsonl"));
+  for (const std::string& line : seed_2_times) times += line + "\n";
+  write("cut/run_times.jsonl", times);
+  ASSERT_EQ(branch_runs_of("cut", 2), seed_2_branches);
+
+  const Result resumed = fencesim("sweep --resume cut --jobs 1");
+  ASSERT_EQ(resumed.code, 0) << resumed.out << resumed.err;
+  // The runs of the uninterrupted sweep, each once: seed 2's branches as many as it made.
+  EXPECT_EQ(branch_runs_of("cut", 2), seed_2_branches);
+  std::set<std::string> seen;
+  for (const json& run : runs(path("cut"))) {
+    const std::string key = run["seed"].dump() + " " + run.value("branch", json()).dump();
+    EXPECT_TRUE(seen.insert(key).second) << "twice in runs.jsonl: " << key;
+  }
+  EXPECT_EQ(seen.size(), all_runs);
+  EXPECT_EQ(read_lines(path("cut/run_times.jsonl")).size(), all_times);
+  EXPECT_EQ(read_json(path("cut/summary.json"))["totals"]["runs"], all_runs);
+  // And the folder merges as the one shard it is.
+  const Result merged = fencesim("merge --out merged cut");
+  EXPECT_EQ(merged.code, 0) << merged.out << merged.err;
+}
+
+// An interrupted branching sweep whose sweep.json predates the branch options reads as plain: a
+// resume would run its other seeds without branching, under one configuration. Its runs.jsonl holds
+// branch runs; the resume refuses it, since how it branched is not known.
+TEST_F(ResumeBranchTest, AnOldBranchingSweepIsNotResumedAsAPlainOne) {
+  const Result sweep = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy random --jobs 1 "
+      "--branch-at stale-write-refused --branches 2 --out cut");
+  ASSERT_EQ(sweep.code, 0) << sweep.out << sweep.err;
+  cut_before("cut", 2);
+  ASSERT_GE(branch_runs_of("cut", 1), 1u);
+  json old = read_json(path("cut/sweep.json"));
+  old["configuration"].erase("branch_at");
+  old["configuration"].erase("branches");
+  write("cut/sweep.json", old.dump(2));
+  const Result resumed = fencesim("sweep --resume cut --jobs 1");
+  EXPECT_EQ(resumed.code, 2) << resumed.out << resumed.err;
+  EXPECT_EQ(resumed.out, "");
+  EXPECT_TRUE(
+      resumed.err.starts_with("fencesim: --resume: 'cut' holds branch runs (kleppmann-fencing seed "
+                              "1 branch stale-write-refused:"))
+      << resumed.err;
+  EXPECT_TRUE(resumed.err.ends_with(
+      ") but its sweep.json records no --branch-at (written before the branch options were): how "
+      "it branched is not known, so sweep it again\n"))
+      << resumed.err;
+  EXPECT_EQ(std::count(resumed.err.begin(), resumed.err.end(), '\n'), 1);
+  // Nothing ran: seed 2 is still not run.
+  EXPECT_EQ(branch_runs_of("cut", 2), 0u);
 }
 
 // What to run comes from the interrupted sweep, branching included: a resume names neither.

@@ -161,6 +161,57 @@ TEST_F(SweepInterruptTest, SigtermKeepsTheReportsAndResumeMakesTheRunsOfAnUninte
                      "--resume: 'cut' holds a sweep that was not interrupted: nothing to continue");
 }
 
+// A branching sweep keeps a branch run's record when the branch ends, the parent's when the parent
+// ends: a signal between the two finds the branches in and the parent not. The seed is listed as
+// not run and the resume forks the same branches again, so the interrupted sweep drops those
+// branch runs with their parent (cli/sweep_interrupt.h); kept, each was in runs.jsonl twice after
+// the resume. The hook hangs seed 1's run once its first two branches have ended, so the signal
+// comes between the two for sure.
+TEST_F(SweepInterruptTest, AnInterruptedSweepDropsTheBranchRunsOfARunCutShort) {
+  const std::string plan =
+      "sweep --scenario kleppmann-fencing --seeds 1..1 --strategy random --jobs 1 --branch-at "
+      "stale-write-refused --branches 2";
+  ::setenv("FENCESIM_TEST_CRASH_SEED", "1", 1);
+  ::setenv("FENCESIM_TEST_CRASH_KIND", "hang-after-branching", 1);
+  const pid_t pid = start(plan + " --progress-every 1s --out cut", "cut");
+  ::unsetenv("FENCESIM_TEST_CRASH_SEED");
+  ::unsetenv("FENCESIM_TEST_CRASH_KIND");
+  // Both branches' records are in (the run itself, one task, hangs).
+  const std::regex branched(R"(progress: \[[^\]]*\] 2/1 runs)");
+  bool in = false;
+  for (int tick = 0; tick < 600 && !in; ++tick) {
+    in = std::regex_search(read_text(dir_ / "cut.out"), branched);
+    if (!in) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(in) << read_text(dir_ / "cut.out");
+  ::kill(pid, SIGTERM);
+  ASSERT_EQ(wait_exit(pid, 20), 143) << read_text(dir_ / "cut.out");
+
+  // Seed 1 is not run, and nothing of it is kept: neither its run nor its branches'.
+  const nlohmann::json sweep = read_json(path("cut/sweep.json"));
+  ASSERT_TRUE(sweep["interrupted"].is_object()) << sweep.dump();
+  EXPECT_EQ(expand(sweep["interrupted"]["seeds_not_run"], 1), std::set<std::uint64_t>{1});
+  EXPECT_EQ(runs(path("cut")).size(), 0u);
+  EXPECT_EQ(read_lines(path("cut/run_times.jsonl")).size(), 0u);
+  EXPECT_EQ(read_json(path("cut/summary.json"))["totals"]["branch_runs"], 0);
+
+  // Resumed, it holds the runs of the uninterrupted sweep, each once.
+  const Result resumed = fencesim("sweep --resume cut --jobs 1");
+  ASSERT_EQ(resumed.code, 0) << resumed.out << resumed.err;
+  const Result whole = fencesim(plan + " --out whole");
+  ASSERT_EQ(whole.code, 0) << whole.out << whole.err;
+  const auto branches = [&](const std::string& folder) {
+    std::multiset<std::string> out;
+    for (const nlohmann::json& run : runs(path(folder))) {
+      out.insert(run["seed"].dump() + " " + run.value("branch", nlohmann::json()).dump() + " " +
+                 run["history_hash"].get<std::string>());
+    }
+    return out;
+  };
+  EXPECT_GE(branches("whole").size(), 3u);  // the run and its two branches at least
+  EXPECT_EQ(branches("cut"), branches("whole"));
+}
+
 TEST_F(SweepInterruptTest, SigintExits130AndAResumeTakesNoOtherPlan) {
   const std::string plan =
       fmt::format("sweep --scenario {} --seeds 1..{} --jobs 2 --out cut", kScenario, kSeeds);
@@ -250,6 +301,38 @@ TEST(SeedsNotRun, ASeedIsWholeOnlyWithEveryRunOfItsPlan) {
   plan.config.seeds_first.reset();
   plan.config.budget_ms = 1000;
   EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, 11)), "11.. every 3");
+}
+
+// What an interrupted sweep keeps of the branch runs (cli/sweep_interrupt.h): those beside their
+// parent's record. A branch of a seed cut short would be made again by the resume that runs it.
+TEST(DropBranchesWithoutParent, KeepsABranchRunOnlyBesideItsParentsRecord) {
+  const auto record = [](std::string scenario, std::uint64_t seed, std::uint64_t branch) {
+    reports::RunRecord made;
+    made.scenario = std::move(scenario);
+    made.strategy = "random";
+    made.seed = seed;
+    if (branch != 0) made.branch = reports::BranchRecord{{"mark", 7, branch}, {}, ""};
+    return made;
+  };
+  // Seed 1 of a ended with its branch; seed 2's branches ended, seed 2 did not; b's seed 2 did.
+  std::vector<reports::RunRecord> records = {record("a", 1, 1), record("a", 1, 0),
+                                             record("a", 2, 1), record("a", 2, 2),
+                                             record("b", 2, 0), record("b", 2, 1)};
+  std::vector<reports::RunTime> times;
+  for (const reports::RunRecord& made : records) {
+    times.push_back(reports::RunTime{made.scenario, made.strategy, made.seed, 1.0, 1.0});
+  }
+  EXPECT_EQ(drop_branches_without_parent(records, times), 2u);
+  std::vector<std::tuple<std::string, std::uint64_t, bool>> kept;
+  for (const reports::RunRecord& made : records) {
+    kept.emplace_back(made.scenario, made.seed, made.branch.has_value());
+  }
+  EXPECT_EQ(kept, (std::vector<std::tuple<std::string, std::uint64_t, bool>>{
+                      {"a", 1, true}, {"a", 1, false}, {"b", 2, false}, {"b", 2, true}}));
+  ASSERT_EQ(times.size(), 4u);
+  for (const reports::RunTime& time : times) {
+    EXPECT_FALSE(time.scenario == "a" && time.seed == 2) << "a time of a's seed 2 is kept";
+  }
 }
 
 }  // namespace

@@ -97,6 +97,19 @@ TEST(FaultEffect, AStopHoldsTheNodesWakeUps) {
   EXPECT_GE(effect.wakeups_missed, 1u);
 }
 
+// A stopped process reads no socket: the renewal's reply that reaches the instance while it is
+// stopped (the stop begins as the store renews, the reply on its way) waits in its inbox, and
+// the stop's ledger counts it as held, on the stopped node and not on the store that sent it.
+TEST(FaultEffect, AStopHoldsTheReplyThatReachesItsNode) {
+  Fault fault{FaultKind::kStop, "instance-1"};
+  fault.trigger = Trigger{runtime::EventKind::kStoreLeaseRenewed, 1, 0, "lease-store"};
+  fault.duration_ns = 10 * kSecond;
+  const FaultEffect effect = run_with(fault);
+  expect_acted(effect);
+  EXPECT_GE(effect.messages_held, 1u)
+      << effect.describe({"world", "lease-store", "payments", "instance-1"});
+}
+
 // A pause at a protocol moment takes the node at its next switch: the renewal its fiber sends
 // right after the trigger is held until the pause ends (what the node sends from now on leaves
 // when it resumes), the stale request that lands after its lease may be gone.
@@ -143,6 +156,23 @@ TEST(FaultEffect, ACrashEndsTheProcess) {
   const FaultEffect effect = run_with(at_instance(FaultKind::kCrash));
   expect_acted(effect);
   EXPECT_EQ(effect.processes_ended, 1u);
+}
+
+// A crash of an instance whose restart is still pending ends no process: the second crash, at
+// 7 s, finds none running (the first, at 5 s, restarts it at 15 s). It had no chance and ended
+// nothing, though the scheduler counts one more incarnation of the node either way.
+TEST(FaultEffect, ACrashOfADeadInstanceEndsNoProcess) {
+  Fault again = at_instance(FaultKind::kCrash);
+  again.at_ns = 7 * kSecond;
+  const std::unique_ptr<World> world =
+      run_small_world(FaultPlan{{at_instance(FaultKind::kCrash), again}});
+  ASSERT_EQ(world->fault_effects().size(), 2u);
+  const std::vector<std::string> names = {"world", "lease-store", "payments", "instance-1"};
+  EXPECT_EQ(world->fault_effects()[0].processes_ended, 1u)
+      << world->fault_effects()[0].describe(names);
+  EXPECT_EQ(world->fault_effects()[1].chances, 0u) << world->fault_effects()[1].describe(names);
+  EXPECT_EQ(world->fault_effects()[1].processes_ended, 0u)
+      << world->fault_effects()[1].describe(names);
 }
 
 // A crash loses the process's identity with its memory: the restarted instance is a new holder, so
@@ -256,6 +286,31 @@ TEST(FaultEffect, WhatADropWindowOrADownStoreDropsNeverArrives) {
   }
 }
 
+// A window is on from its start up to, not at, its end: a request sent at the very nanosecond
+// a delay or drop window of the instance ends goes with the plain latency (1-20 ms). The window
+// here lasts 1 ns and ends as the instance sends a request (found by a run without faults: the
+// run up to then is the same, the window draws nothing), so only an end taken as still on shows.
+TEST(FaultEffect, AWindowIsOffAtItsEnd) {
+  const std::vector<std::int64_t> sent =
+      handled_sent_between(*run_small_world(FaultPlan{}), 5 * kSecond, 40 * kSecond);
+  ASSERT_FALSE(sent.empty());
+  const std::int64_t end = sent.front();
+  for (Fault fault :
+       {at_instance(FaultKind::kNetworkDelay, kSecond), at_instance(FaultKind::kNetworkDrop, 0, 1.0)}) {
+    fault.at_ns = end - 1;
+    fault.duration_ns = 1;
+    const std::unique_ptr<World> world = run_small_world(FaultPlan{{fault}});
+    bool handled = false;
+    for (const HistoryEvent& e : world->history().events()) {
+      if (e.world != WorldEventKind::kStoreCall || !e.store || e.store->sent_ns != end) continue;
+      handled = true;
+      EXPECT_LE(e.time_ns - end, 20'000'000) << to_string(fault.kind) << ": delayed past its end";
+    }
+    EXPECT_TRUE(handled) << to_string(fault.kind) << ": the request sent at " << end
+                         << " ns, as the window ended, never reached the store";
+  }
+}
+
 TEST(FaultEffect, ADuplicateWindowDeliversTwice) {
   Fault fault = at_store(FaultKind::kNetworkDuplicate);
   fault.probability = 1.0;
@@ -350,6 +405,16 @@ TEST(FaultEffect, ASlowStoreDelaysItsAnswers) {
   const FaultEffect effect = run_with(at_store(FaultKind::kStoreSlow, kSecond));
   expect_acted(effect);
   EXPECT_GE(effect.messages_delayed, 1u);
+}
+
+// A slow store's window lengthens every message through the store, the requests that reach it
+// as much as the answers it sends, and its ledger credits it with each: every chance it had (a
+// message sent to or from the store while it was on) is a message it delayed.
+TEST(FaultEffect, ASlowStoreIsCreditedWithEveryMessageThroughIt) {
+  const FaultEffect effect = run_with(at_store(FaultKind::kStoreSlow, kSecond / 2));
+  EXPECT_GE(effect.chances, 2u);
+  EXPECT_EQ(effect.messages_delayed, effect.chances)
+      << effect.describe({"world", "lease-store", "payments", "instance-1"});
 }
 
 TEST(FaultEffect, ADownStoreAnswersNothing) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/execution_context.h"
+#include "sim/restartable_lease_store.h"
 #include "sim/world.h"
 
 namespace fencesim::sim::fault_effect_test {
@@ -198,6 +199,15 @@ TEST(FaultEffect, ACrashedStoreRefusesWhatReachesIt) {
   const FaultEffect effect = run_with(at_store(FaultKind::kCrash));
   expect_acted(effect);
   EXPECT_GE(effect.messages_refused, 1u);
+}
+
+// A crashed lease store comes back as a new process: its table is built anew from what it
+// committed (RestartableLeaseStore::restart, the runtime's restore()). A store that came back
+// with its old table would answer the same (every change is committed before its reply) and
+// never run the restore path a crash is there to test.
+TEST(FaultEffect, ACrashedLeaseStoreComesBackAsANewProcess) {
+  const std::unique_ptr<World> world = run_small_world(FaultPlan{{at_store(FaultKind::kCrash)}});
+  EXPECT_EQ(world->lease_table().restarts(), 1);
 }
 
 TEST(FaultEffect, ADriftMovesTheClock) {

@@ -134,6 +134,32 @@ TEST(FaultEffect, AMigrationPausesAndStepsTheWallClock) {
   EXPECT_EQ(effect.clock_moved_ns, 3 * kSecond);
 }
 
+// A paused store also holds what is on the wire to and from it (its requests are handled in
+// callbacks, so holding them is what pauses it): a stall of the lease store aimed halfway along
+// its renewal's reply to the instance holds that reply until the stall is over, and the instance
+// learns of its renewal only then.
+TEST(FaultEffect, AStalledStoreHoldsItsReplyAlreadyOnTheWire) {
+  Fault fault{FaultKind::kStall, "lease-store"};
+  fault.trigger = Trigger{runtime::EventKind::kStoreLeaseRenewed, 1, 0, "lease-store"};
+  fault.trigger->aim = Aim::kInFlight;
+  fault.trigger->within_permille = 500;
+  fault.duration_ns = 5 * kSecond;
+  const std::unique_ptr<World> world = run_small_world(FaultPlan{{fault}});
+  ASSERT_EQ(world->fault_effects().size(), 1u);
+  const FaultEffect& effect = world->fault_effects().front();
+  std::int64_t renewed = -1;
+  for (const HistoryEvent& e : world->history().events()) {
+    if (e.world == WorldEventKind::kRuntime &&
+        e.runtime.kind == runtime::EventKind::kLeaseRenewed && e.time_ns >= effect.start_ns) {
+      renewed = e.time_ns;
+      break;
+    }
+  }
+  ASSERT_GE(renewed, 0) << "the instance never learned of a renewal after the stall began";
+  EXPECT_GE(renewed, effect.start_ns + fault.duration_ns)
+      << "the reply on the wire as the store's stall began reached the instance during it";
+}
+
 // A migration moves the machine: what is on the wire to or from it when it begins waits for its
 // end (a stall or a stop of an instance holds only what the process sends next). Aimed halfway
 // along a renewal's way to the store, the migration holds that renewal: the store handles it only

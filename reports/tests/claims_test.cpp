@@ -110,6 +110,18 @@ TEST(Claims, AFaultKindThatCouldActAndNeverDidIsMissed) {
   EXPECT_EQ(count_missed(judge_claims(config({}), records)), 0u);
 }
 
+// One fault that could act once and did not is enough: a kind drawn rarely (one stall in a
+// night, one partition of a link that talked once) is judged on the one chance it had.
+TEST(Claims, AKindThatCouldActOnceAndDidNotIsMissed) {
+  std::vector<RunRecord> records{run(1), run(2)};
+  records[0].fault_effects["stall"] = {1, 1, 0};
+  records[1].fault_effects["stall"] = {1, 0, 0};
+  const std::vector<ClaimVerdict> claims = judge_claims(config({}), records);
+  const ClaimVerdict& claim = only(claims);
+  EXPECT_EQ(claim.status, ClaimStatus::kMissed) << claim.message();
+  EXPECT_EQ(claim.message(), "fault stall: acted 0 of the 1 times it could, in 2 runs");
+}
+
 TEST(Claims, EveryReportShowsAMissedClaim) {
   std::vector<RunRecord> records;
   for (std::uint64_t seed = 1; seed <= 1766; ++seed) records.push_back(run(seed));

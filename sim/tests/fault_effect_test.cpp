@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/execution_context.h"
+#include "sim/restartable_lease_store.h"
 #include "sim/world.h"
 
 namespace fencesim::sim::fault_effect_test {
@@ -97,6 +98,19 @@ TEST(FaultEffect, AStopHoldsTheNodesWakeUps) {
   EXPECT_GE(effect.wakeups_missed, 1u);
 }
 
+// A stopped process reads no socket: the renewal's reply that reaches the instance while it is
+// stopped (the stop begins as the store renews, the reply on its way) waits in its inbox, and
+// the stop's ledger counts it as held, on the stopped node and not on the store that sent it.
+TEST(FaultEffect, AStopHoldsTheReplyThatReachesItsNode) {
+  Fault fault{FaultKind::kStop, "instance-1"};
+  fault.trigger = Trigger{runtime::EventKind::kStoreLeaseRenewed, 1, 0, "lease-store"};
+  fault.duration_ns = 10 * kSecond;
+  const FaultEffect effect = run_with(fault);
+  expect_acted(effect);
+  EXPECT_GE(effect.messages_held, 1u)
+      << effect.describe({"world", "lease-store", "payments", "instance-1"});
+}
+
 // A pause at a protocol moment takes the node at its next switch: the renewal its fiber sends
 // right after the trigger is held until the pause ends (what the node sends from now on leaves
 // when it resumes), the stale request that lands after its lease may be gone.
@@ -118,6 +132,32 @@ TEST(FaultEffect, AMigrationPausesAndStepsTheWallClock) {
   expect_acted(effect);
   EXPECT_GE(effect.wakeups_missed, 1u);
   EXPECT_EQ(effect.clock_moved_ns, 3 * kSecond);
+}
+
+// A paused store also holds what is on the wire to and from it (its requests are handled in
+// callbacks, so holding them is what pauses it): a stall of the lease store aimed halfway along
+// its renewal's reply to the instance holds that reply until the stall is over, and the instance
+// learns of its renewal only then.
+TEST(FaultEffect, AStalledStoreHoldsItsReplyAlreadyOnTheWire) {
+  Fault fault{FaultKind::kStall, "lease-store"};
+  fault.trigger = Trigger{runtime::EventKind::kStoreLeaseRenewed, 1, 0, "lease-store"};
+  fault.trigger->aim = Aim::kInFlight;
+  fault.trigger->within_permille = 500;
+  fault.duration_ns = 5 * kSecond;
+  const std::unique_ptr<World> world = run_small_world(FaultPlan{{fault}});
+  ASSERT_EQ(world->fault_effects().size(), 1u);
+  const FaultEffect& effect = world->fault_effects().front();
+  std::int64_t renewed = -1;
+  for (const HistoryEvent& e : world->history().events()) {
+    if (e.world == WorldEventKind::kRuntime &&
+        e.runtime.kind == runtime::EventKind::kLeaseRenewed && e.time_ns >= effect.start_ns) {
+      renewed = e.time_ns;
+      break;
+    }
+  }
+  ASSERT_GE(renewed, 0) << "the instance never learned of a renewal after the stall began";
+  EXPECT_GE(renewed, effect.start_ns + fault.duration_ns)
+      << "the reply on the wire as the store's stall began reached the instance during it";
 }
 
 // A migration moves the machine: what is on the wire to or from it when it begins waits for its
@@ -145,6 +185,23 @@ TEST(FaultEffect, ACrashEndsTheProcess) {
   EXPECT_EQ(effect.processes_ended, 1u);
 }
 
+// A crash of an instance whose restart is still pending ends no process: the second crash, at
+// 7 s, finds none running (the first, at 5 s, restarts it at 15 s). It had no chance and ended
+// nothing, though the scheduler counts one more incarnation of the node either way.
+TEST(FaultEffect, ACrashOfADeadInstanceEndsNoProcess) {
+  Fault again = at_instance(FaultKind::kCrash);
+  again.at_ns = 7 * kSecond;
+  const std::unique_ptr<World> world =
+      run_small_world(FaultPlan{{at_instance(FaultKind::kCrash), again}});
+  ASSERT_EQ(world->fault_effects().size(), 2u);
+  const std::vector<std::string> names = {"world", "lease-store", "payments", "instance-1"};
+  EXPECT_EQ(world->fault_effects()[0].processes_ended, 1u)
+      << world->fault_effects()[0].describe(names);
+  EXPECT_EQ(world->fault_effects()[1].chances, 0u) << world->fault_effects()[1].describe(names);
+  EXPECT_EQ(world->fault_effects()[1].processes_ended, 0u)
+      << world->fault_effects()[1].describe(names);
+}
+
 // A crash loses the process's identity with its memory: the restarted instance is a new holder, so
 // whatever the old process still has on the wire (a renewal, a release, a write under its token)
 // is a stranger's at the store. A restart that kept the old holder id would let the new process
@@ -168,6 +225,15 @@ TEST(FaultEffect, ACrashedStoreRefusesWhatReachesIt) {
   const FaultEffect effect = run_with(at_store(FaultKind::kCrash));
   expect_acted(effect);
   EXPECT_GE(effect.messages_refused, 1u);
+}
+
+// A crashed lease store comes back as a new process: its table is built anew from what it
+// committed (RestartableLeaseStore::restart, the runtime's restore()). A store that came back
+// with its old table would answer the same (every change is committed before its reply) and
+// never run the restore path a crash is there to test.
+TEST(FaultEffect, ACrashedLeaseStoreComesBackAsANewProcess) {
+  const std::unique_ptr<World> world = run_small_world(FaultPlan{{at_store(FaultKind::kCrash)}});
+  EXPECT_EQ(world->lease_table().restarts(), 1);
 }
 
 TEST(FaultEffect, ADriftMovesTheClock) {
@@ -253,6 +319,31 @@ TEST(FaultEffect, WhatADropWindowOrADownStoreDropsNeverArrives) {
     EXPECT_FALSE(
         handled_sent_between(*world, fault.at_ns + fault.duration_ns, 40 * kSecond).empty())
         << "the instance talks to the store again after the window";
+  }
+}
+
+// A window is on from its start up to, not at, its end: a request sent at the very nanosecond
+// a delay or drop window of the instance ends goes with the plain latency (1-20 ms). The window
+// here lasts 1 ns and ends as the instance sends a request (found by a run without faults: the
+// run up to then is the same, the window draws nothing), so only an end taken as still on shows.
+TEST(FaultEffect, AWindowIsOffAtItsEnd) {
+  const std::vector<std::int64_t> sent =
+      handled_sent_between(*run_small_world(FaultPlan{}), 5 * kSecond, 40 * kSecond);
+  ASSERT_FALSE(sent.empty());
+  const std::int64_t end = sent.front();
+  for (Fault fault :
+       {at_instance(FaultKind::kNetworkDelay, kSecond), at_instance(FaultKind::kNetworkDrop, 0, 1.0)}) {
+    fault.at_ns = end - 1;
+    fault.duration_ns = 1;
+    const std::unique_ptr<World> world = run_small_world(FaultPlan{{fault}});
+    bool handled = false;
+    for (const HistoryEvent& e : world->history().events()) {
+      if (e.world != WorldEventKind::kStoreCall || !e.store || e.store->sent_ns != end) continue;
+      handled = true;
+      EXPECT_LE(e.time_ns - end, 20'000'000) << to_string(fault.kind) << ": delayed past its end";
+    }
+    EXPECT_TRUE(handled) << to_string(fault.kind) << ": the request sent at " << end
+                         << " ns, as the window ended, never reached the store";
   }
 }
 
@@ -350,6 +441,16 @@ TEST(FaultEffect, ASlowStoreDelaysItsAnswers) {
   const FaultEffect effect = run_with(at_store(FaultKind::kStoreSlow, kSecond));
   expect_acted(effect);
   EXPECT_GE(effect.messages_delayed, 1u);
+}
+
+// A slow store's window lengthens every message through the store, the requests that reach it
+// as much as the answers it sends, and its ledger credits it with each: every chance it had (a
+// message sent to or from the store while it was on) is a message it delayed.
+TEST(FaultEffect, ASlowStoreIsCreditedWithEveryMessageThroughIt) {
+  const FaultEffect effect = run_with(at_store(FaultKind::kStoreSlow, kSecond / 2));
+  EXPECT_GE(effect.chances, 2u);
+  EXPECT_EQ(effect.messages_delayed, effect.chances)
+      << effect.describe({"world", "lease-store", "payments", "instance-1"});
 }
 
 TEST(FaultEffect, ADownStoreAnswersNothing) {

@@ -101,6 +101,49 @@ TEST(FaultTally, ChancesAloneAreNoEffect) {
   }
 }
 
+// A partition cuts its link both ways, and its ledger credits it with every cut message,
+// whichever way it went: the instance's requests to the store and the store's replies to it.
+TEST(FaultTally, APartitionIsCreditedWithCutsEitherWay) {
+  constexpr NodeId kStore = 1;
+  constexpr NodeId kInstance = 2;
+  Fault partition{FaultKind::kPartition, "instance-1"};
+  partition.peer = "lease-store";
+  for (const bool reply : {false, true}) {
+    FaultLedger ledger;
+    const std::size_t index = ledger.open(partition, kInstance, kStore, 0);
+    for (int i = 0; i < 3; ++i) {
+      if (reply) {
+        ledger.message_cut(kStore, kInstance, 1);
+      } else {
+        ledger.message_cut(kInstance, kStore, 1);
+      }
+    }
+    EXPECT_EQ(ledger.effects().at(index).messages_cut, 3u)
+        << (reply ? "replies to the instance" : "requests to the store");
+  }
+}
+
+// A fault's window counts from its start up to, not at, its planned end (where the network's
+// own windows stop acting): a hook at the end's nanosecond is no chance and no act of it.
+TEST(FaultTally, AWindowCountsNothingAtItsEnd) {
+  constexpr NodeId kStore = 1;
+  constexpr NodeId kInstance = 2;
+  Fault drop{FaultKind::kNetworkDrop, "instance-1"};
+  drop.probability = 1.0;
+  drop.duration_ns = 10;
+  const auto at = [&](std::int64_t now) {
+    FaultLedger ledger;
+    const std::size_t index = ledger.open(drop, kInstance, kStore, 0);
+    ledger.message_sent(kInstance, kStore, now);
+    ledger.message_dropped(kInstance, now);
+    return ledger.effects().at(index);
+  };
+  EXPECT_EQ(at(9).chances, 1u);
+  EXPECT_EQ(at(9).messages_dropped, 1u);
+  EXPECT_EQ(at(10).chances, 0u) << "at its end";
+  EXPECT_EQ(at(10).messages_dropped, 0u) << "at its end";
+}
+
 // When a fault counts as able to act: at its first chance for a fault that acts on each (a
 // partition, a pause, a delay), and only at five expected acts for a window that acts on a share of
 // messages. A tally that asked five chances of every fault would leave the short ones (a pause

@@ -133,6 +133,29 @@ TEST(Pause, TheRestartedProcessesSendsAreNotHeldByThePauseACrashEnded) {
   EXPECT_GT(after_restart, 0) << "the restarted process asks for its lease from 10 s on";
 }
 
+// The same of a migration, which also holds what is on the wire to and from its machine: a
+// crash at 8 s ends that hold too, and the restarted process's requests reach the store as
+// they are sent, not when the dead process's migration would have ended (35 s).
+TEST(Pause, TheRestartedProcessesMessagesAreNotHeldByTheMigrationACrashEnded) {
+  Fault crash{FaultKind::kCrash, "instance-1"};
+  crash.at_ns = 8 * kSecond;
+  crash.duration_ns = 2 * kSecond;
+  const auto world = run_paused({pause(FaultKind::kMigrate, 5 * kSecond, 30 * kSecond), crash});
+  ASSERT_EQ(times_of(*world, WorldEventKind::kNodeRestarted),
+            std::vector<std::int64_t>{10 * kSecond});
+  int after_restart = 0;
+  for (const HistoryEvent& e : world->history().events()) {
+    if (e.world != WorldEventKind::kStoreCall || !e.store || e.store->sent_ns < 10 * kSecond ||
+        e.store->sent_ns >= 35 * kSecond) {
+      continue;
+    }
+    ++after_restart;
+    EXPECT_LT(e.time_ns - e.store->sent_ns, kSecond)
+        << "sent at " << e.store->sent_ns << " ns, handled at " << e.time_ns << " ns";
+  }
+  EXPECT_GT(after_restart, 0) << "the restarted process asks for its lease from 10 s on";
+}
+
 // A pause's ledger entry ends with the process it paused: a stall from 5 s, its process crashed
 // at 8 s, is over at 8 s, and counts nothing of what a process restarted at 10 s does (sends,
 // wake-ups) as chances it had. Its entry is the same whether a process comes back or not.

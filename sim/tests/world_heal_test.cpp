@@ -60,6 +60,24 @@ TEST(WorldHeal, APauseStillOnIsLetGoAtTheHeal) {
   EXPECT_EQ(times_of(*world, WorldEventKind::kNodeResumed), std::vector<std::int64_t>{kSafetyNs});
 }
 
+// And what the let-go node sends from then on leaves at once: the heal ends the network's hold
+// on its sends too, not only the scheduler's pause. Held to the stop's planned end (90 s), the
+// renewal near 50 s would wait on the instance for 40 s.
+TEST(WorldHeal, WhatAPauseLetGoAtTheHealSendsLeavesAtOnce) {
+  Fault stop{FaultKind::kStop, "instance-1"};
+  stop.at_ns = 30 * kSecond;
+  stop.duration_ns = 60 * kSecond;
+  const auto world = run_healed({stop});
+  int after_heal = 0;
+  for (const HistoryEvent& e : world->history().events()) {
+    if (e.world != WorldEventKind::kStoreCall || !e.store || e.store->sent_ns < kSafetyNs) continue;
+    ++after_heal;
+    EXPECT_LT(e.time_ns - e.store->sent_ns, kSecond)
+        << "sent at " << e.store->sent_ns << " ns, handled at " << e.time_ns << " ns";
+  }
+  EXPECT_GT(after_heal, 0) << "the instance renews in the quiet phase";
+}
+
 // Nothing fires in the quiet phase: a fault at a time past the safety phase, one triggered by the
 // fifth renewal (near 50 s), and one aimed 30 s past the holder's expiry of its first lease (the
 // aim is placed at the take, inside the safety phase; it would fire near a minute) are never

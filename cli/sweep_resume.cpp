@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "cli/parse.h"
+#include "cli/sweep_branch.h"
 #include "cli/sweep_interrupt.h"
 #include "cli/sweep_output.h"
 #include "reports/replay_file.h"
@@ -54,6 +55,14 @@ InterruptedSweep read_interrupted_sweep(const std::string& dir) {
         dir, static_cast<int>(scheme), scheme_name(scheme),
         static_cast<int>(sim::kCurrentHistoryHashScheme),
         scheme_name(sim::kCurrentHistoryHashScheme)));
+  }
+  // sweep.json is a file a person may edit: its branch count is held to the command line's bounds
+  // (each hit forks that many processes).
+  const std::uint64_t branches = sweep.manifest.configuration.branches;
+  if (branches > kMaxBranches) {
+    throw UsageError(fmt::format(
+        "--resume: '{}/sweep.json' asks for {} branches a hit; a sweep makes 1..{} (--branches)",
+        dir, branches, kMaxBranches));
   }
   try {
     sweep.records = reports::read_run_records(dir + "/runs.jsonl");

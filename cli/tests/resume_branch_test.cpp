@@ -145,6 +145,26 @@ TEST_F(ResumeBranchTest, AnOldBranchingSweepIsNotResumedAsAPlainOne) {
   EXPECT_EQ(branch_runs_of("cut", 2), 0u);
 }
 
+// sweep.json is a file a person may edit: a resume holds its branch count to what --branches
+// accepts (1..64), as each hit forks that many processes.
+TEST_F(ResumeBranchTest, AResumeRefusesMoreBranchesThanASweepMakes) {
+  const Result sweep = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy random --jobs 1 "
+      "--branch-at stale-write-refused --branches 2 --out cut");
+  ASSERT_EQ(sweep.code, 0) << sweep.out << sweep.err;
+  cut_before("cut", 2);
+  json edited = read_json(path("cut/sweep.json"));
+  edited["configuration"]["branches"] = 1000;
+  write("cut/sweep.json", edited.dump(2));
+  const Result resumed = fencesim("sweep --resume cut --jobs 1");
+  EXPECT_EQ(resumed.code, 2) << resumed.out << resumed.err;
+  EXPECT_EQ(resumed.out, "");
+  EXPECT_EQ(resumed.err,
+            "fencesim: --resume: 'cut/sweep.json' asks for 1000 branches a hit; a sweep makes "
+            "1..64 (--branches)\n");
+  EXPECT_EQ(branch_runs_of("cut", 2), 0u) << "nothing ran";
+}
+
 // What to run comes from the interrupted sweep, branching included: a resume names neither.
 TEST_F(ResumeBranchTest, AResumeTakesNoBranchOptions) {
   for (const std::string& option :

@@ -15,6 +15,7 @@
 #include <optional>
 #include <regex>
 
+#include "reports/tests/sweep_manifest_sample.h"
 #include "reports/tests/sweep_sample.h"
 #include "reports/tests/timeline_fixture.h"
 #include "reports/summary.h"
@@ -390,14 +391,7 @@ TEST_F(BrowserTest, SweepPageShowsTheFailureGroupsFirst) {
 // replayed to another history (no run "failed" its invariants) is not a passing one. Nor is a night
 // with a missed claim; a night without either passes.
 TEST_F(BrowserTest, TheSweepPagesBadgeIsGreenOnlyForAPassingNight) {
-  SweepManifest manifest;
-  manifest.fencesim_version = "0.1.0";
-  manifest.configuration.scenarios = {SweptScenario{"kleppmann-fencing", "the story", {}}};
-  manifest.configuration.seeds_first = 1;
-  manifest.configuration.seeds_last = 2;
-  manifest.configuration.strategies = {"random"};
-  manifest.shard_indices = {0};
-  manifest.completed = true;
+  SweepManifest manifest = testing::one_scenario_sweep("random", 2);
   std::vector<RunRecord> records;
   for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{2}}) {
     RunRecord record;

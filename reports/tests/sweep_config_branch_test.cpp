@@ -6,23 +6,14 @@
 
 #include "reports/run_record.h"
 #include "reports/sweep_config.h"
+#include "reports/tests/sweep_manifest_sample.h"
 
 namespace fencesim::reports::sweep_config_branch_test {
 namespace {
 
 using nlohmann::json;
 
-SweepManifest plain() {
-  SweepManifest m;
-  m.fencesim_version = "0.1.0";
-  m.configuration.scenarios = {SweptScenario{"kleppmann-fencing", "the story", {}}};
-  m.configuration.seeds_first = 1;
-  m.configuration.seeds_last = 4;
-  m.configuration.strategies = {"drawn"};
-  m.shard_indices = {0};
-  m.completed = true;
-  return m;
-}
+SweepManifest plain() { return testing::one_scenario_sweep("drawn", 4); }
 
 SweepManifest round_trip(const SweepManifest& m) {
   return sweep_manifest_from_json(json::parse(to_json(m).dump()), "s/sweep.json");

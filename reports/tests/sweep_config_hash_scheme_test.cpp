@@ -6,23 +6,14 @@
 
 #include "reports/run_record.h"
 #include "reports/sweep_config.h"
+#include "reports/tests/sweep_manifest_sample.h"
 
 namespace fencesim::reports::sweep_config_hash_scheme_test {
 namespace {
 
 using nlohmann::json;
 
-SweepManifest sweep() {
-  SweepManifest m;
-  m.fencesim_version = "0.1.0";
-  m.configuration.scenarios = {SweptScenario{"kleppmann-fencing", "the story", {}}};
-  m.configuration.seeds_first = 1;
-  m.configuration.seeds_last = 4;
-  m.configuration.strategies = {"random"};
-  m.shard_indices = {0};
-  m.completed = true;
-  return m;
-}
+SweepManifest sweep() { return testing::one_scenario_sweep("random", 4); }
 
 SweepManifest read(const json& manifest) {
   return sweep_manifest_from_json(manifest, "s/sweep.json");

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "scenarios/scenario.h"
+#include "scenarios/tests/built_world.h"
 
 namespace fencesim::scenarios::mix_faults_test {
 namespace {
@@ -25,22 +26,13 @@ const std::set<FaultKind> kNightlyKinds{
     FaultKind::kNetworkDrop,  FaultKind::kNetworkDuplicate, FaultKind::kPartition,
     FaultKind::kStoreSlow};
 
-std::unique_ptr<sim::World> built(const Scenario& scenario, std::uint64_t seed) {
-  sim::WorldOptions options;
-  options.seed = seed;
-  if (scenario.configure) scenario.configure(options);
-  auto world = std::make_unique<sim::World>(options);
-  scenario.build(*world);
-  return world;
-}
-
 // What the nightly mix's own draw put in the plans of seeds 1..`seeds`, per kind: the faults at a
 // drawn time, but those of a checkpoint store of its own (its extras at protocol moments come with
 // triggers; a checkpoint store's trouble, slow among others, has a draw of its own).
 std::map<FaultKind, int> kinds_drawn(const Scenario& scenario, std::uint64_t seeds) {
   std::map<FaultKind, int> drawn;
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-    const auto world = built(scenario, seed);
+    const auto world = testing::built_world(scenario, seed);
     for (const sim::Fault& fault : world->fault_plan().faults) {
       if (fault.trigger || fault.node == "checkpoint-store" || fault.peer == "checkpoint-store") {
         continue;
@@ -76,7 +68,7 @@ TEST(MixFaults, TheSwarmDrawsEveryKindOfItsMix) {
   int remote_wait_store = 0;
   int moment_network = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
-    const auto world = built(*scenario, seed);
+    const auto world = testing::built_world(*scenario, seed);
     for (const sim::Fault& fault : world->fault_plan().faults) {
       ++drawn[fault.kind];
       const bool at_instance = fault.node.starts_with("instance-");
@@ -115,7 +107,7 @@ TEST(MixFaults, EachKindTheNightlyMixDrawsActs) {
   ASSERT_NE(scenario, nullptr);
   std::map<FaultKind, int> acted;
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-    const auto world = built(*scenario, seed);
+    const auto world = testing::built_world(*scenario, seed);
     world->run();
     for (const sim::FaultEffect& effect : world->fault_effects()) {
       if (effect.acted()) ++acted[effect.kind];

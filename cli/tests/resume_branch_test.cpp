@@ -24,6 +24,14 @@ class ResumeBranchTest : public BinaryTest {
     return count;
   }
 
+  // The branching sweep the tests cut short: kleppmann-fencing seeds 1..2 into "cut", two branches
+  // at each stale write refused (every seed of it refuses one at least once: branch_sweep_test).
+  Result branching_sweep() {
+    return fencesim(
+        "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy random --jobs 1 "
+        "--branch-at stale-write-refused --branches 2 --out cut");
+  }
+
   // Makes `folder` what a sweep stopped before `seed` leaves: marked interrupted with that seed
   // not run, and no record of it. (A real signal's timing would decide where it stops;
   // sweep_interrupt_test sends real ones.)
@@ -44,10 +52,7 @@ class ResumeBranchTest : public BinaryTest {
 };
 
 TEST_F(ResumeBranchTest, AResumedBranchingSweepBranchesAsItDid) {
-  // Every seed of kleppmann-fencing refuses a stale write at least once (branch_sweep_test).
-  const Result sweep = fencesim(
-      "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy random --jobs 1 "
-      "--branch-at stale-write-refused --branches 2 --out cut");
+  const Result sweep = branching_sweep();
   ASSERT_EQ(sweep.code, 0) << sweep.out << sweep.err;
   const std::size_t seed_2_branches = branch_runs_of("cut", 2);
   ASSERT_GE(seed_2_branches, 2u);
@@ -68,9 +73,7 @@ TEST_F(ResumeBranchTest, AResumedBranchingSweepBranchesAsItDid) {
 // ones (each branch in runs.jsonl twice, counted twice in the summary, and a merge of the folder
 // refused it: "branch ... is in two shards"). Only branch runs beside their parent's record stay.
 TEST_F(ResumeBranchTest, AResumeDropsTheBranchRunsOfASeedItRunsAgain) {
-  const Result sweep = fencesim(
-      "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy random --jobs 1 "
-      "--branch-at stale-write-refused --branches 2 --out cut");
+  const Result sweep = branching_sweep();
   ASSERT_EQ(sweep.code, 0) << sweep.out << sweep.err;
   const std::size_t all_runs = runs(path("cut")).size();
   const std::size_t all_times = read_lines(path("cut/run_times.jsonl")).size();
@@ -119,9 +122,7 @@ TEST_F(ResumeBranchTest, AResumeDropsTheBranchRunsOfASeedItRunsAgain) {
 // resume would run its other seeds without branching, under one configuration. Its runs.jsonl holds
 // branch runs; the resume refuses it, since how it branched is not known.
 TEST_F(ResumeBranchTest, AnOldBranchingSweepIsNotResumedAsAPlainOne) {
-  const Result sweep = fencesim(
-      "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy random --jobs 1 "
-      "--branch-at stale-write-refused --branches 2 --out cut");
+  const Result sweep = branching_sweep();
   ASSERT_EQ(sweep.code, 0) << sweep.out << sweep.err;
   cut_before("cut", 2);
   ASSERT_GE(branch_runs_of("cut", 1), 1u);
@@ -148,9 +149,7 @@ TEST_F(ResumeBranchTest, AnOldBranchingSweepIsNotResumedAsAPlainOne) {
 // sweep.json is a file a person may edit: a resume holds its branch count to what --branches
 // accepts (1..64), as each hit forks that many processes.
 TEST_F(ResumeBranchTest, AResumeRefusesMoreBranchesThanASweepMakes) {
-  const Result sweep = fencesim(
-      "sweep --scenario kleppmann-fencing --seeds 1..2 --strategy random --jobs 1 "
-      "--branch-at stale-write-refused --branches 2 --out cut");
+  const Result sweep = branching_sweep();
   ASSERT_EQ(sweep.code, 0) << sweep.out << sweep.err;
   cut_before("cut", 2);
   json edited = read_json(path("cut/sweep.json"));

@@ -52,6 +52,25 @@ TEST(NodeClockSleepTest, AClockMadeSlowerMidSleepWakesItLaterInTrueTime) {
   EXPECT_GT(s.woke_true, 30 * kSec);
 }
 
+// A clock that already runs fast when the sleep begins: the sleep is measured on it from the start
+// (not in true time, with only a later rate change moving it), so the sleeper wakes when its own
+// clock reads the end, earlier in true time.
+TEST(NodeClockSleepTest, ASleepOnAFastClockEndsWhenTheNodesClockReadsItsEnd) {
+  Scheduler world({.seed = 1});
+  NodeClock clock;
+  clock.set_drift_ppm(0, 1000);
+  SimEnv env(world, 1, clock, Rng(1));
+  Sleeper sleeper;
+  world.spawn(1, "sleeper", [&] {
+    env.sleep(20 * kSec);
+    sleeper.woke_true = world.now_ns();
+    sleeper.woke_local = env.monotonic_ns();
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(sleeper.woke_local, 20 * kSec);
+  EXPECT_NEAR(static_cast<double>(sleeper.woke_true), 20e9 / 1.001, 2.0);
+}
+
 TEST(NodeClockSleepTest, ATrueTimeSleepIsNotMovedByTheNodesClock) {
   Scheduler world({.seed = 1});
   NodeClock clock;

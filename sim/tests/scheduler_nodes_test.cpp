@@ -224,6 +224,32 @@ TEST(SchedulerNodesTest, PausingTheNextIncarnationDoesNotHoldTheUnwinding) {
   EXPECT_TRUE(new_ran);
 }
 
+// The unwinding may switch again (a handler that catches Killed and makes a blocking call, which
+// yields before it throws Killed anew): the fiber is filed ready again while its node's next life
+// is paused, and must still run, or the dead process's fiber waits for the new one's SIGCONT.
+TEST(SchedulerNodesTest, AKilledFiberReadiedDuringTheNextIncarnationsPauseIsNotHeld) {
+  Scheduler world({.seed = 1});
+  bool old_unwound = false;
+  int caught = 0;
+  world.spawn(1, "old", [&] {
+    SetOnDestroy guard(old_unwound);
+    try {
+      world.sleep_for(kSec);
+    } catch (const Killed&) {
+      ++caught;
+      world.sleep_for(kSec);  // yields, then throws Killed again
+    }
+  });
+  world.at(kMs, [&] {
+    world.kill_node(1);
+    world.pause_node(1);  // the restarted process, stopped at once
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(caught, 1);
+  EXPECT_TRUE(old_unwound);
+  EXPECT_EQ(world.now_ns(), kMs);
+}
+
 TEST(SchedulerNodesTest, StaleWakeOfAKilledFiberDoesNothing) {
   Scheduler world({.seed = 1});
   Waiter old_reply;  // outlives the first incarnation, as an rpc slot held by the network would

@@ -61,6 +61,26 @@ TEST(SchedulerTest, SleepInThePastOnlyYields) {
   EXPECT_EQ(world.now_ns(), 5 * kMs);
 }
 
+// ...and yields: a sleep into the past (a deadline already passed, a zero wait) is a switch point
+// where another ready fiber may run, as a yield is. Were it a plain return, the strategies could
+// never put anything between the code before such a sleep and the code after it.
+TEST(SchedulerTest, ASleepIntoThePastLetsAnotherFiberRunInBetween) {
+  bool interleaved = false;
+  for (std::uint64_t seed = 1; seed <= 20 && !interleaved; ++seed) {
+    Scheduler world({.seed = seed});
+    std::string order;
+    world.spawn(1, "a", [&] {
+      order += 'a';
+      world.sleep_for(0);
+      order += 'a';
+    });
+    world.spawn(2, "b", [&] { order += 'b'; });
+    EXPECT_EQ(world.run(), RunStatus::kIdle);
+    interleaved = order == "aba";
+  }
+  EXPECT_TRUE(interleaved);
+}
+
 TEST(SchedulerTest, TimersFireInTimeThenScheduleOrder) {
   Scheduler world({.seed = 1});
   std::string order;

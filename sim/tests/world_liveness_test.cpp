@@ -42,6 +42,63 @@ TEST(WorldLiveness, ATreeHasEndedOnlyOnceItsCompletionIsRecordedAndItsPlacementF
   EXPECT_EQ(outcome_of(false, false), RunOutcome::kLiveness);
 }
 
+// A root a client cancelled (#360) has ended once a holder ended it: the cancel recorded and the
+// placement finished. A cancel recorded but never acted on is work not done (a runtime that never
+// reads its cancels would otherwise pass every run).
+RunOutcome outcome_of_cancelled(bool finished) {
+  WorldOptions options;
+  options.seed = 1;
+  options.safety_phase_ns = runtime::kSecond;
+  options.liveness_budget_ns = 5 * runtime::kSecond;
+  World world(options);
+  world.add_lease_store();
+  world.submit(kTree, "order");
+  EXPECT_EQ(world.checkpoints().request_cancel(kTree), runtime::CancelStatus::kRecorded);
+  if (finished) world.queue().finish(kTree);
+  return world.run().outcome;
+}
+
+TEST(WorldLiveness, ACancelledRootHasEndedOnlyOnceItsPlacementIsFinished) {
+  EXPECT_EQ(outcome_of_cancelled(true), RunOutcome::kCompleted);
+  EXPECT_EQ(outcome_of_cancelled(false), RunOutcome::kLiveness);
+}
+
+// Every placed tree is judged, not only the submitted roots: a tree placed during the run (as an
+// AnyInstance child is) that never ends, or whose end is recorded while its placement stays
+// pending, is work nobody will do. The root itself has ended.
+RunOutcome outcome_with_a_placed_tree(bool completed) {
+  const runtime::LeaseKey placed{"tenant-1", "order-2"};
+  WorldOptions options;
+  options.seed = 1;
+  options.safety_phase_ns = runtime::kSecond;
+  options.liveness_budget_ns = 5 * runtime::kSecond;
+  World world(options);
+  world.add_lease_store();
+  world.submit(kTree, "order");
+  const runtime::TakeResult taken =
+      world.lease_table().take(kTree, "instance-1", 30 * runtime::kSecond);
+  EXPECT_EQ(world.checkpoints().commit_tree(kTree, taken.lease.token).status,
+            runtime::CommitStatus::kCommitted);
+  world.queue().finish(kTree);
+  EXPECT_TRUE(world.client_place(placed, "order"));  // recorded: the world judges it
+  if (completed) {
+    const runtime::TakeResult other =
+        world.lease_table().take(placed, "instance-1", 30 * runtime::kSecond);
+    EXPECT_EQ(world.checkpoints().commit_tree(placed, other.lease.token).status,
+              runtime::CommitStatus::kCommitted);
+  }
+  return world.run().outcome;
+}
+
+TEST(WorldLiveness, APlacedTreeThatNeverEndsIsWorkNotDone) {
+  EXPECT_EQ(outcome_with_a_placed_tree(false), RunOutcome::kLiveness);
+}
+
+TEST(WorldLiveness, APlacedTreeCompletedWithItsPlacementPendingHasNotEnded) {
+  // Its placement's finish was never recorded by the queue: completed is not ended.
+  EXPECT_EQ(outcome_with_a_placed_tree(true), RunOutcome::kLiveness);
+}
+
 // A client's placement during the run is recorded with the queue's verdict: a root under an
 // AnyInstance child's reserved key is refused, also once that child is on the queue (red team
 // round 9, bug 03: the queue deduplicated before it checked), and placed nothing.

@@ -2,6 +2,8 @@
 // replay bit for bit, and a broken sink is caught.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "properties/run.h"
 
 namespace fencesim::properties::scenario_runs_test {
@@ -81,6 +83,32 @@ TEST(Runs, DifferentSeedsExploreDifferentHistories) {
   const RunReport a = run_scenario(registry, RunRequest{"nightly-mix", 1});
   const RunReport b = run_scenario(registry, RunRequest{"nightly-mix", 2});
   EXPECT_NE(a.history_hash, b.history_hash);
+}
+
+// A run's fault tally counts each kind's faults as fired, as able to act and as having acted, each
+// by its own test: the sweep fails a kind whose faults could act and never did (reports/claims.h),
+// so an "acted" column that copied "could act" would hide a harness that stopped testing. The
+// tally is compared with the world's own fault records, on runs in which some fault had a chance
+// to act and did not.
+TEST(Runs, TheFaultTallyCountsWhatActedApartFromWhatCouldAct) {
+  const auto registry = scenarios::builtin_scenarios();
+  std::uint64_t idle = 0;  // faults that could act and did not, over the runs
+  // Some of these seeds have a fault that could act and did not.
+  for (std::uint64_t seed = 1; seed <= 14; ++seed) {
+    std::map<std::string, FaultKindEffect> recounted;
+    const RunReport report = run_scenario(
+        registry, RunRequest{"swarm", seed}, [&](const sim::World& world, const RunReport&) {
+          for (const sim::FaultEffect& effect : world.fault_effects()) {
+            FaultKindEffect& kind = recounted[std::string(sim::to_string(effect.kind))];
+            ++kind.fired;
+            if (effect.could_act()) ++kind.could_act;
+            if (effect.acted()) ++kind.acted;
+            if (effect.could_act() && !effect.acted()) ++idle;
+          }
+        });
+    EXPECT_EQ(report.fault_effects, recounted) << "seed " << seed;
+  }
+  ASSERT_GT(idle, 0u) << "no run had a fault that could act and did not: the test tells nothing";
 }
 
 TEST(Runs, UnknownScenarioIsAUsageError) {

@@ -2,7 +2,9 @@
 // replay bit for bit, and a broken sink is caught.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <vector>
 
 #include "properties/run.h"
 
@@ -109,6 +111,40 @@ TEST(Runs, TheFaultTallyCountsWhatActedApartFromWhatCouldAct) {
     EXPECT_EQ(report.fault_effects, recounted) << "seed " << seed;
   }
   ASSERT_GT(idle, 0u) << "no run had a fault that could act and did not: the test tells nothing";
+}
+
+// A branch is the seed's run up to the one event it names (a sweep forked there): a run asked to
+// branch where its mark was never placed is not that branch, and says so (a harness error), even
+// though the run reaches the same mark at other events.
+TEST(Runs, ABranchPointIsItsMarkAtItsOwnEvent) {
+  const auto registry = scenarios::builtin_scenarios();
+  std::map<std::string, std::vector<std::uint64_t>> placed;  // mark -> the events it was placed at
+  RunRequest watch{"nightly-mix", 1};
+  for (const auto& [mark, count] : run_scenario(registry, watch).marks) {
+    watch.branch_marks.insert(mark);
+  }
+  watch.on_branch_mark = [&](sim::World&, const PlacedMark& mark) {
+    placed[mark.name].push_back(mark.event);
+  };
+  run_scenario(registry, watch);
+  auto twice = std::find_if(placed.begin(), placed.end(),
+                            [](const auto& mark) { return mark.second.size() >= 2; });
+  ASSERT_NE(twice, placed.end()) << "no mark was placed twice in the run";
+  const std::vector<std::uint64_t>& at = twice->second;
+
+  RunRequest second{"nightly-mix", 1};
+  second.branch = BranchPoint{twice->first, at[1], 1};
+  const RunReport branched = run_scenario(registry, second);
+  EXPECT_NE(branched.status, RunStatus::kHarnessError) << branched.detail;
+
+  // An event after the mark's first placement at which it was not placed.
+  std::uint64_t between = at[0] + 1;
+  while (std::find(at.begin(), at.end(), between) != at.end()) ++between;
+  RunRequest nowhere{"nightly-mix", 1};
+  nowhere.branch = BranchPoint{twice->first, between, 1};
+  const RunReport lost = run_scenario(registry, nowhere);
+  EXPECT_EQ(lost.status, RunStatus::kHarnessError) << summary(lost);
+  EXPECT_NE(lost.detail.find("the branch point was not reached"), std::string::npos) << lost.detail;
 }
 
 TEST(Runs, UnknownScenarioIsAUsageError) {

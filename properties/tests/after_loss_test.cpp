@@ -28,15 +28,16 @@ class Story {
         kind, "h", kTree, "tenant-1:order-1", token, std::move(step), std::string(detail), value};
     events_.push_back(std::move(e));
   }
-  // The workload's record of a confirmNow() that threw.
-  void failed_confirm(std::int64_t at_s, runtime::Token token) {
+  // The workload's record of a confirmNow() that threw `what`.
+  void failed_confirm(std::int64_t at_s, runtime::Token token,
+                      std::string what = "error: lease lost: the renewal was not granted") {
     sim::HistoryEvent e =
         testing::next_event(events_, kHolder, sim::WorldEventKind::kObserved, at_s * kSecond);
     e.runtime.holder = "confirm";
     e.runtime.key = kTree;
     e.runtime.token = token;
     e.runtime.step = "charge";
-    e.detail = "error: lease lost: the renewal was not granted";
+    e.detail = std::move(what);
     events_.push_back(std::move(e));
   }
   std::vector<Violation> refusal() const {
@@ -234,6 +235,25 @@ TEST(DecidedAsLoss, AWithdrawalAfterALocalExpiryEndsAsALossOrTheCancelSeenBefore
   EXPECT_EQ(late_cancel.decided().size(), 1u);
 }
 
+// The cancel a holder learned of in one pass is no reason for a later pass's withdrawal: a fence
+// of the later pass's token decides that withdrawal fenced.
+TEST(DecidedAsLoss, ACancelSeenInAnEarlierPassExcusesNoLaterWithdrawal) {
+  Story s;
+  s.at(0, EventKind::kTreeStarted, 1, "order", {});
+  s.at(1, EventKind::kCancelSeen, 1, "watcher", {});
+  s.at(2, EventKind::kTreeAbandoned, 1, kCancelled, {});
+  s.at(3, EventKind::kTreeStarted, 2, "order", {});
+  s.at(4, EventKind::kStepStarted, 2);
+  s.at(5, EventKind::kWithdrawal, 2, "fenced");
+  s.at(6, EventKind::kWriteRefused, 2, {}, "charge", 3);
+  s.at(7, EventKind::kWithdrawalEnded, 2, kCancelled);
+  const auto out = s.decided();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].events, (std::vector<std::uint64_t>{6, 7}));
+  EXPECT_NE(out[0].message.find("expected execution.lease-lost.fenced"), std::string::npos)
+      << out[0].message;
+}
+
 // --- pass-ends-as-it-went
 
 TEST(PassEndsAsItWent, APassThatLostItsLeaseOrSawNoCancelEndsAsItsDecisionSays) {
@@ -288,6 +308,18 @@ TEST(PassEndsAsItWent, APassThatSawTheCancelAndEndedOtherwiseIsReported) {
   const auto out = s.pass_end();
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].events, (std::vector<std::uint64_t>{0, 1, 2}));
+}
+
+// A confirm that threw the tree's cancel lost no lease (the store still holds it: the cancel is
+// no loss), so a pass abandoned as a lease loss after it is still reported.
+TEST(PassEndsAsItWent, AConfirmThatThrewTheCancelIsNoLoss) {
+  Story s;
+  s.at(0, EventKind::kTreeStarted, 1, "order", {});
+  s.failed_confirm(1, 1, "error: execution cancelled: the cancel of tenant-1:order-1 was recorded");
+  s.at(2, EventKind::kTreeAbandoned, 1, kLost, {});
+  const auto out = s.pass_end();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].events, (std::vector<std::uint64_t>{0, 2}));
 }
 
 // Two passes in turn, each yielded and abandoned as a lease loss it never had.

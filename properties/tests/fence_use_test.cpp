@@ -213,6 +213,19 @@ TEST(FenceAfterLoss, TheFencesReadingsAgreeWithEachOtherAndWithTheStoresGrants) 
   EXPECT_EQ(beyond.fence_after_loss().size(), 1U);
 }
 
+// A holder that gave the lease back itself (a yield, its pass's end) has reported the token's end:
+// a body reading the fence afterwards must see it lost, though the store's grant still runs.
+TEST(FenceAfterLoss, AReadAfterTheHolderReleasedTheLeaseIsJudgedLost) {
+  Story s;
+  s.take(0, 1);                                                        // 0
+  s.runtime_event(2 * kSecond, EventKind::kLeaseReleased, 1, {}, {});  // 1
+  s.fence_read(5 * kSecond, kExpiry, true);                            // 2
+  const auto found = s.fence_after_loss();
+  ASSERT_EQ(testing::events_of(found), (testing::Reports{{1, 2}, {1, 2}}));
+  EXPECT_NE(found[0].message.find("after its holder had reported the loss"), std::string::npos)
+      << found[0].message;
+}
+
 // Every report, not only the first: each story holds two fence reads that each break the rule
 // the same way, and both must be reported. tools/quiet-oracles.py --sites --first-only found
 // these reports could stop the oracle at its first with every test above still passing. Events
@@ -314,6 +327,32 @@ TEST(ErrorCodeFamilies, ADottedOutcomeCodeOutsideTheExecutionFamilyIsCaught) {
   EXPECT_EQ(s.error_codes().size(), 2U);
 }
 
+// A code extends another only at a dot: "execution.lease-lost-x" is no code of the lease-lost
+// family, and "executions.step-failed" none of the execution family, though each begins with it.
+TEST(ErrorCodeFamilies, ACodeThatOnlyBeginsWithItsFamilysCodeIsCaught) {
+  Story s;
+  s.error("ExecutionLeaseLostError", "execution.lease-lost-x");            // 0
+  s.runtime_event(1, EventKind::kStepEnded, 1, "executions.step-failed");  // 1
+  const auto found = s.error_codes();
+  ASSERT_EQ(events_of(found), (Reports{{0}, {1}}));
+  EXPECT_NE(found[0].message.find("does not extend ExecutionLeaseLostError's code"),
+            std::string::npos)
+      << found[0].message;
+}
+
+// A subclass that shows its parent's very code does not extend it: the run's
+// WithdrawalRefusedError must go past the code its ExecutionContextUnavailableError showed.
+TEST(ErrorCodeFamilies, ASubclassShowingItsParentsOwnCodeIsCaught) {
+  Story s;
+  s.error("ExecutionContextUnavailableError", "execution.context-unavailable");  // 0
+  s.error("WithdrawalRefusedError", "execution.context-unavailable");            // 1
+  const auto found = s.error_codes();
+  ASSERT_EQ(events_of(found), (Reports{{1}}));
+  EXPECT_NE(found[0].message.find("its parent ExecutionContextUnavailableError showed"),
+            std::string::npos)
+      << found[0].message;
+}
+
 // Every report: each story holds two errors wrong the same way, and both are reported (an oracle
 // that stopped at its first report passed every test above; tools/quiet-oracles.py --sites
 // --first-only).
@@ -383,6 +422,20 @@ TEST(CallEndsAtAbort, TheHoldersOwnLossIsAnAbortToo) {
   s.runtime_event(5 * kSecond, EventKind::kLeaseLost, 1, "renew-refused:stale");
   s.observed(8 * kSecond, "write", 1, "error: lease lost", "payments", "write", 4 * kSecond);
   EXPECT_EQ(s.call_bound().size(), 1U);
+}
+
+// The abort is the earlier of the two: a holder's own loss long before the lease's local expiry
+// aborts the call at the loss, so a write that returns just after the expiry returned late.
+TEST(CallEndsAtAbort, TheEarlierOfTheLossAndTheExpiryIsTheAbort) {
+  Story s;
+  s.take(0, 1);                                                                   // 0
+  s.runtime_event(5 * kSecond, EventKind::kLeaseLost, 1, "renew-refused:stale");  // 1
+  s.observed(kExpiry + 50 * kMillisecond, "write", 1, "error: lease lost", "payments", "write",
+             4 * kSecond);  // 2
+  const auto found = s.call_bound();
+  ASSERT_EQ(events_of(found), (Reports{{1, 2}}));
+  EXPECT_NE(found[0].message.find("after its holder's loss of the lease"), std::string::npos)
+      << found[0].message;
 }
 
 // Every report: two writes, each returning long after its lease's abort, are both reported (an

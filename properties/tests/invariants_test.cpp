@@ -360,6 +360,23 @@ TEST(StaleStepNeverSucceeds, AStepWhoseLeaseExpiredLocallyMustNotEndOk) {
   expect_one(found, StaleStepNeverSucceeds{}.name(), {started, lost, ended});
 }
 
+// The first loss of a token is the one that counts: a step that ended ok after its holder lost
+// the token is stale even when the holder reports the token's end again afterwards (the release
+// at its pass's end). Read by the latest report, the token was lost only after the step ended.
+TEST(StaleStepNeverSucceeds, ALaterReportOfTheTokensEndDoesNotHideTheFirstLoss) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  s.holder(EventKind::kCheckpointSent, "a", 1, "charge");
+  s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 1, "charge");
+  const auto lost = s.holder(EventKind::kLeaseLost, "a", 1, {}, "local-expiry");
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", "ok");
+  s.holder(EventKind::kLeaseReleased, "a", 1);
+  std::vector<Violation> found;
+  check_stale_step_never_succeeds(s.events(), found);
+  expect_one(found, StaleStepNeverSucceeds{}.name(), {started, lost, ended});
+}
+
 // A step may end ok only once the store committed its checkpoint: a holder that reported success
 // on the send alone reports a step whose outcome nobody recorded (a site no test reached;
 // tools/quiet-oracles.py --sites).

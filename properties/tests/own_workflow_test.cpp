@@ -186,6 +186,40 @@ TEST(OwnWorkflow, ATreeCompletedWithoutItsStepsOrBeforeItsChildIsCaught) {
   EXPECT_FALSE(says(found, "its step 'settle'")) << text(found);
 }
 
+// Only a committed checkpoint is one: a tree that completes with a step the store only refused
+// completed without it (a refused commit wrote nothing under the key).
+TEST(OwnWorkflow, AStepTheStoreOnlyRefusedWasNeverCheckpointed) {
+  const auto r = registry();
+  History h;
+  const auto placed = h.place(kTwin, "remote");
+  h.step(kTwin, "charge");
+  h.step(kTwin, "sub/check/prepare");
+  h.step(kTwin, "settle", "refused");
+  const auto completed = h.complete(kTwin);
+  const auto found = judged(h, r);
+  ASSERT_EQ(found.size(), 1u) << text(found);
+  EXPECT_TRUE(says(found, "its step 'settle' was never checkpointed")) << text(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{placed, completed}));
+}
+
+// Two trees of one workflow are still two trees: a key placed as the child of two parents (or as a
+// root and a child) shares one lease between them, and one of them never runs.
+TEST(OwnWorkflow, OneKeyPlacedAsTheChildOfTwoParentsIsCaught) {
+  const auto r = registry();
+  const runtime::LeaseKey other{"tenant-1", "order-2"};
+  const runtime::LeaseKey shared{"tenant-1", "invoice-1"};
+  History h;
+  h.place(kParent, "order");
+  h.place(other, "order");
+  const auto first = h.place(shared, "remote", kParent);
+  const auto second = h.place(shared, "remote", other);
+  const auto found = judged(h, r);
+  ASSERT_EQ(found.size(), 1u) << text(found);
+  EXPECT_TRUE(says(found, "two trees were placed on one lease key")) << text(found);
+  EXPECT_TRUE(says(found, "child of (tenant-1, order-2)")) << text(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{first, second}));
+}
+
 // A real world: the parent's AnyInstance child and a root named by the old child key (parent id +
 // "/" + path) arrive together, the root first.
 sim::World& twin_world(std::unique_ptr<sim::World>& world) {

@@ -39,12 +39,14 @@ class Story {
     c.tree_completed = completed;
     store(at_ns, std::move(c));
   }
-  void store_finish(std::int64_t at_ns) {
+  // The queue's finish of the tree's placement; `failed`: the store threw on it.
+  void store_finish(std::int64_t at_ns, bool failed = false) {
     sim::StoreCall c;
     c.op = sim::StoreOp::kFinish;
     c.store = "lease-store";
     c.key = kTree;
-    c.outcome = "ok";
+    c.failed = failed;
+    c.outcome = failed ? "checkpoint store unreachable" : "ok";
     store(at_ns, std::move(c));
   }
   // The holder reports `kind` of `path` under `token`.
@@ -154,6 +156,21 @@ TEST(ReportedAsRecorded, ATreeIsReportedCompletedOnlyOnceRecordedAndFinished) {
   unfinished.store_commit(10, "<tree>", 2, "committed");
   unfinished.report(13, EventKind::kTreeCompleted, "", 2);
   EXPECT_EQ(unfinished.check().size(), 1u);
+}
+
+// A call the store threw on recorded nothing: a finish that failed finished no placement, so the
+// tree reported completed after it was reported before the queue had finished it.
+TEST(ReportedAsRecorded, AFinishTheStoreThrewOnFinishedNothing) {
+  Story s;
+  s.store_commit(10, "<tree>", 2, "committed");
+  s.store_finish(12, true);
+  s.report(13, EventKind::kTreeCompleted, "", 2);
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{2}));
+  EXPECT_NE(found[0].message.find("the placement queue had not finished its placement"),
+            std::string::npos)
+      << found[0].message;
 }
 
 // Every report, not only the first: each story holds two reports the store does not back, and

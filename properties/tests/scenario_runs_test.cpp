@@ -2,6 +2,10 @@
 // replay bit for bit, and a broken sink is caught.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <vector>
+
 #include "properties/run.h"
 
 namespace fencesim::properties::scenario_runs_test {
@@ -81,6 +85,66 @@ TEST(Runs, DifferentSeedsExploreDifferentHistories) {
   const RunReport a = run_scenario(registry, RunRequest{"nightly-mix", 1});
   const RunReport b = run_scenario(registry, RunRequest{"nightly-mix", 2});
   EXPECT_NE(a.history_hash, b.history_hash);
+}
+
+// A run's fault tally counts each kind's faults as fired, as able to act and as having acted, each
+// by its own test: the sweep fails a kind whose faults could act and never did (reports/claims.h),
+// so an "acted" column that copied "could act" would hide a harness that stopped testing. The
+// tally is compared with the world's own fault records, on runs in which some fault had a chance
+// to act and did not.
+TEST(Runs, TheFaultTallyCountsWhatActedApartFromWhatCouldAct) {
+  const auto registry = scenarios::builtin_scenarios();
+  std::uint64_t idle = 0;  // faults that could act and did not, over the runs
+  // Some of these seeds have a fault that could act and did not.
+  for (std::uint64_t seed = 1; seed <= 14; ++seed) {
+    std::map<std::string, FaultKindEffect> recounted;
+    const RunReport report = run_scenario(
+        registry, RunRequest{"swarm", seed}, [&](const sim::World& world, const RunReport&) {
+          for (const sim::FaultEffect& effect : world.fault_effects()) {
+            FaultKindEffect& kind = recounted[std::string(sim::to_string(effect.kind))];
+            ++kind.fired;
+            if (effect.could_act()) ++kind.could_act;
+            if (effect.acted()) ++kind.acted;
+            if (effect.could_act() && !effect.acted()) ++idle;
+          }
+        });
+    EXPECT_EQ(report.fault_effects, recounted) << "seed " << seed;
+  }
+  ASSERT_GT(idle, 0u) << "no run had a fault that could act and did not: the test tells nothing";
+}
+
+// A branch is the seed's run up to the one event it names (a sweep forked there): a run asked to
+// branch where its mark was never placed is not that branch, and says so (a harness error), even
+// though the run reaches the same mark at other events.
+TEST(Runs, ABranchPointIsItsMarkAtItsOwnEvent) {
+  const auto registry = scenarios::builtin_scenarios();
+  std::map<std::string, std::vector<std::uint64_t>> placed;  // mark -> the events it was placed at
+  RunRequest watch{"nightly-mix", 1};
+  for (const auto& [mark, count] : run_scenario(registry, watch).marks) {
+    watch.branch_marks.insert(mark);
+  }
+  watch.on_branch_mark = [&](sim::World&, const PlacedMark& mark) {
+    placed[mark.name].push_back(mark.event);
+  };
+  run_scenario(registry, watch);
+  auto twice = std::find_if(placed.begin(), placed.end(),
+                            [](const auto& mark) { return mark.second.size() >= 2; });
+  ASSERT_NE(twice, placed.end()) << "no mark was placed twice in the run";
+  const std::vector<std::uint64_t>& at = twice->second;
+
+  RunRequest second{"nightly-mix", 1};
+  second.branch = BranchPoint{twice->first, at[1], 1};
+  const RunReport branched = run_scenario(registry, second);
+  EXPECT_NE(branched.status, RunStatus::kHarnessError) << branched.detail;
+
+  // An event after the mark's first placement at which it was not placed.
+  std::uint64_t between = at[0] + 1;
+  while (std::find(at.begin(), at.end(), between) != at.end()) ++between;
+  RunRequest nowhere{"nightly-mix", 1};
+  nowhere.branch = BranchPoint{twice->first, between, 1};
+  const RunReport lost = run_scenario(registry, nowhere);
+  EXPECT_EQ(lost.status, RunStatus::kHarnessError) << summary(lost);
+  EXPECT_NE(lost.detail.find("the branch point was not reached"), std::string::npos) << lost.detail;
 }
 
 TEST(Runs, UnknownScenarioIsAUsageError) {

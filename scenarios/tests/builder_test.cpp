@@ -22,15 +22,15 @@ TEST(Builder, TreesArriveAndInstancesStartWhenTheScenarioSays) {
       arrivals.emplace_back(s.key.lease_execution_id, s.at_ns);
     }
   }
-  EXPECT_EQ(arrivals, (std::vector<std::pair<std::string, std::int64_t>>{{"order-1", 0},
-                                                                          {"order-2", 2 * kSecond}}));
+  EXPECT_EQ(arrivals, (std::vector<std::pair<std::string, std::int64_t>>{
+                          {"order-1", 0}, {"order-2", 2 * kSecond}}));
   const auto refusal = testing::built_world(*registry.find("aggregate-refusal-after-expiry"), 1);
   std::vector<std::pair<std::string, std::int64_t>> starts;
   for (const auto& [node, start_ns] : refusal->instance_starts()) {
     starts.emplace_back(refusal->node_names()[node], start_ns);
   }
-  EXPECT_EQ(starts, (std::vector<std::pair<std::string, std::int64_t>>{{"instance-1", 0},
-                                                                        {"instance-2", 5 * kSecond}}));
+  EXPECT_EQ(starts, (std::vector<std::pair<std::string, std::int64_t>>{
+                        {"instance-1", 0}, {"instance-2", 5 * kSecond}}));
 }
 
 }  // namespace

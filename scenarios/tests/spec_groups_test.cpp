@@ -42,7 +42,8 @@ lasting = "1s"
                                               "groups.toml");
   std::multiset<std::string> nodes;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    for (const sim::Fault& fault : testing::built_world(*registry.find(name), seed)->fault_plan().faults) {
+    for (const sim::Fault& fault :
+         testing::built_world(*registry.find(name), seed)->fault_plan().faults) {
       nodes.insert(fault.node);
     }
   }

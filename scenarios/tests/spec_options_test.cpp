@@ -13,7 +13,8 @@ using runtime::kSecond;
 
 TEST(SpecOptions, TheSpecsOptionsWinOverTheWorkloadsOwn) {
   ScenarioRegistry registry = builtin_scenarios();
-  const Scenario workload = *registry.find("anyinstance-independent-epochs");  // a copy: the registry grows
+  const Scenario workload =
+      *registry.find("anyinstance-independent-epochs");  // a copy: the registry grows
   std::int64_t ttl_ns = 0;
   {
     // One world at a time: a thread holds one live scheduler.

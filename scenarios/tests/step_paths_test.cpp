@@ -17,20 +17,19 @@ using runtime::join_path;
 TEST(StepPaths, EveryStepUnderTheRootsLeaseAndNoAnyInstanceChilds) {
   runtime::WorkflowRegistry registry;
   registry.add(runtime::Workflow{"leaf", {work_step("post", 1)}});
-  registry.add(runtime::Workflow{
-      "order",
-      {work_step("reserve", 1),
-       runtime::GroupItem{"children",
-                          {{"audit", ChildPlacement::kParentInstance, "leaf"},
-                           {"notify", ChildPlacement::kThisWorkflow, "leaf"},
-                           {"invoice", ChildPlacement::kAnyInstance, "leaf"}}},
-       work_step("ship", 1)}});
+  registry.add(
+      runtime::Workflow{"order",
+                        {work_step("reserve", 1),
+                         runtime::GroupItem{"children",
+                                            {{"audit", ChildPlacement::kParentInstance, "leaf"},
+                                             {"notify", ChildPlacement::kThisWorkflow, "leaf"},
+                                             {"invoice", ChildPlacement::kAnyInstance, "leaf"}}},
+                         work_step("ship", 1)}});
   const std::string children = join_path("", "children");
   EXPECT_EQ(step_paths(registry, "order"),
-            (std::vector<std::string>{join_path("", "reserve"),
-                                      join_path(join_path(children, "audit"), "post"),
-                                      join_path(join_path(children, "notify"), "post"),
-                                      join_path("", "ship")}));
+            (std::vector<std::string>{
+                join_path("", "reserve"), join_path(join_path(children, "audit"), "post"),
+                join_path(join_path(children, "notify"), "post"), join_path("", "ship")}));
 }
 
 }  // namespace

@@ -24,8 +24,9 @@ struct Seen {
   bool mixed_group = false;              // a ParentInstance and an AnyInstance child side by side
   bool lanes_wait_at_once = false;       // two ParentInstance branches that each wait remotely
   bool nested_groups = false;            // a group inside a group's child
-  std::set<std::pair<int, ChildPlacement>> placements;  // (depth of the group's level, placement)
   std::vector<std::string> names;        // every name, in walk order (for the determinism test)
+  // Every (depth of a group's level, placement of one of its children).
+  std::set<std::pair<int, ChildPlacement>> placements;
 };
 
 class Walker {

@@ -17,18 +17,18 @@ TEST(WorkloadRecords, ARefusalIsRecordedAsTheFencedClass) {
   const ScenarioRegistry registry = builtin_scenarios();
   int refusals = 0;
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    properties::run_scenario(
-        registry, properties::RunRequest{"swarm", seed},
-        [&](const sim::World& world, const properties::RunReport&) {
-          for (const sim::HistoryEvent& e : world.history().events()) {
-            if (e.world != sim::WorldEventKind::kObserved) continue;
-            if (e.runtime.holder.str() == "error" &&
-                e.detail.str() == "execution.lease-lost.fenced") {
-              ++refusals;
-              EXPECT_EQ(e.runtime.detail.str(), "ExecutionFencedError") << "seed " << seed;
-            }
-          }
-        });
+    properties::run_scenario(registry, properties::RunRequest{"swarm", seed},
+                             [&](const sim::World& world, const properties::RunReport&) {
+                               for (const sim::HistoryEvent& e : world.history().events()) {
+                                 if (e.world != sim::WorldEventKind::kObserved) continue;
+                                 if (e.runtime.holder.str() == "error" &&
+                                     e.detail.str() == "execution.lease-lost.fenced") {
+                                   ++refusals;
+                                   EXPECT_EQ(e.runtime.detail.str(), "ExecutionFencedError")
+                                       << "seed " << seed;
+                                 }
+                               }
+                             });
   }
   // Measured: 25 refusals recorded over the five seeds (handed over, thrown by a write, a step's).
   EXPECT_GT(refusals, 0);

@@ -21,8 +21,8 @@ const std::vector<std::string> kStores{"lease-store"};
 
 TEST(FaultAssumptions, ADriftBeyondTheBoundIsOutsideWhicheverWayItDrifts) {
   for (const std::int64_t ppm : {500, -500}) {
-    EXPECT_TRUE(within_assumptions(
-        FaultPlan{{fault_of(FaultKind::kClockDrift, "instance-1", ppm)}}, 500, kStores))
+    EXPECT_TRUE(within_assumptions(FaultPlan{{fault_of(FaultKind::kClockDrift, "instance-1", ppm)}},
+                                   500, kStores))
         << ppm;
   }
   for (const std::int64_t ppm : {501, -501, -600}) {
@@ -34,15 +34,15 @@ TEST(FaultAssumptions, ADriftBeyondTheBoundIsOutsideWhicheverWayItDrifts) {
 
 TEST(FaultAssumptions, OnlyAStepOfAStoresWallClockIsOutside) {
   const std::int64_t step = -2'000'000'000;
-  EXPECT_TRUE(within_assumptions(
-      FaultPlan{{fault_of(FaultKind::kClockStep, "instance-1", step)}}, 500, kStores));
-  EXPECT_FALSE(within_assumptions(
-      FaultPlan{{fault_of(FaultKind::kClockStep, "lease-store", step)}}, 500, kStores));
+  EXPECT_TRUE(within_assumptions(FaultPlan{{fault_of(FaultKind::kClockStep, "instance-1", step)}},
+                                 500, kStores));
+  EXPECT_FALSE(within_assumptions(FaultPlan{{fault_of(FaultKind::kClockStep, "lease-store", step)}},
+                                  500, kStores));
   // A migration steps the wall clock only by its amount: none, and the store stays inside.
-  EXPECT_TRUE(within_assumptions(
-      FaultPlan{{fault_of(FaultKind::kMigrate, "lease-store", 0)}}, 500, kStores));
-  EXPECT_FALSE(within_assumptions(
-      FaultPlan{{fault_of(FaultKind::kMigrate, "lease-store", step)}}, 500, kStores));
+  EXPECT_TRUE(within_assumptions(FaultPlan{{fault_of(FaultKind::kMigrate, "lease-store", 0)}}, 500,
+                                 kStores));
+  EXPECT_FALSE(within_assumptions(FaultPlan{{fault_of(FaultKind::kMigrate, "lease-store", step)}},
+                                  500, kStores));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <stdexcept>
 #include <vector>
 
 #include "runtime/errors.h"
@@ -79,6 +80,44 @@ TEST(ErrorShapes, HalfOfTheRunsUseTheAggregateCauseAndEveryShapeComesRound) {
   for (std::uint64_t run = 0; run < 40; ++run) {
     EXPECT_EQ(shape_of_run(run) == ErrorShape::kAggregateCause, run % 2 == 1) << run;
   }
+}
+
+// The two nested shapes put the refusal where their names say: nested-in-step-error makes it the
+// nested exception of the runtime's own StepError (a walk that follows std::nested_exception only
+// outside the runtime's errors misses it there), nested-exception makes it the nested exception
+// of a std::runtime_error that a StepError carries as its cause.
+TEST(ErrorShapes, TheNestedShapesNestTheRefusalWhereTheirNamesSay) {
+  const std::exception_ptr refusal = std::make_exception_ptr(runtime::ExecutionFencedError(
+      runtime::LeaseKey{"tenant-1", "order-1"}, 1, 2, "tenant-1:order-1"));
+  bool own_step_error = false;
+  try {
+    std::rethrow_exception(wrap_refusal(ErrorShape::kNestedInStepError, refusal));
+  } catch (const runtime::StepError& step) {
+    const auto* nested = dynamic_cast<const std::nested_exception*>(&step);
+    ASSERT_NE(nested, nullptr);
+    EXPECT_EQ(nested->nested_ptr(), refusal);
+    EXPECT_EQ(step.cause(), nullptr);
+    own_step_error = true;
+  } catch (...) {
+  }
+  EXPECT_TRUE(own_step_error) << "nested-in-step-error is not the runtime's StepError";
+  bool outside = false;
+  try {
+    std::rethrow_exception(wrap_refusal(ErrorShape::kNestedException, refusal));
+  } catch (const runtime::StepError& step) {
+    EXPECT_EQ(dynamic_cast<const std::nested_exception*>(&step), nullptr);
+    try {
+      std::rethrow_exception(step.cause());
+    } catch (const std::runtime_error& cause) {
+      const auto* nested = dynamic_cast<const std::nested_exception*>(&cause);
+      ASSERT_NE(nested, nullptr);
+      EXPECT_EQ(nested->nested_ptr(), refusal);
+      outside = true;
+    } catch (...) {
+    }
+  } catch (...) {
+  }
+  EXPECT_TRUE(outside) << "nested-exception does not nest the refusal in its StepError's cause";
 }
 
 }  // namespace

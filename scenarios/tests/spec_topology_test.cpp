@@ -5,6 +5,8 @@
 
 #include "properties/run.h"
 #include "scenarios/spec.h"
+#include "scenarios/tests/built_world.h"
+#include "scenarios/workload.h"
 #include "tests/paths.h"
 
 namespace fencesim::scenarios::spec_topology_test {
@@ -91,6 +93,62 @@ TEST(SpecTopology, EveryPlacementAndStepKindRuns) {
   }
   EXPECT_GT(marks["second-effect-written"], 0u);
   EXPECT_GT(marks["stale-write-refused"] + marks["rerun-deduplicated"], 0u);
+}
+
+// A write step's effect and payload are two keys: the effect names what the workload means to
+// have (its intent), the payload is what reaches the sink after the effect's identity.
+TEST(SpecTopology, AWriteStepsEffectAndPayloadAreEachTheirOwnKey) {
+  ScenarioRegistry registry = builtin_scenarios();
+  const std::string name = register_spec_text(registry, R"(
+name = "effect-and-payload"
+[[instance]]
+name = "a"
+[[sink]]
+name = "payments"
+[[workflow]]
+name = "pay"
+steps = [{ kind = "write", name = "charge", sink = "payments", effect = "debit", payload = "42 EUR" }]
+[[tree]]
+tenant = "t"
+execution = "o"
+workflow = "pay"
+)",
+                                              "effect-and-payload.toml");
+  std::vector<std::pair<std::string, std::string>> intents;  // (effect, payload after identity)
+  const properties::RunReport report = properties::run_scenario(
+      registry, properties::RunRequest{name, 1},
+      [&](const sim::World& world, const properties::RunReport&) {
+        for (const sim::HistoryEvent& e : world.history().events()) {
+          if (e.world != sim::WorldEventKind::kIntent) continue;
+          const std::string& sent = e.detail.str();
+          const std::optional<EffectIdentity> identity = parse_effect_identity(sent);
+          ASSERT_TRUE(identity.has_value()) << sent;
+          intents.emplace_back(identity->effect, sent.substr(identity->length));
+        }
+      });
+  ASSERT_EQ(report.status, properties::RunStatus::kPass) << report.detail;
+  EXPECT_EQ(intents, (std::vector<std::pair<std::string, std::string>>{{"debit", "42 EUR"}}));
+}
+
+// Each placement a spec writes is the runtime's placement of that name: a this-workflow child
+// runs in its parent's pass, not as a branch of its own (parent-instance).
+TEST(SpecTopology, EachPlacementIsTheOneItNames) {
+  ScenarioRegistry registry;
+  const std::string name = register_spec_text(registry, kEveryPlacement, "every-placement.toml");
+  const auto world = testing::built_world(*registry.find(name), 1);
+  std::vector<std::pair<std::string, runtime::ChildPlacement>> children;
+  for (const runtime::WorkflowItem& item : world->workflows().get("root").items) {
+    if (const auto* group = std::get_if<runtime::GroupItem>(&item)) {
+      for (const runtime::ChildItem& child : group->children) {
+        children.emplace_back(child.name, child.placement);
+      }
+    }
+  }
+  EXPECT_EQ(children, (std::vector<std::pair<std::string, runtime::ChildPlacement>>{
+                          {"here", runtime::ChildPlacement::kParentInstance},
+                          {"inline", runtime::ChildPlacement::kThisWorkflow},
+                          {"there", runtime::ChildPlacement::kAnyInstance},
+                          {"order", runtime::ChildPlacement::kAnyInstance}}));
 }
 
 TEST(SpecTopology, EveryMistakeNamesItsLineAndKey) {

@@ -25,6 +25,8 @@ struct Seen {
   bool lanes_wait_at_once = false;       // two ParentInstance branches that each wait remotely
   bool nested_groups = false;            // a group inside a group's child
   std::vector<std::string> names;        // every name, in walk order (for the determinism test)
+  // Every (depth of a group's level, placement of one of its children).
+  std::set<std::pair<int, ChildPlacement>> placements;
 };
 
 class Walker {
@@ -50,6 +52,7 @@ class Walker {
       int branches_waiting = 0;
       for (const runtime::ChildItem& child : group.children) {
         count(child.name, seen_.hostile_children);
+        seen_.placements.emplace(depth, child.placement);
         if (child.placement == ChildPlacement::kAnyInstance) {
           any = waits = true;
           if (any_names.contains(child.name)) seen_.any_child_name_repeated = true;
@@ -133,6 +136,26 @@ TEST(TreeShapes, TheWildTreesHoldTheShapesTreeBugsNeed) {
     EXPECT_GE(mixed, kSeeds * 2 / 3) << scenario;
     EXPECT_GE(at_once, kSeeds / 3) << scenario;
     EXPECT_GE(nested, kSeeds * 2 / 3) << scenario;
+  }
+}
+
+// "Every placement at every level" (scenarios/tree_shapes.h): a ThisWorkflow child, whose steps
+// run in the parent's pass under its lease, beside ParentInstance and AnyInstance ones at each of
+// the three levels a group can be at, in some of forty seeds.
+TEST(TreeShapes, EveryPlacementComesAtEveryLevelOfGroups) {
+  for (const char* scenario : {"nightly-mix", "swarm"}) {
+    std::set<std::pair<int, ChildPlacement>> placements;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      placements.merge(built(scenario, seed, true).placements);
+    }
+    for (int depth = 0; depth < 3; ++depth) {
+      for (const ChildPlacement placement :
+           {ChildPlacement::kParentInstance, ChildPlacement::kThisWorkflow,
+            ChildPlacement::kAnyInstance}) {
+        EXPECT_TRUE(placements.contains({depth, placement}))
+            << scenario << ": depth " << depth << ", placement " << static_cast<int>(placement);
+      }
+    }
   }
 }
 

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/fiber/condition_variable.hpp>
+#include <boost/fiber/mutex.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -81,6 +84,22 @@ TEST(SchedulerTest, ASleepIntoThePastLetsAnotherFiberRunInBetween) {
   EXPECT_TRUE(interleaved);
 }
 
+// PCT's initial priorities are drawn per fiber from the seed: without change points, which of two
+// ready fibers runs first is the seed's, both ways across seeds. Equal priorities would make PCT
+// run every world in spawn order, one schedule for every seed.
+TEST(SchedulerTest, PctsInitialPrioritiesOrderTwoFibersBothWaysAcrossSeeds) {
+  std::set<std::string> orders;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    Scheduler world({.seed = seed, .strategy = Strategy::kPct, .pct_change_points = 0});
+    std::string order;
+    world.spawn(1, "a", [&] { order += 'a'; });
+    world.spawn(2, "b", [&] { order += 'b'; });
+    EXPECT_EQ(world.run(), RunStatus::kIdle);
+    orders.insert(order);
+  }
+  EXPECT_EQ(orders, (std::set<std::string>{"ab", "ba"}));
+}
+
 TEST(SchedulerTest, TimersFireInTimeThenScheduleOrder) {
   Scheduler world({.seed = 1});
   std::string order;
@@ -134,6 +153,26 @@ TEST(SchedulerTest, EventsOfOneInstantFireInASeededOrderWithinTheWindow) {
   EXPECT_GT(orders.size(), 10u);
   // A window of 1 keeps the schedule order.
   EXPECT_EQ(same_instant_order(5, 1), "ABCDEFZ");
+}
+
+// A reseed (a branch point) draws the order of an instant's events from the new seed's stream too:
+// the same reseed gives the same order whatever seed the run began with.
+std::string reseeded_instant_order(std::uint64_t seed, std::uint64_t reseed) {
+  Scheduler world({.seed = seed, .same_instant_window = 6});
+  world.reseed(reseed);
+  std::string order;
+  for (char name = 'A'; name <= 'F'; ++name) {
+    world.at(7, [&order, name] { order += name; });
+  }
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  return order;
+}
+
+TEST(SchedulerTest, AReseedDrawsTheInstantOrderFromTheNewSeed) {
+  for (std::uint64_t reseed = 7; reseed <= 9; ++reseed) {
+    EXPECT_EQ(reseeded_instant_order(1, reseed), reseeded_instant_order(2, reseed)) << reseed;
+  }
+  EXPECT_NE(reseeded_instant_order(1, 7), reseeded_instant_order(1, 8));
 }
 
 // The pick among the due events of an instant is uniform over the whole window: every one of them,
@@ -262,6 +301,27 @@ TEST(SchedulerTest, DeadlockReportNamesWhatEachFiberWaitsOn) {
   EXPECT_NE(report.find("fiber 'tree t/o' (node 1, incarnation 0): waits on the 'take reply'"),
             std::string::npos)
       << report;
+}
+
+// A fiber parked on a Boost primitive (a condition variable the runtime should never use in a
+// simulated world) is parked where the Scheduler cannot see: with nothing else to run, that is a
+// deadlock, reported as such, not an idle world whose run simply ended.
+TEST(SchedulerTest, AFiberParkedOnABoostPrimitiveIsADeadlock) {
+  Scheduler world({.seed = 1});
+  boost::fibers::mutex mutex;
+  boost::fibers::condition_variable signal;
+  bool signalled = false;
+  world.spawn(1, "parked", [&] {
+    std::unique_lock lock(mutex);
+    signal.wait(lock, [&] { return signalled; });
+  });
+  EXPECT_EQ(world.run(), RunStatus::kDeadlock);
+  EXPECT_NE(world.deadlock_report().find("waits on a Boost primitive"), std::string::npos)
+      << world.deadlock_report();
+  // Let it go, so that the world's teardown can end it.
+  signalled = true;
+  signal.notify_all();
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
 }
 
 TEST(SchedulerTest, PendingTimerIsNoDeadlockYet) {

@@ -116,6 +116,21 @@ TEST_F(CorpusCliTest, ExitCodes) {
   write("fixed-and-corrupt/two.json", "[]");
   EXPECT_EQ(fencesim("corpus run fixed-and-corrupt").code, 2);
 
+  // A file that fails otherwise than recorded is a failure too (a new bug, or the old one moved),
+  // and it outranks a corrupt file beside it: exit 1, never the fixed corpus's 0.
+  json other = file;
+  other["violations"][0]["invariant"] = "exactly-once";
+  write_json("differs/one.json", other);
+  write_json("differs/two.json", fixed);
+  const CommandResult differs = fencesim("corpus run differs");
+  EXPECT_EQ(differs.code, 1) << differs.out;
+  EXPECT_NE(differs.out.find("2 files: 0 still-failing, 1 fails-differently, 0 "
+                             "no-longer-reaches-trigger, 1 fixed, 0 unreadable"),
+            std::string::npos)
+      << differs.out;
+  write("differs/three.json", "[]");
+  EXPECT_EQ(fencesim("corpus run differs").code, 1);
+
   expect_usage_error(fencesim("corpus run missing"), "fencesim: corpus: 'missing' is not a folder");
   write("empty/readme.txt", "");
   expect_usage_error(fencesim("corpus run empty"),

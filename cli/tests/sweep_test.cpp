@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "cli/tests/sweep_fixture.h"
+#include "reports/replay_file.h"
 
 namespace fencesim::cli::testing::sweep_test {
 namespace {
@@ -257,6 +258,34 @@ TEST_F(SweepTest, ASeedThatHangsIsKilledAtTheRunTimeout) {
       "--run-timeout 1s";
   expect_crash_reported(fencesim(args, "FENCESIM_TEST_CRASH_SEED=3 FENCESIM_TEST_CRASH_KIND=hang "),
                         path("out"), "worker exceeded --run-timeout (1s) and was killed");
+}
+
+// Under --strategy drawn each seed runs one strategy of its own (reports::drawn_strategy): a seed
+// whose worker dies is recorded under that strategy, as its run would have been, so that its
+// record reads back (a resume, a merge) and its replay command runs the world that died.
+TEST_F(SweepTest, ADeadWorkerUnderTheDrawnStrategyNamesTheSeedsOwnStrategy) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..5 --strategy drawn --jobs 2 --out out",
+      "FENCESIM_TEST_CRASH_SEED=3 ");
+  ASSERT_EQ(result.code, 5) << result.out << result.err;
+  const std::string strategy = reports::drawn_strategy(3);
+  bool found = false;
+  for (const json& run : runs(path("out"))) {
+    EXPECT_EQ(run["strategy"], reports::drawn_strategy(run["seed"].get<std::uint64_t>()))
+        << run.dump();
+    if (run["seed"] == 3) {
+      found = true;
+      EXPECT_EQ(run["status"], "harness-error") << run.dump();
+    }
+  }
+  EXPECT_TRUE(found);
+  const json summary = read_json(path("out/summary.json"));
+  ASSERT_EQ(summary["failures"].size(), 1u);
+  EXPECT_EQ(summary["failures"][0]["replay_command"],
+            "fencesim run --scenario kleppmann-fencing --seed 3 --strategy " + strategy);
+  // The folder reads back: merged alone, it is the same sweep.
+  const Result merged = fencesim("merge out --out merged");
+  EXPECT_EQ(merged.code, 5) << merged.out << merged.err;
 }
 
 TEST_F(SweepTest, AShardTakesEveryNthSeedOfTheRange) {

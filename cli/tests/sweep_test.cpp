@@ -165,6 +165,18 @@ TEST_F(SweepTest, FailuresAreShrunkDrawnAndReplayable) {
   EXPECT_EQ(failure["shrunk_replay_file"],
             "failures/kleppmann-fencing-random-1.shrunk.replay.json");
   EXPECT_LE(failure["shrunk_faults"].get<int>(), failure["original_faults"].get<int>());
+  // The timeline drawn is the shrunk run's, the one its replay command names: its plan is the
+  // shrunk plan and its history the shrunk file's (shrinking shortens this fault: the original
+  // run's history hash is another).
+  for (const char* seed : {"1", "2"}) {
+    const std::string base = std::string("out/failures/kleppmann-fencing-random-") + seed;
+    const json timeline = read_json(path(base + ".timeline.json"));
+    const json shrunk = read_json(path(base + ".shrunk.replay.json"));
+    const json original = read_json(path(base + ".replay.json"));
+    ASSERT_NE(shrunk["expected_history_hash"], original["expected_history_hash"]) << seed;
+    EXPECT_EQ(timeline["history_hash"], shrunk["expected_history_hash"]) << seed;
+    EXPECT_EQ(timeline["plan"], timeline["shrunk_plan"]) << seed;
+  }
 
   const std::string junit = read_text(path("out/junit.xml"));
   EXPECT_NE(junit.find("<failure message=\"2 of 2 runs failed; first: sink-monotonicity: sink "

@@ -137,5 +137,27 @@ TEST_F(CorpusCliTest, ExitCodes) {
                      "fencesim: corpus: no replay file (*.json) in 'empty'");
 }
 
+
+// A file written before replay files kept a history record (no "history": which faults fired
+// then is unknown) counts every fault of its plan as having fired: one that never fires now is a
+// trigger no longer reached, not merely a changed history.
+TEST_F(CorpusCliTest, AFileWithoutAHistoryRecordStillLosesItsTrigger) {
+  json unreached = failure();
+  unreached["sink_double"] = "";
+  unreached["fault_plan"][0]["trigger"]["occurrence"] = 50;  // there is no 50th write
+  unreached.erase("history");
+  write_json("old/unreached.json", unreached);
+  const CommandResult corpus = fencesim("corpus run old --json");
+  EXPECT_EQ(corpus.code, 0) << corpus.out << corpus.err;
+  const json report = json::parse(corpus.out);
+  ASSERT_EQ(report["files"].size(), 1u);
+  EXPECT_EQ(report["files"][0]["verdict"], "no-longer-reaches-trigger");
+  EXPECT_EQ(report["files"][0]["history"], "trigger-not-reached") << report.dump(2);
+  EXPECT_TRUE(report["files"][0]["history_detail"].get<std::string>().starts_with(
+      "a fault's trigger is no longer reached: 1 of 1 fault never fired now (first: fault 0, "))
+      << report.dump(2);
+  EXPECT_EQ(report["history_tally"]["trigger-not-reached"], 1);
+}
+
 }  // namespace
 }  // namespace fencesim::cli::testing::corpus_cli_test

@@ -39,6 +39,8 @@ TEST_F(BranchSweepTest, EachHitForksKBranchRunsThatReplayToTheirHashes) {
     }
     const json& branch = run["branch"];
     EXPECT_EQ(branch["mark"], "stale-write-refused");
+    // A branch forks nothing (docs/reports.md: absent when 0): the parent's count is not its own.
+    EXPECT_FALSE(run.contains("branch_points")) << run.dump();
     const auto at = std::make_pair(seed, branch["event"].get<std::uint64_t>());
     numbers[at].insert(branch["number"].get<std::uint64_t>());
     hashes[at].insert(run["history_hash"].get<std::string>());
@@ -51,6 +53,7 @@ TEST_F(BranchSweepTest, EachHitForksKBranchRunsThatReplayToTheirHashes) {
   }
   ASSERT_GE(points, 3u) << "every seed of kleppmann-fencing refuses a stale write";
   EXPECT_EQ(branches.size(), kBranches * points);
+  EXPECT_EQ(points, numbers.size());
   for (const auto& [at, seen] : numbers) {
     EXPECT_EQ(seen, (std::set<std::uint64_t>{1, 2, 3})) << "seed " << at.first;
     EXPECT_EQ(hashes.at(at).size(), static_cast<std::size_t>(kBranches))

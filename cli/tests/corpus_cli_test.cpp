@@ -116,10 +116,47 @@ TEST_F(CorpusCliTest, ExitCodes) {
   write("fixed-and-corrupt/two.json", "[]");
   EXPECT_EQ(fencesim("corpus run fixed-and-corrupt").code, 2);
 
+  // A file that fails otherwise than recorded is a failure too (a new bug, or the old one moved),
+  // and it outranks a corrupt file beside it: exit 1, never the fixed corpus's 0.
+  json other = file;
+  other["violations"][0]["invariant"] = "exactly-once";
+  write_json("differs/one.json", other);
+  write_json("differs/two.json", fixed);
+  const CommandResult differs = fencesim("corpus run differs");
+  EXPECT_EQ(differs.code, 1) << differs.out;
+  EXPECT_NE(differs.out.find("2 files: 0 still-failing, 1 fails-differently, 0 "
+                             "no-longer-reaches-trigger, 1 fixed, 0 unreadable"),
+            std::string::npos)
+      << differs.out;
+  write("differs/three.json", "[]");
+  EXPECT_EQ(fencesim("corpus run differs").code, 1);
+
   expect_usage_error(fencesim("corpus run missing"), "fencesim: corpus: 'missing' is not a folder");
   write("empty/readme.txt", "");
   expect_usage_error(fencesim("corpus run empty"),
                      "fencesim: corpus: no replay file (*.json) in 'empty'");
+}
+
+
+// A file written before replay files kept a history record (no "history": which faults fired
+// then is unknown) counts every fault of its plan as having fired: one that never fires now is a
+// trigger no longer reached, not merely a changed history.
+TEST_F(CorpusCliTest, AFileWithoutAHistoryRecordStillLosesItsTrigger) {
+  json unreached = failure();
+  unreached["sink_double"] = "";
+  unreached["fault_plan"][0]["trigger"]["occurrence"] = 50;  // there is no 50th write
+  unreached.erase("history");
+  write_json("old/unreached.json", unreached);
+  const CommandResult corpus = fencesim("corpus run old --json");
+  EXPECT_EQ(corpus.code, 0) << corpus.out << corpus.err;
+  const json report = json::parse(corpus.out);
+  ASSERT_EQ(report["files"].size(), 1u);
+  EXPECT_EQ(report["files"][0]["verdict"], "no-longer-reaches-trigger");
+  EXPECT_EQ(report["files"][0]["history"], "trigger-not-reached") << report.dump(2);
+  EXPECT_TRUE(report["files"][0]["history_detail"].get<std::string>().starts_with(
+      "a fault's trigger is no longer reached: 1 of 1 fault never fired now (first: fault 0, "))
+      << report.dump(2);
+  EXPECT_EQ(report["history_tally"]["trigger-not-reached"], 1);
 }
 
 }  // namespace

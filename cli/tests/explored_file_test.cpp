@@ -51,6 +51,31 @@ class ExploredFileTest : public BinaryTest {
   }
 };
 
+// --keep N writes the first N failing schedules and no more (the world has 28 at bound 1), and
+// prints a replay command for each file written; --keep 0 writes none.
+TEST_F(ExploredFileTest, KeepWritesExactlyThatManyFailingSchedules) {
+  for (const int keep : {0, 2}) {
+    const std::string out = "kept-" + std::to_string(keep);
+    const Result explore = fencesim(
+        "explore --scenario explore-two-holders-pause --bound 1 --sink-double accept-stale "
+        "--keep " +
+        std::to_string(keep) + " --out " + out);
+    EXPECT_EQ(explore.code, 1) << explore.out << explore.err;
+    std::size_t files = 0;
+    for (const auto& entry : fs::directory_iterator(path(out))) {
+      (void)entry;
+      ++files;
+    }
+    EXPECT_EQ(files, static_cast<std::size_t>(keep)) << explore.out;
+    std::size_t commands = 0;
+    for (std::size_t at = explore.out.find("fencesim replay "); at != std::string::npos;
+         at = explore.out.find("fencesim replay ", at + 1)) {
+      ++commands;
+    }
+    EXPECT_EQ(commands, static_cast<std::size_t>(keep)) << explore.out;
+  }
+}
+
 TEST_F(ExploredFileTest, CorpusRunOfAnExploredFailureReproducesItsRecordedHistory) {
   const std::vector<std::string> files = explored_failures();
   ASSERT_FALSE(files.empty());

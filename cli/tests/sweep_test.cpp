@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "cli/tests/sweep_fixture.h"
+#include "reports/replay_file.h"
 
 namespace fencesim::cli::testing::sweep_test {
 namespace {
@@ -164,6 +165,18 @@ TEST_F(SweepTest, FailuresAreShrunkDrawnAndReplayable) {
   EXPECT_EQ(failure["shrunk_replay_file"],
             "failures/kleppmann-fencing-random-1.shrunk.replay.json");
   EXPECT_LE(failure["shrunk_faults"].get<int>(), failure["original_faults"].get<int>());
+  // The timeline drawn is the shrunk run's, the one its replay command names: its plan is the
+  // shrunk plan and its history the shrunk file's (shrinking shortens this fault: the original
+  // run's history hash is another).
+  for (const char* seed : {"1", "2"}) {
+    const std::string base = std::string("out/failures/kleppmann-fencing-random-") + seed;
+    const json timeline = read_json(path(base + ".timeline.json"));
+    const json shrunk = read_json(path(base + ".shrunk.replay.json"));
+    const json original = read_json(path(base + ".replay.json"));
+    ASSERT_NE(shrunk["expected_history_hash"], original["expected_history_hash"]) << seed;
+    EXPECT_EQ(timeline["history_hash"], shrunk["expected_history_hash"]) << seed;
+    EXPECT_EQ(timeline["plan"], timeline["shrunk_plan"]) << seed;
+  }
 
   const std::string junit = read_text(path("out/junit.xml"));
   EXPECT_NE(junit.find("<failure message=\"2 of 2 runs failed; first: sink-monotonicity: sink "
@@ -257,6 +270,34 @@ TEST_F(SweepTest, ASeedThatHangsIsKilledAtTheRunTimeout) {
       "--run-timeout 1s";
   expect_crash_reported(fencesim(args, "FENCESIM_TEST_CRASH_SEED=3 FENCESIM_TEST_CRASH_KIND=hang "),
                         path("out"), "worker exceeded --run-timeout (1s) and was killed");
+}
+
+// Under --strategy drawn each seed runs one strategy of its own (reports::drawn_strategy): a seed
+// whose worker dies is recorded under that strategy, as its run would have been, so that its
+// record reads back (a resume, a merge) and its replay command runs the world that died.
+TEST_F(SweepTest, ADeadWorkerUnderTheDrawnStrategyNamesTheSeedsOwnStrategy) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..5 --strategy drawn --jobs 2 --out out",
+      "FENCESIM_TEST_CRASH_SEED=3 ");
+  ASSERT_EQ(result.code, 5) << result.out << result.err;
+  const std::string strategy = reports::drawn_strategy(3);
+  bool found = false;
+  for (const json& run : runs(path("out"))) {
+    EXPECT_EQ(run["strategy"], reports::drawn_strategy(run["seed"].get<std::uint64_t>()))
+        << run.dump();
+    if (run["seed"] == 3) {
+      found = true;
+      EXPECT_EQ(run["status"], "harness-error") << run.dump();
+    }
+  }
+  EXPECT_TRUE(found);
+  const json summary = read_json(path("out/summary.json"));
+  ASSERT_EQ(summary["failures"].size(), 1u);
+  EXPECT_EQ(summary["failures"][0]["replay_command"],
+            "fencesim run --scenario kleppmann-fencing --seed 3 --strategy " + strategy);
+  // The folder reads back: merged alone, it is the same sweep.
+  const Result merged = fencesim("merge out --out merged");
+  EXPECT_EQ(merged.code, 5) << merged.out << merged.err;
 }
 
 TEST_F(SweepTest, AShardTakesEveryNthSeedOfTheRange) {

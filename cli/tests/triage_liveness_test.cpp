@@ -61,6 +61,21 @@ TEST_F(TriageLivenessTest, TwoLivenessBugsNeverShareASignature) {
   EXPECT_EQ(known.code, 0) << known.out << known.err;
 }
 
+// `fencesim run` keeps every failure, not only a violation: a liveness failure writes its replay
+// file, says how to replay it first, and the file replays to the same liveness failure.
+TEST_F(TriageLivenessTest, ARunThatFailsLivenessWritesItsReplayFile) {
+  const Result run =
+      fencesim("run --scenario planted-lost-wakeup --seed 1 --replay-out stuck.json", kPlanted);
+  ASSERT_EQ(run.code, 3) << run.out << run.err;
+  EXPECT_TRUE(run.out.starts_with("fencesim replay stuck.json\n")) << run.out;
+  ASSERT_TRUE(fs::exists(path("stuck.json"))) << run.out;
+  const json file = read_json(path("stuck.json"));
+  EXPECT_EQ(file["expected_status"], "liveness");
+  EXPECT_EQ(file["scenario"], "planted-lost-wakeup");
+  const Result replay = fencesim("replay stuck.json", kPlanted);
+  EXPECT_EQ(replay.code, 3) << replay.out << replay.err;
+}
+
 TEST_F(TriageLivenessTest, AHangIsNamedByItsLastEvents) {
   const Result hang = sweep("--scenario planted-spin", "1..2", "out", "--run-timeout 1s");
   ASSERT_EQ(hang.code, 5) << hang.out << hang.err;

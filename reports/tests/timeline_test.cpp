@@ -73,6 +73,27 @@ TEST(TimelineTest, BeliefsPerHolderAgainstEpochsAtTheStore) {
             epochs[0]["valid_until_ns"].get<std::int64_t>());
 }
 
+// An epoch the store released ends at its release, and stays ended there when the run ends: the
+// last epoch of a key (kleppmann-fencing's token 2, released and never superseded) is drawn
+// released at the release event, not expired at its expiry nor held to the run's end.
+TEST(TimelineTest, AReleasedEpochEndsAtItsReleaseEvenWhenItIsTheKeysLast) {
+  const Captured& run = testing::passing_kleppmann();
+  const auto& t = run.timeline;
+  std::size_t releases = 0;
+  for (const auto& event : t["events"]) {
+    if (event.value("kind", "") != "store-lease-released") continue;
+    ++releases;
+    const auto epochs = where(t["epochs"], "token", event["token"]);
+    ASSERT_EQ(epochs.size(), 1u) << event.dump();
+    EXPECT_EQ(epochs[0]["end_kind"], "released") << epochs[0].dump();
+    EXPECT_EQ(epochs[0]["end_event"], event["i"]) << epochs[0].dump();
+    EXPECT_EQ(epochs[0]["ended_ns"], event["t"]) << epochs[0].dump();
+  }
+  EXPECT_EQ(releases, 1u);
+  ASSERT_EQ(t["epochs"].size(), 2u);
+  EXPECT_EQ(t["epochs"][1]["end_kind"], "released");
+}
+
 TEST(TimelineTest, SinkWritesFaultsAndMarksAreDrawnWhereTheyHappened) {
   const Captured& run = testing::passing_kleppmann();
   const auto& t = run.timeline;

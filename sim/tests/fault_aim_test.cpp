@@ -200,6 +200,51 @@ TEST(FaultAim, AfterACrashTheHolderHasNoExpiryToAimAt) {
   EXPECT_EQ(of_kind(*world, WorldEventKind::kFaultApplied).size(), 1u) << "the crash alone";
 }
 
+// The store's expiry is by the store's own clock: on a store whose clock runs 10% fast, a grant
+// runs out when that clock has moved a ttl on, about 27.3 s of true time, not 30 s.
+TEST(FaultAim, TheStoresExpiryIsWhenTheStoresOwnClockHasMovedATtlOn) {
+  Fault drift{FaultKind::kClockDrift, "lease-store"};
+  drift.amount = 100'000;  // ppm
+  const auto world = run_aimed({drift, aimed(FaultKind::kClockStep, "instance-1",
+                                             EventKind::kLeaseTaken, Aim::kStoreExpiry, 0)});
+  const HistoryEvent& granted = nth(*world, EventKind::kStoreLeaseGranted);
+  ASSERT_EQ(world->fault_aims().size(), 1u);
+  const double ttl = static_cast<double>(world->options().lease.ttl_ns);
+  EXPECT_NEAR(static_cast<double>(world->fault_aims()[0].deadline_ns),
+              static_cast<double>(granted.time_ns) + ttl / 1.1, 2.0);
+}
+
+// A released lease has no expiry at the store left to aim at: the release ends the grant.
+TEST(FaultAim, AfterTheReleaseTheStoreHoldsNoExpiryToAimAt) {
+  const auto world =
+      run_aimed({aimed(FaultKind::kClockStep, "instance-1", EventKind::kStoreLeaseReleased,
+                       Aim::kStoreExpiry, 0, "lease-store")});
+  ASSERT_EQ(of_kind(*world, WorldEventKind::kFaultAimed).size(), 1u) << "the lease is released";
+  ASSERT_EQ(world->fault_aims().size(), 1u);
+  EXPECT_EQ(world->fault_aims()[0].deadline_ns, -1);
+  EXPECT_NE(world->fault_aims()[0].missed.find("the store holds no lease"), std::string::npos)
+      << world->fault_aims()[0].missed;
+  EXPECT_TRUE(of_kind(*world, WorldEventKind::kFaultApplied).empty());
+}
+
+// A fault aimed at the wire while the next message flies has nothing to aim at when that message
+// is lost: it is recorded as missed and never fires.
+TEST(FaultAim, AFaultAimedInFlightAtALostMessageNeverFires) {
+  Fault drop{FaultKind::kNetworkDrop, "instance-1"};
+  drop.at_ns = 9 * kSecond;  // the first renewal leaves near 10 s
+  drop.duration_ns = 2 * kSecond;
+  drop.probability = 1.0;
+  Fault in_flight =
+      aimed(FaultKind::kClockStep, "instance-1", EventKind::kRenewSent, Aim::kInFlight, 0);
+  in_flight.trigger->within_permille = 500;
+  const auto world = run_aimed({drop, in_flight});
+  ASSERT_EQ(world->fault_aims().size(), 1u);
+  EXPECT_EQ(world->fault_aims()[0].deadline_ns, -1);
+  EXPECT_NE(world->fault_aims()[0].missed.find("lost on the way"), std::string::npos)
+      << world->fault_aims()[0].missed;
+  EXPECT_EQ(of_kind(*world, WorldEventKind::kFaultApplied).size(), 1u) << "the drop alone";
+}
+
 TEST(FaultAim, EachDeadlineIsNamedAndReadBack) {
   for (const Aim aim : {Aim::kEvent, Aim::kHolderExpiry, Aim::kStoreExpiry, Aim::kRpcTimeout,
                         Aim::kInFlight}) {

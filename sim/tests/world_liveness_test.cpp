@@ -4,6 +4,8 @@
 // crash between the completion commit and the finish left it queued); the run must say so.
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "runtime/lease_repository.h"
 #include "runtime/placement_queue.h"
 #include "runtime/scope_key.h"
@@ -15,25 +17,33 @@ namespace {
 
 const runtime::LeaseKey kTree{"tenant-1", "order-1"};
 
-// A world with no instance: the tree's end is written into the stores directly, as a holder
-// would, before the run.
-RunOutcome outcome_of(bool completed, bool finished) {
+// A world with no instance and one submitted root, kTree: a test writes the trees' ends into the
+// stores directly, as a holder would, before the run.
+std::unique_ptr<World> store_only_world() {
   WorldOptions options;
   options.seed = 1;
   options.safety_phase_ns = runtime::kSecond;
   options.liveness_budget_ns = 5 * runtime::kSecond;
-  World world(options);
-  world.add_lease_store();
-  world.submit(kTree, "order");
+  auto world = std::make_unique<World>(options);
+  world->add_lease_store();
+  world->submit(kTree, "order");
+  return world;
+}
+
+// Records `key`'s completion under a lease taken for it, as its holder's last pass would.
+void complete(World& world, const runtime::LeaseKey& key) {
   const runtime::TakeResult taken =
-      world.lease_table().take(kTree, "instance-1", 30 * runtime::kSecond);
+      world.lease_table().take(key, "instance-1", 30 * runtime::kSecond);
   EXPECT_EQ(taken.status, runtime::TakeStatus::kTaken);
-  if (completed) {
-    EXPECT_EQ(world.checkpoints().commit_tree(kTree, taken.lease.token).status,
-              runtime::CommitStatus::kCommitted);
-  }
-  if (finished) world.queue().finish(kTree);
-  return world.run().outcome;
+  EXPECT_EQ(world.checkpoints().commit_tree(key, taken.lease.token).status,
+            runtime::CommitStatus::kCommitted);
+}
+
+RunOutcome outcome_of(bool completed, bool finished) {
+  const std::unique_ptr<World> world = store_only_world();
+  if (completed) complete(*world, kTree);
+  if (finished) world->queue().finish(kTree);
+  return world->run().outcome;
 }
 
 TEST(WorldLiveness, ATreeHasEndedOnlyOnceItsCompletionIsRecordedAndItsPlacementFinished) {
@@ -46,16 +56,10 @@ TEST(WorldLiveness, ATreeHasEndedOnlyOnceItsCompletionIsRecordedAndItsPlacementF
 // placement finished. A cancel recorded but never acted on is work not done (a runtime that never
 // reads its cancels would otherwise pass every run).
 RunOutcome outcome_of_cancelled(bool finished) {
-  WorldOptions options;
-  options.seed = 1;
-  options.safety_phase_ns = runtime::kSecond;
-  options.liveness_budget_ns = 5 * runtime::kSecond;
-  World world(options);
-  world.add_lease_store();
-  world.submit(kTree, "order");
-  EXPECT_EQ(world.checkpoints().request_cancel(kTree), runtime::CancelStatus::kRecorded);
-  if (finished) world.queue().finish(kTree);
-  return world.run().outcome;
+  const std::unique_ptr<World> world = store_only_world();
+  EXPECT_EQ(world->checkpoints().request_cancel(kTree), runtime::CancelStatus::kRecorded);
+  if (finished) world->queue().finish(kTree);
+  return world->run().outcome;
 }
 
 TEST(WorldLiveness, ACancelledRootHasEndedOnlyOnceItsPlacementIsFinished) {
@@ -68,26 +72,12 @@ TEST(WorldLiveness, ACancelledRootHasEndedOnlyOnceItsPlacementIsFinished) {
 // pending, is work nobody will do. The root itself has ended.
 RunOutcome outcome_with_a_placed_tree(bool completed) {
   const runtime::LeaseKey placed{"tenant-1", "order-2"};
-  WorldOptions options;
-  options.seed = 1;
-  options.safety_phase_ns = runtime::kSecond;
-  options.liveness_budget_ns = 5 * runtime::kSecond;
-  World world(options);
-  world.add_lease_store();
-  world.submit(kTree, "order");
-  const runtime::TakeResult taken =
-      world.lease_table().take(kTree, "instance-1", 30 * runtime::kSecond);
-  EXPECT_EQ(world.checkpoints().commit_tree(kTree, taken.lease.token).status,
-            runtime::CommitStatus::kCommitted);
-  world.queue().finish(kTree);
-  EXPECT_TRUE(world.client_place(placed, "order"));  // recorded: the world judges it
-  if (completed) {
-    const runtime::TakeResult other =
-        world.lease_table().take(placed, "instance-1", 30 * runtime::kSecond);
-    EXPECT_EQ(world.checkpoints().commit_tree(placed, other.lease.token).status,
-              runtime::CommitStatus::kCommitted);
-  }
-  return world.run().outcome;
+  const std::unique_ptr<World> world = store_only_world();
+  complete(*world, kTree);
+  world->queue().finish(kTree);
+  EXPECT_TRUE(world->client_place(placed, "order"));  // recorded: the world judges it
+  if (completed) complete(*world, placed);
+  return world->run().outcome;
 }
 
 TEST(WorldLiveness, APlacedTreeThatNeverEndsIsWorkNotDone) {

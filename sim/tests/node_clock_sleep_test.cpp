@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 
 #include "sim/node_clock.h"
 #include "sim/scheduler.h"
@@ -19,23 +20,33 @@ struct Sleeper {
   std::int64_t woke_local = -1;
 };
 
-// A node sleeps 30 s on its own clock; at 10 s its clock's rate becomes `ppm`.
-Sleeper sleep_across_a_rate_change(std::int64_t ppm) {
+// A node sleeps `local_ns` on its own clock, which drifts by `ppm_from_start` from the start and,
+// if given, by `ppm_at_10s` from 10 s on.
+Sleeper sleep_on_its_own_clock(std::int64_t local_ns, std::int64_t ppm_from_start,
+                               std::optional<std::int64_t> ppm_at_10s) {
   Scheduler world({.seed = 1});
   NodeClock clock;
+  clock.set_drift_ppm(0, ppm_from_start);
   SimEnv env(world, 1, clock, Rng(1));
   Sleeper sleeper;
   world.spawn(1, "sleeper", [&] {
-    env.sleep(30 * kSec);
+    env.sleep(local_ns);
     sleeper.woke_true = world.now_ns();
     sleeper.woke_local = env.monotonic_ns();
   });
-  world.at(10 * kSec, [&] {
-    clock.set_drift_ppm(world.now_ns(), ppm);
-    world.retime_local_sleeps(1, [&](std::int64_t local) { return clock.true_time_when(local); });
-  });
+  if (ppm_at_10s) {
+    world.at(10 * kSec, [&] {
+      clock.set_drift_ppm(world.now_ns(), *ppm_at_10s);
+      world.retime_local_sleeps(1, [&](std::int64_t local) { return clock.true_time_when(local); });
+    });
+  }
   EXPECT_EQ(world.run(), RunStatus::kIdle);
   return sleeper;
+}
+
+// A node sleeps 30 s on its own clock; at 10 s its clock's rate becomes `ppm`.
+Sleeper sleep_across_a_rate_change(std::int64_t ppm) {
+  return sleep_on_its_own_clock(30 * kSec, 0, ppm);
 }
 
 TEST(NodeClockSleepTest, AClockMadeFasterMidSleepWakesItEarlierInTrueTime) {
@@ -56,17 +67,7 @@ TEST(NodeClockSleepTest, AClockMadeSlowerMidSleepWakesItLaterInTrueTime) {
 // (not in true time, with only a later rate change moving it), so the sleeper wakes when its own
 // clock reads the end, earlier in true time.
 TEST(NodeClockSleepTest, ASleepOnAFastClockEndsWhenTheNodesClockReadsItsEnd) {
-  Scheduler world({.seed = 1});
-  NodeClock clock;
-  clock.set_drift_ppm(0, 1000);
-  SimEnv env(world, 1, clock, Rng(1));
-  Sleeper sleeper;
-  world.spawn(1, "sleeper", [&] {
-    env.sleep(20 * kSec);
-    sleeper.woke_true = world.now_ns();
-    sleeper.woke_local = env.monotonic_ns();
-  });
-  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  const Sleeper sleeper = sleep_on_its_own_clock(20 * kSec, 1000, std::nullopt);
   EXPECT_EQ(sleeper.woke_local, 20 * kSec);
   EXPECT_NEAR(static_cast<double>(sleeper.woke_true), 20e9 / 1.001, 2.0);
 }

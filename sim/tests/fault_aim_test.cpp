@@ -113,7 +113,8 @@ TEST(FaultAim, AStopUntilTheStoresExpiryEndsWhenTheStoresGrantRunsOut) {
 }
 
 TEST(FaultAim, AFaultAimedInFlightLandsWhileTheRenewalIsOnTheWire) {
-  Fault fault = aimed(FaultKind::kClockStep, "instance-1", EventKind::kRenewSent, Aim::kInFlight, 0);
+  Fault fault =
+      aimed(FaultKind::kClockStep, "instance-1", EventKind::kRenewSent, Aim::kInFlight, 0);
   fault.trigger->within_permille = 500;
   const auto world = run_aimed({fault});
   const HistoryEvent& sent = nth(*world, EventKind::kRenewSent);
@@ -139,9 +140,8 @@ TEST(FaultAim, AFaultAimedAtTheRpcTimeoutFiresWhenTheRequestsTimeoutElapses) {
 
 TEST(FaultAim, AFaultAimedAtADeadlineThatDoesNotExistIsRecordedAndNeverFires) {
   // At the store's grant there is no holder's expiry to aim at: the store holds no lease.
-  const auto world =
-      run_aimed({aimed(FaultKind::kStall, "lease-store", EventKind::kStoreLeaseGranted,
-                       Aim::kHolderExpiry, 0)});
+  const auto world = run_aimed({aimed(FaultKind::kStall, "lease-store",
+                                      EventKind::kStoreLeaseGranted, Aim::kHolderExpiry, 0)});
   EXPECT_TRUE(of_kind(*world, WorldEventKind::kFaultApplied).empty());
   const auto aimed_events = of_kind(*world, WorldEventKind::kFaultAimed);
   ASSERT_EQ(aimed_events.size(), 1u);
@@ -152,8 +152,8 @@ TEST(FaultAim, AFaultAimedAtADeadlineThatDoesNotExistIsRecordedAndNeverFires) {
 }
 
 TEST(FaultAim, AnAimedFaultIsRecordedAsThePlanWroteItAndTheRunIsDeterministic) {
-  Fault fault = aimed(FaultKind::kStop, "instance-1", EventKind::kLeaseRenewed,
-                      Aim::kHolderExpiry, -200 * kMillisecond);
+  Fault fault = aimed(FaultKind::kStop, "instance-1", EventKind::kLeaseRenewed, Aim::kHolderExpiry,
+                      -200 * kMillisecond);
   fault.trigger->until = Aim::kStoreExpiry;
   fault.trigger->until_delay_ns = kSecond;
   // One live world per thread: the first is done with before the second is built.
@@ -246,8 +246,8 @@ TEST(FaultAim, AFaultAimedInFlightAtALostMessageNeverFires) {
 }
 
 TEST(FaultAim, EachDeadlineIsNamedAndReadBack) {
-  for (const Aim aim : {Aim::kEvent, Aim::kHolderExpiry, Aim::kStoreExpiry, Aim::kRpcTimeout,
-                        Aim::kInFlight}) {
+  for (const Aim aim :
+       {Aim::kEvent, Aim::kHolderExpiry, Aim::kStoreExpiry, Aim::kRpcTimeout, Aim::kInFlight}) {
     const std::string_view name = to_string(aim);
     EXPECT_NE(name, "unknown");
     EXPECT_EQ(aim_from_string(name), std::optional<Aim>(aim)) << name;

@@ -46,8 +46,8 @@ TEST(SchedulerNodesTest, APauseReportsTheReadyFibersItHolds) {
   Waiter signal;
   world.spawn(1, "client", [&] { world.block(signal); });
   world.at(1 * kMs, [&] {
-    world.wake(signal);     // ready...
-    world.pause_node(1);    // ...and held by the pause before it ran
+    world.wake(signal);   // ready...
+    world.pause_node(1);  // ...and held by the pause before it ran
   });
   world.at(5 * kMs, [&] { world.resume_node(1); });
   EXPECT_EQ(world.run(), RunStatus::kIdle);

@@ -3,10 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/fiber/condition_variable.hpp>
 #include <boost/fiber/mutex.hpp>
-
-#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <set>

@@ -2,6 +2,8 @@
 // the operation's own word. Every op is recorded through one enum, so two ops sharing or swapping
 // their words would leave every oracle green (they judge by the enum) while a person debugging
 // reads a step commit as a tree commit.
+#include "sim/store_record.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -9,19 +11,21 @@
 #include <utility>
 #include <vector>
 
-#include "sim/store_record.h"
-
 namespace fencesim::sim::testing::store_record_test {
 namespace {
 
 TEST(StoreRecord, EachOperationIsNamedByItsOwnWord) {
-  const std::vector<std::pair<StoreOp, std::string>> words = {
-      {StoreOp::kTake, "take"},           {StoreOp::kRenew, "renew"},
-      {StoreOp::kRelease, "release"},     {StoreOp::kRead, "read"},
-      {StoreOp::kCommitStep, "commit-step"}, {StoreOp::kCommitTree, "commit-tree"},
-      {StoreOp::kLoad, "load"},           {StoreOp::kPlace, "place"},
-      {StoreOp::kFinish, "finish"},       {StoreOp::kWrite, "write"},
-      {StoreOp::kCancel, "cancel"}};
+  const std::vector<std::pair<StoreOp, std::string>> words = {{StoreOp::kTake, "take"},
+                                                              {StoreOp::kRenew, "renew"},
+                                                              {StoreOp::kRelease, "release"},
+                                                              {StoreOp::kRead, "read"},
+                                                              {StoreOp::kCommitStep, "commit-step"},
+                                                              {StoreOp::kCommitTree, "commit-tree"},
+                                                              {StoreOp::kLoad, "load"},
+                                                              {StoreOp::kPlace, "place"},
+                                                              {StoreOp::kFinish, "finish"},
+                                                              {StoreOp::kWrite, "write"},
+                                                              {StoreOp::kCancel, "cancel"}};
   std::set<std::string> seen;
   for (const auto& [op, word] : words) {
     EXPECT_EQ(to_string(op), word);

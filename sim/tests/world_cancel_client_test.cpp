@@ -23,15 +23,16 @@ TEST(WorldCancelClient, ACancelThatGetsNoReplyIsSentAgainUntilTheStoreAnswers) {
   World world(options);
   world.add_lease_store();
   world.add_instance("instance-1");
-  world.workflows().add(runtime::Workflow{
-      "order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
-                                    for (int i = 0; i < 20; ++i) ctx.env().sleep(runtime::kSecond);
-                                  }}}});
+  world.workflows().add(
+      runtime::Workflow{"order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
+                                                      for (int i = 0; i < 20; ++i)
+                                                        ctx.env().sleep(runtime::kSecond);
+                                                    }}}});
   world.submit(kTree, "order");
   // The store answers nothing from 1 s to 6 s; the cancel is sent at 2 s.
-  world.set_fault_plan(FaultPlan{{Fault{FaultKind::kStoreDown, "lease-store", "",
-                                        1 * runtime::kSecond, std::nullopt,
-                                        5 * runtime::kSecond}}});
+  world.set_fault_plan(
+      FaultPlan{{Fault{FaultKind::kStoreDown, "lease-store", "", 1 * runtime::kSecond, std::nullopt,
+                       5 * runtime::kSecond}}});
   world.cancel_at(2 * runtime::kSecond, kTree);
   world.run();
   std::vector<std::string> said;

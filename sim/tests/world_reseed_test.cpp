@@ -17,7 +17,8 @@ namespace {
 
 // What the one step of a one-instance world draws from its node's stream, in a world of `seed`,
 // reseeded with `reseed` before it runs (as a branch is, at its branch point).
-std::vector<std::uint64_t> drawn_by_the_step(std::uint64_t seed, std::optional<std::uint64_t> reseed) {
+std::vector<std::uint64_t> drawn_by_the_step(std::uint64_t seed,
+                                             std::optional<std::uint64_t> reseed) {
   WorldOptions options;
   options.seed = seed;
   options.safety_phase_ns = 10 * runtime::kSecond;
@@ -28,7 +29,8 @@ std::vector<std::uint64_t> drawn_by_the_step(std::uint64_t seed, std::optional<s
   std::vector<std::uint64_t> drawn;
   world.workflows().add(runtime::Workflow{
       "order", {runtime::StepItem{"draw", [&drawn](runtime::ExecutionContext& ctx) {
-                                    for (int i = 0; i < 3; ++i) drawn.push_back(ctx.env().random_u64());
+                                    for (int i = 0; i < 3; ++i)
+                                      drawn.push_back(ctx.env().random_u64());
                                   }}}});
   world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
   if (reseed) world.reseed(*reseed);

@@ -220,6 +220,20 @@ TEST(Explorer, ReductionLosesNoViolationOfAPlantedBug) {
   EXPECT_LE(reduced.result.schedules, full.result.schedules);
 }
 
+// The reduction's other half: a run that reaches a state an earlier schedule already covered (its
+// steps so far commute with a done alternative's) is cut short there. Seen on a real world: the
+// two holders' pause, bound 1, where the full search cuts nothing.
+TEST(Explorer, TheReductionCutsRunsShortAtCoveredStates) {
+  const Found reduced = explore_builtin("explore-two-holders-pause", true, 1);
+  const Found full = explore_builtin("explore-two-holders-pause", false, 1);
+  ASSERT_TRUE(reduced.result.complete);
+  ASSERT_TRUE(full.result.complete);
+  EXPECT_GT(reduced.result.covered_runs, 0u);
+  EXPECT_LE(reduced.result.covered_runs, reduced.result.schedules);
+  EXPECT_EQ(full.result.covered_runs, 0u);
+  EXPECT_LT(reduced.result.schedules, full.result.schedules);
+}
+
 // The result's tally names each failing schedule by its first invariant (what `fencesim explore`
 // prints), one count per failing schedule.
 TEST(Explorer, TheTallyCountsEachFailureUnderItsFirstInvariant) {

@@ -79,10 +79,7 @@ TEST_F(MergeBranchTest, ShardsThatBranchAlikeMergeAndAnOldPlainShardIsPlain) {
 
   sweep(" --shard 0/2", "p0");
   sweep(" --shard 1/2", "p1");
-  json old = read_json(path("p1/sweep.json"));
-  old["configuration"].erase("branch_at");
-  old["configuration"].erase("branches");
-  write("p1/sweep.json", old.dump(2));
+  forget_branch_options("p1");
   const Result plain = fencesim("merge --out merged-plain p0 p1");
   EXPECT_EQ(plain.code, 0) << plain.out << plain.err;
   expect_usage_error(fencesim("merge --out merged-mixed b0 p1"),
@@ -96,10 +93,7 @@ TEST_F(MergeBranchTest, ShardsThatBranchAlikeMergeAndAnOldPlainShardIsPlain) {
 TEST_F(MergeBranchTest, AnOldBranchingShardIsRefusedNotTakenForAPlainOne) {
   sweep(" --shard 0/2" + kBranching, "b0");
   sweep(" --shard 1/2", "p1");
-  json old = read_json(path("b0/sweep.json"));
-  old["configuration"].erase("branch_at");
-  old["configuration"].erase("branches");
-  write("b0/sweep.json", old.dump(2));
+  forget_branch_options("b0");
   json first;
   for (const json& run : runs(path("b0"))) {
     if (run.contains("branch")) {

@@ -126,10 +126,7 @@ TEST_F(ResumeBranchTest, AnOldBranchingSweepIsNotResumedAsAPlainOne) {
   ASSERT_EQ(sweep.code, 0) << sweep.out << sweep.err;
   cut_before("cut", 2);
   ASSERT_GE(branch_runs_of("cut", 1), 1u);
-  json old = read_json(path("cut/sweep.json"));
-  old["configuration"].erase("branch_at");
-  old["configuration"].erase("branches");
-  write("cut/sweep.json", old.dump(2));
+  forget_branch_options("cut");
   const Result resumed = fencesim("sweep --resume cut --jobs 1");
   EXPECT_EQ(resumed.code, 2) << resumed.out << resumed.err;
   EXPECT_EQ(resumed.out, "");

@@ -72,6 +72,15 @@ class BinaryTest : public ::testing::Test {
 
   fs::path path(const std::string& name) const { return dir_ / name; }
 
+  // Rewrites `folder`'s sweep.json as a fencesim wrote it before the branch options were
+  // recorded: no branch_at, no branches (a branching folder then reads as plain).
+  void forget_branch_options(const std::string& folder) const {
+    nlohmann::json config = read_json(path(folder + "/sweep.json"));
+    config["configuration"].erase("branch_at");
+    config["configuration"].erase("branches");
+    write(folder + "/sweep.json", config.dump(2));
+  }
+
   fs::path dir_;
 };
 

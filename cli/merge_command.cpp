@@ -294,8 +294,10 @@ int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& 
     std::error_code copied;
     // branches/ for a branching sweep's passing branches; failures/ is there already.
     fs::create_directories(fs::path(args.out + "/" + path).parent_path(), copied);
-    if (!copied) fs::copy_file(dir + "/" + path, args.out + "/" + path, fs::copy_options::overwrite_existing,
-                  copied);
+    if (!copied) {
+      fs::copy_file(dir + "/" + path, args.out + "/" + path, fs::copy_options::overwrite_existing,
+                    copied);
+    }
     if (copied) {
       throw UsageError(
           fmt::format("--out: cannot write '{}/{}': {}", args.out, path, copied.message()));

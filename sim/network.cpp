@@ -8,14 +8,29 @@ Network::Network(Scheduler& scheduler, Rng rng, NetworkOptions options,
                  std::function<void(NodeId, NodeId, const std::string&, const char*)> lost)
     : scheduler_(scheduler), rng_(rng), options_(options), lost_(std::move(lost)) {}
 
-const LinkTrouble* Network::trouble(NodeId node) const {
+std::optional<LinkTrouble> Network::trouble(NodeId node) const {
   auto it = troubles_.find(node);
-  if (it == troubles_.end()) return nullptr;
-  // The most recent window still open wins.
-  for (auto t = it->second.rbegin(); t != it->second.rend(); ++t) {
-    if (t->until_ns > scheduler_.now_ns()) return &*t;
+  if (it == troubles_.end()) return std::nullopt;
+  // Windows that overlap all act: a delay opened inside a store's down window does not bring the
+  // store back, and a drop window does not cancel a delay. Latencies add; the chances of a drop
+  // (or a duplicate) are independent, so a message escapes only if it escapes every window.
+  std::optional<LinkTrouble> open;
+  double kept = 1;
+  double single = 1;
+  for (const LinkTrouble& t : it->second) {
+    if (t.until_ns <= scheduler_.now_ns()) continue;
+    if (!open) open.emplace();
+    open->until_ns = std::max(open->until_ns, t.until_ns);
+    open->extra_latency_ns += t.extra_latency_ns;
+    kept *= 1 - t.drop_probability;
+    single *= 1 - t.duplicate_probability;
+    open->down = open->down || t.down;
   }
-  return nullptr;
+  if (open) {
+    open->drop_probability = 1 - kept;
+    open->duplicate_probability = 1 - single;
+  }
+  return open;
 }
 
 bool Network::partitioned(NodeId a, NodeId b) const {
@@ -24,7 +39,10 @@ bool Network::partitioned(NodeId a, NodeId b) const {
 }
 
 void Network::add_node_trouble(NodeId node, LinkTrouble trouble) {
-  troubles_[node].push_back(trouble);
+  std::vector<LinkTrouble>& open = troubles_[node];
+  // Ended windows are dropped here, so that each send looks only at the few that may be open.
+  std::erase_if(open, [&](const LinkTrouble& t) { return t.until_ns <= scheduler_.now_ns(); });
+  open.push_back(trouble);
 }
 
 void Network::add_partition(NodeId a, NodeId b, std::int64_t until_ns) {
@@ -56,14 +74,16 @@ std::int64_t Network::leaves_at(NodeId from) const {
   return leaves;
 }
 
-std::int64_t Network::latency(NodeId from, NodeId to) {
+std::int64_t Network::latency(NodeId from, NodeId to, bool counted) {
   std::int64_t latency = rng_.between(options_.latency_min_ns, options_.latency_max_ns);
   for (NodeId node : {from, to}) {
-    if (const LinkTrouble* t = trouble(node)) {
+    if (const std::optional<LinkTrouble> t = trouble(node)) {
       const std::int64_t before = latency;
       latency += t->extra_latency_ns;
       // Measured on the latency itself: a window that adds nothing delayed nothing.
-      if (ledger_ && latency > before) ledger_->message_delayed(node, scheduler_.now_ns());
+      if (ledger_ && counted && latency > before) {
+        ledger_->message_delayed(node, scheduler_.now_ns());
+      }
     }
   }
   return latency;
@@ -79,13 +99,13 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
   if (scheduler_.chooser() != nullptr) {
     bool shaped = options_.latency_min_ns != options_.latency_max_ns;
     for (NodeId node : {from, to}) {
-      const LinkTrouble* t = trouble(node);
+      const std::optional<LinkTrouble> t = trouble(node);
       if (t && (t->drop_probability > 0 || t->duplicate_probability > 0)) shaped = true;
     }
     if (shaped) scheduler_.note_touch(kTouchNetworkRng);
   }
   for (NodeId node : {from, to}) {
-    const LinkTrouble* t = trouble(node);
+    const std::optional<LinkTrouble> t = trouble(node);
     if (t && (t->down || (t->drop_probability > 0 && rng_.chance(t->drop_probability)))) {
       ++lost_count_;
       if (ledger_) ledger_->message_dropped(node, scheduler_.now_ns());
@@ -96,7 +116,7 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
   }
   const std::int64_t leaves = leaves_at(from);
   const std::int64_t first_latency = latency(from, to);
-  const LinkTrouble* duplicate = trouble(to);
+  const std::optional<LinkTrouble> duplicate = trouble(to);
   const bool twice = duplicate && duplicate->duplicate_probability > 0 &&
                      rng_.chance(duplicate->duplicate_probability);
   // A second copy comes soon after the first (the network duplicated it), or long after it, up
@@ -105,7 +125,7 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
   std::int64_t second_latency = 0;
   if (twice && ledger_) ledger_->message_duplicated(to, scheduler_.now_ns());
   if (twice) {
-    second_latency = latency(from, to);
+    second_latency = latency(from, to, /*counted=*/false);
     if (rng_.chance(0.5)) second_latency += rng_.between(1, 45) * 1'000'000'000;
   }
   const std::int64_t arrival = leaves + first_latency;

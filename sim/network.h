@@ -104,11 +104,14 @@ class Network {
   // Sends one message: `deliver` runs at `to` when it arrives, unless it is lost on the way.
   void send(NodeId from, NodeId to, const std::string& what, Callback deliver);
   void arrive(const MessagePtr& message);
-  std::int64_t latency(NodeId from, NodeId to);
+  // One message's latency; `counted` tells the fault ledger of the delay windows that lengthened
+  // it (not for a duplicate's second copy: the window had one chance at the send, and acted once).
+  std::int64_t latency(NodeId from, NodeId to, bool counted = true);
   void notify_send_watches(NodeId from, std::int64_t leaves_ns, std::optional<std::int64_t> arrives_ns);
   // When a message sent by `from` now actually leaves it.
   std::int64_t leaves_at(NodeId from) const;
-  const LinkTrouble* trouble(NodeId node) const;
+  // What every window open on `node` does together, or nothing when none is open.
+  std::optional<LinkTrouble> trouble(NodeId node) const;
   bool partitioned(NodeId a, NodeId b) const;
   // Something timed by a hold's planned end (`until_ns`): `on_heal` re-times it when the world
   // heals before then. Nothing else changes: without a heal, every message and timeout keeps the

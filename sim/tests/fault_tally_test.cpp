@@ -54,6 +54,52 @@ TEST(FaultTally, TheSameWindowWithExtraLatencyActs) {
   EXPECT_GE(effect.messages_delayed, 1u);
 }
 
+// A message the network duplicates is one send: the second copy's own latency is drawn, but
+// the delay window had one chance at that send and delayed it once. Counted per copy, a window
+// over a duplicating link would report more messages delayed than it ever saw, and its share of
+// the run's sends would read higher than it was.
+TEST(FaultTally, ADuplicatedMessageIsDelayedOnceForItsOneChance) {
+  Fault delay{FaultKind::kNetworkDelay, "instance-1"};
+  delay.at_ns = 5 * kSecond;
+  delay.duration_ns = 10 * kSecond;
+  delay.amount = kSecond / 2;
+  Fault duplicate{FaultKind::kNetworkDuplicate, "instance-1"};
+  duplicate.at_ns = 5 * kSecond;
+  duplicate.duration_ns = 10 * kSecond;
+  duplicate.probability = 1.0;
+  const auto world = testing::run_one_step_world({}, {delay, duplicate}).world;
+  ASSERT_EQ(world->fault_effects().size(), 2u);
+  const FaultEffect& delayed = world->fault_effects().at(0);
+  const FaultEffect& duplicated = world->fault_effects().at(1);
+  ASSERT_EQ(delayed.kind, FaultKind::kNetworkDelay);
+  ASSERT_EQ(duplicated.kind, FaultKind::kNetworkDuplicate);
+  EXPECT_GE(duplicated.messages_duplicated, 1u) << duplicated.describe(kNames);
+  // Every send to or from the instance in the window is a chance, and each is late.
+  EXPECT_GE(delayed.chances, 2u) << delayed.describe(kNames);
+  EXPECT_EQ(delayed.messages_delayed, delayed.chances) << delayed.describe(kNames);
+}
+
+// Windows open on one node at once all act: a delay that opens inside the store's down window
+// does not bring the store back for its length. (When the newest window alone decided, the store
+// answered the renewal near 10 s, late, while it was meant to be unreachable.)
+TEST(FaultTally, AWindowOpenedInsideADownWindowKeepsTheStoreDown) {
+  Fault down{FaultKind::kStoreDown, "lease-store"};
+  down.at_ns = 5 * kSecond;
+  down.duration_ns = 10 * kSecond;
+  Fault delay{FaultKind::kNetworkDelay, "lease-store"};
+  delay.at_ns = 6 * kSecond;
+  delay.duration_ns = 8 * kSecond;
+  delay.amount = kSecond / 10;
+  const auto world = testing::run_one_step_world({}, {down, delay}).world;
+  ASSERT_EQ(world->fault_effects().size(), 2u);
+  const FaultEffect& unreachable = world->fault_effects().at(0);
+  ASSERT_EQ(unreachable.kind, FaultKind::kStoreDown);
+  EXPECT_GE(unreachable.messages_dropped, 1u) << unreachable.describe(kNames);
+  // Nothing reached the store, so nothing was late on the way there either.
+  EXPECT_EQ(world->fault_effects().at(1).messages_delayed, 0u)
+      << world->fault_effects().at(1).describe(kNames);
+}
+
 // The ledger itself: chances are counted where the world sees them, effects where the fault acts,
 // and nothing turns the one into the other. Each of the ledger's chance hooks, fed alone to a fault
 // it matches, leaves that fault able to act and not acted.

@@ -61,6 +61,12 @@ void Network::hold_sends(NodeId node, std::int64_t until_ns) {
 }
 
 void Network::forget_holds(NodeId node) {
+  if (auto held = held_sends_.find(node); held != held_sends_.end()) {
+    for (const HeldSend& send : held->second) {
+      if (send.leaves_ns > scheduler_.now_ns()) *send.died = true;
+    }
+    held_sends_.erase(held);
+  }
   hold_sends_until_.erase(node);
   in_flight_delay_until_.erase(node);
 }
@@ -140,13 +146,19 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
   // (then the planned arrivals do nothing).
   if (ledger_) ledger_->send_held(from, scheduler_.now_ns());
   auto left_early = std::make_shared<bool>(false);
-  auto arrive_unless_left = [this, left_early, message] {
-    if (!*left_early) arrive(message);
+  auto died = std::make_shared<bool>(false);
+  std::vector<HeldSend>& held = held_sends_[from];
+  // A send whose every planned arrival has run (and no heal can move) holds its flag alone.
+  std::erase_if(held, [](const HeldSend& send) { return send.died.use_count() == 1; });
+  held.push_back(HeldSend{leaves, died});
+  auto arrive_unless_left = [this, left_early, died, message] {
+    if (!*left_early && !*died) arrive(message);
   };
   scheduler_.at(arrival, arrive_unless_left);
   if (twice) scheduler_.at(arrival + second_latency, arrive_unless_left);
-  note_held(leaves, [this, left_early, message, first_latency, second_latency, twice] {
+  note_held(leaves, [this, left_early, died, message, first_latency, second_latency, twice] {
     *left_early = true;
+    if (*died) return;
     const std::int64_t now = scheduler_.now_ns();
     scheduler_.at(now + first_latency, [this, message] { arrive(message); });
     if (twice) {
@@ -174,6 +186,7 @@ void Network::heal() {
   partitions_.clear();
   in_flight_delay_until_.clear();
   hold_sends_until_.clear();
+  held_sends_.clear();  // what was held leaves now (or died with its process already)
   send_watches_.clear();  // no fault fires in the quiet phase
   const std::int64_t now = scheduler_.now_ns();
   std::vector<Held> held = std::move(held_);

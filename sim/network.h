@@ -132,6 +132,14 @@ class Network {
   std::map<std::pair<NodeId, NodeId>, std::int64_t> partitions_;  // (low, high) -> until
   std::map<NodeId, std::int64_t> in_flight_delay_until_;
   std::map<NodeId, std::int64_t> hold_sends_until_;
+  // Per node, each of its sends held by a pause: when it leaves, and a flag set when the process
+  // dies before then, so that it never leaves (it was in the dead process's buffer, not on the
+  // wire; what left already goes on).
+  struct HeldSend {
+    std::int64_t leaves_ns = 0;
+    std::shared_ptr<bool> died;
+  };
+  std::map<NodeId, std::vector<HeldSend>> held_sends_;
   std::map<NodeId, bool> down_;
   std::vector<Held> held_;  // in the order they were held
   // What waits for a paused node, in the order it fell due (see resumed).

@@ -106,5 +106,52 @@ TEST(NetworkHealTest, WithoutAHealARequestLeavesAtThePausesEnd) {
   EXPECT_EQ(handled_at, 60 * kSec + kMs);
 }
 
+// A process killed while paused never sends what it held: its request is in the dead process's
+// buffer, not on the wire, so no store handles it at the pause's planned end (nor at a heal).
+TEST(NetworkHealTest, ARequestHeldByAPauseDiesWithItsProcess) {
+  Scheduler world({.seed = 1});
+  Network network = make_network(world);
+  std::int64_t handled_at = -1;
+  world.spawn(kClient, "client", [&] {
+    network.hold_sends(kClient, 60 * kSec);
+    world.pause_node(kClient);
+    network.call<int>(kClient, kStore, "ping", [&] {
+      handled_at = world.now_ns();
+      return 1;
+    });
+  });
+  world.at(20 * kSec, [&] {
+    world.kill_node(kClient);
+    network.forget_holds(kClient);
+  });
+  world.at(70 * kSec, [&] { network.heal(); });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(handled_at, -1) << "a dead process's held request reached the store";
+  EXPECT_EQ(world.now_ns(), 70 * kSec);
+}
+
+// What left before the process died is on the wire and goes on: the pause ended at 20 s, the
+// request left then, and the process died half way to the store.
+TEST(NetworkHealTest, ARequestThatLeftBeforeItsProcessDiedArrives) {
+  Scheduler world({.seed = 1});
+  Network network = make_network(world);
+  std::int64_t handled_at = -1;
+  world.spawn(kClient, "client", [&] {
+    network.hold_sends(kClient, 20 * kSec);
+    world.pause_node(kClient);
+    network.call<int>(kClient, kStore, "ping", [&] {
+      handled_at = world.now_ns();
+      return 1;
+    });
+  });
+  world.at(20 * kSec, [&] { world.resume_node(kClient); });
+  world.at(20 * kSec + kMs / 2, [&] {
+    world.kill_node(kClient);
+    network.forget_holds(kClient);
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(handled_at, 20 * kSec + kMs);
+}
+
 }  // namespace
 }  // namespace fencesim::sim::testing::network_heal_test

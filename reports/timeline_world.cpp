@@ -76,8 +76,8 @@ Json aim_json(const sim::FaultAim& aim) {
 
 Json missed_aims(const Frame& frame) {
   // Aimed faults that never fired: the deadline they were aimed at did not exist (no lease held,
-  // the message lost on the way). Shown where their event came, so a story that missed its moment
-  // says so on the timeline too.
+  // the message lost on the way), or the process it belonged to died first. Shown where their
+  // event came, so a story that missed its moment says so on the timeline too.
   Json out = Json::array();
   const std::vector<sim::HistoryEvent>& events = frame.world.history().events();
   std::size_t next = 0;
@@ -85,7 +85,7 @@ Json missed_aims(const Frame& frame) {
   for (const sim::HistoryEvent& e : events) {
     if (e.world != WorldEventKind::kFaultAimed) continue;
     const std::size_t index = next++;
-    if (index >= aims.size() || aims[index].deadline_ns >= 0) continue;
+    if (index >= aims.size() || aims[index].missed.empty()) continue;
     out.push_back(Json{{"node", e.node},
                        {"t", e.time_ns},
                        {"event", e.index},

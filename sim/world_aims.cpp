@@ -185,9 +185,18 @@ void World::fire_aimed(const Fault& fault, NodeId node, const runtime::LeaseKey&
     apply_aimed(resolved, index);
     return;
   }
-  // From a departure, never inside the network's send: the message is scheduled first.
-  scheduler_->at(std::max(fires, now), [this, resolved, index] {
-    if (!quiet_) apply_aimed(resolved, index);
+  // From a departure, never inside the network's send: the message is scheduled first. The
+  // deadline belongs to the process running now: if it has died by then, so has the deadline.
+  const NodeId target = aims_.back().node;
+  const std::uint64_t incarnation = scheduler_->node_incarnation(target);
+  scheduler_->at(std::max(fires, now), [this, resolved, index, target, incarnation] {
+    if (quiet_) return;
+    if (scheduler_->node_incarnation(target) != incarnation) {
+      aims_.at(index).missed =
+          fmt::format("the process of {} it was aimed at ended before it fired", names_[target]);
+      return;
+    }
+    apply_aimed(resolved, index);
   });
 }
 

@@ -200,6 +200,25 @@ TEST(FaultAim, AfterACrashTheHolderHasNoExpiryToAimAt) {
   EXPECT_EQ(of_kind(*world, WorldEventKind::kFaultApplied).size(), 1u) << "the crash alone";
 }
 
+// An aim is worked out for the process running when its event came: if that process dies before
+// the fault fires, the deadline died with it, and the fault does not fire at its successor (a
+// restarted holder with a lease and an expiry of its own). The aim says why it did not fire.
+TEST(FaultAim, AnAimedFaultDoesNotFireAtTheProcessThatReplacedTheOneItWasAimedAt) {
+  const Fault at_expiry = aimed(FaultKind::kClockStep, "instance-1", EventKind::kStepStarted,
+                                Aim::kHolderExpiry, -kSecond);
+  Fault crash{FaultKind::kCrash, "instance-1"};
+  crash.at_ns = 5 * kSecond;
+  crash.duration_ns = 2 * kSecond;
+  const auto world = run_aimed({crash, at_expiry});
+  EXPECT_EQ(of_kind(*world, WorldEventKind::kNodeRestarted).size(), 1u);
+  ASSERT_EQ(world->fault_aims().size(), 1u);
+  const FaultAim& aim = world->fault_aims()[0];
+  EXPECT_GT(aim.deadline_ns, 5 * kSecond) << "aimed before the crash, at the first holder's expiry";
+  EXPECT_FALSE(aim.effect.has_value()) << "fired at the restarted process: " << aim.fault;
+  EXPECT_NE(aim.missed.find("ended"), std::string::npos) << aim.missed;
+  EXPECT_EQ(of_kind(*world, WorldEventKind::kFaultApplied).size(), 1u) << "the crash alone";
+}
+
 // The store's expiry is by the store's own clock: on a store whose clock runs 10% fast, a grant
 // runs out when that clock has moved a ttl on, about 27.3 s of true time, not 30 s.
 TEST(FaultAim, TheStoresExpiryIsWhenTheStoresOwnClockHasMovedATtlOn) {

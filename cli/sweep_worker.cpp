@@ -37,10 +37,10 @@ std::optional<CrashHook> crash_hook_from_environment() {
   const char* kind = std::getenv("FENCESIM_TEST_CRASH_KIND");
   hook.kind = kind == nullptr ? "segv" : kind;
   if (hook.kind != "segv" && hook.kind != "abort" && hook.kind != "hang" && hook.kind != "throw" &&
-      hook.kind != "hang-after-branching") {
+      hook.kind != "hang-after-branching" && hook.kind != "segv-on-rerun") {
     throw UsageError(fmt::format(
-        "FENCESIM_TEST_CRASH_KIND: expected segv, abort, hang, throw or hang-after-branching, got "
-        "'{}'",
+        "FENCESIM_TEST_CRASH_KIND: expected segv, abort, hang, throw, hang-after-branching or "
+        "segv-on-rerun, got '{}'",
         hook.kind));
   }
   return hook;
@@ -85,6 +85,11 @@ class Worker {
     const auto started = std::chrono::steady_clock::now();
     properties::RunRequest request = request_for(message.task);
     if (message.rerun) {
+      // The seed's first run went well; its determinism re-run kills the worker (a test's).
+      if (setup_.crash_hook && setup_.crash_hook->seed == request.seed &&
+          setup_.crash_hook->kind == "segv-on-rerun") {
+        std::raise(SIGSEGV);
+      }
       ordered_json answer{{"type", "rerun"}, {"id", message.id}, {"history_hash", ""}};
       try {
         answer["history_hash"] =
@@ -122,7 +127,8 @@ class Worker {
     sim::last_events::clear();
     try {
       if (setup_.crash_hook && setup_.crash_hook->seed == request.seed &&
-          setup_.crash_hook->kind != "hang-after-branching")
+          setup_.crash_hook->kind != "hang-after-branching" &&
+          setup_.crash_hook->kind != "segv-on-rerun")
         misbehave(*setup_.crash_hook);
       // The signature reads the history the violation points at: taken before the world goes.
       std::string signature;

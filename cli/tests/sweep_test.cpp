@@ -248,6 +248,27 @@ TEST_F(SweepTest, ASeedThatCrashesItsWorkerIsReportedAndTheSweepGoesOn) {
                         "worker killed by signal 11");
 }
 
+// A determinism re-run that kills its worker: the first run of seed 1 passed, its re-run never
+// answered. The record must not read as deterministic (no re-run hash to compare is not "the
+// same hash"): the sweep fails as nondeterministic and says how the re-run ended.
+TEST_F(SweepTest, ADeterminismReRunThatKillsItsWorkerFailsTheSweep) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..3 --strategy random --jobs 2 --out out",
+      "FENCESIM_TEST_CRASH_SEED=1 FENCESIM_TEST_CRASH_KIND=segv-on-rerun ");
+  EXPECT_EQ(result.code, 4) << result.out << result.err;
+  const std::vector<json> all = runs(path("out"));
+  ASSERT_EQ(all.size(), 3u);
+  for (const json& run : all) {
+    if (run["seed"] != 1) continue;
+    EXPECT_EQ(run["rerun_history_hash"], "") << run.dump();
+    EXPECT_NE(run["detail"].get<std::string>().find("determinism re-run: worker killed by signal 11"),
+              std::string::npos)
+        << run.dump();
+  }
+  const json summary = read_json(path("out/summary.json"));
+  EXPECT_EQ(summary["totals"]["nondeterministic"], 1) << summary["totals"].dump();
+}
+
 TEST_F(SweepTest, ASeedThatAbortsIsReportedWithOneWorker) {
   const std::string args =
       "sweep --scenario kleppmann-fencing --seeds 1..5 --strategy random --jobs 1 --out out";

@@ -219,6 +219,54 @@ TEST(FaultAim, AnAimedFaultDoesNotFireAtTheProcessThatReplacedTheOneItWasAimedAt
   EXPECT_EQ(of_kind(*world, WorldEventKind::kFaultApplied).size(), 1u) << "the crash alone";
 }
 
+// After a re-take the store refused, the holder believes no lease of the key: the take it sent
+// ended its belief in the lease it held before (it took again because that one was lost), and the
+// refusal gave it none. An aim at the holder's expiry then finds nothing to aim at; a world that
+// kept the old belief would fire at a deadline long past, at a holder that holds nothing.
+TEST(FaultAim, AfterARefusedReTakeTheHolderHasNoExpiryToAimAt) {
+  WorldOptions options;
+  options.seed = 11;
+  options.safety_phase_ns = 90 * kSecond;
+  options.liveness_budget_ns = 200 * kSecond;
+  World world(options);
+  world.add_lease_store();
+  world.add_instance("instance-1");
+  world.add_instance("instance-2");
+  world.workflows().add(runtime::Workflow{
+      "order", {runtime::StepItem{"wait", [](runtime::ExecutionContext& ctx) {
+                                    for (int i = 0; i < 40; ++i) {
+                                      ctx.signal().throw_if_aborted();
+                                      ctx.env().sleep(kSecond);
+                                    }
+                                  }}}});
+  world.submit(runtime::LeaseKey{"tenant-1", "order-1"}, "order");
+  // The first holder stops 2 s after its lease was granted, for longer than the lease: the other
+  // instance takes the tree over, and the first, resumed, is refused when it takes again.
+  Fault stop{FaultKind::kStop, "instance-1"};
+  stop.trigger = Trigger{EventKind::kLeaseTaken, 1, 2 * kSecond, {}};
+  stop.duration_ns = 45 * kSecond;
+  Fault step = aimed(FaultKind::kClockStep, "instance-1", EventKind::kTakeRefused,
+                     Aim::kHolderExpiry, 0, "instance-1");
+  world.set_fault_plan(FaultPlan{{stop, step}});
+  world.run();
+  ASSERT_EQ(world.fault_aims().size(), 1u);
+  const FaultAim& aim = world.fault_aims()[0];
+  EXPECT_EQ(aim.deadline_ns, -1) << "aimed at the lost lease's expiry";
+  EXPECT_FALSE(aim.effect.has_value()) << aim.fault;
+  EXPECT_NE(aim.missed.find("holds no lease"), std::string::npos) << aim.missed;
+  EXPECT_EQ(of_kind(world, WorldEventKind::kFaultApplied).size(), 1u) << "the stop alone";
+  // The story happened: the first holder lost its lease and was refused when it took again.
+  EXPECT_EQ(nth(world, EventKind::kLeaseLost).node, 2u);
+  int refused_first_holder = 0;
+  for (const HistoryEvent& e : world.history().events()) {
+    if (e.world == WorldEventKind::kRuntime && e.runtime.kind == EventKind::kTakeRefused &&
+        e.node == 2 && e.time_ns > nth(world, EventKind::kLeaseLost).time_ns) {
+      ++refused_first_holder;
+    }
+  }
+  EXPECT_GE(refused_first_holder, 1);
+}
+
 // The store's expiry is by the store's own clock: on a store whose clock runs 10% fast, a grant
 // runs out when that clock has moved a ttl on, about 27.3 s of true time, not 30 s.
 TEST(FaultAim, TheStoresExpiryIsWhenTheStoresOwnClockHasMovedATtlOn) {

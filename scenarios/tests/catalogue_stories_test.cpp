@@ -122,5 +122,53 @@ TEST(CatalogueStories, NoUncheckedCallFollowsARefusedConfirm) {
   EXPECT_EQ(calls, 85);
 }
 
+// confirm-outlives-step: the body returns before, inside or after its helper's confirm, drawn per
+// run, so that across seeds the confirm both returns within its step and outlives it. Over seeds
+// 1..20 both happen.
+TEST(CatalogueStories, TheHelpersConfirmEndsOnBothSidesOfItsStepsReturn) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  std::uint64_t within = 0;
+  std::uint64_t outlived = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const properties::RunReport report =
+        properties::run_scenario(registry, properties::RunRequest{"confirm-outlives-step", seed});
+    EXPECT_EQ(report.status, properties::RunStatus::kPass) << "seed " << seed;
+    if (report.marks.contains("confirm-within-step")) within += report.marks.at("confirm-within-step");
+    if (report.marks.contains("confirm-outlived-step")) {
+      outlived += report.marks.at("confirm-outlived-step");
+    }
+  }
+  EXPECT_GT(within, 0u);
+  EXPECT_GT(outlived, 0u);
+  EXPECT_LT(outlived, 40u);  // two helpers a run: not every one outlives its step
+}
+
+// The swarm's notify step fails as an application's step does at most once per tree: a tree whose
+// step failed again and again would test the retake, not the error codes. Over swarm seeds 1..20,
+// 32 steps failed so, no tree twice.
+TEST(CatalogueStories, TheSwarmsNotifyStepFailsAtMostOncePerTree) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  std::uint64_t failed = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"swarm", seed},
+        [&](const sim::World& world, const properties::RunReport&) {
+          std::set<runtime::LeaseKey> trees;
+          for (const sim::HistoryEvent& e : world.history().events()) {
+            if (e.world != sim::WorldEventKind::kRuntime ||
+                e.runtime.kind != EventKind::kStepEnded ||
+                e.runtime.detail.str() != "execution.step-failed" ||
+                !e.runtime.step.str().ends_with("notify")) {
+              continue;
+            }
+            ++failed;
+            EXPECT_TRUE(trees.insert(runtime::LeaseKey(e.runtime.key)).second)
+                << "seed " << seed << ": " << runtime::LeaseKey(e.runtime.key).lease_execution_id;
+          }
+        });
+  }
+  EXPECT_EQ(failed, 32u);
+}
+
 }  // namespace
 }  // namespace fencesim::scenarios::catalogue_stories_test

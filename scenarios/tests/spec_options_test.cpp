@@ -36,5 +36,25 @@ rpc_timeout = "7s"
   EXPECT_EQ(world->options().lease.ttl_ns, ttl_ns);  // left alone by the spec
 }
 
+// A cross-field error names the key the spec set, on its own line: with both of the pair set, the
+// first of the pair (renew_interval against lease_ttl, drift_bound_ppm against drift_margin_min).
+TEST(SpecOptions, ACrossFieldErrorNamesTheLineOfTheKeyItNames) {
+  const auto error = [](const std::string& options) {
+    ScenarioRegistry registry = builtin_scenarios();
+    try {
+      register_spec_text(registry,
+                         "name = \"bad\"\nworkload = \"kleppmann-fencing\"\n[options]\n" + options,
+                         "bad.toml");
+    } catch (const SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(error("lease_ttl = \"10s\"\nrenew_interval = \"20s\"\n"),
+            "bad.toml:5: options.renew_interval: renewals every 20s cannot keep a lease of 10s");
+  EXPECT_EQ(error("renew_interval = \"20s\"\nlease_ttl = \"10s\"\n"),
+            "bad.toml:4: options.renew_interval: renewals every 20s cannot keep a lease of 10s");
+}
+
 }  // namespace
 }  // namespace fencesim::scenarios::spec_options_test

@@ -1,0 +1,174 @@
+// The catalogue's stories drive the race they are named for, read from single runs: a declared
+// mark's floor is met by many worlds that no longer tell the story (a cancel swallowed by the step,
+// a long step that no longer outlives the refusal, a child placed under its root's lease, a
+// withdrawal sent to one instance of two). Each test names the moment its story is about.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "properties/run.h"
+#include "scenarios/scenario.h"
+
+namespace fencesim::scenarios::catalogue_stories_test {
+namespace {
+
+using runtime::EventKind;
+
+// The outcome of the first kStepEnded of `step` in `tree` by `holder` ("" if it never ended).
+std::string step_outcome(const sim::World& world, const std::string& holder,
+                         const std::string& tree, const std::string& step) {
+  for (const sim::HistoryEvent& e : world.history().events()) {
+    if (e.world != sim::WorldEventKind::kRuntime) continue;
+    const sim::RuntimeRecord& r = e.runtime;
+    if (r.kind == EventKind::kStepEnded && r.holder.str() == holder && r.step.str() == step &&
+        runtime::LeaseKey(r.key).lease_execution_id == tree) {
+      return r.detail.str();
+    }
+  }
+  return "";
+}
+
+// cancel-races-confirm: the confirm that meets the cancel ends the step, cancelled: it is the last
+// confirm the step makes (a step that swallowed the refusal would confirm on, refused each time).
+TEST(CatalogueStories, TheCancelledConfirmEndsItsStepCancelled) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"cancel-races-confirm", seed},
+        [&](const sim::World& world, const properties::RunReport& report) {
+          EXPECT_EQ(report.status, properties::RunStatus::kPass) << "seed " << seed;
+          EXPECT_EQ(report.marks.at("confirm-refused-by-cancel"), 1u) << "seed " << seed;
+          EXPECT_EQ(step_outcome(world, "instance-1", "order-1", "notify"), "execution.cancelled")
+              << "seed " << seed;
+          EXPECT_EQ(step_outcome(world, "instance-1", "order-2", "notify"), "ok") << "seed " << seed;
+        });
+  }
+}
+
+// aggregate-refusal-after-expiry: the stale holder's archive branch still runs when the refusal of
+// its sibling's write stops the holder (seed 1: at 130.6 s), so that branch ends fenced without a
+// checkpoint of its own. A branch that ended first would send its checkpoint, slowed like the
+// write, and be fenced by that checkpoint's refusal instead: another story.
+TEST(CatalogueStories, TheLongBranchOutlivesTheRefusalAndEndsFenced) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"aggregate-refusal-after-expiry", seed},
+        [&](const sim::World& world, const properties::RunReport& report) {
+          EXPECT_EQ(step_outcome(world, "instance-1", "order-1", "children/pay/charge"),
+                    "execution.lease-lost")
+              << "seed " << seed;
+          EXPECT_EQ(step_outcome(world, "instance-1", "order-1", "children/archive/archive"),
+                    "execution.lease-lost.fenced")
+              << "seed " << seed;
+          for (const sim::HistoryEvent& e : world.history().events()) {
+            EXPECT_FALSE(e.world == sim::WorldEventKind::kRuntime &&
+                         e.runtime.kind == EventKind::kCheckpointSent &&
+                         e.runtime.holder.str() == "instance-1" &&
+                         e.runtime.step.str() == "children/archive/archive")
+                << "seed " << seed << ": the stale archive step ended at " << e.time_ns;
+          }
+          EXPECT_FALSE(report.marks.contains("checkpoint-refused")) << "seed " << seed;
+        });
+  }
+}
+
+// anyinstance-independent-epochs: both groups place their child on any instance, each under a
+// lease of its own: the store grants six keys (two roots, an invoice and a refund of each).
+TEST(CatalogueStories, EveryAnyInstanceChildHoldsALeaseOfItsOwn) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  properties::run_scenario(
+      registry, properties::RunRequest{"anyinstance-independent-epochs", 1},
+      [&](const sim::World& world, const properties::RunReport&) {
+        std::set<std::string> granted;
+        for (const sim::HistoryEvent& e : world.history().events()) {
+          if (e.world == sim::WorldEventKind::kRuntime &&
+              e.runtime.kind == EventKind::kStoreLeaseGranted) {
+            granted.insert(runtime::LeaseKey(e.runtime.key).lease_execution_id);
+          }
+        }
+        EXPECT_EQ(granted, (std::set<std::string>{
+                               "@child:order-1:invoices%2Finvoice",
+                               "@child:order-1:refunds%2Frefund",
+                               "@child:order-2:invoices%2Finvoice",
+                               "@child:order-2:refunds%2Frefund", "order-1", "order-2"}));
+      });
+}
+
+// fence-scoping: the withdrawal after the tree ended goes to both instances, and each refuses.
+TEST(CatalogueStories, AWithdrawalAfterTheEndIsRefusedOnEachInstance) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const properties::RunReport report =
+        properties::run_scenario(registry, properties::RunRequest{"fence-scoping", seed});
+    EXPECT_EQ(report.marks.at("unfenced-withdrawal-refused"), 2u) << "seed " << seed;
+  }
+}
+
+// confirm-then-unchecked-call: a careful caller makes no call after a refused confirm. The holder
+// that completes the tree makes two calls; the stopped one at most one (the call after the confirm
+// it was stopped behind; its next confirm is refused). Over seeds 1..40, 5 runs hold such a call.
+TEST(CatalogueStories, NoUncheckedCallFollowsARefusedConfirm) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  std::int64_t calls = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    properties::RunReport report = properties::run_scenario(
+        registry, properties::RunRequest{"confirm-then-unchecked-call", seed});
+    EXPECT_LE(report.figures["unchecked-calls"], 3) << "seed " << seed;
+    calls += report.figures["unchecked-calls"];
+  }
+  EXPECT_EQ(calls, 85);
+}
+
+// confirm-outlives-step: the body returns before, inside or after its helper's confirm, drawn per
+// run, so that across seeds the confirm both returns within its step and outlives it. Over seeds
+// 1..20 both happen.
+TEST(CatalogueStories, TheHelpersConfirmEndsOnBothSidesOfItsStepsReturn) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  std::uint64_t within = 0;
+  std::uint64_t outlived = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const properties::RunReport report =
+        properties::run_scenario(registry, properties::RunRequest{"confirm-outlives-step", seed});
+    EXPECT_EQ(report.status, properties::RunStatus::kPass) << "seed " << seed;
+    if (report.marks.contains("confirm-within-step")) within += report.marks.at("confirm-within-step");
+    if (report.marks.contains("confirm-outlived-step")) {
+      outlived += report.marks.at("confirm-outlived-step");
+    }
+  }
+  EXPECT_GT(within, 0u);
+  EXPECT_GT(outlived, 0u);
+  EXPECT_LT(outlived, 40u);  // two helpers a run: not every one outlives its step
+}
+
+// The swarm's notify step fails as an application's step does at most once per tree: a tree whose
+// step failed again and again would test the retake, not the error codes. Over swarm seeds 1..20,
+// 32 steps failed so, no tree twice.
+TEST(CatalogueStories, TheSwarmsNotifyStepFailsAtMostOncePerTree) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  std::uint64_t failed = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"swarm", seed},
+        [&](const sim::World& world, const properties::RunReport&) {
+          std::set<runtime::LeaseKey> trees;
+          for (const sim::HistoryEvent& e : world.history().events()) {
+            if (e.world != sim::WorldEventKind::kRuntime ||
+                e.runtime.kind != EventKind::kStepEnded ||
+                e.runtime.detail.str() != "execution.step-failed" ||
+                !e.runtime.step.str().ends_with("notify")) {
+              continue;
+            }
+            ++failed;
+            EXPECT_TRUE(trees.insert(runtime::LeaseKey(e.runtime.key)).second)
+                << "seed " << seed << ": " << runtime::LeaseKey(e.runtime.key).lease_execution_id;
+          }
+        });
+  }
+  EXPECT_EQ(failed, 32u);
+}
+
+}  // namespace
+}  // namespace fencesim::scenarios::catalogue_stories_test

@@ -21,5 +21,14 @@ TEST(ReplayCommand, APathTheShellWouldSplitOrExpandIsQuoted) {
   EXPECT_EQ(replay_command("bob's/a.json"), "fencesim replay 'bob'\\''s/a.json'");
 }
 
+// `fencesim run --json`: the replay file written for a failure is named, and null when none was.
+TEST(RunJson, NamesTheReplayFileWrittenAndNullWhenNone) {
+  TimedRun run;
+  run.report.request.scenario = "kleppmann-fencing";
+  EXPECT_EQ(run_json(run, "fencesim-replay-kleppmann-fencing-1.json")["replay_file"],
+            "fencesim-replay-kleppmann-fencing-1.json");
+  EXPECT_TRUE(run_json(run, "")["replay_file"].is_null());
+}
+
 }  // namespace
 }  // namespace fencesim::cli::output_test

@@ -58,6 +58,10 @@ properties::BranchPoint parse_branch_point(const scenarios::ScenarioRegistry& re
   if (middle == std::string_view::npos || middle == 0) {
     throw UsageError(fmt::format("{}: expected MARK:EVENT:N, got '{}'", option, text));
   }
+  // One mark: a list would name the first of its marks and reach a branch point of another.
+  if (text.substr(0, middle).find(',') != std::string_view::npos) {
+    throw UsageError(fmt::format("{}: expected MARK:EVENT:N, got '{}'", option, text));
+  }
   properties::BranchPoint at;
   try {
     at.mark = *parse_branch_marks(registry, text.substr(0, middle)).begin();

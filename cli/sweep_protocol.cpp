@@ -113,6 +113,9 @@ std::optional<WorkerAnswer> decode_answer(std::string_view line) {
     answer.wall_seconds = *wall;
     answer.task_seconds = *task;
   }
+  // The parent reads a branch's CPU time as a number (a done's only when it is one: an older
+  // worker's answer had none), so a branch answer without it is a broken worker's.
+  if (answer.type == "branch" && !number_field(message, "cpu_seconds")) return std::nullopt;
   return answer;
 }
 

@@ -128,6 +128,11 @@ TEST_F(BranchSweepTest, BadBranchOptionsExit2WithOneLine) {
   expect_usage_error(
       fencesim("run --scenario kleppmann-fencing --seed 1 --branch stale-write-refused:7"),
       "--branch: expected MARK:EVENT:N, got 'stale-write-refused:7'");
+  // One mark, not a list: a list named its first mark (by name) and ended as a harness error.
+  expect_usage_error(
+      fencesim("run --scenario kleppmann-fencing --seed 1 --branch "
+               "stale-write-refused,lease-yielded:5:1"),
+      "--branch: expected MARK:EVENT:N, got 'stale-write-refused,lease-yielded:5:1'");
   EXPECT_FALSE(fs::exists(path("out/runs.jsonl")));
 }
 

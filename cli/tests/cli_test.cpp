@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -150,6 +151,27 @@ TEST_F(CliTest, BenchPrintsTheSpeedFiguresAndRefusesBadInput) {
                      "fencesim: --scenario: unknown scenario 'nope' (try 'fencesim list')");
   expect_usage_error(fencesim("bench --switches 10"), "fencesim: --switches: at least 1000");
   EXPECT_EQ(fencesim("bench --seeds 3..1").code, 2);
+}
+
+// The bench's figures divide its counts, and the counts are each strategy's own runs: the line of
+// a strategy sums the history events `fencesim run --json` reports for its seeds under it.
+TEST_F(CliTest, BenchCountsEachStrategysOwnRuns) {
+  const Result bench = fencesim("bench --scenario kleppmann-fencing --seeds 1..2 --switches 2000");
+  ASSERT_EQ(bench.code, 0) << bench.err;
+  std::map<std::string, std::uint64_t> events;
+  for (const std::string strategy : {"random", "pct"}) {
+    for (const std::string seed : {"1", "2"}) {
+      const Result run = fencesim("run --json --scenario kleppmann-fencing --seed " + seed +
+                                  " --strategy " + strategy);
+      ASSERT_EQ(run.code, 0) << run.err;
+      events[strategy] += json::parse(run.out)["events"].get<std::uint64_t>();
+    }
+    const std::string line = "kleppmann-fencing " + strategy + ": 2 runs (0 failed), " +
+                             std::to_string(events[strategy]) + " history events, ";
+    EXPECT_NE(bench.out.find(line), std::string::npos) << line << "\n" << bench.out;
+  }
+  // The two strategies' runs differ: a line that counted the other strategy's runs is told.
+  EXPECT_NE(events["random"], events["pct"]);
 }
 
 TEST_F(CliTest, HelpAndVersionExitZero) {

@@ -2,6 +2,11 @@
 // record.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "cli/sweep_last_words.h"
 
 namespace fencesim::cli::last_words_test {
@@ -48,6 +53,31 @@ TEST(SanitizerFinding, TheFirstFindingWins) {
 TEST(SanitizerFinding, OtherLastWordsAreNoFinding) {
   EXPECT_EQ(sanitizer_finding(""), "");
   EXPECT_EQ(sanitizer_finding("terminate called after throwing an instance of 'x'\n"), "");
+}
+
+// A worker that said much before it died: the last 256 KiB are kept, so that the report a
+// sanitizer writes as the process ends is read, however long what came before it.
+TEST(TakeLastWords, KeepsTheEndOfALongStderrWhereTheSanitizerReports) {
+  const std::string out =
+      (std::filesystem::temp_directory_path() /
+       ("fencesim-last-words-" + std::to_string(::getpid())))
+          .string();
+  std::filesystem::remove_all(out);
+  std::filesystem::create_directories(out + "/workers");
+  const pid_t pid = 4242;
+  const std::string report =
+      "==4242==ERROR: AddressSanitizer: heap-use-after-free on address 0x1\n"
+      "SUMMARY: AddressSanitizer: heap-use-after-free /work/x/a.cpp:3 in f()\n";
+  {
+    std::ofstream file(worker_stderr_path(out, pid), std::ios::binary);
+    file << std::string(300 * 1024, 'x') << '\n' << report;
+  }
+  const LastWords words = take_last_words(out, pid);
+  EXPECT_EQ(words.sanitizer, "AddressSanitizer: heap-use-after-free at a.cpp:3 in f()");
+  EXPECT_EQ(words.text.size(), 256u * 1024);
+  EXPECT_TRUE(words.text.ends_with(report));
+  EXPECT_FALSE(std::filesystem::exists(worker_stderr_path(out, pid)));
+  std::filesystem::remove_all(out);
 }
 
 }  // namespace

@@ -118,5 +118,33 @@ TEST(Protocol, TasksRoundTripAndMalformedLinesAreRefused) {
   EXPECT_EQ(lines.next(), "cd");
 }
 
+// A worker's answer is checked whole before the parent reads a field of it (the engine reads a
+// branch's wall_seconds, task_seconds and cpu_seconds as numbers): a branch answer without one of
+// them is a broken worker's, refused, as a "done" without its times is.
+TEST(Protocol, ABranchAnswerIsRefusedWithoutItsTimes) {
+  reports::RunRecord record;
+  record.scenario = "a";
+  record.strategy = "random";
+  record.seed = 3;
+  record.status = "pass";
+  record.history_hash = "0123456789abcdef";
+  record.branch = reports::BranchRecord{{"mark", 7, 2}, {}, ""};
+  const nlohmann::json whole{{"type", "branch"},        {"id", 4},
+                             {"record", reports::to_json(record)}, {"wall_seconds", 1.5},
+                             {"cpu_seconds", 1.25},     {"task_seconds", 2.5}};
+  const std::optional<WorkerAnswer> answer = decode_answer(whole.dump());
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_EQ(answer->type, "branch");
+  EXPECT_EQ(answer->wall_seconds, 1.5);
+  EXPECT_EQ(answer->task_seconds, 2.5);
+  for (const char* field : {"wall_seconds", "task_seconds", "cpu_seconds"}) {
+    nlohmann::json without = whole;
+    without.erase(field);
+    EXPECT_FALSE(decode_answer(without.dump()).has_value()) << field;
+    without[field] = "soon";
+    EXPECT_FALSE(decode_answer(without.dump()).has_value()) << field;
+  }
+}
+
 }  // namespace
 }  // namespace fencesim::cli::sweep_plan_test

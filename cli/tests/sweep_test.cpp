@@ -176,6 +176,11 @@ TEST_F(SweepTest, FailuresAreShrunkDrawnAndReplayable) {
     ASSERT_NE(shrunk["expected_history_hash"], original["expected_history_hash"]) << seed;
     EXPECT_EQ(timeline["history_hash"], shrunk["expected_history_hash"]) << seed;
     EXPECT_EQ(timeline["plan"], timeline["shrunk_plan"]) << seed;
+    // The page's replay command is the shrunk file's: the run it draws.
+    EXPECT_EQ(timeline["replay_command"],
+              std::string("fencesim replay failures/kleppmann-fencing-random-") + seed +
+                  ".shrunk.replay.json")
+        << seed;
   }
 
   const std::string junit = read_text(path("out/junit.xml"));

@@ -21,6 +21,20 @@ Network make_network(Scheduler& world) {
   return Network(world, Rng(7), options, [](NodeId, NodeId, const std::string&, const char*) {});
 }
 
+// The client is paused until `held_until` right after it decided to send a ping; `handled_at` is
+// when the store handles it (-1 while it has not).
+void spawn_held_ping(Scheduler& world, Network& network, std::int64_t held_until,
+                     std::int64_t& handled_at) {
+  world.spawn(kClient, "client", [&world, &network, held_until, &handled_at] {
+    network.hold_sends(kClient, held_until);
+    world.pause_node(kClient);
+    network.call<int>(kClient, kStore, "ping", [&] {
+      handled_at = world.now_ns();
+      return 1;
+    });
+  });
+}
+
 // The client is paused until 60 s with a request it sent on its way; the world heals at 20 s.
 TEST(NetworkHealTest, ARequestHeldByAPauseLeavesAtTheHeal) {
   Scheduler world({.seed = 1});
@@ -93,14 +107,7 @@ TEST(NetworkHealTest, WithoutAHealARequestLeavesAtThePausesEnd) {
   Scheduler world({.seed = 1});
   Network network = make_network(world);
   std::int64_t handled_at = -1;
-  world.spawn(kClient, "client", [&] {
-    network.hold_sends(kClient, 60 * kSec);
-    world.pause_node(kClient);
-    network.call<int>(kClient, kStore, "ping", [&] {
-      handled_at = world.now_ns();
-      return 1;
-    });
-  });
+  spawn_held_ping(world, network, 60 * kSec, handled_at);
   world.at(60 * kSec, [&] { world.resume_node(kClient); });
   EXPECT_EQ(world.run(), RunStatus::kIdle);
   EXPECT_EQ(handled_at, 60 * kSec + kMs);
@@ -112,14 +119,7 @@ TEST(NetworkHealTest, ARequestHeldByAPauseDiesWithItsProcess) {
   Scheduler world({.seed = 1});
   Network network = make_network(world);
   std::int64_t handled_at = -1;
-  world.spawn(kClient, "client", [&] {
-    network.hold_sends(kClient, 60 * kSec);
-    world.pause_node(kClient);
-    network.call<int>(kClient, kStore, "ping", [&] {
-      handled_at = world.now_ns();
-      return 1;
-    });
-  });
+  spawn_held_ping(world, network, 60 * kSec, handled_at);
   world.at(20 * kSec, [&] {
     world.kill_node(kClient);
     network.forget_holds(kClient);
@@ -136,14 +136,7 @@ TEST(NetworkHealTest, ARequestThatLeftBeforeItsProcessDiedArrives) {
   Scheduler world({.seed = 1});
   Network network = make_network(world);
   std::int64_t handled_at = -1;
-  world.spawn(kClient, "client", [&] {
-    network.hold_sends(kClient, 20 * kSec);
-    world.pause_node(kClient);
-    network.call<int>(kClient, kStore, "ping", [&] {
-      handled_at = world.now_ns();
-      return 1;
-    });
-  });
+  spawn_held_ping(world, network, 20 * kSec, handled_at);
   world.at(20 * kSec, [&] { world.resume_node(kClient); });
   world.at(20 * kSec + kMs / 2, [&] {
     world.kill_node(kClient);

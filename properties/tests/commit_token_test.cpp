@@ -87,6 +87,22 @@ TEST(StepCommitsUnderItsToken, ALateCommitOfAnEarlierStartIsItsOwn) {
   EXPECT_TRUE(story.judged().empty());
 }
 
+// A token between two starts is no start's: the tokens of the starts are a set, not a bound
+// (red-team round 28e: an oracle that let through every token up to the latest start's missed a
+// commit under a token the node took, gave up and took again over, without starting the step).
+TEST(StepCommitsUnderItsToken, ATokenBelowTheLatestStartsIsNotOneOfItsStarts) {
+  Story story;
+  story.holder(EventKind::kLeaseTaken, 1);
+  story.holder(EventKind::kStepStarted, 1);
+  story.holder(EventKind::kLeaseTaken, 2);  // taken, the step never started under it
+  story.holder(EventKind::kLeaseTaken, 3);
+  story.holder(EventKind::kStepStarted, 3);
+  story.commit(2);  // event 5
+  const std::vector<Violation> found = story.judged();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{4, 5}));
+}
+
 TEST(StepCommitsUnderItsToken, OtherNodesAndStepsAreApart) {
   Story story;
   story.holder(EventKind::kLeaseTaken, 1);

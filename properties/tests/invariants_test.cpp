@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "properties/invariants_builtin.h"
 #include "properties/run.h"
@@ -925,6 +926,28 @@ TEST(DefaultInvariants, EveryInvariantHasAUniqueNameAndAStatement) {
         "refusal-is-a-loss", "decided-as-loss", "pass-ends-as-it-went"}) {
     EXPECT_TRUE(names.contains(name)) << name;
   }
+}
+
+// The whole default set, in its order (the order violations are reported in): an invariant the
+// registry dropped judges nothing in any sweep and nothing else notices, since a checker that is not
+// run cannot fail (red-team round 28e). A new invariant is added here as well as to the registry.
+TEST(DefaultInvariants, AreEveryInvariantOnceInTheirReportOrder) {
+  std::vector<std::string_view> names;
+  for (const auto& invariant : default_invariants()) names.push_back(invariant->name());
+  const std::vector<std::string_view> expected{
+      "sink-monotonicity", "exactly-once", "per-key-epochs", "conditional-renewal",
+      "conservative-belief", "stale-step-never-succeeds", "stopped-holder", "classification",
+      "fence-scoping", "no-false-fencing", "fenced-checkpoint", "fence-refuses-outside-its-step",
+      "safe-yield", "strict-confirm", "scope-key-injective", "reference-model",
+      "expired-write-never-succeeds", "acts-within-belief", "renewal-cadence", "timely-loss",
+      "own-workflow", "group-join", "cancel-is-final", "write-verdict", "fence-after-loss",
+      "error-code-families", "call-ends-at-abort", "withdrawal-frame", "refusal-hands-over",
+      "confirm-reads-cancel", "cancel-aborts-steps", "cancel-seen-in-time", "refusal-is-a-loss",
+      "decided-as-loss", "pass-ends-as-it-went", "reported-as-recorded", "lease-terms",
+      "lost-only-when-lost", "stale-step-ends-lost", "ended-tree-not-live", "confirm-within-step",
+      "siblings-named-apart", "cancel-ends-no-later-step", "confirm-cancel-hides-no-loss",
+        "stale-withdrawal-ends-lost", "yield-lost-only-to-a-taker", "step-commits-under-its-token"};
+  EXPECT_EQ(names, expected);
 }
 
 }  // namespace

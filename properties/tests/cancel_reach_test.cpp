@@ -26,9 +26,10 @@ constexpr sim::NodeId kOther = 3;
 class Story {
  public:
   void store(StoreOp op, std::string outcome, std::int64_t at_ns, std::int64_t sent_ns,
-             sim::NodeId from = kInstance) {
+             sim::NodeId from = kInstance, bool failed = false) {
     StoreCall c;
     c.op = op;
+    c.failed = failed;
     c.key = kTree;
     c.token = 1;
     c.from = from;
@@ -102,6 +103,19 @@ TEST(ConfirmReadsCancel, AConfirmWhoseReadsWereAllLostMustNotReturn) {
   const auto out = s.confirms();
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].invariant, "confirm-reads-cancel");
+}
+
+// A read the store threw on answered nothing: the runtime got an error, not the tree's cancel
+// (red-team round 28e: an oracle that counted every read the store handled let such a confirm
+// return).
+TEST(ConfirmReadsCancel, AReadTheStoreFailedIsNoAnswer) {
+  Story s;
+  s.store(StoreOp::kLoad, "checkpoint store unavailable", 12, 11, kInstance, true);
+  s.observed("confirm", 10, 20, "confirmed");
+  const auto out = s.confirms();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].invariant, "confirm-reads-cancel");
+  EXPECT_EQ(out[0].events, (std::vector<std::uint64_t>{1}));
 }
 
 TEST(CancelAbortsSteps, AStepThatLooksAfterTheCancelWasSeenFindsItAborted) {

@@ -117,5 +117,17 @@ TEST(FaultPlanGen, AmountsTakeBothSignsWithinTheAssumptions) {
   }
 }
 
+// The ends of a probability are faults of their own: a drop of every message is a total cut of
+// the node's links (which no partition gives a store: a partition is one instance from one store),
+// a drop of none a fault that changes nothing. A generator that stopped one short of either
+// (red-team round 28e: inRange's bound is exclusive) never plans the cut.
+TEST(FaultPlanGen, ProbabilitiesReachBothEnds) {
+  const Seen seen = draw();
+  for (sim::FaultKind kind : {sim::FaultKind::kNetworkDrop, sim::FaultKind::kNetworkDuplicate}) {
+    EXPECT_EQ(seen.percent.at(kind).low, 0) << to_string(kind);
+    EXPECT_EQ(seen.percent.at(kind).high, 100) << to_string(kind);
+  }
+}
+
 }  // namespace
 }  // namespace fencesim::properties::fault_plan_gen_test

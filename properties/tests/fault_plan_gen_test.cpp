@@ -117,10 +117,10 @@ TEST(FaultPlanGen, AmountsTakeBothSignsWithinTheAssumptions) {
   }
 }
 
-// The ends of a probability are faults of their own: a drop of every message is a total cut of
-// the node's links (which no partition gives a store: a partition is one instance from one store),
-// a drop of none a fault that changes nothing. A generator that stopped one short of either
-// (red-team round 28e: inRange's bound is exclusive) never plans the cut.
+// The ends of a probability are faults of their own: a drop of every message cuts a node off from
+// everyone while it keeps running (a partition cuts one instance from one store; a stall or a stop
+// pauses the node), a drop of none changes nothing. A generator that stopped one short of either
+// (red-team round 28e: inRange's bound is exclusive) never plans that cut.
 TEST(FaultPlanGen, ProbabilitiesReachBothEnds) {
   const Seen seen = draw();
   for (sim::FaultKind kind : {sim::FaultKind::kNetworkDrop, sim::FaultKind::kNetworkDuplicate}) {

@@ -129,5 +129,17 @@ TEST(FaultPlanGen, ProbabilitiesReachBothEnds) {
   }
 }
 
+// A plan holds from none up to its maximum of faults, both ends included: the property tests ask
+// for at most 12 (or 6), and a generator one short never plans the most crowded run they promise,
+// nor a plan without a fault, a run judged on its schedule alone (red-team round 28e).
+TEST(FaultPlanGen, PlansRunFromNoFaultToTheirMaximum) {
+  const rc::Gen<sim::FaultPlan> gen = gen_fault_plan(kTopology, 6);
+  std::set<std::size_t> sizes;
+  for (std::uint64_t i = 0; i < 500; ++i) {
+    sizes.insert(gen(rc::Random(2828 + i), rc::kNominalSize).value().faults.size());
+  }
+  EXPECT_EQ(sizes, (std::set<std::size_t>{0, 1, 2, 3, 4, 5, 6}));
+}
+
 }  // namespace
 }  // namespace fencesim::properties::fault_plan_gen_test

@@ -38,6 +38,20 @@ void refuse_same_named(const std::string& workflow, const std::vector<std::strin
   }
 }
 
+// Throws std::invalid_argument for an empty name. A path joins its levels' names with '/', and a
+// tree's own level has the empty path: a group named "" would give its child "x" the path "x", the
+// path of a step "x" beside the group, and a step named "" the path of its tree.
+void refuse_empty_named(const std::string& workflow, const std::vector<std::string_view>& names,
+                        const std::string& where) {
+  for (const std::string_view name : names) {
+    if (!name.empty()) continue;
+    throw std::invalid_argument(fmt::format(
+        "workflow '{}' has an empty name among its {}: a path part must name one item, and an "
+        "empty one would share its paths with its level's (ADR-0023)",
+        encode_uri_component(workflow), where));
+  }
+}
+
 void refuse_same_named_siblings(const Workflow& workflow) {
   std::vector<std::string_view> items;
   for (const WorkflowItem& item : workflow.items) {
@@ -49,11 +63,14 @@ void refuse_same_named_siblings(const Workflow& workflow) {
     items.push_back(group.name);
     std::vector<std::string_view> children;
     for (const ChildItem& child : group.children) children.push_back(child.name);
+    refuse_empty_named(workflow.name, children,
+                       fmt::format("children of group '{}'", encode_uri_component(group.name)));
     refuse_same_named(workflow.name, children,
                       fmt::format("children of group '{}'", encode_uri_component(group.name)));
   }
   // A group's name is its children's path prefix: a step and a group of one name are refused
   // too, so that a path part names one item of its level.
+  refuse_empty_named(workflow.name, items, "items (steps or groups) of its level");
   refuse_same_named(workflow.name, items, "items (steps or groups) of its level");
 }
 

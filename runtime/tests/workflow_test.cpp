@@ -60,6 +60,24 @@ TEST(WorkflowRegistry, RefusesAStepAndAGroupOfOneName) {
   EXPECT_NE(refusal(registry, Workflow{"w", {step("x"), group("x", {{"c", {}, "y"}})}}), "");
 }
 
+// An empty name is a path part that names nothing: a group "" would give its child "x" the path
+// "x" of the step "x" beside it (one checkpoint entry, one idempotency key: the second skipped as
+// committed), and a step "" the path of its tree. Refused wherever it stands.
+TEST(WorkflowRegistry, RefusesAnEmptyNameAtEveryLevel) {
+  WorkflowRegistry registry;
+  const std::string group_named_nothing =
+      refusal(registry, Workflow{"w", {step("x"), group("", {{"x", {}, "y"}})}});
+  EXPECT_NE(group_named_nothing.find("an empty name among its items"), std::string::npos)
+      << group_named_nothing;
+  EXPECT_NE(refusal(registry, Workflow{"w", {step("")}}), "");
+  const std::string child_named_nothing =
+      refusal(registry, Workflow{"w", {group("g", {{"", {}, "y"}})}});
+  EXPECT_NE(child_named_nothing.find("an empty name among its children of group 'g'"),
+            std::string::npos)
+      << child_named_nothing;
+  EXPECT_FALSE(registry.contains("w"));
+}
+
 TEST(WorkflowRegistry, ShowsHostileNamesAsTheirPathParts) {
   using namespace std::string_literals;
   WorkflowRegistry registry;

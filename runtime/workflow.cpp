@@ -63,10 +63,10 @@ void refuse_same_named_siblings(const Workflow& workflow) {
     items.push_back(group.name);
     std::vector<std::string_view> children;
     for (const ChildItem& child : group.children) children.push_back(child.name);
-    refuse_empty_named(workflow.name, children,
-                       fmt::format("children of group '{}'", encode_uri_component(group.name)));
-    refuse_same_named(workflow.name, children,
-                      fmt::format("children of group '{}'", encode_uri_component(group.name)));
+    const std::string where =
+        fmt::format("children of group '{}'", encode_uri_component(group.name));
+    refuse_empty_named(workflow.name, children, where);
+    refuse_same_named(workflow.name, children, where);
   }
   // A group's name is its children's path prefix: a step and a group of one name are refused
   // too, so that a path part names one item of its level.

@@ -20,7 +20,6 @@ std::optional<LinkTrouble> Network::trouble(NodeId node) const {
   for (const LinkTrouble& t : it->second) {
     if (t.until_ns <= scheduler_.now_ns()) continue;
     if (!open) open.emplace();
-    open->until_ns = std::max(open->until_ns, t.until_ns);
     open->extra_latency_ns += t.extra_latency_ns;
     kept *= 1 - t.drop_probability;
     single *= 1 - t.duplicate_probability;
@@ -80,15 +79,15 @@ std::int64_t Network::leaves_at(NodeId from) const {
   return leaves;
 }
 
-std::int64_t Network::latency(NodeId from, NodeId to, bool counted) {
+std::int64_t Network::latency(const Ends& ends, bool counted) {
   std::int64_t latency = rng_.between(options_.latency_min_ns, options_.latency_max_ns);
-  for (NodeId node : {from, to}) {
-    if (const std::optional<LinkTrouble> t = trouble(node)) {
+  for (const End& end : ends) {
+    if (end.trouble) {
       const std::int64_t before = latency;
-      latency += t->extra_latency_ns;
+      latency += end.trouble->extra_latency_ns;
       // Measured on the latency itself: a window that adds nothing delayed nothing.
       if (ledger_ && counted && latency > before) {
-        ledger_->message_delayed(node, scheduler_.now_ns());
+        ledger_->message_delayed(end.node, scheduler_.now_ns());
       }
     }
   }
@@ -102,16 +101,19 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
   // For an explorer: the message's delivery runs at `to`, and a draw that can differ (a latency
   // out of a range, a drop or duplicate chance) makes two sends' order matter.
   scheduler_.note_touch(to);
+  // What the windows open at each end do, worked out once: nothing in a send moves the clock.
+  const Ends ends{End{from, trouble(from)}, End{to, trouble(to)}};
   if (scheduler_.chooser() != nullptr) {
     bool shaped = options_.latency_min_ns != options_.latency_max_ns;
-    for (NodeId node : {from, to}) {
-      const std::optional<LinkTrouble> t = trouble(node);
+    for (const End& end : ends) {
+      const std::optional<LinkTrouble>& t = end.trouble;
       if (t && (t->drop_probability > 0 || t->duplicate_probability > 0)) shaped = true;
     }
     if (shaped) scheduler_.note_touch(kTouchNetworkRng);
   }
-  for (NodeId node : {from, to}) {
-    const std::optional<LinkTrouble> t = trouble(node);
+  for (const End& end : ends) {
+    const NodeId node = end.node;
+    const std::optional<LinkTrouble>& t = end.trouble;
     if (t && (t->down || (t->drop_probability > 0 && rng_.chance(t->drop_probability)))) {
       ++lost_count_;
       if (ledger_) ledger_->message_dropped(node, scheduler_.now_ns());
@@ -121,8 +123,8 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
     }
   }
   const std::int64_t leaves = leaves_at(from);
-  const std::int64_t first_latency = latency(from, to);
-  const std::optional<LinkTrouble> duplicate = trouble(to);
+  const std::int64_t first_latency = latency(ends);
+  const std::optional<LinkTrouble>& duplicate = ends[1].trouble;
   const bool twice = duplicate && duplicate->duplicate_probability > 0 &&
                      rng_.chance(duplicate->duplicate_probability);
   // A second copy comes soon after the first (the network duplicated it), or long after it, up
@@ -131,7 +133,7 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
   std::int64_t second_latency = 0;
   if (twice && ledger_) ledger_->message_duplicated(to, scheduler_.now_ns());
   if (twice) {
-    second_latency = latency(from, to, /*counted=*/false);
+    second_latency = latency(ends, /*counted=*/false);
     if (rng_.chance(0.5)) second_latency += rng_.between(1, 45) * 1'000'000'000;
   }
   const std::int64_t arrival = leaves + first_latency;
@@ -148,8 +150,8 @@ void Network::send(NodeId from, NodeId to, const std::string& what, Callback del
   auto left_early = std::make_shared<bool>(false);
   auto died = std::make_shared<bool>(false);
   std::vector<HeldSend>& held = held_sends_[from];
-  // A send whose every planned arrival has run (and no heal can move) holds its flag alone.
-  std::erase_if(held, [](const HeldSend& send) { return send.died.use_count() == 1; });
+  // What has left already is on the wire, out of a death's reach (forget_holds).
+  std::erase_if(held, [&](const HeldSend& send) { return send.leaves_ns <= scheduler_.now_ns(); });
   held.push_back(HeldSend{leaves, died});
   auto arrive_unless_left = [this, left_early, died, message] {
     if (!*left_early && !*died) arrive(message);

@@ -4,6 +4,7 @@
 // sender is doing by then: a request sent just before a pause lands after the takeover. The caller
 // waits for the reply up to a timeout; no reply (lost, partitioned, store down) is
 // StoreUnavailableError, and the caller cannot know whether the request took effect.
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -104,9 +105,16 @@ class Network {
   // Sends one message: `deliver` runs at `to` when it arrives, unless it is lost on the way.
   void send(NodeId from, NodeId to, const std::string& what, Callback deliver);
   void arrive(const MessagePtr& message);
+  // A message's two ends, the sender's then the destination's, with what the windows open at
+  // each do together (trouble) when it is sent.
+  struct End {
+    NodeId node = kWorldNode;
+    std::optional<LinkTrouble> trouble;
+  };
+  using Ends = std::array<End, 2>;
   // One message's latency; `counted` tells the fault ledger of the delay windows that lengthened
   // it (not for a duplicate's second copy: the window had one chance at the send, and acted once).
-  std::int64_t latency(NodeId from, NodeId to, bool counted = true);
+  std::int64_t latency(const Ends& ends, bool counted = true);
   void notify_send_watches(NodeId from, std::int64_t leaves_ns, std::optional<std::int64_t> arrives_ns);
   // When a message sent by `from` now actually leaves it.
   std::int64_t leaves_at(NodeId from) const;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <optional>
 #include <ostream>
 
 #include "cli/commands.h"
@@ -47,6 +48,31 @@ int replay_exit_code(bool matches, properties::RunStatus status) {
   return matches ? properties::exit_code(status) : kExitNondeterminism;
 }
 
+// The replay of a file whose run now throws out of the harness (an edited plan naming a node the
+// scenario does not have, another fencesim whose scenario changed).
+int threw(const reports::ReplayFile& file, const ReplayArgs& args, const std::string& error,
+          std::ostream& out, std::ostream& err) {
+  const std::string line =
+      fmt::format("replay DIFFERS from {}: the run ended in a harness error ({}); the file recorded "
+                  "status {}, history hash {}.",
+                  args.file, error, file.expected_status, file.expected_history_hash);
+  if (args.json) {
+    nlohmann::ordered_json record;
+    record["status"] = "harness-error";
+    record["error"] = error;
+    record["replay"] = {{"file", args.file},
+                        {"matches", false},
+                        {"expected_status", file.expected_status},
+                        {"expected_history_hash", file.expected_history_hash},
+                        {"written_by", file.fencesim_version}};
+    out << reports::json_text(record) << '\n';
+  } else {
+    fmt::print(out, "{}\n", line);
+  }
+  fmt::print(err, "fencesim: {}\n", line);
+  return kExitNondeterminism;
+}
+
 }  // namespace
 
 int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs& args,
@@ -63,11 +89,20 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
   }
   // How the history compares with the recorded one, whichever version wrote the file.
   reports::HistoryComparison history;
-  const TimedRun run =
-      replay.execute(args.trace, [&](const sim::World& world, const properties::RunReport& report) {
-        pictures.capture(world, report);
-        history = reports::compare_history(file, world, report.history_hash);
-      });
+  std::optional<TimedRun> ran;
+  try {
+    ran = replay.execute(args.trace,
+                         [&](const sim::World& world, const properties::RunReport& report) {
+                           pictures.capture(world, report);
+                           history = reports::compare_history(file, world, report.history_hash);
+                         });
+  } catch (const HarnessFailure& error) {
+    // No file records a run that threw (a sweep keeps no replay file of one: it has no history),
+    // so a run that throws now is not the run on file, whatever the file recorded: exit 4, as
+    // every other replay that is not the recorded run, with the error in the one line.
+    return threw(file, args, error.what(), out, err);
+  }
+  const TimedRun& run = *ran;
   const std::string line = verdict(file, run.report, args.file);
   const bool matches = line.starts_with("replay matches");
   try {

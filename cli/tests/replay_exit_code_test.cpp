@@ -79,5 +79,28 @@ TEST_F(ReplayExitCodeTest, APlainFileThatNoLongerFailsExits4) {
   EXPECT_EQ(report["replay"]["matches"], false);
 }
 
+// No file records a run that threw, so a replay whose run now throws out of the harness is not the
+// run on file: exit 4 with the error in its one line, not the harness error's 5 (a script reading
+// 5 would take the file for a recorded harness error).
+TEST_F(ReplayExitCodeTest, AFileWhoseRunNowThrowsExits4) {
+  const Result run = fencesim(
+      "run --scenario kleppmann-fencing --seed 1 --sink-double accept-stale --replay-out x.json");
+  ASSERT_EQ(run.code, 1) << run.err;
+  // A plan naming a node the scenario does not have: the world refuses it as it is built.
+  edit("x.json", [](json& f) { f["fault_plan"][0]["node"] = "nobody"; });
+  const Result threw = fencesim("replay x.json");
+  EXPECT_EQ(threw.code, 4) << threw.out << threw.err;
+  EXPECT_NE(threw.err.find("replay DIFFERS from x.json: the run ended in a harness error"),
+            std::string::npos)
+      << threw.err;
+  EXPECT_NE(threw.err.find("unknown node 'nobody'"), std::string::npos) << threw.err;
+  EXPECT_NE(threw.err.find("the file recorded status violation"), std::string::npos) << threw.err;
+  const Result as_json = fencesim("replay --json x.json");
+  EXPECT_EQ(as_json.code, 4) << as_json.out << as_json.err;
+  const json report = json::parse(as_json.out);
+  EXPECT_EQ(report["status"], "harness-error");
+  EXPECT_EQ(report["replay"]["matches"], false);
+}
+
 }  // namespace
 }  // namespace fencesim::cli::testing::replay_exit_code_test

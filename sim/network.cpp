@@ -224,12 +224,15 @@ void Network::arrive(const MessagePtr& message) {
     if (it != in_flight_delay_until_.end() && it->second > now) {
       if (ledger_) ledger_->in_flight_held(node, now);
       auto left_early = std::make_shared<bool>(false);
-      scheduler_.at(it->second, [this, left_early, message] {
-        if (!*left_early) arrive(message);
+      // Held for its destination (a paused store reads nothing): it dies if that process does.
+      const std::uint64_t unread = node == to ? crashes(to) : kNotUnread;
+      scheduler_.at(it->second, [this, left_early, message, unread] {
+        if (!*left_early && !died_unread(message, unread)) arrive(message);
       });
       // A heal before the migration's end lets the message go on now.
-      note_held(it->second, [this, left_early, message] {
+      note_held(it->second, [this, left_early, message, unread] {
         *left_early = true;
+        if (died_unread(message, unread)) return;
         scheduler_.at(scheduler_.now_ns(), [this, message] { arrive(message); });
       });
       return;
@@ -250,12 +253,21 @@ void Network::arrive(const MessagePtr& message) {
   if (paused_ && paused_(to)) {
     // A paused process reads its socket only after it resumes.
     if (ledger_) ledger_->inbox_held(to, now);
-    inbox_[to].push_back([this, message] { arrive(message); });
+    inbox_[to].push_back([this, message, unread = crashes(to)] {
+      if (!died_unread(message, unread)) arrive(message);
+    });
     return;
   }
   // Run through a copy of the pointer: the delivery may send, and must not outlive its message.
   const MessagePtr keep = message;
   keep->deliver();
+}
+
+bool Network::died_unread(const MessagePtr& message, std::uint64_t unread) {
+  if (unread == kNotUnread || crashes(message->to) == unread) return false;
+  ++lost_count_;
+  lost_(message->from, message->to, message->what, "its reader crashed before reading it");
+  return true;
 }
 
 }  // namespace fencesim::sim

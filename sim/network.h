@@ -60,6 +60,11 @@ class Network {
   // to and from it end with it, so that its next process sends at once. What was already held
   // leaves as planned (it was on its way before the crash).
   void forget_holds(NodeId node);
+  // A store's process died (World's store crash): the requests its pause left unread (held in
+  // flight to it, or in its inbox) die with it, as a real socket's unread buffer does; its next
+  // process never handles them. An instance's do not need this: what reaches a dead caller finds
+  // its call gone.
+  void crashed(NodeId node) { ++crashes_[node]; }
   // Whether the node's process answers (set false while a store node is crashed).
   void set_up(NodeId node, bool up) { down_[node] = !up; }
   // Ends every trouble window, partition and migration delay (the quiet phase). A pause or a
@@ -149,6 +154,15 @@ class Network {
   };
   std::map<NodeId, std::vector<HeldSend>> held_sends_;
   std::map<NodeId, bool> down_;
+  std::map<NodeId, std::uint64_t> crashes_;  // see crashed()
+  static constexpr std::uint64_t kNotUnread = ~std::uint64_t{0};  // held for another reason
+  std::uint64_t crashes(NodeId node) const {
+    auto it = crashes_.find(node);
+    return it == crashes_.end() ? 0 : it->second;
+  }
+  // Whether `message`, held unread for its destination since it had crashed `crashes` times, died
+  // with that process (then it is counted and told lost).
+  bool died_unread(const MessagePtr& message, std::uint64_t crashes);
   std::vector<Held> held_;  // in the order they were held
   // What waits for a paused node, in the order it fell due (see resumed).
   std::map<NodeId, std::vector<Callback>> inbox_;

@@ -108,9 +108,19 @@ void World::apply(const Fault& fault) {
       } else {
         // A store keeps what it committed; while it is down nothing reaches it. The lease store
         // comes back as a new process that loads its committed leases (RestartableLeaseStore).
+        // The crash ends the store's pauses, as it ends an instance's: the requests they left
+        // unread die with the process (Network::crashed), and the process that comes back is
+        // neither paused nor held to the dead one's planned resume.
+        std::set<std::size_t> ended_pauses;
+        if (auto paused = pauses_.find(node); paused != pauses_.end()) ended_pauses = paused->second;
+        pauses_.erase(node);
+        if (scheduler_->node_paused(node)) scheduler_->resume_node(node);
+        network_->crashed(node);
+        network_->forget_holds(node);
         network_->set_up(node, false);
         ledger_.at(effect).end_ns = fault.duration_ns > 0 ? until : now + runtime::kSecond;
         record(node, WorldEventKind::kNodeCrashed, "down; committed state kept");
+        for (const std::size_t pause : ended_pauses) close_effect(pause);
         scheduler_->at(fault.duration_ns > 0 ? until : now + runtime::kSecond,
                        [this, node, effect] {
                          close_effect(effect);

@@ -62,6 +62,9 @@ std::size_t FaultLedger::open(const Fault& fault, NodeId node, NodeId peer, std:
   if (fault.kind == FaultKind::kNetworkDrop || fault.kind == FaultKind::kNetworkDuplicate) {
     effect.probability = fault.probability;
   }
+  if (fault.kind == FaultKind::kNetworkDelay || fault.kind == FaultKind::kStoreSlow) {
+    effect.extra_latency_ns = fault.amount;
+  }
   if (fault.duration_ns > 0) effect.end_ns = now_ns + fault.duration_ns;
   effects_.push_back(effect);
   open_.push_back(effects_.size() - 1);
@@ -111,8 +114,10 @@ void FaultLedger::message_dropped(NodeId troubled, std::int64_t now) {
   each_active(
       now,
       [&](const FaultEffect& e) {
-        return e.node == troubled &&
-               (e.kind == FaultKind::kNetworkDrop || e.kind == FaultKind::kStoreDown);
+        // Of the windows open on the node, those that could drop: a 0% drop window overlapping
+        // a real one made none of its drops.
+        return e.node == troubled && ((e.kind == FaultKind::kNetworkDrop && e.probability > 0) ||
+                                      e.kind == FaultKind::kStoreDown);
       },
       [](FaultEffect& e) { ++e.messages_dropped; });
 }
@@ -121,7 +126,9 @@ void FaultLedger::message_delayed(NodeId troubled, std::int64_t now) {
   each_active(
       now,
       [&](const FaultEffect& e) {
-        return e.node == troubled &&
+        // The windows' latencies add (Network::trouble): one that adds nothing delayed nothing,
+        // even while another window on the node delays every message.
+        return e.node == troubled && e.extra_latency_ns > 0 &&
                (e.kind == FaultKind::kNetworkDelay || e.kind == FaultKind::kStoreSlow);
       },
       [](FaultEffect& e) { ++e.messages_delayed; });
@@ -130,7 +137,9 @@ void FaultLedger::message_delayed(NodeId troubled, std::int64_t now) {
 void FaultLedger::message_duplicated(NodeId to, std::int64_t now) {
   each_active(
       now,
-      [&](const FaultEffect& e) { return e.node == to && e.kind == FaultKind::kNetworkDuplicate; },
+      [&](const FaultEffect& e) {
+        return e.node == to && e.kind == FaultKind::kNetworkDuplicate && e.probability > 0;
+      },
       [](FaultEffect& e) { ++e.messages_duplicated; });
 }
 

@@ -25,6 +25,7 @@ struct FaultEffect {
   std::int64_t end_ns = std::numeric_limits<std::int64_t>::max();  // its window's planned end
   bool ended = false;
   double probability = 1;               // drop and duplicate windows act on a share of messages
+  std::int64_t extra_latency_ns = 0;    // delay and slow-store windows: what each message is given
   std::int64_t start_monotonic_ns = 0;  // a drift's node clock when it began
 
   // Whether the fault had a real chance to act: one chance for a fault that acts on each (a

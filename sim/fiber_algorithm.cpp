@@ -32,16 +32,25 @@ void SimAlgorithm::awakened(context* ctx, FiberProperties& properties) noexcept 
 
 context* SimAlgorithm::pick_next() noexcept {
   if (owner_ != nullptr) {
-    if (context* worker = owner_->pick_worker()) return worker;
+    if (context* worker = owner_->pick_worker()) {
+      dispatcher_streak_ = 0;
+      return worker;
+    }
   }
   // Straight back to run() unless ended fibers wait to be freed: one switch less per advance of
   // virtual time than going through the dispatcher every time.
   const bool release_due = owner_ != nullptr && owner_->has_ended_unreleased();
   if (main_ready_ && !(release_due && dispatcher_ready_)) {
     main_ready_ = false;
+    dispatcher_streak_ = 0;
     return main_;
   }
   if (dispatcher_ready_) {
+    if (++dispatcher_streak_ > kDispatcherStreakLimit) {
+      fatal(
+          "the Boost.Fiber dispatcher was picked 64 times in a row: the main context would never "
+          "run again (a count of ended fibers that is never reset?)");
+    }
     dispatcher_ready_ = false;
     if (owner_ != nullptr) owner_->on_dispatcher_runs();
     return dispatcher_;

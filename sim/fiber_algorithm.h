@@ -15,6 +15,8 @@
 #include <boost/fiber/context.hpp>
 #include <boost/fiber/properties.hpp>
 
+#include <cstdint>
+
 #include "sim/fiber_record.h"
 
 namespace fencesim::sim {
@@ -53,6 +55,12 @@ class SimAlgorithm final : public boost::fibers::algo::algorithm_with_properties
   boost::fibers::context* main_ = nullptr;
   bool dispatcher_ready_ = false;
   bool main_ready_ = false;
+  // Picks of the dispatcher in a row, with no worker and no main context between them. The
+  // dispatcher frees the ended fibers and yields, so the next pick is the main context; a streak
+  // means the main context will never run again (the world would spin forever below any step or
+  // virtual-time limit), so it ends the process with a message instead of hanging.
+  std::uint32_t dispatcher_streak_ = 0;
+  static constexpr std::uint32_t kDispatcherStreakLimit = 64;
 };
 
 // Ends the process with a message: for broken invariants inside Boost's noexcept hooks, where

@@ -33,7 +33,7 @@ void SimAlgorithm::awakened(context* ctx, FiberProperties& properties) noexcept 
 context* SimAlgorithm::pick_next() noexcept {
   if (owner_ != nullptr) {
     if (context* worker = owner_->pick_worker()) {
-      dispatcher_streak_ = 0;
+      idle_streak_ = 0;
       return worker;
     }
   }
@@ -41,21 +41,29 @@ context* SimAlgorithm::pick_next() noexcept {
   // virtual time than going through the dispatcher every time.
   const bool release_due = owner_ != nullptr && owner_->has_ended_unreleased();
   if (main_ready_ && !(release_due && dispatcher_ready_)) {
+    count_idle_pick();
     main_ready_ = false;
-    dispatcher_streak_ = 0;
     return main_;
   }
   if (dispatcher_ready_) {
-    if (++dispatcher_streak_ > kDispatcherStreakLimit) {
-      fatal(
-          "the Boost.Fiber dispatcher was picked 64 times in a row: the main context would never "
-          "run again (a count of ended fibers that is never reset?)");
-    }
+    count_idle_pick();
     dispatcher_ready_ = false;
     if (owner_ != nullptr) owner_->on_dispatcher_runs();
     return dispatcher_;
   }
   return nullptr;
+}
+
+void SimAlgorithm::count_idle_pick() noexcept {
+  if (owner_ == nullptr || !owner_->ready_.has_runnable()) {
+    idle_streak_ = 0;
+    return;
+  }
+  if (++idle_streak_ > kIdleStreakLimit) {
+    fatal(
+        "no runnable worker fiber was picked in 4096 switches: the world would spin forever (a "
+        "pick that refuses every worker, a count of ended fibers that is never reset?)");
+  }
 }
 
 bool SimAlgorithm::has_ready_fibers() const noexcept {

@@ -55,12 +55,14 @@ class SimAlgorithm final : public boost::fibers::algo::algorithm_with_properties
   boost::fibers::context* main_ = nullptr;
   bool dispatcher_ready_ = false;
   bool main_ready_ = false;
-  // Picks of the dispatcher in a row, with no worker and no main context between them. The
-  // dispatcher frees the ended fibers and yields, so the next pick is the main context; a streak
-  // means the main context will never run again (the world would spin forever below any step or
-  // virtual-time limit), so it ends the process with a message instead of hanging.
-  std::uint32_t dispatcher_streak_ = 0;
-  static constexpr std::uint32_t kDispatcherStreakLimit = 64;
+  // Picks in a row of the main context or the dispatcher while a worker is runnable. run() yields
+  // only to let runnable workers run, and a worker is picked within a switch or two unless the run
+  // is interrupted (then run() returns at once); a long streak means no worker will run again, and
+  // run() would yield forever below every step and virtual-time limit. The process ends with a
+  // message instead of hanging.
+  std::uint32_t idle_streak_ = 0;
+  static constexpr std::uint32_t kIdleStreakLimit = 4096;
+  void count_idle_pick() noexcept;
 };
 
 // Ends the process with a message: for broken invariants inside Boost's noexcept hooks, where

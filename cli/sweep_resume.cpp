@@ -1,6 +1,7 @@
 #include "cli/sweep_resume.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <string_view>
@@ -95,6 +96,15 @@ SweepPlan plan_resumed(const scenarios::ScenarioRegistry& registry, const SweepA
           swept.name, sweep.dir));
     }
     names.push_back(swept.name);
+  }
+  // The marks a branching sweep branches at are checked as --branch-at checks them: sweep.json may
+  // be edited by hand, and a mark nobody reaches would make a sweep with no branch at all, green.
+  if (!config.branch_marks.empty()) {
+    try {
+      parse_branch_marks(registry, fmt::format("{}", fmt::join(config.branch_marks, ",")));
+    } catch (const UsageError& error) {
+      throw UsageError(fmt::format("--resume: '{}/sweep.json': {}", sweep.dir, error.what()));
+    }
   }
   // The options of how to run are checked as a sweep checks them; what to run is the sweep's.
   SweepArgs how = args;

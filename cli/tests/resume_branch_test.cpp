@@ -161,6 +161,25 @@ TEST_F(ResumeBranchTest, AResumeRefusesMoreBranchesThanASweepMakes) {
   EXPECT_EQ(branch_runs_of("cut", 2), 0u) << "nothing ran";
 }
 
+// A mark edited into sweep.json is checked as --branch-at checks it: a mark nobody reaches would
+// resume a branching sweep that never branches, and it would end green.
+TEST_F(ResumeBranchTest, AResumeRefusesAMarkNobodyNames) {
+  const Result sweep = branching_sweep();
+  ASSERT_EQ(sweep.code, 0) << sweep.out << sweep.err;
+  cut_before("cut", 2);
+  json edited = read_json(path("cut/sweep.json"));
+  edited["configuration"]["branch_at"] = json::array({"stale-write-refused", "no-such-mark"});
+  write("cut/sweep.json", edited.dump(2));
+  const Result resumed = fencesim("sweep --resume cut --jobs 1");
+  EXPECT_EQ(resumed.code, 2) << resumed.out << resumed.err;
+  EXPECT_EQ(resumed.out, "");
+  EXPECT_TRUE(resumed.err.starts_with(
+      "fencesim: --resume: 'cut/sweep.json': --branch-at: unknown mark 'no-such-mark'"))
+      << resumed.err;
+  EXPECT_EQ(std::count(resumed.err.begin(), resumed.err.end(), '\n'), 1) << resumed.err;
+  EXPECT_EQ(branch_runs_of("cut", 2), 0u) << "nothing ran";
+}
+
 // What to run comes from the interrupted sweep, branching included: a resume names neither.
 TEST_F(ResumeBranchTest, AResumeTakesNoBranchOptions) {
   for (const std::string& option :

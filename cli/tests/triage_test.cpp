@@ -157,6 +157,22 @@ TEST_F(TriageTest, NewAndKnownAgainstACorpus) {
   EXPECT_EQ(groups("night3")[0]["known"], true);
 }
 
+// A merged night's folder with its corpus beside it (merged/ and merged/corpus/, as the nightly
+// publishes them): --known reads the replay files of the corpus folder inside it too.
+TEST_F(TriageTest, NewAndKnownAgainstAFolderWithItsCorpusInside) {
+  ASSERT_EQ(planted("1..3", "night1", "--corpus corpus").code, 1);
+  std::size_t copied = 0;
+  for (const auto& entry : fs::directory_iterator(path("corpus"))) {
+    write("merged/corpus/" + entry.path().filename().string(), read_text(entry.path()));
+    ++copied;
+  }
+  ASSERT_GT(copied, 0u);
+  const Result night2 = planted("4..6", "night2", "--known merged --fail-on new");
+  EXPECT_EQ(night2.code, 0) << night2.out << night2.err;
+  ASSERT_FALSE(groups("night2").empty());
+  EXPECT_EQ(groups("night2")[0]["known"], true);
+}
+
 TEST_F(TriageTest, MergeKeepsWhatTheShardsKnew) {
   ASSERT_EQ(planted("1..2", "night1").code, 1);
   const std::string sweep = "3..6";

@@ -426,9 +426,15 @@ TEST_F(CliTest, SweepFindingANondeterministicRunExitsNondeterministic) {
       "--out sweep-out");
   unsetenv("FENCESIM_TEST_PLANTED_BUGS");
   EXPECT_EQ(result.code, 4) << result.out << result.err;
-  EXPECT_NE(result.out.find("0 violations or liveness, 1 nondeterministic, 0 harness errors"),
-            std::string::npos)
-      << result.out;
+  // How many of the three differ depends on the order the worker takes the runs and their re-runs
+  // in (the planted bug alternates by the worlds its process built, and the engine sizes its
+  // batches by measured time): at least one, and nothing else failed.
+  bool found = false;
+  for (const char* count : {"1", "2", "3"}) {
+    found = found || result.out.find(std::string("0 violations or liveness, ") + count +
+                                     " nondeterministic, 0 harness errors") != std::string::npos;
+  }
+  EXPECT_TRUE(found) << result.out;
 }
 
 // A range's last seed is checked too, and a range of one seed is that seed: a loop that stopped

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "reports/tests/timeline_fixture.h"
 
@@ -88,6 +90,42 @@ TEST(TimelinePieces, AConfirmedPartNeverOutlivesItsBelief) {
             << belief.dump();
       }
     }
+  }
+}
+
+// A write call waits for its reply, an error or its lease's loss, and the reply is recorded before
+// the call returns; a body retries an idempotency key only after the call that sent it returned.
+// So an earlier send of a key still waiting when the key is sent again ended without a reply (its
+// call failed: a reply that lands later reaches nobody and is never recorded), and a reply belongs
+// to the latest send of its key. In swarm seed 6, instance-2 sends the key of its
+// probe-withdrawal-29 five times, 2.5 s apart, and gets one reply 26 ms after the last send; it
+// was drawn as the reply to the first, 10 s before it (round 27c's open item).
+TEST(TimelinePieces, AReplyBelongsToTheLatestSendOfItsIdempotencyKey) {
+  const testing::Captured run = testing::run_and_capture("swarm", 6);
+  std::vector<ordered_json> sends;
+  for (const ordered_json& attempt : run.timeline["attempts"]) {
+    const std::string key = attempt["idempotency_key"];
+    if (attempt["holder"] == "instance-2" && key.ends_with(":probe-withdrawal-29")) {
+      sends.push_back(attempt);
+    }
+  }
+  ASSERT_EQ(sends.size(), 5u) << run.timeline["attempts"].dump();
+  for (std::size_t i = 0; i + 1 < sends.size(); ++i) {
+    EXPECT_EQ(sends[i]["reply"], "none") << sends[i].dump();
+    EXPECT_FALSE(sends[i].contains("reply_event")) << sends[i].dump();
+  }
+  const ordered_json& last = sends.back();
+  EXPECT_EQ(last["reply"], "deduplicated") << last.dump();
+  ASSERT_TRUE(last.contains("reply_ns")) << last.dump();
+  EXPECT_LT(last["reply_ns"].get<std::int64_t>() - last["t"].get<std::int64_t>(),
+            100 * runtime::kMillisecond)
+      << last.dump();
+  // Every reply of the run comes after the send it is paired with, once.
+  std::set<std::uint64_t> replies;
+  for (const ordered_json& attempt : run.timeline["attempts"]) {
+    if (!attempt.contains("reply_event")) continue;
+    EXPECT_GT(attempt["reply_event"].get<std::uint64_t>(), attempt["event"].get<std::uint64_t>());
+    EXPECT_TRUE(replies.insert(attempt["reply_event"].get<std::uint64_t>()).second);
   }
 }
 

@@ -3,7 +3,9 @@
 // that clock's rate, so it can be set against the store's expiry on the same axis.
 #include <algorithm>
 #include <map>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "properties/history_support.h"
 #include "reports/timeline_parts.h"
@@ -175,7 +177,18 @@ Json write_attempts(const Frame& frame) {
     if (r == nullptr) continue;
     const auto id = std::make_tuple(r->holder, r->key, r->token, r->step);
     if (r->kind == EventKind::kWriteSent) {
-      waiting[id].push_back(attempts.size());
+      // A write call returns at its reply (recorded before it returns), an error or its lease's
+      // loss, and a body sends a key again only after the call that sent it returned, its lease
+      // still held. So an earlier send of this key still waiting ended in an error, and its reply,
+      // if one ever lands, reaches nobody and is never recorded: it waits no more, and the next
+      // reply is this send's (swarm seed 6 sends one key five times, 2.5 s apart, and gets one
+      // reply 26 ms after the last send; it was drawn as the first send's, 10 s earlier).
+      std::vector<std::size_t>& mine = waiting[id];
+      const std::string sent_key = r->detail.str();
+      std::erase_if(mine, [&](std::size_t earlier) {
+        return attempts[earlier]["idempotency_key"].get<std::string>() == sent_key;
+      });
+      mine.push_back(attempts.size());
       attempts.push_back(Json{{"node", e.node},
                               {"holder", r->holder},
                               {"key", runtime::to_string(r->key)},

@@ -452,5 +452,41 @@ TEST_F(BrowserTest, AScriptErrorIsCaught) {
   EXPECT_FALSE(loaded.rendered.has_value());
 }
 
+// Each lane is named after its node and kind, each row of the truth after its key or scope key:
+// kleppmann-fencing's store lane "lease-store (store)" with its row "key (tenant-1, order-1)",
+// its sink lane "payments (sink)" with the row "scope tenant-1:order-1". A lane named "node 2 (-)"
+// or one row "scope -" for every scope key still draws every piece, and passes every count.
+TEST_F(BrowserTest, EachLaneAndRowIsNamedAfterItsNodeAndKey) {
+  const Loaded loaded = load("named.html", render_run_html(testing::passing_kleppmann().timeline));
+  expect_drawn(loaded);
+  for (const char* label : {">lease-store (store)</text>", ">payments (sink)</text>",
+                            ">instance-1 (instance)</text>", ">key (tenant-1, order-1)</text>",
+                            ">scope tenant-1:order-1</text>"}) {
+    EXPECT_NE(loaded.dom.find(label), std::string::npos) << label;
+  }
+  EXPECT_EQ(loaded.dom.find(">scope -</text>"), std::string::npos);
+  EXPECT_EQ(loaded.dom.find("(-)</text>"), std::string::npos);
+}
+
+// Zoomed in on the violation (#violation: 28.6 s to 49.2 s of kleppmann-fencing seed 1 with the
+// accept-stale sink), the timeline still draws what began before the window and lasts into it:
+// holder 1's stall (from 3.5 s to 45.3 s) and the safety phase (from 0 s). A zoom that kept only
+// what began inside the window would drop the very fault the violation comes from.
+TEST_F(BrowserTest, AZoomedTimelineDrawsWhatBeganBeforeItsWindow) {
+  const nlohmann::ordered_json& timeline = testing::failing_kleppmann().timeline;
+  const auto stalls = testing::where(timeline["faults"], "kind", "stall");
+  ASSERT_EQ(stalls.size(), 1u);
+  const Loaded zoomed = load("zoomed-before.html", render_run_html(timeline), "#violation");
+  expect_drawn(zoomed);
+  // Zoomed: the window starts after the stall began (the range the page shows says where).
+  const std::size_t at = zoomed.dom.find("showing ");
+  ASSERT_NE(at, std::string::npos);
+  const double window_start_s = std::stod(zoomed.dom.substr(at + 8, 20));
+  EXPECT_GT(window_start_s * 1e9, stalls[0]["start_ns"].get<double>());
+  EXPECT_LT(window_start_s * 1e9, stalls[0]["end_ns"].get<double>());
+  EXPECT_NE(zoomed.dom.find(">stall</text>"), std::string::npos);
+  EXPECT_NE(zoomed.dom.find(">safety phase</text>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace fencesim::reports::browser_test

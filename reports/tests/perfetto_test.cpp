@@ -2,7 +2,9 @@
 // that nest on every track, times in microseconds that keep nanoseconds, deterministic.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -249,6 +251,52 @@ TEST(PerfettoTest, SameRunGivesTheSameTrace) {
   const testing::Captured a = testing::run_and_capture("nightly-mix", 2);
   const testing::Captured b = testing::run_and_capture("nightly-mix", 2);
   EXPECT_EQ(a.trace.dump(), b.trace.dump());
+}
+
+// A violation is drawn on the track of the node of its latest event, at that event's time: a
+// violation made of a holder's event and the store's later one (as a belief oracle's is) belongs
+// to the store's process, where the timeline draws it. kleppmann-fencing's own violations name
+// events of one node (the sink), so the run's report gets one more, naming an event of instance-1
+// and a later one of the lease store.
+TEST(PerfettoTest, AViolationIsDrawnOnTheNodeOfItsLatestEvent) {
+  static const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+  properties::RunRequest request;
+  request.scenario = "kleppmann-fencing";
+  request.seed = 1;
+  ordered_json trace;
+  std::uint32_t store = 0;
+  std::int64_t latest_ns = 0;
+  properties::run_scenario(
+      registry, request, [&](const sim::World& world, const properties::RunReport& report) {
+        const std::vector<std::string>& names = world.node_names();
+        const auto node = [&](const std::string& name) {
+          return static_cast<std::uint32_t>(std::find(names.begin(), names.end(), name) -
+                                            names.begin());
+        };
+        store = node("lease-store");
+        std::optional<std::uint64_t> holder_event;
+        std::optional<std::uint64_t> store_event;
+        for (const sim::HistoryEvent& e : world.history().events()) {
+          if (!holder_event && e.node == node("instance-1")) holder_event = e.index;
+          if (holder_event && e.node == store && e.time_ns > 0) {
+            store_event = e.index;
+            latest_ns = e.time_ns;
+          }
+        }
+        ASSERT_TRUE(holder_event && store_event);
+        properties::RunReport with = report;
+        with.violations.push_back(
+            properties::Violation{"made-up", "a holder's event, then the store's", {*holder_event, *store_event}});
+        trace = perfetto_trace(world, with);
+      });
+  std::size_t drawn = 0;
+  for (const ordered_json& event : trace["traceEvents"]) {
+    if (event["cat"] != "violation" || event["name"] != "VIOLATION made-up") continue;
+    ++drawn;
+    EXPECT_EQ(event["pid"], store + 1) << event.dump();
+    EXPECT_DOUBLE_EQ(event["ts"].get<double>(), static_cast<double>(latest_ns) / 1000.0);
+  }
+  EXPECT_EQ(drawn, 1u);
 }
 
 }  // namespace

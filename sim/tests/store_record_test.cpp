@@ -48,5 +48,53 @@ TEST(StoreRecord, AStepCommitIsDescribedAsOne) {
   EXPECT_NE(text.find("token=3"), std::string::npos) << text;
 }
 
+// A commit's three answers each keep their own word: the oracles that read a tree commit's
+// outcome (the reference model, reported-as-recorded) tell a cancel's refusal from a stale
+// token's by it, so "cancelled" read as "refused" blames the runtime for a refusal the store
+// never made (round 29b: a plain sweep meets it in about 3 runs of 5,000; no test did).
+TEST(StoreRecord, EachCommitAnswerIsNamedByItsOwnWord) {
+  EXPECT_EQ(to_string(runtime::CommitStatus::kCommitted), "committed");
+  EXPECT_EQ(to_string(runtime::CommitStatus::kRefused), "refused");
+  EXPECT_EQ(to_string(runtime::CommitStatus::kCancelled), "cancelled");
+}
+
+// A take asks with no token; its reply's lease carries the one the store granted (or, refused as
+// held, the live lease's). The line a trace and a reference-model violation show must name the
+// lease's own holder and token, not the request's, or a take that got epoch 7 reads as epoch 0.
+TEST(StoreRecord, ATakeIsDescribedWithTheLeaseInItsReply) {
+  StoreCall call;
+  call.op = StoreOp::kTake;
+  call.store = "lease-store";
+  call.holder = "instance-1";
+  call.key = NameKey(runtime::LeaseKey{"tenant-1", "order-1"});
+  call.ttl_ns = 30 * runtime::kSecond;
+  call.store_wall_ns = 1000;
+  call.outcome = "held";
+  call.lease = runtime::Lease{runtime::LeaseKey{"tenant-1", "order-1"}, "instance-2", 7,
+                              31000, false};
+  const std::string text = describe(call);
+  EXPECT_NE(text.find("holder=instance-1"), std::string::npos) << text;
+  EXPECT_EQ(text.find(" token=0"), std::string::npos) << text;
+  EXPECT_NE(text.find("-> held lease(holder=instance-2 token=7 expires=31000)"), std::string::npos)
+      << text;
+}
+
+// A sink write is described by its scope key, token and idempotency key, each under its own
+// name: swapped, a person debugging a duplicate looks for the wrong scope.
+TEST(StoreRecord, AWriteIsDescribedWithItsScopeAndIdempotencyKeyInTheirPlaces) {
+  StoreCall call;
+  call.op = StoreOp::kWrite;
+  call.store = "payments";
+  call.scope_key = "account-9";
+  call.token = 3;
+  call.argument = "order-1/charge#1";
+  call.payload = "42";
+  call.outcome = "applied";
+  call.reply_token = 3;
+  EXPECT_EQ(describe(call),
+            "write at payments scope=account-9 token=3 idempotency=order-1/charge#1 payload=42 "
+            "store-wall=0 -> applied reply-token=3");
+}
+
 }  // namespace
 }  // namespace fencesim::sim::testing::store_record_test

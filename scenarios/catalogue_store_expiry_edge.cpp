@@ -57,7 +57,8 @@ static void register_catalogue_store_expiry_edge(ScenarioRegistry& registry) {
         fault.kind = sim::FaultKind::kStop;
         fault.node = "instance-1";
         fault.trigger = sim::Trigger{EventKind::kRenewSent, 1, 0, {}};
-        fault.duration_ns = lease.ttl_ns - lease.renew_interval_ns - 2 * store_expiry_edge::kEdgeLatencyNs;
+        fault.duration_ns =
+            lease.ttl_ns - lease.renew_interval_ns - 2 * store_expiry_edge::kEdgeLatencyNs;
         return sim::FaultPlan{{fault}};
       })
       .marks({"late-renewal-refused >= 80%"})

@@ -5,6 +5,8 @@
 // watchful step (scenarios/watchful_step.h: the workload's own "signal" records), while a
 // client's cancel of the tree is recorded and learnt by the holder; the cancel oracle
 // (cancel-aborts-steps) then finds a withdrawal that still sees its signal live.
+#include <algorithm>
+
 #include "runtime/errors.h"
 #include "scenarios/builder.h"
 #include "scenarios/workload.h"

@@ -31,7 +31,8 @@ class Story {
     c.from = from;
     c.sent_ns = sent_ns;
     c.outcome = std::move(outcome);
-    sim::HistoryEvent e = testing::next_event(events_, kStore, sim::WorldEventKind::kStoreCall, at_ns);
+    sim::HistoryEvent e =
+        testing::next_event(events_, kStore, sim::WorldEventKind::kStoreCall, at_ns);
     e.store = std::make_shared<const StoreCall>(std::move(c));
     events_.push_back(std::move(e));
     return events_.back().index;
@@ -40,8 +41,8 @@ class Story {
                        std::string outcome = "recorded") {
     return store(StoreOp::kCancel, std::move(outcome), at_ns, at_ns - 1, sim::kWorldNode, key, 0);
   }
-  std::uint64_t confirmed(std::int64_t began_ns, std::int64_t at_ns, std::string outcome = "confirmed",
-                          sim::NodeId node = kInstance) {
+  std::uint64_t confirmed(std::int64_t began_ns, std::int64_t at_ns,
+                          std::string outcome = "confirmed", sim::NodeId node = kInstance) {
     sim::HistoryEvent e = testing::next_event(events_, node, sim::WorldEventKind::kObserved, at_ns);
     e.runtime.holder = "confirm";
     e.runtime.key = kTree;
@@ -108,11 +109,11 @@ TEST(ConfirmCancelAfterRenewal, EveryConfirmThatSkippedTheCheckIsReported) {
 
 TEST(ConfirmCancelAfterRenewal, OnlyTheConfirmsOwnTreeNodeAndGrantsCount) {
   Story s;
-  s.cancel(5, kOtherTree);                                       // another tree's cancel
-  s.cancel(6, kTree, "tree-completed");                          // not recorded
-  s.store(StoreOp::kRenew, "renewed", 14, 12, kOther);           // another node's renewal
-  s.store(StoreOp::kRenew, "stale", 15, 12);                     // not granted
-  s.store(StoreOp::kRenew, "renewed", 16, 9);                    // sent before the confirm began
+  s.cancel(5, kOtherTree);                              // another tree's cancel
+  s.cancel(6, kTree, "tree-completed");                 // not recorded
+  s.store(StoreOp::kRenew, "renewed", 14, 12, kOther);  // another node's renewal
+  s.store(StoreOp::kRenew, "stale", 15, 12);            // not granted
+  s.store(StoreOp::kRenew, "renewed", 16, 9);           // sent before the confirm began
   s.confirmed(10, 20);
   // No grant answered this confirm: strict-confirm's business, not this oracle's.
   EXPECT_TRUE(s.check().empty());

@@ -6,6 +6,7 @@
 #include "properties/invariants_cancel_reach.h"
 #include "properties/invariants_commit_token.h"
 #include "properties/invariants_confirm_cancel.h"
+#include "properties/invariants_confirm_cancel_after.h"
 #include "properties/invariants_confirm_within_step.h"
 #include "properties/invariants_ended_tree.h"
 #include "properties/invariants_fence_use.h"
@@ -72,6 +73,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<StaleWithdrawalEndsLost>());
   out.push_back(std::make_unique<YieldLostOnlyToATaker>());
   out.push_back(std::make_unique<StepCommitsUnderItsToken>());
+  out.push_back(std::make_unique<ConfirmCancelAfterRenewal>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

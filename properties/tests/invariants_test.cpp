@@ -946,7 +946,8 @@ TEST(DefaultInvariants, AreEveryInvariantOnceInTheirReportOrder) {
       "decided-as-loss", "pass-ends-as-it-went", "reported-as-recorded", "lease-terms",
       "lost-only-when-lost", "stale-step-ends-lost", "ended-tree-not-live", "confirm-within-step",
       "siblings-named-apart", "cancel-ends-no-later-step", "confirm-cancel-hides-no-loss",
-        "stale-withdrawal-ends-lost", "yield-lost-only-to-a-taker", "step-commits-under-its-token"};
+        "stale-withdrawal-ends-lost", "yield-lost-only-to-a-taker", "step-commits-under-its-token",
+        "confirm-cancel-after-renewal"};
   EXPECT_EQ(names, expected);
 }
 

@@ -1,0 +1,83 @@
+// See invariants_confirm_cancel_after.h. Grants are kept in the store's order, each with the index
+// of its record; the cancel by the index of its recording: "recorded before the grant" is the
+// history's order (one true-time order across both stores).
+#include "properties/invariants_confirm_cancel_after.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "properties/history_support.h"
+
+namespace fencesim::properties {
+
+using std::string_view_literals::operator""sv;
+
+namespace {
+
+struct Grant {
+  std::int64_t sent_ns = 0;
+  sim::NodeId from = sim::kWorldNode;
+  std::uint64_t index = 0;  // the store's record of the grant
+};
+
+}  // namespace
+
+void check_confirm_cancel_after_renewal(const std::vector<sim::HistoryEvent>& events,
+                                        std::vector<Violation>& out) {
+  // (lease key, token) -> the grants of its renewals, in the store's order. Only looked up.
+  std::unordered_map<std::pair<sim::NameKey, runtime::Token>, std::vector<Grant>, KeyHash> grants;
+  // tree -> the index of the first recording of its cancel.
+  std::unordered_map<sim::NameKey, std::uint64_t, KeyHash> cancelled;
+  for (const sim::HistoryEvent& e : events) {
+    if (e.world == sim::WorldEventKind::kStoreCall && e.store) {
+      const sim::StoreCall& call = *e.store;
+      if (call.failed) continue;
+      if (call.op == sim::StoreOp::kRenew && call.outcome == "renewed"sv) {
+        grants[{call.key, call.token}].push_back({call.sent_ns, call.from, e.index});
+      } else if (call.op == sim::StoreOp::kCancel && call.outcome == "recorded"sv) {
+        cancelled.try_emplace(call.key, e.index);
+      }
+      continue;
+    }
+    if (e.world != sim::WorldEventKind::kObserved || e.runtime.holder != "confirm" ||
+        e.detail != "confirmed") {
+      continue;
+    }
+    const sim::RuntimeRecord& r = e.runtime;
+    auto cancel = cancelled.find(r.key);
+    if (cancel == cancelled.end()) continue;
+    const std::int64_t began_ns = r.value;
+    // The earliest grant that could have answered the confirm (strict-confirm judges that one
+    // exists): sent from the body's node after the confirm began, before it returned.
+    std::uint64_t earliest = std::numeric_limits<std::uint64_t>::max();
+    if (auto it = grants.find({r.key, r.token}); it != grants.end()) {
+      for (const Grant& g : it->second) {
+        if (g.from == e.node && g.sent_ns >= began_ns && g.sent_ns <= e.time_ns) {
+          earliest = g.index;
+          break;
+        }
+      }
+    }
+    if (earliest == std::numeric_limits<std::uint64_t>::max()) continue;  // strict-confirm's
+    if (cancel->second > earliest) continue;
+    out.push_back(violation(
+        ConfirmCancelAfterRenewal{}.name(),
+        fmt::format("confirmNow() returned to step '{}' of {} under token {} (began at t={}ns) "
+                    "though the tree's cancel was recorded (event #{}) before the lease store "
+                    "granted any renewal that answered it (event #{}): its cancel check after the "
+                    "renewal would have found it",
+                    r.step, runtime::to_string(r.key.lease_key()), r.token, began_ns,
+                    cancel->second, earliest),
+        {cancel->second, earliest, e.index}));
+  }
+}
+
+void ConfirmCancelAfterRenewal::check(const sim::World& world, std::vector<Violation>& out) const {
+  check_confirm_cancel_after_renewal(world.history().events(), out);
+}
+
+}  // namespace fencesim::properties

@@ -9,6 +9,7 @@
 
 #include "runtime/errors.h"
 #include "scenarios/builder.h"
+#include "scenarios/watchful_step.h"
 #include "scenarios/workload.h"
 
 namespace fencesim::scenarios {
@@ -36,15 +37,7 @@ runtime::StepBody watching_withdrawal(sim::World& world, runtime::Nanoseconds wa
       const runtime::Nanoseconds chunk = std::min(left, kSecond);
       ctx.env().sleep(chunk);
       left -= chunk;
-      const bool aborted = ctx.signal().aborted();
-      world.observe(ctx, sim::World::Observation{"signal",
-                                                 ctx.tree_key(),
-                                                 runtime::kTokenNone,
-                                                 {},
-                                                 {},
-                                                 world.true_now_ns(),
-                                                 aborted ? "aborted" : "live"});
-      if (aborted) {
+      if (look_at_signal(world, ctx)) {
         world.mark(ctx, "withdrawal-signal-aborted");
         return;
       }

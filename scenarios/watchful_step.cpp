@@ -6,21 +6,25 @@
 
 namespace fencesim::scenarios {
 
+bool look_at_signal(sim::World& world, runtime::ExecutionContext& ctx) {
+  const bool aborted = ctx.signal().aborted();
+  world.observe(ctx, sim::World::Observation{"signal",
+                                             ctx.tree_key(),
+                                             runtime::kTokenNone,
+                                             {},
+                                             {},
+                                             world.true_now_ns(),
+                                             aborted ? "aborted" : "live"});
+  return aborted;
+}
+
 runtime::StepItem watchful(sim::World& world, runtime::StepItem step, runtime::Nanoseconds watch) {
   runtime::StepBody wrapped = [&world, watch, body = step.body](runtime::ExecutionContext& ctx) {
     for (runtime::Nanoseconds left = watch; left > 0;) {
       const runtime::Nanoseconds chunk = std::min(left, runtime::kSecond);
       ctx.env().sleep(chunk);
       left -= chunk;
-      const bool aborted = ctx.signal().aborted();
-      world.observe(ctx, sim::World::Observation{"signal",
-                                                 ctx.tree_key(),
-                                                 runtime::kTokenNone,
-                                                 {},
-                                                 {},
-                                                 world.true_now_ns(),
-                                                 aborted ? "aborted" : "live"});
-      if (aborted) std::rethrow_exception(ctx.signal().reason());
+      if (look_at_signal(world, ctx)) std::rethrow_exception(ctx.signal().reason());
     }
     body(ctx);
   };

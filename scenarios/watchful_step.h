@@ -13,6 +13,10 @@
 
 namespace fencesim::scenarios {
 
+// One look at the signal of `ctx`'s step, recorded as the cancel oracles read it ("live" or
+// "aborted", lease = the step's tree key); returns whether it is aborted.
+bool look_at_signal(sim::World& world, runtime::ExecutionContext& ctx);
+
 // `step` whose body first works `watch` of its node's time in chunks of one second (the last one
 // shorter), looking at its signal after each: it records "live" or "aborted" (lease = the step's
 // tree key), and once aborted it stops with the signal's reason. Then the body runs as it was. A

@@ -57,6 +57,23 @@ TEST_F(CheckSpecTest, AGoodSpecIsOutlinedWithoutRunning) {
   EXPECT_FALSE(std::filesystem::exists(path("fencesim-sweep"))) << "check-spec ran something";
 }
 
+// Several files in one run (`check-spec specs/*.toml`): each is checked on its own, a bad one
+// does not stop the ones after it, and two specs of one name do not clash (each is checked against
+// the built-in scenarios alone).
+TEST_F(CheckSpecTest, EachFileOfSeveralIsCheckedOnItsOwn) {
+  write("three.toml", kThreeErrors);
+  const std::string good = fencesim::testing::source_dir() + "/specs/stall-and-drift.toml";
+  const Result result = fencesim("check-spec three.toml '" + good + "' '" + good + "'");
+  EXPECT_EQ(result.code, 2) << result.out << result.err;
+  EXPECT_NE(result.out.find("three.toml: 2 errors\n"), std::string::npos) << result.out;
+  std::size_t outlined = 0;
+  for (std::size_t at = result.out.find(": ok: scenario '"); at != std::string::npos;
+       at = result.out.find(": ok: scenario '", at + 1)) {
+    ++outlined;
+  }
+  EXPECT_EQ(outlined, 2u) << result.out << result.err;
+}
+
 TEST_F(CheckSpecTest, EveryShippedSpecChecks) {
   for (const auto& entry :
        std::filesystem::directory_iterator(fencesim::testing::source_dir() + "/specs")) {

@@ -63,7 +63,13 @@ TEST_F(CheckSpecTest, AGoodSpecIsOutlinedWithoutRunning) {
 TEST_F(CheckSpecTest, EachFileOfSeveralIsCheckedOnItsOwn) {
   write("three.toml", kThreeErrors);
   const std::string good = fencesim::testing::source_dir() + "/specs/stall-and-drift.toml";
-  const Result result = fencesim("check-spec three.toml '" + good + "' '" + good + "'");
+  // Another spec of the same name (one more line of description): not the same spec twice.
+  std::string other = read_text(good);
+  const std::size_t description = other.find("description = \"");
+  ASSERT_NE(description, std::string::npos);
+  other.insert(description + std::string("description = \"").size(), "another take: ");
+  write("other.toml", other);
+  const Result result = fencesim("check-spec three.toml '" + good + "' other.toml");
   EXPECT_EQ(result.code, 2) << result.out << result.err;
   EXPECT_NE(result.out.find("three.toml: 2 errors\n"), std::string::npos) << result.out;
   std::size_t outlined = 0;

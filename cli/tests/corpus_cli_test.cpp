@@ -138,6 +138,25 @@ TEST_F(CorpusCliTest, ExitCodes) {
 }
 
 
+// A corpus holds failures. A file that records a passing run (a sweep's passing branch, copied in
+// by mistake) is unreadable as a corpus entry, not judged: run, it would read "fixed" (or
+// "fails-differently"), and a corpus of passing files would gate nothing.
+TEST_F(CorpusCliTest, AFileOfAPassingRunIsNoEntry) {
+  json passing = failure();
+  passing["sink_double"] = "";
+  passing["expected_status"] = "pass";
+  passing["violations"] = json::array();
+  write_json("passing/one.json", passing);
+  const CommandResult result = fencesim("corpus run passing");
+  EXPECT_EQ(result.code, 2) << result.out << result.err;
+  EXPECT_NE(result.out.find("records a passing run, not a failure"), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("1 files: 0 still-failing, 0 fails-differently, 0 "
+                            "no-longer-reaches-trigger, 0 fixed, 1 unreadable"),
+            std::string::npos)
+      << result.out;
+}
+
 // A file written before replay files kept a history record (no "history": which faults fired
 // then is unknown) counts every fault of its plan as having fired: one that never fires now is a
 // trigger no longer reached, not merely a changed history.

@@ -8,6 +8,21 @@
 
 namespace fencesim::sim {
 
+namespace {
+
+// The pauses of a node whose process died, taken out of `pauses`: they end with the process (the
+// caller closes their ledger entries once the crash is recorded), and the next process is not
+// paused by them.
+std::set<std::size_t> take_pauses(std::map<NodeId, std::set<std::size_t>>& pauses, NodeId node) {
+  auto paused = pauses.find(node);
+  if (paused == pauses.end()) return {};
+  std::set<std::size_t> ended = std::move(paused->second);
+  pauses.erase(paused);
+  return ended;
+}
+
+}  // namespace
+
 void World::schedule_faults() {
   for (const Fault& fault : plan_.faults) {
     node_named(fault.node);  // an unknown node is an error now, not a silent no-op later
@@ -74,11 +89,8 @@ void World::apply(const Fault& fault) {
         const std::uint64_t incarnation = scheduler_->node_incarnation(node);
         if (alive) ++ledger_.at(effect).chances;
         scheduler_->kill_node(node);
-        // The dead process's pauses end with it (their ledger entries are closed below, once the
-        // crash is recorded): what the next process does is none of theirs.
-        std::set<std::size_t> ended_pauses;
-        if (auto paused = pauses_.find(node); paused != pauses_.end()) ended_pauses = paused->second;
-        pauses_.erase(node);
+        // The dead process's pauses end with it: what the next process does is none of theirs.
+        const std::set<std::size_t> ended_pauses = take_pauses(pauses_, node);
         // A crash also ends a pause: what waited for the old process is delivered to nobody, and
         // the next process's sends are not held to the dead one's planned resume.
         network_->resumed(node);
@@ -111,9 +123,7 @@ void World::apply(const Fault& fault) {
         // The crash ends the store's pauses, as it ends an instance's: the requests they left
         // unread die with the process (Network::crashed), and the process that comes back is
         // neither paused nor held to the dead one's planned resume.
-        std::set<std::size_t> ended_pauses;
-        if (auto paused = pauses_.find(node); paused != pauses_.end()) ended_pauses = paused->second;
-        pauses_.erase(node);
+        const std::set<std::size_t> ended_pauses = take_pauses(pauses_, node);
         if (scheduler_->node_paused(node)) scheduler_->resume_node(node);
         network_->crashed(node);
         network_->forget_holds(node);

@@ -48,6 +48,16 @@ int replay_exit_code(bool matches, properties::RunStatus status) {
   return matches ? properties::exit_code(status) : kExitNondeterminism;
 }
 
+// What the file recorded, and whether this replay is that run: the `replay` object of --json.
+nlohmann::ordered_json replay_json(const reports::ReplayFile& file, const std::string& path,
+                                   bool matches) {
+  return {{"file", path},
+          {"matches", matches},
+          {"expected_status", file.expected_status},
+          {"expected_history_hash", file.expected_history_hash},
+          {"written_by", file.fencesim_version}};
+}
+
 // The replay of a file whose run now throws out of the harness (an edited plan naming a node the
 // scenario does not have, another fencesim whose scenario changed).
 int threw(const reports::ReplayFile& file, const ReplayArgs& args, const std::string& error,
@@ -60,11 +70,7 @@ int threw(const reports::ReplayFile& file, const ReplayArgs& args, const std::st
     nlohmann::ordered_json record;
     record["status"] = "harness-error";
     record["error"] = error;
-    record["replay"] = {{"file", args.file},
-                        {"matches", false},
-                        {"expected_status", file.expected_status},
-                        {"expected_history_hash", file.expected_history_hash},
-                        {"written_by", file.fencesim_version}};
+    record["replay"] = replay_json(file, args.file, false);
     out << reports::json_text(record) << '\n';
   } else {
     fmt::print(out, "{}\n", line);
@@ -112,13 +118,9 @@ int replay_command(const scenarios::ScenarioRegistry& registry, const ReplayArgs
   }
   if (args.json) {
     nlohmann::ordered_json record = run_json(run, args.file);
-    record["replay"] = {{"file", args.file},
-                        {"matches", matches},
-                        {"expected_status", file.expected_status},
-                        {"expected_history_hash", file.expected_history_hash},
-                        {"written_by", file.fencesim_version},
-                        {"history", reports::to_string(history.verdict)},
-                        {"history_detail", history.detail}};
+    record["replay"] = replay_json(file, args.file, matches);
+    record["replay"]["history"] = reports::to_string(history.verdict);
+    record["replay"]["history_detail"] = history.detail;
     if (history.first_divergent_event) {
       record["replay"]["first_divergent_event"] = *history.first_divergent_event;
     }

@@ -20,13 +20,37 @@
 
 namespace fencesim::cli {
 
-std::set<std::string> parse_branch_marks(const scenarios::ScenarioRegistry& registry,
-                                         std::string_view text) {
+namespace {
+
+// The marks a branch may be taken at: those the history rules reach and the scenarios' own.
+std::set<std::string> known_marks(const scenarios::ScenarioRegistry& registry) {
   std::set<std::string> known;
   for (const std::string& name : properties::history_mark_names()) known.insert(name);
   for (const scenarios::Scenario* scenario : registry.all()) {
     for (const scenarios::MarkFloor& mark : scenario->marks) known.insert(mark.name);
   }
+  return known;
+}
+
+void check_known(const std::set<std::string>& known, const std::string& name) {
+  if (!known.contains(name)) {
+    throw UsageError(fmt::format("--branch-at: unknown mark '{}' (the history's marks: {}; or a "
+                                 "mark a scenario names as its own)",
+                                 name, fmt::join(properties::history_mark_names(), ", ")));
+  }
+}
+
+}  // namespace
+
+void check_branch_marks(const scenarios::ScenarioRegistry& registry,
+                        const std::set<std::string>& marks) {
+  const std::set<std::string> known = known_marks(registry);
+  for (const std::string& name : marks) check_known(known, name);
+}
+
+std::set<std::string> parse_branch_marks(const scenarios::ScenarioRegistry& registry,
+                                         std::string_view text) {
+  const std::set<std::string> known = known_marks(registry);
   std::set<std::string> marks;
   std::size_t start = 0;
   for (;;) {
@@ -35,11 +59,7 @@ std::set<std::string> parse_branch_marks(const scenarios::ScenarioRegistry& regi
     if (name.empty()) {
       throw UsageError(fmt::format("--branch-at: expected MARK[,MARK...], got '{}'", text));
     }
-    if (!known.contains(name)) {
-      throw UsageError(fmt::format("--branch-at: unknown mark '{}' (the history's marks: {}; or a "
-                                   "mark a scenario names as its own)",
-                                   name, fmt::join(properties::history_mark_names(), ", ")));
-    }
+    check_known(known, name);
     if (!marks.insert(name).second) {
       throw UsageError(fmt::format("--branch-at: '{}' is given twice", name));
     }

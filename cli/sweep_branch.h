@@ -30,6 +30,10 @@ namespace fencesim::cli {
 std::set<std::string> parse_branch_marks(const scenarios::ScenarioRegistry& registry,
                                          std::string_view text);
 
+// Each of `marks` (read from a sweep.json, say) checked as parse_branch_marks checks a name.
+void check_branch_marks(const scenarios::ScenarioRegistry& registry,
+                        const std::set<std::string>& marks);
+
 // "MARK:EVENT:N" (a branch of `fencesim run --branch`), the mark checked as above.
 properties::BranchPoint parse_branch_point(const scenarios::ScenarioRegistry& registry,
                                            std::string_view option, std::string_view text);

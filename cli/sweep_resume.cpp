@@ -1,7 +1,6 @@
 #include "cli/sweep_resume.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <string_view>
@@ -99,12 +98,10 @@ SweepPlan plan_resumed(const scenarios::ScenarioRegistry& registry, const SweepA
   }
   // The marks a branching sweep branches at are checked as --branch-at checks them: sweep.json may
   // be edited by hand, and a mark nobody reaches would make a sweep with no branch at all, green.
-  if (!config.branch_marks.empty()) {
-    try {
-      parse_branch_marks(registry, fmt::format("{}", fmt::join(config.branch_marks, ",")));
-    } catch (const UsageError& error) {
-      throw UsageError(fmt::format("--resume: '{}/sweep.json': {}", sweep.dir, error.what()));
-    }
+  try {
+    check_branch_marks(registry, config.branch_marks);
+  } catch (const UsageError& error) {
+    throw UsageError(fmt::format("--resume: '{}/sweep.json': {}", sweep.dir, error.what()));
   }
   // The options of how to run are checked as a sweep checks them; what to run is the sweep's.
   SweepArgs how = args;

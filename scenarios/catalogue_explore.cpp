@@ -4,7 +4,8 @@
 // choice; the fault plan is built from World::choose (which node, which trigger, which occurrence,
 // and a duration from a small set around the lease's boundaries), so an explorer enumerates it.
 // A plain `run` of one of them draws each choice from the seed instead. They are exploration-only:
-// a sweep runs them only when named.
+// a sweep runs them only when named. One story is also here with its choices fixed, as a scenario
+// of the plain sweep (renewal-at-store-expiry).
 #include <array>
 
 #include "scenarios/builder.h"
@@ -73,6 +74,14 @@ ScenarioBuilder small_world_scenario(std::string name, std::string sink, std::st
       .sink(std::move(sink))
       .instances(2);
   return builder;
+}
+
+// How long a holder stopped right after its first renewal leaves must stay stopped for the held
+// renewal to reach the lease store at the very instant the store expires the lease: the take
+// reaches the store at T + 1 ms (expiry T + 1 ms + ttl), its reply at T + 2 ms starts the renewal
+// timer, and the renewal leaves at T + 2 ms + renew interval + the stop and lands 1 ms later.
+std::int64_t stop_to_store_expiry(const sim::LeaseTerms& lease) {
+  return lease.ttl_ns - lease.renew_interval_ns - 2 * kLatencyNs;
 }
 
 void add_exploration_only(ScenarioRegistry& registry, Scenario scenario) {
@@ -236,12 +245,7 @@ static void register_catalogue_explore(ScenarioRegistry& registry) {
           })
           .tree("tenant-1", "order-1", "order")
           .faults([](sim::World& world, sim::Rng&) {
-            // The take reaches the store at T + 1 ms (expiry T + 1 ms + ttl); its reply at T + 2 ms
-            // starts the renewal timer; the first renewal leaves the holder at T + 2 ms + renew
-            // interval + the stop and reaches the store 1 ms later.
-            const sim::LeaseTerms& lease = world.options().lease;
-            const std::int64_t at_store_expiry =
-                lease.ttl_ns - lease.renew_interval_ns - 2 * kLatencyNs;
+            const std::int64_t at_store_expiry = stop_to_store_expiry(world.options().lease);
             const std::array<std::int64_t, 3> stops{at_store_expiry - 2 * kLatencyNs,
                                                     at_store_expiry,
                                                     at_store_expiry + 2 * kLatencyNs};
@@ -254,6 +258,36 @@ static void register_catalogue_explore(ScenarioRegistry& registry) {
             return sim::FaultPlan{{fault}};
           })
           .build());
+
+  // The same story with its choices fixed, for the plain sweep (red team 29a): exploration worlds
+  // run in a sweep only when named, so a store that judged a lease live at its expiry instant
+  // (`<=` in Lease::live_at) passed every default sweep. Holder 1 is stopped for exactly the time
+  // that lands its held renewal at the store's expiry instant: it must be refused (expired) and
+  // the lease lost; the tree completes under the next token.
+  ScenarioBuilder("renewal-at-store-expiry")
+      .describe(
+          "holder 1 is stopped right after its first renewal leaves, for as long as makes the "
+          "held renewal reach the lease store at the very instant the store expires the lease: "
+          "refused as expired, never a renewal of an expired lease")
+      .safety_phase(20 * kSecond)
+      .options(small_world)
+      .sink("payments")
+      .instance("instance-1")
+      .instance("instance-2", kSecond)  // starts later: holder 1 takes the tree first
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"order", {write_step(world, "charge", kSecond, "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .faults([](sim::World& world, sim::Rng&) {
+        sim::Fault fault{};
+        fault.kind = sim::FaultKind::kStop;
+        fault.node = "instance-1";
+        fault.trigger = sim::Trigger{EventKind::kRenewSent, 1, 0, {}};
+        fault.duration_ns = stop_to_store_expiry(world.options().lease);
+        return sim::FaultPlan{{fault}};
+      })
+      .marks({"late-renewal-refused >= 80%"})
+      .add_to(registry);
 
   // A step confirms its lease (confirmNow: a strict renewal) and then writes; the holder is
   // stopped at a chosen moment around that confirm for a time around the lease's boundaries.

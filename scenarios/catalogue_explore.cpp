@@ -3,9 +3,12 @@
 // is about fall on the same virtual instant and the order of the fibers runnable there is a real
 // choice; the fault plan is built from World::choose (which node, which trigger, which occurrence,
 // and a duration from a small set around the lease's boundaries), so an explorer enumerates it.
-// A plain `run` of one of them draws each choice from the seed instead. They are exploration-only:
-// a sweep runs them only when named. One story is also here with its choices fixed, as a scenario
-// of the plain sweep (renewal-at-store-expiry).
+// A plain `run` or a sweep draws each choice from the seed instead. They are in the default sweep
+// too: the fixed latency makes two timelines meet at one instant, which the other scenarios'
+// random latencies never do, so a bug that lives only at such an instant (a store that judged a
+// lease live at its expiry instant, red team 29a) escaped every plain sweep while they were
+// exploration-only. One story is also here with its choices fixed (renewal-at-store-expiry), so
+// that the boundary it is about is reached by every seed, not one in three.
 #include <array>
 
 #include "scenarios/builder.h"
@@ -84,107 +87,95 @@ std::int64_t stop_to_store_expiry(const sim::LeaseTerms& lease) {
   return lease.ttl_ns - lease.renew_interval_ns - 2 * kLatencyNs;
 }
 
-void add_exploration_only(ScenarioRegistry& registry, Scenario scenario) {
-  scenario.exploration_only = true;
-  registry.add(std::move(scenario));
-}
-
 }  // namespace
 
 static void register_catalogue_explore(ScenarioRegistry& registry) {
   // Two instances poll the queue at the same instants and race for the one tree; whoever holds it
   // is stopped at a chosen protocol moment for a chosen time around the lease's boundaries.
-  add_exploration_only(
-      registry,
-      small_world_scenario(
-          "explore-two-holders-pause", "payments",
-          "exploration: two holders race for one tree; one is stopped at a chosen protocol "
-          "moment for a time around the lease's boundaries")
-          .workflow([](sim::World& world, sim::Rng&) {
-            return Workflow{"order", {write_step(world, "charge", kSecond, "payments", "charge")}};
-          })
-          .tree("tenant-1", "order-1", "order")
-          .faults([](sim::World& world, sim::Rng&) {
-            return sim::FaultPlan{{chosen_stop(
-                world, {"instance-1", "instance-2"},
-                {EventKind::kLeaseTaken, EventKind::kWriteSent, EventKind::kCheckpointSent}, 1)}};
-          })
-          .marks({"renewal-raced-expiry", "expiry-during-write"})
-          .build());
+  small_world_scenario(
+      "explore-two-holders-pause", "payments",
+      "exploration: two holders race for one tree; one is stopped at a chosen protocol "
+      "moment for a time around the lease's boundaries")
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"order", {write_step(world, "charge", kSecond, "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .faults([](sim::World& world, sim::Rng&) {
+        return sim::FaultPlan{{chosen_stop(
+            world, {"instance-1", "instance-2"},
+            {EventKind::kLeaseTaken, EventKind::kWriteSent, EventKind::kCheckpointSent}, 1)}};
+      })
+      .marks({"renewal-raced-expiry", "expiry-during-write"})
+      .add_to(registry);
 
   // The tree's two ParentInstance branches run together: "audit" works, "fan-out" prepares and
   // then waits for an AnyInstance child, deciding at each poll whether it may yield the root's
   // lease. The audit step's length is chosen: with kAuditAtPoll it ends (and its checkpoint
   // leaves) at the very instant of one of fan-out's polls, so the order of the two fibers runnable
   // there decides whether the sibling's checkpoint is in flight when the yield is decided.
-  add_exploration_only(
-      registry,
-      small_world_scenario(
-          "explore-yield-sibling", "ledger",
-          "exploration: a remote-children wait decides to yield at the instant a sibling "
-          "branch's step ends and its checkpoint leaves")
-          .workflow([](sim::World& world, sim::Rng&) {
-            constexpr std::array<std::int64_t, 2> kAudit{kAuditAtPoll, kAuditAtPoll + kSecond / 2};
-            return Workflow{
-                "review",
-                {work_step("review", kAudit[world.choose("audit length", kAudit.size())])}};
-          })
-          .workflow([](sim::World& world, sim::Rng&) {
-            return Workflow{"remote", {write_step(world, "work", 2 * kSecond, "ledger", "remote")}};
-          })
-          .workflow([](sim::World&, sim::Rng&) {
-            return Workflow{
-                "fan-out",
-                {work_step("prepare", kSecond),
-                 GroupItem{"remote", {{"invoice", ChildPlacement::kAnyInstance, "remote"}}}}};
-          })
-          .workflow([](sim::World& world, sim::Rng&) {
-            return Workflow{"order",
-                            {GroupItem{"children",
-                                       {{"audit", ChildPlacement::kParentInstance, "review"},
-                                        {"fan-out", ChildPlacement::kParentInstance, "fan-out"}}},
-                             write_step(world, "ship", 100 * kMillisecond, "ledger", "ship")}};
-          })
-          .tree("tenant-1", "order-1", "order")
-          .marks({"lease-yielded", "yield-deferred"})
-          .build());
+  small_world_scenario(
+      "explore-yield-sibling", "ledger",
+      "exploration: a remote-children wait decides to yield at the instant a sibling "
+      "branch's step ends and its checkpoint leaves")
+      .workflow([](sim::World& world, sim::Rng&) {
+        constexpr std::array<std::int64_t, 2> kAudit{kAuditAtPoll, kAuditAtPoll + kSecond / 2};
+        return Workflow{"review",
+                        {work_step("review", kAudit[world.choose("audit length", kAudit.size())])}};
+      })
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"remote", {write_step(world, "work", 2 * kSecond, "ledger", "remote")}};
+      })
+      .workflow([](sim::World&, sim::Rng&) {
+        return Workflow{
+            "fan-out",
+            {work_step("prepare", kSecond),
+             GroupItem{"remote", {{"invoice", ChildPlacement::kAnyInstance, "remote"}}}}};
+      })
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"order",
+                        {GroupItem{"children",
+                                   {{"audit", ChildPlacement::kParentInstance, "review"},
+                                    {"fan-out", ChildPlacement::kParentInstance, "fan-out"}}},
+                         write_step(world, "ship", 100 * kMillisecond, "ledger", "ship")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .marks({"lease-yielded", "yield-deferred"})
+      .add_to(registry);
 
   // Two ParentInstance branches each wait for an AnyInstance child of their own; the children run
   // the same work, so both waits end at the same poll, and one of them retakes the root's lease
   // while the other waits for that take. A stop of a chosen instance at a chosen moment of the
   // children's lives, for a time around the lease's boundaries, moves who holds what.
-  add_exploration_only(
-      registry,
-      small_world_scenario(
-          "explore-two-remote-waits", "ledger",
-          "exploration: two branches wait on remote children that end together; a chosen "
-          "instance is stopped at a chosen moment")
-          .workflow([](sim::World& world, sim::Rng&) {
-            return Workflow{"child", {write_step(world, "work", 2 * kSecond, "ledger", "child")}};
-          })
-          .workflow([](sim::World&, sim::Rng&) {
-            return Workflow{"wait-a",
-                            {GroupItem{"remote", {{"a", ChildPlacement::kAnyInstance, "child"}}}}};
-          })
-          .workflow([](sim::World&, sim::Rng&) {
-            return Workflow{"wait-b",
-                            {GroupItem{"remote", {{"b", ChildPlacement::kAnyInstance, "child"}}}}};
-          })
-          .workflow([](sim::World& world, sim::Rng&) {
-            return Workflow{"order",
-                            {GroupItem{"branches",
-                                       {{"left", ChildPlacement::kParentInstance, "wait-a"},
-                                        {"right", ChildPlacement::kParentInstance, "wait-b"}}},
-                             write_step(world, "ship", 100 * kMillisecond, "ledger", "ship")}};
-          })
-          .tree("tenant-1", "order-1", "order")
-          .faults([](sim::World& world, sim::Rng&) {
-            return sim::FaultPlan{
-                {chosen_stop(world, {"instance-1", "instance-2"},
-                             {EventKind::kRemoteWaitBegan, EventKind::kLeaseTaken}, 2)}};
-          })
-          .marks({"lease-yielded", "independent-epochs"})
-          .build());
+  small_world_scenario(
+      "explore-two-remote-waits", "ledger",
+      "exploration: two branches wait on remote children that end together; a chosen "
+      "instance is stopped at a chosen moment")
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"child", {write_step(world, "work", 2 * kSecond, "ledger", "child")}};
+      })
+      .workflow([](sim::World&, sim::Rng&) {
+        return Workflow{"wait-a",
+                        {GroupItem{"remote", {{"a", ChildPlacement::kAnyInstance, "child"}}}}};
+      })
+      .workflow([](sim::World&, sim::Rng&) {
+        return Workflow{"wait-b",
+                        {GroupItem{"remote", {{"b", ChildPlacement::kAnyInstance, "child"}}}}};
+      })
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"order",
+                        {GroupItem{"branches",
+                                   {{"left", ChildPlacement::kParentInstance, "wait-a"},
+                                    {"right", ChildPlacement::kParentInstance, "wait-b"}}},
+                         write_step(world, "ship", 100 * kMillisecond, "ledger", "ship")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .faults([](sim::World& world, sim::Rng&) {
+        return sim::FaultPlan{
+            {chosen_stop(world, {"instance-1", "instance-2"},
+                         {EventKind::kRemoteWaitBegan, EventKind::kLeaseTaken}, 2)}};
+      })
+      .marks({"lease-yielded", "independent-epochs"})
+      .add_to(registry);
 
   // The lease's belief ends while its holder runs: the lease store goes down for a ttl right after
   // it answers the holder's first renewal (the trigger is at a chosen instance: whichever takes
@@ -194,70 +185,64 @@ static void register_catalogue_explore(ScenarioRegistry& registry) {
   // after it: chosen). Two timelines meet there, the renewal timer's (take, 1 s, renewal) and the
   // step's (take, pass-start load, step-start cancel read, the step's work), so the expiry
   // watchdog and the step are runnable at one instant and their order is a real choice.
-  add_exploration_only(
-      registry,
-      small_world_scenario(
-          "explore-write-at-expiry", "payments",
-          "exploration: a step's write leaves at the very instant its lease's belief ends, the "
-          "lease store having gone down after the first renewal")
-          .workflow([](sim::World& world, sim::Rng&) {
-            // The take is sent at T; its reply (T + 2 ms) starts the renewal timer and the pass.
-            // The first renewal leaves at T + 2 ms + renew interval, so the belief ends at T + 2 ms
-            // + renew interval + (ttl - margin). The step starts after the pass's load and the step
-            // start's cancel read (T + 6 ms) and writes after its work: the work that makes the
-            // write leave at the belief's end is renew interval + (ttl - margin) - 4 ms (3.980 s).
-            const sim::LeaseTerms& lease = world.options().lease;
-            const std::int64_t write_at_expiry =
-                lease.renew_interval_ns + (lease.ttl_ns - lease.drift_margin_ns()) - 4 * kLatencyNs;
-            const std::array<std::int64_t, 3> work{write_at_expiry - 2 * kLatencyNs,
-                                                   write_at_expiry,
-                                                   write_at_expiry + 2 * kLatencyNs};
-            return Workflow{"order",
-                            {write_step(world, "charge", work[world.choose("write at", 3)],
-                                        "payments", "charge")}};
-          })
-          .tree("tenant-1", "order-1", "order")
-          .faults([](sim::World& world, sim::Rng&) {
-            const std::array<const char*, 2> instances{"instance-1", "instance-2"};
-            sim::Fault fault{};
-            fault.kind = sim::FaultKind::kStoreDown;
-            fault.node = "lease-store";
-            fault.duration_ns = world.options().lease.ttl_ns;
-            fault.trigger = sim::Trigger{EventKind::kLeaseRenewed, 1, 0,
-                                         instances[world.choose("outage after the renewal of", 2)]};
-            return sim::FaultPlan{{fault}};
-          })
-          .build());
+  small_world_scenario(
+      "explore-write-at-expiry", "payments",
+      "exploration: a step's write leaves at the very instant its lease's belief ends, the "
+      "lease store having gone down after the first renewal")
+      .workflow([](sim::World& world, sim::Rng&) {
+        // The take is sent at T; its reply (T + 2 ms) starts the renewal timer and the pass.
+        // The first renewal leaves at T + 2 ms + renew interval, so the belief ends at T + 2 ms
+        // + renew interval + (ttl - margin). The step starts after the pass's load and the step
+        // start's cancel read (T + 6 ms) and writes after its work: the work that makes the
+        // write leave at the belief's end is renew interval + (ttl - margin) - 4 ms (3.980 s).
+        const sim::LeaseTerms& lease = world.options().lease;
+        const std::int64_t write_at_expiry =
+            lease.renew_interval_ns + (lease.ttl_ns - lease.drift_margin_ns()) - 4 * kLatencyNs;
+        const std::array<std::int64_t, 3> work{write_at_expiry - 2 * kLatencyNs, write_at_expiry,
+                                               write_at_expiry + 2 * kLatencyNs};
+        return Workflow{
+            "order",
+            {write_step(world, "charge", work[world.choose("write at", 3)], "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .faults([](sim::World& world, sim::Rng&) {
+        const std::array<const char*, 2> instances{"instance-1", "instance-2"};
+        sim::Fault fault{};
+        fault.kind = sim::FaultKind::kStoreDown;
+        fault.node = "lease-store";
+        fault.duration_ns = world.options().lease.ttl_ns;
+        fault.trigger = sim::Trigger{EventKind::kLeaseRenewed, 1, 0,
+                                     instances[world.choose("outage after the renewal of", 2)]};
+        return sim::FaultPlan{{fault}};
+      })
+      .add_to(registry);
 
   // A holder is stopped right after it sends its first renewal, which leaves when it resumes. The
   // stop lasts ttl - renew interval - one round trip (1.998 s), or one round trip less or more
   // (chosen): with 1.998 s the held renewal reaches the lease store at the very instant the store
   // expires the lease (the take's receipt + ttl). Two timelines meet at the store: the take's
   // receipt plus the ttl, and the renewal timer's send plus the stop plus the latency.
-  add_exploration_only(
-      registry,
-      small_world_scenario(
-          "explore-renew-at-store-expiry", "payments",
-          "exploration: a renewal held by a stop of its holder reaches the lease store at the "
-          "instant the store expires the lease")
-          .workflow([](sim::World& world, sim::Rng&) {
-            return Workflow{"order", {write_step(world, "charge", kSecond, "payments", "charge")}};
-          })
-          .tree("tenant-1", "order-1", "order")
-          .faults([](sim::World& world, sim::Rng&) {
-            const std::int64_t at_store_expiry = stop_to_store_expiry(world.options().lease);
-            const std::array<std::int64_t, 3> stops{at_store_expiry - 2 * kLatencyNs,
-                                                    at_store_expiry,
-                                                    at_store_expiry + 2 * kLatencyNs};
-            const std::array<const char*, 2> instances{"instance-1", "instance-2"};
-            sim::Fault fault{};
-            fault.kind = sim::FaultKind::kStop;
-            fault.node = instances[world.choose("stopped node", 2)];
-            fault.trigger = sim::Trigger{EventKind::kRenewSent, 1, 0, {}};
-            fault.duration_ns = stops[world.choose("stop duration", 3)];
-            return sim::FaultPlan{{fault}};
-          })
-          .build());
+  small_world_scenario(
+      "explore-renew-at-store-expiry", "payments",
+      "exploration: a renewal held by a stop of its holder reaches the lease store at the "
+      "instant the store expires the lease")
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"order", {write_step(world, "charge", kSecond, "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .faults([](sim::World& world, sim::Rng&) {
+        const std::int64_t at_store_expiry = stop_to_store_expiry(world.options().lease);
+        const std::array<std::int64_t, 3> stops{at_store_expiry - 2 * kLatencyNs, at_store_expiry,
+                                                at_store_expiry + 2 * kLatencyNs};
+        const std::array<const char*, 2> instances{"instance-1", "instance-2"};
+        sim::Fault fault{};
+        fault.kind = sim::FaultKind::kStop;
+        fault.node = instances[world.choose("stopped node", 2)];
+        fault.trigger = sim::Trigger{EventKind::kRenewSent, 1, 0, {}};
+        fault.duration_ns = stops[world.choose("stop duration", 3)];
+        return sim::FaultPlan{{fault}};
+      })
+      .add_to(registry);
 
   // The same story with its choices fixed, for the plain sweep (red team 29a): exploration worlds
   // run in a sweep only when named, so a store that judged a lease live at its expiry instant
@@ -291,30 +276,27 @@ static void register_catalogue_explore(ScenarioRegistry& registry) {
 
   // A step confirms its lease (confirmNow: a strict renewal) and then writes; the holder is
   // stopped at a chosen moment around that confirm for a time around the lease's boundaries.
-  add_exploration_only(
-      registry,
-      small_world_scenario(
-          "explore-confirm-stop", "payments",
-          "exploration: a step's confirmNow races a stop of its holder, chosen around the "
-          "confirm and the lease's boundaries")
-          .workflow([](sim::World& world, sim::Rng&) {
-            return Workflow{"order",
-                            {declared_step("charge", {{"payments", "write"}},
-                                           [&world](runtime::ExecutionContext& ctx) {
-                                             ctx.env().sleep(kSecond);
-                                             confirm_now(world, ctx);
-                                             write_effect(world, ctx, "payments", "write",
-                                                          "charge");
-                                           })}};
-          })
-          .tree("tenant-1", "order-1", "order")
-          .faults([](sim::World& world, sim::Rng&) {
-            return sim::FaultPlan{{chosen_stop(
-                world, {"instance-1", "instance-2"},
-                {EventKind::kConfirmSent, EventKind::kRenewSent, EventKind::kWriteSent}, 1)}};
-          })
-          .marks({"renewal-raced-expiry", "takeover-mid-step"})
-          .build());
+  small_world_scenario(
+      "explore-confirm-stop", "payments",
+      "exploration: a step's confirmNow races a stop of its holder, chosen around the "
+      "confirm and the lease's boundaries")
+      .workflow([](sim::World& world, sim::Rng&) {
+        return Workflow{"order",
+                        {declared_step("charge", {{"payments", "write"}},
+                                       [&world](runtime::ExecutionContext& ctx) {
+                                         ctx.env().sleep(kSecond);
+                                         confirm_now(world, ctx);
+                                         write_effect(world, ctx, "payments", "write", "charge");
+                                       })}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .faults([](sim::World& world, sim::Rng&) {
+        return sim::FaultPlan{{chosen_stop(
+            world, {"instance-1", "instance-2"},
+            {EventKind::kConfirmSent, EventKind::kRenewSent, EventKind::kWriteSent}, 1)}};
+      })
+      .marks({"renewal-raced-expiry", "takeover-mid-step"})
+      .add_to(registry);
 }
 
 // The one line that makes this file's scenarios built in (scenarios/scenario.h).

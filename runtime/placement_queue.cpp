@@ -22,22 +22,25 @@ void MemoryPlacementQueue::place(const LeaseKey& key, const std::string& workflo
                          key.lease_execution_id);
   }
   if (placements_.contains(key)) return;
-  placements_.emplace(key, Placement{key, workflow, parent, next_sequence_++, false});
+  const auto placed =
+      placements_.emplace(key, Placement{key, workflow, parent, next_sequence_++, false}).first;
+  unfinished_.emplace(placed->second.sequence, &placed->second);
 }
 
 std::vector<Placement> MemoryPlacementQueue::pending() {
+  // Already in placement order, and without the finished ones: every instance asks at every poll,
+  // and a long-lived queue holds far more finished placements than pending ones.
   std::vector<Placement> out;
-  for (const auto& [key, placement] : placements_) {
-    if (!placement.finished) out.push_back(placement);
-  }
-  std::sort(out.begin(), out.end(),
-            [](const Placement& a, const Placement& b) { return a.sequence < b.sequence; });
+  out.reserve(unfinished_.size());
+  for (const auto& [sequence, placement] : unfinished_) out.push_back(*placement);
   return out;
 }
 
 void MemoryPlacementQueue::finish(const LeaseKey& key) {
   auto it = placements_.find(key);
-  if (it != placements_.end()) it->second.finished = true;
+  if (it == placements_.end()) return;
+  it->second.finished = true;
+  unfinished_.erase(it->second.sequence);
 }
 
 std::optional<Placement> MemoryPlacementQueue::find(const LeaseKey& key) {

@@ -60,6 +60,8 @@ class MemoryPlacementQueue final : public PlacementQueue {
 
  private:
   std::map<LeaseKey, Placement> placements_;
+  // The placements not finished, by sequence (pointers into placements_, whose nodes stay put).
+  std::map<std::uint64_t, const Placement*> unfinished_;
   std::uint64_t next_sequence_ = 1;
 };
 

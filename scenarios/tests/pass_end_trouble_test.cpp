@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/run.h"
 #include "scenarios/pass_end_trouble.h"
 #include "scenarios/scenario.h"
 #include "scenarios/tests/built_world.h"
@@ -54,6 +55,35 @@ TEST(PassEndTrouble, EachFaultWaitsForAPassEndAtTheInstanceItNames) {
   // Half the seeds draw one to three faults, each kind half the time: both kinds are here.
   EXPECT_GT(store_down, 5);
   EXPECT_GT(partitions, 5);
+}
+
+// The confused client places a root under an AnyInstance child's key read off the queue, which the
+// queue must refuse (a child's reserved id, in every state): the places under a child's key in the
+// nightly mix's runs are those attempts, each refused. A client that picked a root's key instead
+// would place a tree the queue already holds, and the reserved id would never be tried.
+TEST(PassEndTrouble, TheClientPlacesRootsUnderChildrensKeysAndIsRefused) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  int child_key_places = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"nightly-mix", seed},
+        [&](const sim::World& world, const properties::RunReport&) {
+          for (const sim::HistoryEvent& e : world.history().events()) {
+            if (e.world != sim::WorldEventKind::kStoreCall || !e.store ||
+                e.store->op != sim::StoreOp::kPlace) {
+              continue;
+            }
+            const runtime::LeaseKey key(e.store->key);
+            if (!key.lease_execution_id.starts_with(runtime::kChildExecutionPrefix)) continue;
+            if (e.store->parent) continue;  // the runtime's own placement of the child
+            ++child_key_places;
+            EXPECT_TRUE(e.store->outcome.starts_with("refused: "))
+                << "seed " << seed << ": " << e.store->outcome;
+          }
+        });
+  }
+  // Seeds 1..30: 14 such places, in the third of the seeds whose client tries.
+  EXPECT_GT(child_key_places, 3);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // trigger cannot be aimed. A fault that aims nothing draws exactly as before aims existed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "scenarios/fault_spec.h"
 
 namespace fencesim::scenarios::fault_spec_test {
@@ -37,6 +39,27 @@ TEST(FaultSpecAim, AimedFaultsDrawTheirOffsetsInsideTheirRanges) {
     EXPECT_EQ(flight.trigger->until, sim::Aim::kEvent);
     EXPECT_EQ(flight.duration_ns, kSecond);
   }
+}
+
+// Each offset is drawn up to its own high: an aim's delay, a message's per mille and an until's
+// delay have three ranges, and one drawn up to another's high (here the aim's -21 s, below the
+// until's low) would stay at its low in every seed while still inside its range.
+TEST(FaultSpecAim, EachOffsetRangeIsDrawnUpToItsOwnHigh) {
+  const FaultSpec spec = stop("instance-1")
+                             .after(EventKind::kLeaseRenewed)
+                             .aimed_at(sim::Aim::kHolderExpiry, -24 * kSecond, -21 * kSecond)
+                             .until(sim::Aim::kHolderExpiry, -15 * kMillisecond, 0);
+  sim::Rng rng = sim::derive_stream(7, "faults");
+  std::int64_t highest_delay = -24 * kSecond;
+  std::int64_t highest_until = -15 * kMillisecond;
+  for (int i = 0; i < 50; ++i) {
+    const sim::Fault fault = spec.draw(rng);
+    highest_delay = std::max(highest_delay, fault.trigger->delay_ns);
+    highest_until = std::max(highest_until, fault.trigger->until_delay_ns);
+  }
+  // 50 draws reach the top fifth of each range (seed 7: both do).
+  EXPECT_GT(highest_delay, -21 * kSecond - 600 * kMillisecond);
+  EXPECT_GT(highest_until, -3 * kMillisecond);
 }
 
 TEST(FaultSpecAim, AFaultThatAimsNothingDrawsAsBefore) {

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace fencesim::scenarios::hostile_names_test {
 namespace {
@@ -74,6 +77,29 @@ TEST(HostileNames, TwinsOfAChildKeyAndOfANaiveJoin) {
   EXPECT_EQ(first.tenant_id + ":" + first.lease_execution_id,
             second.tenant_id + ":" + second.lease_execution_id);
   EXPECT_NE(first, second);
+}
+
+// A child's path is made of encoded names (runtime::join_path: "a:b" is "a%3Ab"), so it holds '%'
+// whenever a name was hostile; the encoded twins encode that '%' again, as encodeURIComponent of
+// the whole join would, or they name a key no naming scheme gives.
+TEST(HostileNames, TheEncodedTwinsEscapeThePercentOfAnEncodedPath) {
+  const std::vector<std::string> twins = child_key_twins("order-1", "children/a%3Ab");
+  EXPECT_EQ(twins.at(0), "order-1/children/a%3Ab");
+  EXPECT_EQ(twins.at(1), "order-1%2Fchildren%2Fa%253Ab");
+  EXPECT_EQ(twins.at(2), "order-1:children%2Fa%253Ab");
+  EXPECT_EQ(twins.at(3), "order-1/children%2Fa%253Ab");
+  EXPECT_EQ(twins.at(4), "order-1@child:children%2Fa%253Ab");
+}
+
+// A mixed name holds two to four hostile pieces around its plain name, each added to the name
+// built so far: at least two bytes besides the plain "a" (every piece has one or more).
+TEST(HostileNames, AMixedNameHoldsSeveralPieces) {
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    HostileNames names(sim::Rng(seed), 1.0);
+    const std::string name = names.of_kind(NameKind::kMixed, "a");
+    EXPECT_GE(name.size(), 3u) << "seed " << seed << ": '" << name << "'";
+    EXPECT_TRUE(is_hostile(name)) << "seed " << seed;
+  }
 }
 
 }  // namespace

@@ -361,6 +361,28 @@ TEST(Spec, EveryErrorNamesTheFileTheLineAndTheKey) {
   }
 }
 
+// TOML has a float 'nan', which is within no range: a chance or probability of nan (which every
+// draw compares false, so the fault would never fire or never act) is refused like 1.5.
+TEST(Spec, NotANumberIsNoChanceAndNoProbability) {
+  const std::vector<BadSpec> cases{
+      {kHead + kStall + "at = \"1s\"\nlasting = \"3s\"\nchance = nan\n",
+       "bad.toml:8: [[fault]].chance: nan is not within 0..1"},
+      {kHead + "[[fault]]\nkind = \"network-drop\"\nnode = \"instance-1\"\nat = \"1s\"\n"
+               "lasting = \"3s\"\nprobability = [0.5, nan]\n",
+       "bad.toml:8: [[fault]].probability: nan is not within 0..1"},
+  };
+  for (const BadSpec& bad : cases) {
+    ScenarioRegistry registry = builtin_scenarios();
+    try {
+      register_spec_text(registry, bad.text, "bad.toml");
+      ADD_FAILURE() << "no error for:\n" << bad.text;
+    } catch (const SpecError& error) {
+      EXPECT_EQ(error.what(), bad.error) << bad.text;
+    }
+    EXPECT_EQ(registry.find("bad"), nullptr);
+  }
+}
+
 TEST(Spec, AFileThatCannotBeReadIsAnError) {
   ScenarioRegistry registry = builtin_scenarios();
   try {

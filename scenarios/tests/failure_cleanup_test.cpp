@@ -1,0 +1,71 @@
+// A step with a failure cleanup (scenarios/failure_cleanup.h) works its cleanup after any failure,
+// the runtime's own errors included, before it lets the failure go: the step ends that long after
+// its body threw. The runtime's errors (a fenced write, a lost lease, a cancel, a fence asked for
+// outside its frame) are what the cleanup exists for: late news lands during it.
+#include "scenarios/failure_cleanup.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "properties/run.h"
+#include "runtime/errors.h"
+#include "scenarios/builder.h"
+
+namespace fencesim::scenarios::failure_cleanup_test {
+namespace {
+
+using runtime::EventKind;
+using runtime::ExecutionContext;
+using runtime::kMillisecond;
+using runtime::kSecond;
+
+// The true time from the body's throw to the end of its step's first run, for a step that throws
+// `failure` on that run, with a cleanup of 1.5 s.
+std::int64_t throw_to_end_ns(const std::function<void()>& failure) {
+  ScenarioRegistry registry;
+  auto thrown_ns = std::make_shared<std::int64_t>(-1);
+  ScenarioBuilder("cleanup")
+      .safety_phase(20 * kSecond)
+      .instance("instance-1")
+      .workflow([failure, thrown_ns](sim::World& world, sim::Rng&) {
+        runtime::StepItem step{"fails", [&world, failure, thrown_ns](ExecutionContext&) {
+                                 if (*thrown_ns >= 0) return;
+                                 *thrown_ns = world.true_now_ns();
+                                 failure();
+                               }};
+        return runtime::Workflow{"cleanup",
+                                 {with_failure_cleanup(step, 1500 * kMillisecond)}};
+      })
+      .tree("tenant-1", "order-1", "cleanup")
+      .add_to(registry);
+  std::int64_t ended_ns = -1;
+  properties::run_scenario(registry, properties::RunRequest{"cleanup", 1},
+                           [&](const sim::World& world, const properties::RunReport&) {
+                             for (const sim::HistoryEvent& e : world.history().events()) {
+                               if (e.world == sim::WorldEventKind::kRuntime &&
+                                   e.runtime.kind == EventKind::kStepEnded && ended_ns < 0) {
+                                 ended_ns = e.time_ns;
+                               }
+                             }
+                           });
+  EXPECT_GE(*thrown_ns, 0);
+  return ended_ns - *thrown_ns;
+}
+
+TEST(FailureCleanup, EveryFailureIsCleanedUpAfterTheRuntimesErrorsToo) {
+  EXPECT_EQ(throw_to_end_ns([] { throw std::runtime_error("the application's failure"); }),
+            1500 * kMillisecond);
+  EXPECT_EQ(throw_to_end_ns([] {
+              throw runtime::ExecutionContextUnavailableError("no fence outside its frame");
+            }),
+            1500 * kMillisecond);
+}
+
+}  // namespace
+}  // namespace fencesim::scenarios::failure_cleanup_test

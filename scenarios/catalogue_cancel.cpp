@@ -63,8 +63,8 @@ static void register_catalogue_cancel(ScenarioRegistry& registry) {
       })
       // measured over seeds 1..1000: cancel-during-confirm 75.4%, confirm-refused-by-cancel 100%,
       // tree-cancelled 100%
-      .marks({"cancel-during-confirm >= 20%", "confirm-refused-by-cancel >= 80%",
-              "tree-cancelled >= 80%"})
+      .marks({"cancel-during-confirm >= 20%", "confirm-refused-by-cancel >= 95%",
+              "tree-cancelled >= 95%"})
       .add_to(registry);
 }
 

@@ -41,7 +41,7 @@ static void register_catalogue_children(ScenarioRegistry& registry) {
                  .after(EventKind::kLeaseTaken)
                  .lasting_between(31 * kSecond, 45 * kSecond))
       // measured over seeds 1..1000: independent-epochs 100%, lease-yielded 100%
-      .marks({"independent-epochs >= 80%", "lease-yielded >= 80%"})
+      .marks({"independent-epochs >= 95%", "lease-yielded >= 95%"})
       .add_to(registry);
 
   // A ParentInstance branch waits for an AnyInstance child while its sibling branch's step runs:
@@ -76,7 +76,7 @@ static void register_catalogue_children(ScenarioRegistry& registry) {
       })
       .tree("tenant-1", "order-1", "order")
       // measured over seeds 1..1000: yield-deferred 100%, lease-yielded 100%
-      .marks({"yield-deferred >= 80%", "lease-yielded >= 80%"})
+      .marks({"yield-deferred >= 95%", "lease-yielded >= 95%"})
       .add_to(registry);
 
   // Two branches fail together after the lease expired locally. The pay branch's write is slowed
@@ -115,8 +115,8 @@ static void register_catalogue_children(ScenarioRegistry& registry) {
       .options([](sim::WorldOptions& o) { o.network.rpc_timeout_ns = 150 * kSecond; })
       // measured over seeds 1..1000: expiry-during-write 100%, stale-write-refused 100%,
       // fenced-after-local-expiry 100%
-      .marks({"expiry-during-write >= 80%", "stale-write-refused >= 80%",
-              "fenced-after-local-expiry >= 80%"})
+      .marks({"expiry-during-write >= 95%", "stale-write-refused >= 95%",
+              "fenced-after-local-expiry >= 95%"})
       .add_to(registry);
 }
 

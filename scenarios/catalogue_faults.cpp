@@ -42,7 +42,7 @@ static void register_catalogue_faults(ScenarioRegistry& registry) {
                  .after(EventKind::kWriteSent, 1, 1 * kMillisecond)
                  .lasting_between(35 * kSecond, 60 * kSecond))
       // measured over seeds 1..1000: rerun-deduplicated 100%, takeover-mid-step 100%
-      .marks({"rerun-deduplicated >= 80%", "takeover-mid-step >= 80%"})
+      .marks({"rerun-deduplicated >= 95%", "takeover-mid-step >= 95%"})
       .add_to(registry);
 
   two_holders("sigstop-checkpoint-in-flight")
@@ -53,7 +53,7 @@ static void register_catalogue_faults(ScenarioRegistry& registry) {
                  .after(EventKind::kCheckpointSent, 2)
                  .lasting_between(35 * kSecond, 70 * kSecond))
       // measured over seeds 1..1000: checkpoint-refused 100%, takeover-mid-step 100%
-      .marks({"checkpoint-refused >= 80%", "takeover-mid-step >= 80%"})
+      .marks({"checkpoint-refused >= 95%", "takeover-mid-step >= 95%"})
       .add_to(registry);
 
   // The order checkpoints its three steps, then the tree's completion: the fourth checkpoint.
@@ -80,7 +80,7 @@ static void register_catalogue_faults(ScenarioRegistry& registry) {
       // measured over seeds 1..1000: checkpoint-refused 100%, fenced-after-local-expiry 100%,
       // tree-cancelled 21.5%
       .marks(
-          {"checkpoint-refused >= 80%", "fenced-after-local-expiry >= 80%", "tree-cancelled >= 2%"})
+          {"checkpoint-refused >= 95%", "fenced-after-local-expiry >= 95%", "tree-cancelled >= 2%"})
       .add_to(registry);
 
   two_holders("migration-during-renewal")
@@ -93,7 +93,7 @@ static void register_catalogue_faults(ScenarioRegistry& registry) {
                  .amount_between(-10 * kSecond, 10 * kSecond))
       .options([](sim::WorldOptions& o) { o.lease.renew_interval_ns = 1 * kSecond; })
       // measured over seeds 1..1000: late-renewal-refused 100%, takeover-mid-step 99%
-      .marks({"late-renewal-refused >= 80%", "takeover-mid-step >= 70%"})
+      .marks({"late-renewal-refused >= 95%", "takeover-mid-step >= 90%"})
       .add_to(registry);
 
   two_holders("renewal-races-expiry")
@@ -109,7 +109,7 @@ static void register_catalogue_faults(ScenarioRegistry& registry) {
         o.network.rpc_timeout_ns = 60 * kSecond;
       })
       // measured over seeds 1..1000: renewal-raced-expiry 100%, late-renewal-refused 73.1%
-      .marks({"renewal-raced-expiry >= 80%", "late-renewal-refused >= 20%"})
+      .marks({"renewal-raced-expiry >= 95%", "late-renewal-refused >= 20%"})
       .add_to(registry);
 
   two_holders("expiry-during-write")
@@ -122,7 +122,7 @@ static void register_catalogue_faults(ScenarioRegistry& registry) {
                  .amount_between(31 * kSecond, 60 * kSecond))
       .options([](sim::WorldOptions& o) { o.network.rpc_timeout_ns = 120 * kSecond; })
       // measured over seeds 1..1000: expiry-during-write 100%
-      .marks({"expiry-during-write >= 80%"})
+      .marks({"expiry-during-write >= 95%"})
       .add_to(registry);
 
   // The dangerous directions: a slow holder clock believes longer, a fast store clock expires
@@ -156,7 +156,7 @@ static void register_catalogue_faults(ScenarioRegistry& registry) {
                  .lasting(60 * kSecond)
                  .amount_between(35 * kSecond, 50 * kSecond))
       // measured over seeds 1..1000: stale-renewal-refused 100%, takeover-mid-step 100%
-      .marks({"stale-renewal-refused >= 80%", "takeover-mid-step >= 80%"})
+      .marks({"stale-renewal-refused >= 95%", "takeover-mid-step >= 95%"})
       .add_to(registry);
 
   ScenarioBuilder("slow-renewal-reply")
@@ -176,7 +176,7 @@ static void register_catalogue_faults(ScenarioRegistry& registry) {
       // Slow, not unreachable: the holder waits for the reply.
       .options([](sim::WorldOptions& o) { o.network.rpc_timeout_ns = 10 * kSecond; })
       // measured over seeds 1..1000: renewal-reply-late 100%
-      .marks({"renewal-reply-late >= 80%"})
+      .marks({"renewal-reply-late >= 95%"})
       .add_to(registry);
 
   two_holders("instance-crash-restart")
@@ -187,7 +187,7 @@ static void register_catalogue_faults(ScenarioRegistry& registry) {
                  .after(EventKind::kStepStarted, 2)
                  .lasting_between(1 * kSecond, 20 * kSecond))
       // measured over seeds 1..1000: instance-restarted 100%, takeover-mid-step 100%
-      .marks({"instance-restarted >= 80%", "takeover-mid-step >= 80%"})
+      .marks({"instance-restarted >= 95%", "takeover-mid-step >= 95%"})
       .add_to(registry);
 
   two_holders("lease-store-restart")
@@ -198,7 +198,7 @@ static void register_catalogue_faults(ScenarioRegistry& registry) {
                  .after_at("instance-1", EventKind::kStepStarted, 2)
                  .lasting_between(5 * kSecond, 45 * kSecond))
       // measured over seeds 1..1000: store-restarted 100%
-      .marks({"store-restarted >= 80%"})
+      .marks({"store-restarted >= 95%"})
       .add_to(registry);
 }
 

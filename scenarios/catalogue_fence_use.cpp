@@ -58,8 +58,8 @@ static void register_catalogue_fence_use(ScenarioRegistry& registry) {
       })
       // measured over seeds 1..1000: kept-fence-refused 100%, ancestor-fence-refused 100%,
       // unfenced-withdrawal-refused 100%
-      .marks({"kept-fence-refused >= 80%", "ancestor-fence-refused >= 80%",
-              "unfenced-withdrawal-refused >= 80%"})
+      .marks({"kept-fence-refused >= 95%", "ancestor-fence-refused >= 95%",
+              "unfenced-withdrawal-refused >= 95%"})
       .add_to(registry);
 
   // A withdrawal inside a pass runs with its step's fence.
@@ -85,7 +85,7 @@ static void register_catalogue_fence_use(ScenarioRegistry& registry) {
                           });
       })
       // measured over seeds 1..1000: fenced-withdrawal-written 100%
-      .marks({"fenced-withdrawal-written >= 80%"})
+      .marks({"fenced-withdrawal-written >= 95%"})
       .add_to(registry);
 
   // A refusal wrapped in causes and an aggregate, while the abort fired with another reason. The
@@ -141,8 +141,8 @@ static void register_catalogue_fence_use(ScenarioRegistry& registry) {
       .options([](sim::WorldOptions& o) { o.network.rpc_timeout_ns = 150 * kSecond; })
       // measured over seeds 1..1000: fenced-error-wrapped 100%, stale-write-refused 100%,
       // fenced-after-local-expiry 100%
-      .marks({"fenced-error-wrapped >= 80%", "stale-write-refused >= 80%",
-              "fenced-after-local-expiry >= 80%"})
+      .marks({"fenced-error-wrapped >= 95%", "stale-write-refused >= 95%",
+              "fenced-after-local-expiry >= 95%"})
       .add_to(registry);
 }
 

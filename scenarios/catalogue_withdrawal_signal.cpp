@@ -71,8 +71,8 @@ static void register_catalogue_withdrawal_signal(ScenarioRegistry& registry) {
                           watching_withdrawal(world, 26 * kSecond));
         world.cancel_at(draws.between(5'000, 12'000) * kMillisecond, tree);
       })
-      .marks({"withdrawal-watched-signal >= 80%", "withdrawal-signal-aborted >= 80%",
-              "tree-cancelled >= 80%"})
+      .marks({"withdrawal-watched-signal >= 95%", "withdrawal-signal-aborted >= 95%",
+              "tree-cancelled >= 95%"})
       .add_to(registry);
 }
 

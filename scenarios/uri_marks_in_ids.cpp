@@ -51,7 +51,7 @@ static void register_uri_marks_in_ids(ScenarioRegistry& registry) {
                  .after(runtime::EventKind::kWriteSent)
                  .lasting_between(35 * kSecond, 60 * kSecond))
       // measured over seeds 1..200: takeover-mid-step 100%, stale-write-refused 100%
-      .marks({"takeover-mid-step >= 80%", "stale-write-refused >= 80%"})
+      .marks({"takeover-mid-step >= 95%", "stale-write-refused >= 95%"})
       .add_to(registry);
 }
 

@@ -43,6 +43,7 @@ std::uint64_t MarkFloor::runs_needed() const {
   // runs that a sweep with a fraction of the scenario's share still judges it, and enough that a
   // mark at its floor is rarely missed by chance. Never fewer than a "reached at all" floor waits
   // for: a high floor (80%) judged over 4 runs would fail by chance.
+  if (rate > 0.8) return kHighFloorRuns;
   return std::max(kReachedAtAllRuns,
                   static_cast<std::uint64_t>(std::ceil(3.0 / rate - 1e-9)));
 }

@@ -393,6 +393,18 @@ TEST_F(CliTest, TraceWritesOneDescribedEventPerLine) {
   EXPECT_TRUE(trace.starts_with("#0 ")) << trace.substr(0, 80);
 }
 
+// --trace FILE holds the one run: a file left by an earlier run is replaced, not added to (round
+// 30b: a trace opened for appending passed the test above, which always wrote a fresh file).
+TEST_F(CliTest, TraceReplacesAnEarlierRunsFile) {
+  write("trace.txt", "#0 an earlier run's event\n");
+  const Result run = fencesim("run --scenario kleppmann-fencing --seed 1 --json --trace trace.txt");
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::string trace = read_text(dir_ / "trace.txt");
+  const auto lines = static_cast<std::uint64_t>(std::count(trace.begin(), trace.end(), '\n'));
+  EXPECT_EQ(lines, json::parse(run.out)["events"].get<std::uint64_t>());
+  EXPECT_EQ(trace.find("an earlier run"), std::string::npos) << trace.substr(0, 80);
+}
+
 TEST_F(CliTest, CheckDeterminismPassesOnFiveSeeds) {
   const Result result = fencesim("check-determinism --scenario kleppmann-fencing --seeds 1..5");
   EXPECT_EQ(result.code, 0) << result.err;

@@ -393,6 +393,47 @@ TEST_F(CliTest, TraceWritesOneDescribedEventPerLine) {
   EXPECT_TRUE(trace.starts_with("#0 ")) << trace.substr(0, 80);
 }
 
+// --trace FILE holds the one run: a file left by an earlier run is replaced, not added to (round
+// 30b: a trace opened for appending passed the test above, which always wrote a fresh file).
+TEST_F(CliTest, TraceReplacesAnEarlierRunsFile) {
+  write("trace.txt", "#0 an earlier run's event\n");
+  const Result run = fencesim("run --scenario kleppmann-fencing --seed 1 --json --trace trace.txt");
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::string trace = read_text(dir_ / "trace.txt");
+  const auto lines = static_cast<std::uint64_t>(std::count(trace.begin(), trace.end(), '\n'));
+  EXPECT_EQ(lines, json::parse(run.out)["events"].get<std::uint64_t>());
+  EXPECT_EQ(trace.find("an earlier run"), std::string::npos) << trace.substr(0, 80);
+}
+
+// A real run is not replayable by seed: its page says how to run it again, and that command names
+// the broken sink the run had, or running it again runs a correct sink and passes (round 30b:
+// the command without --sink-double passed every test; no test drew a real run's page).
+TEST_F(CliTest, ARealRunsPageSaysHowToRunItAgainWithItsSinkDouble) {
+  const Result run = fencesim(
+      "real --scenario kleppmann-fencing --seed 1 --time-scale 0.02 --sink-double accept-stale "
+      "--html page.html");
+  ASSERT_NE(run.code, 2) << run.err;
+  const std::string page = read_text(dir_ / "page.html");
+  EXPECT_NE(page.find("run again: fencesim real --scenario kleppmann-fencing --seed 1 --store "
+                      "sqlite --time-scale 0.02 --sink-double accept-stale"),
+            std::string::npos)
+      << run.out << run.err;
+}
+
+// A sweep's report that cannot be written (here runs.jsonl, made a folder since the last sweep
+// into `out`) is the user's to fix: one line naming the file, exit 2, not a harness error (round
+// 30b: with reports::SweepFileError not caught by the command line, it was exit 5, "harness
+// error").
+TEST_F(CliTest, ASweepReportThatCannotBeWrittenIsAUsageError) {
+  const std::string sweep = "sweep --scenario kleppmann-fencing --seeds 1..1 --jobs 1 --out out";
+  ASSERT_EQ(fencesim(sweep).code, 0);
+  fs::remove(dir_ / "out" / "runs.jsonl");
+  fs::create_directories(dir_ / "out" / "runs.jsonl" / "x");
+  const Result again = fencesim(sweep);
+  EXPECT_EQ(again.code, 2) << again.err;
+  EXPECT_TRUE(again.err.starts_with("fencesim: cannot write 'out/runs.jsonl'")) << again.err;
+}
+
 TEST_F(CliTest, CheckDeterminismPassesOnFiveSeeds) {
   const Result result = fencesim("check-determinism --scenario kleppmann-fencing --seeds 1..5");
   EXPECT_EQ(result.code, 0) << result.err;

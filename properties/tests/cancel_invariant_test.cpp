@@ -90,6 +90,18 @@ TEST(CancelIsFinal, AConfirmBegunAfterTheRecordingMustNotReturn) {
   EXPECT_NE(found[0].message.find("confirmNow() returned"), std::string::npos);
 }
 
+// The cancel's moment is its first recording: a store that answers "recorded" again later (a
+// store that lost its flag) does not move it, and a confirm begun between the two still must not
+// return (round 30b: the oracle kept the latest recording, and the confirm went unjudged).
+TEST(CancelIsFinal, TheFirstRecordingIsTheCancelsMoment) {
+  Story s = started_then_cancelled();          // recorded at t=100 (event 4)
+  s.store(StoreOp::kCancel, "recorded", 130);  // event 5: recorded again
+  s.confirm(110, 140, "confirmed");            // event 6: begun after the first recording
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{4, 6}));
+}
+
 TEST(CancelIsFinal, NoStepStartsAfterTheHolderSawTheCancel) {
   Story s = started_then_cancelled();
   s.runtime(EventKind::kCancelSeen, 110);
@@ -131,6 +143,19 @@ TEST(CancelIsFinal, ATreeEndsCancelledOnlyAfterItsPlacementWasFinished) {
   s.runtime(EventKind::kCancelSeen, 140);
   s.runtime(EventKind::kTreeCancelled, 160);
   EXPECT_EQ(s.check().size(), 1u);
+}
+
+// The placement that must be finished is the tree's at the node that ends it: another node's
+// finish of it is not (round 30b: any finish in the history let every cancelled tree end).
+TEST(CancelIsFinal, AnotherNodesFinishIsNotThePlacementOfTheTreeItEnds) {
+  Story s = started_then_cancelled();
+  s.runtime(EventKind::kCancelSeen, 140);
+  s.store(StoreOp::kFinish, "ok", 150, kInstance + 1);
+  s.runtime(EventKind::kTreeCancelled, 160);
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].message.find("before its placement was finished"), std::string::npos)
+      << found[0].message;
 }
 
 }  // namespace

@@ -283,6 +283,26 @@ TEST(RefusalHandsOver, ARefusalTheBodyBuiltStopsTheHolderFromTheStepsDecision) {
   EXPECT_NE(found[0].message.find("assertHeld() returned"), std::string::npos) << found[0].message;
 }
 
+// The mirror of the test above: a refusal a withdrawal built is the runtime's to know at the
+// withdrawal's end, not when the step whose frame it shares ends (round 30b: taken at either
+// end, the sibling's read of its lease as held between the two was reported).
+TEST(RefusalHandsOver, ARefusalAWithdrawalBuiltStopsTheHolderFromTheWithdrawalsDecision) {
+  Story s;
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3, {}, "fan-a/reconcile");
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3, {}, "fan-b/reconcile");
+  s.observed(2 * kSecond, "fenced", 3, std::string(kFenced), "fan-b/reconcile", kHolder,
+             "downstream-withdrawal/own-error");
+  s.runtime_event(3 * kSecond, EventKind::kStepEnded, 3, "ok", "fan-b/reconcile");
+  s.observed(3 * kSecond, "fence", 3, "until 9 held", "fan-a/reconcile");
+  EXPECT_TRUE(s.check().empty()) << all(s.check());
+  s.runtime_event(4 * kSecond, EventKind::kWithdrawalEnded, 3, std::string(kFenced),
+                  "fan-b/reconcile");
+  s.observed(5 * kSecond, "fence", 3, "until 9 held", "fan-a/reconcile");
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_NE(found[0].message.find("assertHeld() returned"), std::string::npos) << found[0].message;
+}
+
 TEST(RefusalHandsOver, OnlyReadsOfTheSameHolderAfterItsRefusalAreJudged) {
   Story s;
   // Before any refusal, any loss may be read.

@@ -471,6 +471,20 @@ TEST(StoppedHolder, ACheckpointAfterAFencedCheckpointRefusalIsReported) {
   expect_one(found, StoppedHolder{}.name(), {refused, again});
 }
 
+// A holder that gave its lease back (a yield, its pass's end) is stopped as a refused one is: a
+// write sent under the released token is reported, the release named as what stopped it (round
+// 30b: the oracle stopped a holder on a refusal or a loss only, and no test sent after a release).
+TEST(StoppedHolder, AWriteAfterItsHolderReleasedTheTokenIsReported) {
+  Story s;
+  s.holder(EventKind::kWriteSent, "a", 1, "charge");
+  const auto released = s.holder(EventKind::kLeaseReleased, "a", 1);
+  const auto again = s.holder(EventKind::kWriteSent, "a", 1, "ship");
+  s.holder(EventKind::kWriteSent, "a", 2, "ship");  // its next token is its own
+  std::vector<Violation> found;
+  check_stopped_holder(s.events(), found);
+  expect_one(found, StoppedHolder{}.name(), {released, again});
+}
+
 // Every report, not only the first: two holders going on after their refusals are both reported
 // (tools/quiet-oracles.py --sites --first-only: the oracle stopped at its first report passed every
 // test above, each of which had one holder going on).
@@ -607,6 +621,24 @@ TEST(FenceScoping, AFenceKeptPastItsStepIsReported) {
   std::vector<Violation> found;
   check_fence_scoping(s.events(), found);
   expect_one(found, FenceScoping{}.name(), {ended, late});
+}
+
+// Every call made through a fence kept past its step is reported: a write, a confirm and an
+// unchecked call alike (round 30b: an oracle that judged writes and confirms only passed every
+// test above, none of which made an unchecked call).
+TEST(FenceScoping, EveryKindOfCallThroughAFenceKeptPastItsStepIsReported) {
+  Story s;
+  s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", "ok");
+  const auto write = s.holder(EventKind::kWriteSent, "a", 1, "charge");
+  const auto confirm = s.holder(EventKind::kConfirmSent, "a", 1, "charge");
+  const auto unchecked = s.holder(EventKind::kUncheckedCallSent, "a", 1, "charge");
+  std::vector<Violation> found;
+  check_fence_scoping(s.events(), found);
+  ASSERT_EQ(found.size(), 3u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{ended, write}));
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{ended, confirm}));
+  EXPECT_EQ(found[2].events, (std::vector<std::uint64_t>{ended, unchecked}));
 }
 
 TEST(FenceScoping, AWriteUnderAnotherTokenOrNoStepIsReported) {

@@ -144,6 +144,40 @@ TEST(LostOnlyWhenLost, OtherEndingsAreNotJudged) {
   EXPECT_TRUE(outside.judged(facts).empty()) << "outside the clock assumptions: not judged";
 }
 
+// A checkpoint refused because the tree was cancelled is no word on the token: the store still
+// holds the lease, and a step that then ends lease-lost is reported all the same; a checkpoint
+// refused for its token is a refusal and silences it (round 30b: the oracle took every refused
+// checkpoint for a refusal of the token).
+TEST(LostOnlyWhenLost, ACheckpointRefusedAsCancelledIsNoRefusalOfTheToken) {
+  Story cancelled;
+  cancelled.holder(4 * kSecond, EventKind::kCheckpointRefused, 1, "cancelled");
+  cancelled.step_ends_lost(5 * kSecond);
+  const std::vector<Violation> found = cancelled.judged();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{0, 3}));
+  Story refused;
+  refused.holder(4 * kSecond, EventKind::kCheckpointRefused, 1);
+  refused.step_ends_lost(5 * kSecond);
+  EXPECT_TRUE(refused.judged().empty()) << "a checkpoint refused for its token";
+}
+
+// Only a loss handed over from a downstream's refusal (fence.fenced(): kLeaseLost "fenced") is the
+// store's word on the token; a loss the holder decided itself excuses nothing, and the step that
+// then ends lease-lost while the store holds its lease is reported (round 30b: the oracle took
+// every kLeaseLost for a refusal).
+TEST(LostOnlyWhenLost, OnlyAFencedLossIsARefusal) {
+  Story own;
+  own.holder(4 * kSecond, EventKind::kLeaseLost, 1, "local-expiry");
+  own.step_ends_lost(5 * kSecond);
+  const std::vector<Violation> found = own.judged();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{0, 3}));
+  Story fenced;
+  fenced.holder(4 * kSecond, EventKind::kLeaseLost, 1, "fenced");
+  fenced.step_ends_lost(5 * kSecond);
+  EXPECT_TRUE(fenced.judged().empty()) << "a downstream's refusal handed over";
+}
+
 // Every report, not only the first: a step and then its pass each end lease-lost while the store
 // still holds the lease; both are reported (tools/quiet-oracles.py --sites --first-only: the
 // oracle stopped at its first report passed every test above, each of which had one such end).

@@ -965,5 +965,21 @@ TEST(SafeYield, ALaneThatStartsWorkAfterTheReleaseWasBusyAtIt) {
   expect_one(found, SafeYield{}.name(), {released, started});
 }
 
+// A lane shows it was busy at the release by sending a checkpoint too, not only by starting a step
+// (round 30b: with the checkpoint's send not judged, the test above still passed).
+TEST(SafeYield, ALaneThatSendsACheckpointAfterTheReleaseWasBusyAtIt) {
+  History h;
+  h.runtime_event(EventKind::kTreeStarted, 1);
+  h.runtime_event(EventKind::kRemoteWaitBegan, 1);
+  const auto released = h.runtime_event(EventKind::kLeaseReleased, 1);
+  const auto sent = h.runtime_event(EventKind::kCheckpointSent, 2, "b/2");
+  h.runtime_event(EventKind::kCheckpointCommitted, 2, "b/2");
+  h.runtime_event(EventKind::kLeaseTaken, 3);
+  h.runtime_event(EventKind::kCheckpointSent, 3, "c");  // after the take: fine
+  std::vector<Violation> found;
+  check_safe_yield(h.events(), found);
+  expect_one(found, SafeYield{}.name(), {released, sent});
+}
+
 }  // namespace
 }  // namespace fencesim::properties::oracles_test

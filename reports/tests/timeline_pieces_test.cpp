@@ -129,5 +129,23 @@ TEST(TimelinePieces, AReplyBelongsToTheLatestSendOfItsIdempotencyKey) {
   }
 }
 
+// nightly-mix seed 2: a 52 s partition of instance-1 from the lease store begins at 135.5 s, and
+// the quiet phase heals every fault at 180 s. Its span ends at the healing, not 7.5 s later where
+// its planned duration would have run out (round 30b: a span drawn to its plan's end passed every
+// test, and showed a partition lasting into the quiet phase that the run had already healed).
+TEST(TimelinePieces, AFaultEndsWhereTheQuietPhaseHealedIt) {
+  const testing::Captured run = testing::run_and_capture("nightly-mix", 2);
+  const ordered_json& t = run.timeline;
+  const auto quiet = where(t["phases"], "name", "quiet");
+  ASSERT_EQ(quiet.size(), 1u) << t["phases"].dump();
+  ASSERT_EQ(quiet[0]["start_ns"], 180 * runtime::kSecond);
+  const auto partitions = where(t["faults"], "description",
+                                "partition instance-1 <-> lease-store for 52000 ms at 135.541 s");
+  ASSERT_EQ(partitions.size(), 1u) << t["faults"].dump();
+  const std::int64_t start = partitions[0]["start_ns"].get<std::int64_t>();
+  ASSERT_GT(start + 52 * runtime::kSecond, 180 * runtime::kSecond);
+  EXPECT_EQ(partitions[0]["end_ns"], 180 * runtime::kSecond) << partitions[0].dump();
+}
+
 }  // namespace
 }  // namespace fencesim::reports::timeline_pieces_test

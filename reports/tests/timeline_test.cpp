@@ -169,5 +169,32 @@ TEST(TimelineTest, SameRunGivesTheSameJson) {
   EXPECT_FALSE(mix_a.timeline["epochs"].empty());
 }
 
+// A history past the table's 20,000 events: the table keeps the 500 events each side of every
+// violation's event, then the earliest ones up to 20,000, and counts the rest as omitted (round
+// 30b: a table that kept only the events before the violation passed every test, each of whose
+// histories was short).
+TEST(TimelineTest, ALongHistorysTableKeepsBothSidesOfTheViolationThenTheEarliest) {
+  sim::World world{sim::WorldOptions{}};
+  for (int i = 0; i < 25'000; ++i) {
+    sim::HistoryEvent e;
+    e.time_ns = i;
+    e.world = sim::WorldEventKind::kMeasure;
+    e.detail = "tick 1";
+    world.adopt_event(std::move(e));
+  }
+  properties::RunReport report;
+  report.events = 25'000;
+  report.violations.push_back(properties::Violation{"stopped-holder", "a send", {21'000}});
+  const nlohmann::ordered_json t = timeline_json(world, report, TimelineContext{});
+  const nlohmann::ordered_json& table = t["events"];
+  ASSERT_EQ(table.size(), 20'000u);
+  EXPECT_EQ(t["events_omitted"], 5'000);
+  // The earliest 18,999 (0..18998), then 20500..21500 around the violation.
+  EXPECT_EQ(table[18'998]["i"], 18'998);
+  EXPECT_EQ(table[18'999]["i"], 20'500);
+  EXPECT_EQ(table[19'499]["i"], 21'000);
+  EXPECT_EQ(table[19'999]["i"], 21'500);
+}
+
 }  // namespace
 }  // namespace fencesim::reports::timeline_test

@@ -3,6 +3,7 @@
 #include <fmt/ostream.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <climits>
 #include <cstdlib>
 #include <fstream>
@@ -116,6 +117,24 @@ int real_command(const scenarios::ScenarioRegistry& registry, const RealArgs& ar
   return properties::exit_code(run.report.status);
 }
 
+// The fault indices a restarted worker's earlier incarnations already played, "3,7": each a
+// non-negative int, refused whole otherwise (atoi read "x" as fault 0, which then never fired).
+std::vector<int> parse_fired(std::string_view text) {
+  std::vector<int> fired;
+  while (!text.empty()) {
+    const std::size_t comma = text.find(',');
+    const std::string_view part = text.substr(0, comma);
+    int index = -1;
+    const auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), index);
+    if (error != std::errc() || end != part.data() + part.size() || index < 0) {
+      throw UsageError(fmt::format("--fired: '{}' is not a fault index", part));
+    }
+    fired.push_back(index);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+  }
+  return fired;
+}
+
 int real_worker_command(const RealWorkerArgs& args) {
   real::WorkerArgs worker;
   worker.folder = args.folder;
@@ -130,12 +149,7 @@ int real_worker_command(const RealWorkerArgs& args) {
   worker.postgres_schema = args.postgres_schema;
   worker.sink_double = args.sink_double;
   worker.control_fd = args.control_fd;
-  std::string fired = args.fired;
-  while (!fired.empty()) {
-    const std::size_t comma = fired.find(',');
-    worker.fired.push_back(std::atoi(fired.substr(0, comma).c_str()));
-    fired = comma == std::string::npos ? "" : fired.substr(comma + 1);
-  }
+  worker.fired = parse_fired(args.fired);
   return real::worker_main(worker);
 }
 

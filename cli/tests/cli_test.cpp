@@ -97,6 +97,18 @@ TEST_F(CliTest, MalformedSeedIsAUsageError) {
                      "fencesim: --seed: '12x' is not an unsigned 64-bit integer");
 }
 
+// The hidden real-worker's list of faults its earlier incarnations played: a bad entry is refused
+// before the worker starts (it was read by atoi as fault 0, a fault then never played).
+TEST_F(CliTest, ARealWorkersFiredListWithABadEntryIsAUsageError) {
+  const std::string worker =
+      "real-worker --folder . --scenario kleppmann-fencing --seed 1 --node instance-1 "
+      "--clock-start 0 --time-scale 0.01 --control-fd 3 --fired ";
+  expect_usage_error(fencesim(worker + "1,x"), "fencesim: --fired: 'x' is not a fault index");
+  expect_usage_error(fencesim(worker + "-1"), "fencesim: --fired: '-1' is not a fault index");
+  expect_usage_error(fencesim(worker + "2,,3"), "fencesim: --fired: '' is not a fault index");
+  expect_usage_error(fencesim(worker + "3x"), "fencesim: --fired: '3x' is not a fault index");
+}
+
 TEST_F(CliTest, SeedOutOfRangeIsAUsageError) {
   expect_usage_error(
       fencesim("run --scenario kleppmann-fencing --seed 18446744073709551616"),

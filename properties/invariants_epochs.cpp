@@ -9,6 +9,11 @@ namespace fencesim::properties {
 
 using runtime::EventKind;
 
+namespace {
+// 2^53 - 1 (ADR-0023: tokens are safe integers, no bigint), the oracle's own constant.
+constexpr runtime::Token kMaxSafeToken = 9'007'199'254'740'991;
+}  // namespace
+
 void PerKeyEpochs::check(const sim::World& world, std::vector<Violation>& out) const {
   // Renewals are conditional-renewal's: its events name the requester, so a renewal the store
   // should have refused is a stolen or stale renewal, not a new epoch.
@@ -18,10 +23,22 @@ void PerKeyEpochs::check(const sim::World& world, std::vector<Violation>& out) c
   };
   std::map<sim::NameKey, KeyState> keys;
   for (const sim::HistoryEvent& e : world.history().events()) {
+    // A row the store held before the run: the key's epochs go on from its token.
+    if (e.world == sim::WorldEventKind::kStoreCall && e.store &&
+        e.store->op == sim::StoreOp::kRestore && e.store->lease) {
+      keys[e.store->key] = KeyState{e.store->lease->token, e.index};
+      continue;
+    }
     if (e.world != sim::WorldEventKind::kRuntime) continue;
     const sim::RuntimeRecord& r = e.runtime;
     if (r.kind == EventKind::kStoreLeaseGranted) {
       KeyState& key = keys[r.key];
+      if (r.token > kMaxSafeToken) {
+        out.push_back(Violation{std::string(name()),
+                                fmt::format("{} granted token {}, past 2^53-1: not a safe integer",
+                                            runtime::to_string(r.key), r.token),
+                                {e.index}});
+      }
       if (r.token != key.epoch + 1) {
         // A key's first grant has no grant before it to point at.
         std::vector<std::uint64_t> events{e.index};

@@ -1,6 +1,7 @@
 // pass-ends-as-it-went (properties/invariants_after_loss.h): how a pass ended agrees with what
 // happened to its lease during it. A yield gives the lease back; only a loss the holder reported,
-// a refusal that reached it, or a take refused (the retake after a yield found the key taken)
+// a refusal that reached it, or a take refused (the retake after a yield found the key taken, or
+// the store failed it: the key's epochs are spent)
 // lets a pass end as a lease loss; so does a strict confirm that threw (its renewal was not
 // granted: the workload's own record of what the confirm returned).
 #include <fmt/format.h>
@@ -61,6 +62,14 @@ void check_pass_ends_as_it_went(const std::vector<sim::HistoryEvent>& events,
       for (auto& [who, pass] : passes) {
         if (who.second == e.runtime.key && pass.node == e.node && !pass.lost) pass.lost = e.index;
       }
+      continue;
+    }
+    if (e.world == sim::WorldEventKind::kStoreCall && e.store &&
+        e.store->op == sim::StoreOp::kTake && e.store->failed) {
+      // A take the store failed with an error is a take refused: the key's epochs are spent
+      // (ADR-0023: past 2^53-1 an error, never a grant), so the retake after a yield is over.
+      auto it = passes.find({sim::Name(e.store->holder), e.store->key});
+      if (it != passes.end() && !it->second.lost) it->second.lost = e.index;
       continue;
     }
     const sim::RuntimeRecord* r = runtime_event(e);

@@ -24,6 +24,9 @@ struct Yielded {
   runtime::Token token = runtime::kTokenNone;
   std::uint64_t released = 0;  // the holder's kLeaseReleased
   bool taken = false;          // the store granted a later token since
+  // The store failed the holder's retake with an error: the key's epochs are spent (ADR-0023:
+  // past 2^53-1 an error, never a grant), so no token can be taken again, by anyone.
+  bool spent = false;
 };
 
 bool lease_lost(std::string_view code) {
@@ -42,6 +45,12 @@ void check_yield_lost_only_to_a_taker(const Events& events, std::vector<Violatio
       }
       continue;
     }
+    if (e.world == sim::WorldEventKind::kStoreCall && e.store && e.store->failed &&
+        e.store->op == sim::StoreOp::kTake) {
+      auto it = yielded.find({sim::Name(e.store->holder), e.store->key});
+      if (it != yielded.end()) it->second.spent = true;
+      continue;
+    }
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     const TreeAtHolder tree{r->holder, r->key};
@@ -51,14 +60,14 @@ void check_yield_lost_only_to_a_taker(const Events& events, std::vector<Violatio
         yielded.erase(tree);
         break;
       case EventKind::kLeaseReleased:
-        yielded[tree] = Yielded{r->token, e.index, false};
+        yielded[tree] = Yielded{r->token, e.index, false, false};
         break;
       case EventKind::kErrorClassified: {
         auto it = yielded.find(tree);
         if (it == yielded.end()) break;
         const Yielded y = it->second;
         yielded.erase(it);
-        if (!lease_lost(r->detail) || y.taken) break;
+        if (!lease_lost(r->detail) || y.taken || y.spent) break;
         out.push_back(violation(
             YieldLostOnlyToATaker{}.name(),
             fmt::format("{}'s pass of {} ended '{}' after it gave token {} back, before taking "

@@ -21,6 +21,9 @@ std::string lease_words(const std::optional<runtime::Lease>& lease) {
                      lease->expires_at_ns, lease->released ? ", released" : "");
 }
 
+// 2^53 - 1, JavaScript's largest safe integer: the model's own, not the runtime's kTokenMax.
+constexpr runtime::Token kMaxSafeToken = 9'007'199'254'740'991;
+
 }  // namespace
 
 std::optional<std::string> ReferenceStores::handle(const StoreCall& call) {
@@ -43,6 +46,14 @@ std::optional<std::string> ReferenceStores::handle(const StoreCall& call) {
       return write(call);
     case StoreOp::kCancel:
       return cancel(call);
+    case StoreOp::kRestore:
+      // A row the store held before the run: the model starts from it, as the store does.
+      if (call.lease) {
+        leases_.insert_or_assign({call.store, call.key},
+                                 ModelLease{call.lease->holder, call.lease->token,
+                                            call.lease->expires_at_ns, call.lease->released});
+      }
+      return std::nullopt;
     case StoreOp::kPlace:
     case StoreOp::kFinish:
       return std::nullopt;  // the queue says what exists; it has no verdict to judge
@@ -70,6 +81,13 @@ std::optional<std::string> ReferenceStores::take(const StoreCall& call) {
     return std::nullopt;
   }
   const runtime::Token epoch = it == leases_.end() ? 1 : it->second.epoch + 1;
+  // ADR-0023: a token is a safe integer (no bigint); a key whose epochs are spent is refused, an
+  // error, never a grant (the store fails the call, which is not judged).
+  if (epoch > kMaxSafeToken) {
+    return fmt::format("the model refuses the take (the key's epochs are spent at {}), the store "
+                       "answered '{}' with {}",
+                       kMaxSafeToken, call.outcome, lease_words(call.lease));
+  }
   ModelLease granted{call.holder, epoch, now + call.ttl_ns, false};
   leases_.insert_or_assign({call.store, call.key}, granted);
   if (call.outcome != "taken"sv) {

@@ -37,6 +37,11 @@ std::optional<runtime::Lease> RestartableLeaseStore::read(const runtime::LeaseKe
   return table_->read(key);
 }
 
+void RestartableLeaseStore::inherit(const runtime::Lease& lease) {
+  table_->restore(lease);
+  keys_.insert(lease.key);
+}
+
 void RestartableLeaseStore::restart() {
   // What was committed: every row the old table holds (expired and released ones included: their
   // epochs go on counting from there).

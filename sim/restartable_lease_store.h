@@ -32,6 +32,9 @@ class RestartableLeaseStore final : public runtime::ExecutionLeaseRepository {
   // The process comes back from a crash: what it committed (the row of every key it ever took, as
   // the old table held it) is loaded into a new table with restore(); the old table is dropped.
   void restart();
+  // A row the table holds before anything reached it (a table from a long-lived disk): loaded
+  // through the runtime's restore(), and kept by every restart as a committed row.
+  void inherit(const runtime::Lease& lease);
   int restarts() const { return restarts_; }
 
  private:

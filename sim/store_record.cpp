@@ -26,6 +26,8 @@ std::string_view to_string(StoreOp op) {
       return "finish";
     case StoreOp::kWrite:
       return "write";
+    case StoreOp::kRestore:
+      return "restore";
     case StoreOp::kCancel:
       return "cancel";
   }

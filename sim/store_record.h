@@ -35,6 +35,10 @@ enum class StoreOp : std::uint8_t {
   kFinish,
   kWrite,   // a write to a sink
   kCancel,  // a client's cancel of a tree (#360), recorded at the checkpoint store
+  // A row the lease store held before the run began, loaded into its table as a restarted store
+  // loads its committed rows (World::inherit_lease: a table from a long-lived disk): `lease` is
+  // the row, outcome "ok". No requester: nothing was sent.
+  kRestore,
 };
 std::string_view to_string(StoreOp op);
 // A commit's outcome as a StoreCall records it: committed, refused or cancelled.

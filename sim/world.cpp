@@ -117,6 +117,22 @@ NodeId World::add_lease_store(const std::string& name) {
   return store_node_;
 }
 
+void World::inherit_lease(const runtime::Lease& lease) {
+  check(store_node_ != kWorldNode, "a world has a lease store before it inherits a row");
+  check(scheduler_->now_ns() == 0, "a row is inherited before the run");
+  leases_->inherit(lease);
+  StoreCall call;
+  call.op = StoreOp::kRestore;
+  call.store = names_[store_node_];
+  call.key = interned_.intern(lease.key);
+  call.holder = lease.holder;
+  call.token = lease.token;
+  call.store_wall_ns = store_wall_ns(store_node_);
+  call.outcome = "ok";
+  call.lease = lease;
+  record_store_call(store_node_, std::move(call));
+}
+
 NodeId World::add_checkpoint_store(const std::string& name) {
   check(store_node_ != kWorldNode, "the lease store is added before the checkpoint store");
   check(checkpoint_node_ == kWorldNode, "one checkpoint store per world");
@@ -430,6 +446,13 @@ void World::on_runtime_event(NodeId node, const runtime::RuntimeEvent& event) {
   record.step = recent.step.intern(interned_, event.step);
   record.detail = recent.detail.intern(interned_, event.detail);
   record.value = event.value;
+  if (event.kind == runtime::EventKind::kTreeStarted) {
+    open_passes_.emplace(node, record.key);
+  } else if (event.kind == runtime::EventKind::kTreeAbandoned ||
+             event.kind == runtime::EventKind::kTreeCompleted ||
+             event.kind == runtime::EventKind::kTreeCancelled) {
+    open_passes_.erase({node, record.key});
+  }
   history_.record(std::move(entry));
   for (const std::shared_ptr<MomentWatch>& watch : moment_watches_) {
     if (watch->over || watch->node != node || watch->kind != event.kind ||
@@ -480,8 +503,24 @@ bool World::tree_ended(const runtime::LeaseKey& key, bool root) {
   return checkpoint.cancelled && placement && placement->finished;
 }
 
+bool World::epochs_spent(const runtime::LeaseKey& key) {
+  // 2^53 - 1, the ADR's largest token (the world's own constant, not the runtime's).
+  constexpr runtime::Token kLastToken = 9'007'199'254'740'991;
+  const std::optional<runtime::Lease> row = leases_->read(key);
+  if (!row || row->token < kLastToken || row->live_at(store_wall_ns(store_node_))) return false;
+  // Owed no completion, but every pass that began must still end (a pass left waiting for a
+  // retake that cannot come would hang unseen otherwise).
+  for (const auto& [node, pass_key] : open_passes_) {
+    if (pass_key == key) return false;
+  }
+  return true;
+}
+
 bool World::all_trees_completed() {
   for (const runtime::LeaseKey& key : submitted_) {
+    // A key whose epochs are spent and whose last lease is over can never be taken again: its tree
+    // ends nowhere, and nobody owes its completion (ADR-0023: epochs past 2^53-1 are an error).
+    if (epochs_spent(key)) continue;
     if (!tree_ended(key, true)) return false;
   }
   // Every placed tree too, not only the submitted roots: an AnyInstance child is a tree of its
@@ -490,6 +529,7 @@ bool World::all_trees_completed() {
   for (const runtime::LeaseKey& key : placed_) {
     // Submitted roots are judged above (a test may finish one straight at the queue).
     if (std::find(submitted_.begin(), submitted_.end(), key) != submitted_.end()) continue;
+    if (epochs_spent(key)) continue;
     if (!tree_ended(key, false)) return false;
   }
   return true;

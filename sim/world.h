@@ -124,6 +124,10 @@ class World final : private StoreRecorder {
 
   // Topology. The lease store hosts the lease table, the checkpoints and the placement queue.
   NodeId add_lease_store(const std::string& name = "lease-store");
+  // A row the lease store's table holds before the run (its disk from long before: a key's
+  // epochs may be nearly spent), recorded as the store's kRestore call at time 0 so that the
+  // oracles start from it too. Before the run, after add_lease_store.
+  void inherit_lease(const runtime::Lease& lease);
   // The checkpoints reached at a node of their own (a checkpoint service in front of the lease
   // store's tables), added after the lease store and before the instances: checkpoint reads,
   // commits and cancels travel to that node, so network faults on it (a partition, drops, a slow
@@ -301,6 +305,10 @@ class World final : private StoreRecorder {
   // Records what the ledger's entry `effect` did (kFaultEnded), once.
   void close_effect(std::size_t effect);
   void heal();
+  // The key's row is at the last token and holds no live lease: no take can ever be granted.
+  bool epochs_spent(const runtime::LeaseKey& key);
+  // The passes begun (kTreeStarted) and not ended, by node and tree: a crash ends its node's.
+  std::set<std::pair<NodeId, NameKey>> open_passes_;
   bool all_trees_completed();
   // Whether the tree of `key` has ended (see all_trees_completed); `root`: a submitted tree.
   bool tree_ended(const runtime::LeaseKey& key, bool root);

@@ -104,6 +104,8 @@ void World::apply(const Fault& fault) {
         for (const std::size_t pause : ended_pauses) close_effect(pause);
         // What the old process believed about its leases died with it.
         std::erase_if(holder_terms_, [node](const auto& term) { return term.first.first == node; });
+        // And so did its passes: none of them will end.
+        std::erase_if(open_passes_, [node](const auto& pass) { return pass.first == node; });
         if (alive && !incarnations_.contains(node) &&
             scheduler_->node_incarnation(node) > incarnation) {
           ++ledger_.at(effect).processes_ended;

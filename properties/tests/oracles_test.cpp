@@ -879,6 +879,41 @@ TEST(ReferenceModel, ALoadThatLostACommittedStepIsReported) {
   EXPECT_FALSE(model.handle(load).has_value());
 }
 
+// A row the store inherited (its kRestore record) is where the model starts that key; a take
+// past 2^53-1 must be refused (the store fails it), never granted.
+TEST(ReferenceModel, AnInheritedRowIsWhereTheKeysEpochsGoOnAndEndAtTwoToTheFiftyThree) {
+  constexpr runtime::Token kLast = 9'007'199'254'740'991;
+  ReferenceStores model;
+  StoreCall restore;
+  restore.op = StoreOp::kRestore;
+  restore.store = "s";
+  restore.key = kTree;
+  restore.outcome = "ok";
+  restore.lease = runtime::Lease{kTree, "earlier", kLast - 1, 0, true};
+  EXPECT_FALSE(model.handle(restore).has_value());
+  StoreCall take;
+  take.op = StoreOp::kTake;
+  take.store = "s";
+  take.holder = "a";
+  take.key = kTree;
+  take.ttl_ns = kTtl;
+  take.outcome = "taken";
+  take.lease = runtime::Lease{kTree, "a", kLast, kTtl, false};
+  EXPECT_FALSE(model.handle(take).has_value());
+  StoreCall release;
+  release.op = StoreOp::kRelease;
+  release.store = "s";
+  release.holder = "a";
+  release.key = kTree;
+  release.token = kLast;
+  release.outcome = "released";
+  EXPECT_FALSE(model.handle(release).has_value());
+  take.lease = runtime::Lease{kTree, "a", kLast + 1, kTtl, false};
+  const std::optional<std::string> past = model.handle(take);
+  ASSERT_TRUE(past.has_value());
+  EXPECT_NE(past->find("epochs are spent"), std::string::npos) << *past;
+}
+
 TEST(ReferenceModel, ALoadIsJudgedAsASetOfStepsInAnyOrder) {
   History h;
   h.take(1);

@@ -3,6 +3,7 @@
 // event it does not judge would pass every run and never say so.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,19 @@ class Grants {
     e.runtime.holder = "instance-1";
     e.runtime.key = key;
     e.runtime.token = token;
+    return adopt(std::move(e));
+  }
+  // A row the store held before the run (World::inherit_lease's record).
+  std::uint64_t restore(const runtime::LeaseKey& key, runtime::Token token) {
+    sim::HistoryEvent e = next(kStore, sim::WorldEventKind::kStoreCall);
+    auto call = std::make_shared<sim::StoreCall>();
+    call->op = sim::StoreOp::kRestore;
+    call->store = "lease-store";
+    call->key = key;
+    call->token = token;
+    call->outcome = "ok";
+    call->lease = runtime::Lease{key, "earlier", token, 0, true};
+    e.store = std::move(call);
     return adopt(std::move(e));
   }
   std::vector<Violation> check() const {
@@ -108,6 +122,29 @@ TEST(PerKeyEpochsEveryReport, TwoKeysEachSkippingAnEpochAreBothReported) {
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{tree_first, tree_skipped}));
   EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{other_first, other_skipped}));
+}
+
+// A key whose row the store inherited goes on from the row's epoch; one that did not starts at 1.
+TEST(PerKeyEpochs, AnInheritedKeysEpochsGoOnFromItsRow) {
+  Grants g;
+  g.restore(kTree, 41);
+  g.grant(kTree, 42);
+  const std::uint64_t fresh = g.grant(kOther, 42);
+  const std::vector<Violation> found = g.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{fresh}));
+}
+
+// ADR-0023: tokens are safe integers; a grant past 2^53-1 is a violation even one epoch on.
+TEST(PerKeyEpochs, AGrantPastTwoToTheFiftyThreeIsReported) {
+  constexpr runtime::Token kLast = 9'007'199'254'740'991;
+  Grants g;
+  g.restore(kTree, kLast);
+  const std::uint64_t past = g.grant(kTree, kLast + 1);
+  const std::vector<Violation> found = g.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{past}));
+  EXPECT_NE(found.front().message.find("past 2^53-1"), std::string::npos) << found.front().message;
 }
 
 }  // namespace

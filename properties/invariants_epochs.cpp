@@ -4,15 +4,11 @@
 #include <map>
 
 #include "properties/invariants_builtin.h"
+#include "properties/safe_token.h"
 
 namespace fencesim::properties {
 
 using runtime::EventKind;
-
-namespace {
-// 2^53 - 1 (ADR-0023: tokens are safe integers, no bigint), the oracle's own constant.
-constexpr runtime::Token kMaxSafeToken = 9'007'199'254'740'991;
-}  // namespace
 
 void PerKeyEpochs::check(const sim::World& world, std::vector<Violation>& out) const {
   // Renewals are conditional-renewal's: its events name the requester, so a renewal the store
@@ -33,7 +29,7 @@ void PerKeyEpochs::check(const sim::World& world, std::vector<Violation>& out) c
     const sim::RuntimeRecord& r = e.runtime;
     if (r.kind == EventKind::kStoreLeaseGranted) {
       KeyState& key = keys[r.key];
-      if (r.token > kMaxSafeToken) {
+      if (r.token > kLastSafeToken) {
         out.push_back(Violation{std::string(name()),
                                 fmt::format("{} granted token {}, past 2^53-1: not a safe integer",
                                             runtime::to_string(r.key), r.token),

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "properties/safe_token.h"
+
 namespace fencesim::properties {
 
 using std::string_view_literals::operator""sv;
@@ -20,9 +22,6 @@ std::string lease_words(const std::optional<runtime::Lease>& lease) {
   return fmt::format("lease(holder {}, token {}, expires {}{})", lease->holder, lease->token,
                      lease->expires_at_ns, lease->released ? ", released" : "");
 }
-
-// 2^53 - 1, JavaScript's largest safe integer: the model's own, not the runtime's kTokenMax.
-constexpr runtime::Token kMaxSafeToken = 9'007'199'254'740'991;
 
 }  // namespace
 
@@ -83,10 +82,10 @@ std::optional<std::string> ReferenceStores::take(const StoreCall& call) {
   const runtime::Token epoch = it == leases_.end() ? 1 : it->second.epoch + 1;
   // ADR-0023: a token is a safe integer (no bigint); a key whose epochs are spent is refused, an
   // error, never a grant (the store fails the call, which is not judged).
-  if (epoch > kMaxSafeToken) {
+  if (epoch > kLastSafeToken) {
     return fmt::format("the model refuses the take (the key's epochs are spent at {}), the store "
                        "answered '{}' with {}",
-                       kMaxSafeToken, call.outcome, lease_words(call.lease));
+                       kLastSafeToken, call.outcome, lease_words(call.lease));
   }
   ModelLease granted{call.holder, epoch, now + call.ttl_ns, false};
   leases_.insert_or_assign({call.store, call.key}, granted);

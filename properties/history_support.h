@@ -34,6 +34,14 @@ inline bool is_placement(const sim::StoreCall& call) {
   return call.op == sim::StoreOp::kPlace && call.outcome == "ok"sv;
 }
 
+// A take the lease store failed (threw) instead of answering: the key's epochs are spent
+// (ADR-0023: past 2^53-1 an error, never a grant), so the take, a retake after a yield say, is
+// refused and no later one can succeed. Null for any other event.
+inline const sim::StoreCall* failed_take(const sim::HistoryEvent& e) {
+  if (e.world != sim::WorldEventKind::kStoreCall || !e.store || !e.store->failed) return nullptr;
+  return e.store->op == sim::StoreOp::kTake ? e.store.get() : nullptr;
+}
+
 inline bool is(const sim::HistoryEvent& e, runtime::EventKind kind) {
   return e.world == sim::WorldEventKind::kRuntime && e.runtime.kind == kind;
 }

@@ -4,11 +4,12 @@
 #include <map>
 
 #include "properties/invariants_builtin.h"
-#include "properties/safe_token.h"
+#include "sim/lease_terms.h"
 
 namespace fencesim::properties {
 
 using runtime::EventKind;
+using sim::kLastSafeToken;
 
 void PerKeyEpochs::check(const sim::World& world, std::vector<Violation>& out) const {
   // Renewals are conditional-renewal's: its events name the requester, so a renewal the store

@@ -64,11 +64,9 @@ void check_pass_ends_as_it_went(const std::vector<sim::HistoryEvent>& events,
       }
       continue;
     }
-    if (e.world == sim::WorldEventKind::kStoreCall && e.store &&
-        e.store->op == sim::StoreOp::kTake && e.store->failed) {
-      // A take the store failed with an error is a take refused: the key's epochs are spent
-      // (ADR-0023: past 2^53-1 an error, never a grant), so the retake after a yield is over.
-      auto it = passes.find({sim::Name(e.store->holder), e.store->key});
+    if (const sim::StoreCall* take = failed_take(e)) {
+      // A take refused: the retake after a yield is over.
+      auto it = passes.find({sim::Name(take->holder), take->key});
       if (it != passes.end() && !it->second.lost) it->second.lost = e.index;
       continue;
     }

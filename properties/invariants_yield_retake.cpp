@@ -45,9 +45,8 @@ void check_yield_lost_only_to_a_taker(const Events& events, std::vector<Violatio
       }
       continue;
     }
-    if (e.world == sim::WorldEventKind::kStoreCall && e.store && e.store->failed &&
-        e.store->op == sim::StoreOp::kTake) {
-      auto it = yielded.find({sim::Name(e.store->holder), e.store->key});
+    if (const sim::StoreCall* take = failed_take(e)) {
+      auto it = yielded.find({sim::Name(take->holder), take->key});
       if (it != yielded.end()) it->second.spent = true;
       continue;
     }

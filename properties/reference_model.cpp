@@ -5,12 +5,13 @@
 
 #include <fmt/format.h>
 
-#include "properties/safe_token.h"
+#include "sim/lease_terms.h"
 
 namespace fencesim::properties {
 
 using std::string_view_literals::operator""sv;
 
+using sim::kLastSafeToken;
 using sim::StoreCall;
 using sim::StoreOp;
 

@@ -25,9 +25,6 @@ using runtime::Workflow;
 
 namespace {
 
-// 2^53 - 1: the last token the ADR allows.
-constexpr runtime::Token kLastToken = 9'007'199'254'740'991;
-
 runtime::Lease inherited_row(std::string execution, runtime::Token token) {
   runtime::Lease row;
   row.key = runtime::LeaseKey{"tenant-1", std::move(execution)};
@@ -50,8 +47,8 @@ static void register_spent_epochs(ScenarioRegistry& registry) {
       .sink("ledger")
       .instances(2)
       .setup([](sim::World& world) {
-        world.inherit_lease(inherited_row("order-spent", kLastToken));
-        world.inherit_lease(inherited_row("order-last", kLastToken - 1));
+        world.inherit_lease(inherited_row("order-spent", sim::kLastSafeToken));
+        world.inherit_lease(inherited_row("order-last", sim::kLastSafeToken - 1));
       })
       .workflow([](sim::World& world, sim::Rng&) {
         return Workflow{"entry", {write_step(world, "entry", kSecond, "ledger", "child entry")}};

@@ -11,6 +11,12 @@
 
 namespace fencesim::sim {
 
+// The last token the ADR allows: tokens are JavaScript safe integers (no bigint), so a key's epochs
+// are spent at 2^53 - 1 and a take past it is an error, never a grant. The harness's own number,
+// not the runtime's kTokenMax: the world's liveness watcher, the oracles and the scenarios judge
+// the runtime against it.
+inline constexpr runtime::Token kLastSafeToken = 9'007'199'254'740'991;
+
 struct LeaseTerms {
   runtime::Nanoseconds ttl_ns = 30'000'000'000;             // ADR-0023: "its 30 s lease"
   runtime::Nanoseconds renew_interval_ns = 10'000'000'000;  // a third of the lease

@@ -504,10 +504,10 @@ bool World::tree_ended(const runtime::LeaseKey& key, bool root) {
 }
 
 bool World::epochs_spent(const runtime::LeaseKey& key) {
-  // 2^53 - 1, the ADR's largest token (the world's own constant, not the runtime's).
-  constexpr runtime::Token kLastToken = 9'007'199'254'740'991;
   const std::optional<runtime::Lease> row = leases_->read(key);
-  if (!row || row->token < kLastToken || row->live_at(store_wall_ns(store_node_))) return false;
+  if (!row || row->token < kLastSafeToken || row->live_at(store_wall_ns(store_node_))) {
+    return false;
+  }
   // Owed no completion, but every pass that began must still end (a pass left waiting for a
   // retake that cannot come would hang unseen otherwise).
   for (const auto& [node, pass_key] : open_passes_) {

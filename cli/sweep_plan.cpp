@@ -139,10 +139,9 @@ SweepPlan plan_sweep(const scenarios::ScenarioRegistry& registry, const SweepArg
   std::vector<std::string> names = args.scenarios;
   for (const std::string& name : spec_scenarios) names.push_back(name);
   if (names.empty()) {
-    for (const scenarios::Scenario* scenario : registry.all()) {
-      // Exploration-only worlds are explored (`fencesim explore`), swept only when named.
-      if (!scenario->exploration_only) names.push_back(scenario->name);
-    }
+    // Every registered scenario, the small worlds of `fencesim explore` too (their fixed latency
+    // makes instants no other world makes: docs/explore.md).
+    for (const scenarios::Scenario* scenario : registry.all()) names.push_back(scenario->name);
   }
   plan.config.scenarios = swept_scenarios(registry, names);
   plan_seeds(args, plan.config);

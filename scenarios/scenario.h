@@ -28,9 +28,6 @@ struct Scenario {
   // The TOML text of a scenario registered at run time from a spec (scenarios/spec.h), so that a
   // replay file can carry it; "" for a scenario written in C++.
   std::string spec_toml;
-  // A world for `fencesim explore` (its choices are made through World::choose): a sweep runs it
-  // only when it is named.
-  bool exploration_only = false;
 };
 
 class ScenarioRegistry {

@@ -5,40 +5,26 @@
 
 #include <fmt/format.h>
 
-#include <limits>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "properties/history_support.h"
+#include "properties/renewal_grants.h"
 
 namespace fencesim::properties {
 
 using std::string_view_literals::operator""sv;
 
-namespace {
-
-struct Grant {
-  std::int64_t sent_ns = 0;
-  sim::NodeId from = sim::kWorldNode;
-  std::uint64_t index = 0;  // the store's record of the grant
-};
-
-}  // namespace
-
 void check_confirm_cancel_after_renewal(const std::vector<sim::HistoryEvent>& events,
                                         std::vector<Violation>& out) {
-  // (lease key, token) -> the grants of its renewals, in the store's order. Only looked up.
-  std::unordered_map<std::pair<sim::NameKey, runtime::Token>, std::vector<Grant>, KeyHash> grants;
+  RenewalGrants grants;
   // tree -> the index of the first recording of its cancel.
   std::unordered_map<sim::NameKey, std::uint64_t, KeyHash> cancelled;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store) {
+      grants.add(e);
       const sim::StoreCall& call = *e.store;
-      if (call.failed) continue;
-      if (call.op == sim::StoreOp::kRenew && call.outcome == "renewed"sv) {
-        grants[{call.key, call.token}].push_back({call.sent_ns, call.from, e.index});
-      } else if (call.op == sim::StoreOp::kCancel && call.outcome == "recorded"sv) {
+      if (!call.failed && call.op == sim::StoreOp::kCancel && call.outcome == "recorded"sv) {
         cancelled.try_emplace(call.key, e.index);
       }
       continue;
@@ -53,16 +39,10 @@ void check_confirm_cancel_after_renewal(const std::vector<sim::HistoryEvent>& ev
     const std::int64_t began_ns = r.value;
     // The earliest grant that could have answered the confirm (strict-confirm judges that one
     // exists): sent from the body's node after the confirm began, before it returned.
-    std::uint64_t earliest = std::numeric_limits<std::uint64_t>::max();
-    if (auto it = grants.find({r.key, r.token}); it != grants.end()) {
-      for (const Grant& g : it->second) {
-        if (g.from == e.node && g.sent_ns >= began_ns && g.sent_ns <= e.time_ns) {
-          earliest = g.index;
-          break;
-        }
-      }
-    }
-    if (earliest == std::numeric_limits<std::uint64_t>::max()) continue;  // strict-confirm's
+    const RenewalGrants::Grant* answer =
+        grants.first_answer(r.key, r.token, e.node, began_ns, e.time_ns);
+    if (answer == nullptr) continue;  // strict-confirm's
+    const std::uint64_t earliest = answer->index;
     if (cancel->second > earliest) continue;
     out.push_back(violation(
         ConfirmCancelAfterRenewal{}.name(),

@@ -53,7 +53,7 @@ void check_reported_as_recorded(const Events& events, std::vector<Violation>& ou
       }
       if (call.op != sim::StoreOp::kCommitStep && call.op != sim::StoreOp::kCommitTree) continue;
       const std::string path =
-          call.op == sim::StoreOp::kCommitTree ? std::string(kTree) : call.argument;
+          call.op == sim::StoreOp::kCommitTree ? std::string(kTree) : call.argument.str();
       Verdicts& v = recorded[{call.key, path, call.token}];
       if (call.outcome == "committed"sv) {
         v.committed = true;

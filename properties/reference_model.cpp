@@ -17,6 +17,13 @@ using sim::StoreOp;
 
 namespace {
 
+// A load's steps as the model keeps them.
+std::set<std::string> as_set(const std::vector<sim::Name>& steps) {
+  std::set<std::string> set;
+  for (const sim::Name& step : steps) set.insert(step.str());
+  return set;
+}
+
 // The recorded lease in a reply, in words.
 std::string lease_words(const std::optional<runtime::Lease>& lease) {
   if (!lease) return "no lease";
@@ -224,15 +231,15 @@ std::optional<std::string> ReferenceStores::load(const StoreCall& call) {
   }
   // The steps as a set: a reply listing them in strictly increasing order is compared as it is
   // (a load per pass, each listing every step checkpointed so far); any other is made a set first.
-  const std::vector<std::string>& steps = call.completed_steps;
+  const std::vector<sim::Name>& steps = call.completed_steps;
   const bool strictly_increasing =
       std::adjacent_find(steps.begin(), steps.end(), std::greater_equal<>()) == steps.end();
   const bool same_steps =
       strictly_increasing
           ? std::equal(steps.begin(), steps.end(), model.steps.begin(), model.steps.end())
-          : std::set<std::string>(steps.begin(), steps.end()) == model.steps;
+          : as_set(steps) == model.steps;
   if (same_steps && call.tree_completed == model.tree) return std::nullopt;
-  const std::set<std::string> loaded(steps.begin(), steps.end());
+  const std::set<std::string> loaded = as_set(steps);
   std::string missing;
   std::string extra;
   for (const std::string& step : model.steps) {

@@ -66,9 +66,12 @@ class Encoder {
     char* out = room(sizeof value);
     std::memcpy(out, &value, sizeof value);
   }
-  void lease(const runtime::LeaseKey& key) {
-    text(key.tenant_id);
-    text(key.lease_execution_id);
+  // A key of a store call's own fields (a place's parent, a reply's lease) by its bytes, as when
+  // these fields were strings: only the call's key and the runtime's events' names follow the
+  // scheme.
+  void lease_bytes(const NameKey& key) {
+    text(key.tenant_id.view());
+    text(key.lease_execution_id.view());
   }
   void lease(const NameKey& key) {
     name(key.tenant_id);
@@ -199,33 +202,33 @@ std::string_view encode_event(const HistoryEvent& event, std::string& buffer, st
   if (event.world == WorldEventKind::kStoreCall && event.store) {
     const StoreCall& c = *event.store;
     encode.integer(static_cast<std::uint64_t>(c.op));
-    encode.text(c.store);
-    encode.text(c.holder);
+    encode.text(c.store.view());
+    encode.text(c.holder.view());
     encode.lease(c.key);
     encode.integer(c.token);
     encode.integer(static_cast<std::uint64_t>(c.ttl_ns));
-    encode.text(c.argument);
+    encode.text(c.argument.view());
     encode.integer(c.parent.has_value());
-    if (c.parent) encode.lease(*c.parent);
-    encode.text(c.scope_key);
-    encode.text(c.payload);
+    if (c.parent) encode.lease_bytes(*c.parent);
+    encode.text(c.scope_key.view());
+    encode.text(c.payload.view());
     encode.integer(static_cast<std::uint64_t>(c.store_wall_ns));
     encode.integer(static_cast<std::uint64_t>(c.sent_ns));
     encode.integer(static_cast<std::uint64_t>(c.sent_monotonic_ns));
     encode.integer(c.from);
     encode.integer(c.failed);
-    encode.text(c.outcome);
+    encode.text(c.outcome.view());
     encode.integer(c.lease.has_value());
     if (c.lease) {
-      encode.lease(c.lease->key);
-      encode.text(c.lease->holder);
+      encode.lease_bytes(c.lease->key);
+      encode.text(c.lease->holder.view());
       encode.integer(c.lease->token);
       encode.integer(static_cast<std::uint64_t>(c.lease->expires_at_ns));
       encode.integer(c.lease->released);
     }
     encode.integer(c.reply_token);
     encode.integer(c.completed_steps.size());
-    for (const std::string& step : c.completed_steps) encode.text(step);
+    for (const Name& step : c.completed_steps) encode.text(step.view());
     encode.integer(c.tree_completed);
     if (c.cancelled) encode.integer(1);  // only when set: histories without cancels keep their hash
   }

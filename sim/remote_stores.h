@@ -40,12 +40,30 @@ inline Sent sent_now(const Route& route) {
   return Sent{route.recorder->now_ns(), route.recorder->monotonic_ns(route.from), route.from};
 }
 
+// Names a call's texts: the recording world's interned names, or names of their own when nothing
+// records (tests of the network alone).
+struct Names {
+  StoreRecorder* recorder = nullptr;
+  Name operator()(std::string_view text) const {
+    return recorder != nullptr ? recorder->intern(text) : Name(text);
+  }
+  NameKey operator()(const runtime::LeaseKey& key) const {
+    return recorder != nullptr ? recorder->intern(key) : NameKey(key);
+  }
+  // A reply's lease; `key` is the call's own (a reply naming it shares its names).
+  RecordedLease lease(const runtime::Lease& lease, const NameKey& key) const {
+    return recorder != nullptr ? recorder->intern_lease(lease, key) : RecordedLease(lease);
+  }
+};
+
 // Runs `handle` (the store's own call) at the store and records the request with its reply;
-// `fill` copies the reply into the record. A store that throws is recorded as failed.
+// `fill` copies the reply into the record, naming its texts with the Names it is given. A store
+// that throws is recorded as failed.
 template <typename Reply, typename Handle, typename Fill>
 Reply handled_at_store(const Route& route, const Sent& sent, StoreCall call, Handle handle,
                        Fill fill) {
   if (route.recorder == nullptr) return handle();
+  const Names names{route.recorder};
   call.store_wall_ns = route.recorder->store_wall_ns(recorded_node(route));
   call.sent_ns = sent.ns;
   call.sent_monotonic_ns = sent.monotonic_ns;
@@ -55,23 +73,24 @@ Reply handled_at_store(const Route& route, const Sent& sent, StoreCall call, Han
     reply.emplace(handle());
   } catch (const std::exception& error) {
     call.failed = true;
-    call.outcome = error.what();
+    call.outcome = names(error.what());
     route.recorder->record_store_call(recorded_node(route), std::move(call));
     throw;
   }
-  fill(*reply, call);
+  fill(*reply, call, names);
   route.recorder->record_store_call(recorded_node(route), std::move(call));
   return std::move(*reply);
 }
 
-inline StoreCall lease_call(const Route& route, StoreOp op, const std::string& store,
-                            const runtime::LeaseKey& key, const runtime::HolderId& holder,
+inline StoreCall lease_call(const Route& route, StoreOp op, std::string_view store,
+                            const runtime::LeaseKey& key, std::string_view holder,
                             runtime::Token token, runtime::Nanoseconds ttl_ns) {
+  const Names names{route.recorder};
   StoreCall call;
   call.op = op;
-  call.store = store;
-  call.key = route.recorder != nullptr ? route.recorder->intern(key) : NameKey(key);
-  call.holder = holder;
+  call.store = names(store);
+  call.key = names(key);
+  if (!holder.empty()) call.holder = names(holder);
   call.token = token;
   call.ttl_ns = ttl_ns;
   return call;
@@ -93,9 +112,9 @@ class RemoteLeaseRepository final : public runtime::ExecutionLeaseRepository {
       return detail::handled_at_store<runtime::TakeResult>(
           route_, sent, detail::lease_call(route_, StoreOp::kTake, store_, key, holder, 0, ttl_ns),
           [&] { return target_.take(key, holder, ttl_ns); },
-          [](const runtime::TakeResult& r, StoreCall& call) {
-            call.outcome = r.status == runtime::TakeStatus::kTaken ? "taken" : "held";
-            call.lease = r.lease;
+          [](const runtime::TakeResult& r, StoreCall& call, const detail::Names& names) {
+            call.outcome = names(r.status == runtime::TakeStatus::kTaken ? "taken" : "held");
+            call.lease = names.lease(r.lease, call.key);
           });
     });
   }
@@ -106,9 +125,9 @@ class RemoteLeaseRepository final : public runtime::ExecutionLeaseRepository {
       return detail::handled_at_store<runtime::RenewResult>(
           route_, sent, detail::lease_call(route_, StoreOp::kRenew, store_, key, holder, token, ttl_ns),
           [&] { return target_.renew(key, holder, token, ttl_ns); },
-          [](const runtime::RenewResult& r, StoreCall& call) {
-            call.outcome = std::string(runtime::to_string(r.status));
-            call.lease = r.lease;
+          [](const runtime::RenewResult& r, StoreCall& call, const detail::Names& names) {
+            call.outcome = names(runtime::to_string(r.status));
+            if (r.lease) call.lease = names.lease(*r.lease, call.key);
           });
     });
   }
@@ -120,8 +139,8 @@ class RemoteLeaseRepository final : public runtime::ExecutionLeaseRepository {
       return detail::handled_at_store<runtime::ReleaseStatus>(
           route_, sent, detail::lease_call(route_, StoreOp::kRelease, store_, key, holder, token, 0),
           [&] { return target_.release(key, holder, token); },
-          [](const runtime::ReleaseStatus& r, StoreCall& call) {
-            call.outcome = r == runtime::ReleaseStatus::kReleased ? "released" : "refused";
+          [](const runtime::ReleaseStatus& r, StoreCall& call, const detail::Names& names) {
+            call.outcome = names(r == runtime::ReleaseStatus::kReleased ? "released" : "refused");
           });
     });
   }
@@ -132,9 +151,9 @@ class RemoteLeaseRepository final : public runtime::ExecutionLeaseRepository {
       return detail::handled_at_store<std::optional<runtime::Lease>>(
           route_, sent, detail::lease_call(route_, StoreOp::kRead, store_, key, {}, 0, 0),
           [&] { return target_.read(key); },
-          [](const std::optional<runtime::Lease>& r, StoreCall& call) {
-            call.outcome = "ok";
-            call.lease = r;
+          [](const std::optional<runtime::Lease>& r, StoreCall& call, const detail::Names& names) {
+            call.outcome = names("ok");
+            if (r) call.lease = names.lease(*r, call.key);
           });
     });
   }
@@ -156,7 +175,7 @@ class RemoteCheckpointStore final : public runtime::CheckpointStore {
     return route_.network.call<runtime::CommitResult>(
         route_.from, route_.to, "checkpoint", [=, this] {
           StoreCall call = detail::lease_call(route_, StoreOp::kCommitStep, store_, key, {}, token, 0);
-          call.argument = step_path;
+          call.argument = detail::Names{route_.recorder}(step_path);
           return detail::handled_at_store<runtime::CommitResult>(
               route_, sent, std::move(call), [&] { return target_.commit_step(key, token, step_path); },
               fill_commit);
@@ -179,9 +198,10 @@ class RemoteCheckpointStore final : public runtime::CheckpointStore {
       return detail::handled_at_store<runtime::Checkpoint>(
           route_, sent, detail::lease_call(route_, StoreOp::kLoad, store_, key, {}, 0, 0),
           [&] { return target_.load(key); },
-          [](const runtime::Checkpoint& r, StoreCall& call) {
-            call.outcome = "ok";
-            call.completed_steps.assign(r.completed_steps.begin(), r.completed_steps.end());
+          [](const runtime::Checkpoint& r, StoreCall& call, const detail::Names& names) {
+            call.outcome = names("ok");
+            call.completed_steps.reserve(r.completed_steps.size());
+            for (const std::string& step : r.completed_steps) call.completed_steps.push_back(names(step));
             call.tree_completed = r.tree_completed;
             call.cancelled = r.cancelled;
             call.reply_token = r.last_token;
@@ -194,15 +214,16 @@ class RemoteCheckpointStore final : public runtime::CheckpointStore {
       return detail::handled_at_store<runtime::CancelStatus>(
           route_, sent, detail::lease_call(route_, StoreOp::kCancel, store_, key, {}, 0, 0),
           [&] { return target_.request_cancel(key); },
-          [](const runtime::CancelStatus& r, StoreCall& call) {
-            call.outcome = std::string(runtime::to_string(r));
+          [](const runtime::CancelStatus& r, StoreCall& call, const detail::Names& names) {
+            call.outcome = names(runtime::to_string(r));
           });
     });
   }
 
  private:
-  static void fill_commit(const runtime::CommitResult& r, StoreCall& call) {
-    call.outcome = std::string(to_string(r.status));
+  static void fill_commit(const runtime::CommitResult& r, StoreCall& call,
+                          const detail::Names& names) {
+    call.outcome = names(to_string(r.status));
     call.reply_token = r.current_epoch;
   }
 
@@ -221,15 +242,16 @@ class RemotePlacementQueue final : public runtime::PlacementQueue {
     const detail::Sent sent = detail::sent_now(route_);
     route_.network.call<bool>(route_.from, route_.to, "place", [=, this] {
       StoreCall call = detail::lease_call(route_, StoreOp::kPlace, store_, key, {}, 0, 0);
-      call.argument = workflow;
-      call.parent = parent;
+      const detail::Names name{route_.recorder};
+      call.argument = name(workflow);
+      if (parent) call.parent = name(*parent);
       return detail::handled_at_store<bool>(
           route_, sent, std::move(call),
           [&] {
             target_.place(key, workflow, parent);
             return true;
           },
-          [](bool, StoreCall& c) { c.outcome = "ok"; });
+          [](bool, StoreCall& c, const detail::Names& names) { c.outcome = names("ok"); });
     });
   }
   std::vector<runtime::Placement> pending() override {
@@ -245,7 +267,7 @@ class RemotePlacementQueue final : public runtime::PlacementQueue {
             target_.finish(key);
             return true;
           },
-          [](bool, StoreCall& c) { c.outcome = "ok"; });
+          [](bool, StoreCall& c, const detail::Names& names) { c.outcome = names("ok"); });
     });
   }
   std::optional<runtime::Placement> find(const runtime::LeaseKey& key) override {
@@ -267,17 +289,18 @@ class RemoteSink final : public runtime::Sink {
     const detail::Sent sent = detail::sent_now(route_);
     return route_.network.call<runtime::SinkReply>(route_.from, route_.to, "write " + name(), [=,
                                                                                               this] {
+      const detail::Names name{route_.recorder};
       StoreCall call;
       call.op = StoreOp::kWrite;
-      call.store = target_.name();
+      call.store = name(target_.name());
       call.token = write.token;
-      call.scope_key = write.scope_key;
-      call.argument = write.idempotency_key;
-      call.payload = write.payload;
+      call.scope_key = name(write.scope_key);
+      call.argument = name(write.idempotency_key);
+      call.payload = name(write.payload);
       return detail::handled_at_store<runtime::SinkReply>(
           route_, sent, std::move(call), [&] { return target_.write(write); },
-          [](const runtime::SinkReply& r, StoreCall& c) {
-            c.outcome = std::string(runtime::to_string(r.outcome));
+          [](const runtime::SinkReply& r, StoreCall& c, const detail::Names& names) {
+            c.outcome = names(runtime::to_string(r.outcome));
             c.reply_token = r.high_water;
           });
     });

@@ -123,13 +123,13 @@ void World::inherit_lease(const runtime::Lease& lease) {
   leases_->inherit(lease);
   StoreCall call;
   call.op = StoreOp::kRestore;
-  call.store = names_[store_node_];
+  call.store = interned_.intern(std::string_view(names_[store_node_]));
   call.key = interned_.intern(lease.key);
-  call.holder = lease.holder;
+  call.holder = interned_.intern(std::string_view(lease.holder));
   call.token = lease.token;
   call.store_wall_ns = store_wall_ns(store_node_);
-  call.outcome = "ok";
-  call.lease = lease;
+  call.outcome = interned_.intern(std::string_view("ok"));
+  call.lease = intern_lease(lease, call.key);
   record_store_call(store_node_, std::move(call));
 }
 
@@ -208,17 +208,17 @@ void World::submit(const runtime::LeaseKey& key, const std::string& workflow, st
 bool World::client_place(const runtime::LeaseKey& key, const std::string& workflow) {
   StoreCall call;
   call.op = StoreOp::kPlace;
-  call.store = names_[store_node_];
+  call.store = interned_.intern(std::string_view(names_[store_node_]));
   call.key = interned_.intern(key);
-  call.argument = workflow;
+  call.argument = interned_.intern(std::string_view(workflow));
   call.store_wall_ns = store_wall_ns(store_node_);
   call.sent_ns = now_ns();
-  call.outcome = "ok";
+  call.outcome = interned_.intern(std::string_view("ok"));
   bool placed = true;
   try {
     queue_.place(key, workflow, std::nullopt);
   } catch (const runtime::PlacementError& e) {
-    call.outcome = std::string("refused: ") + e.what();
+    call.outcome = interned_.intern(std::string("refused: ") + e.what());
     placed = false;
   }
   record_store_call(store_node_, std::move(call));

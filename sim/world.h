@@ -279,6 +279,7 @@ class World final : private StoreRecorder {
   runtime::Nanoseconds monotonic_ns(NodeId node) const override;
   void record_store_call(NodeId store, StoreCall&& call) override;
   NameKey intern(const runtime::LeaseKey& key) override { return interned_.intern(key); }
+  Name intern(std::string_view text) override { return interned_.intern(text); }
   // Places a root on the queue (a client's request reaching the store), recorded as a kStoreCall.
   void place_root(const runtime::LeaseKey& key, const std::string& workflow);
   void start_incarnation(NodeId node);

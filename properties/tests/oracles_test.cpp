@@ -926,7 +926,7 @@ TEST(ReferenceModel, ALoadIsJudgedAsASetOfStepsInAnyOrder) {
   load.key = kTree;
   load.outcome = "ok";
   const auto judged = [&](std::vector<std::string> steps) {
-    load.completed_steps = std::move(steps);
+    load.completed_steps.assign(steps.begin(), steps.end());
     return model.handle(load).has_value();
   };
   EXPECT_FALSE(judged({"charge", "notify", "ship"})) << "in order";

@@ -36,6 +36,7 @@ class Recorder final : public StoreRecorder {
     calls.push_back(std::move(call));
   }
   NameKey intern(const runtime::LeaseKey& key) override { return NameKey(key); }
+  Name intern(std::string_view text) override { return Name(text); }
   std::vector<StoreCall> calls;
 
  private:

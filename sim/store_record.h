@@ -80,7 +80,7 @@ struct RecordedLease {
 
 // Every string of a call is a Name: a world interns them (StoreRecorder::intern), so that
 // recording a call allocates nothing for a name the run has seen, two calls of one holder share
-// its bytes, and the oracles' walks read a call of about 200 bytes, not 500. The history's hash
+// its bytes, and the oracles' walks read a call of 240 bytes, not 504. The history's hash
 // encodes each of them by its bytes, as when they were strings (sim/history.cpp).
 struct StoreCall {
   StoreOp op = StoreOp::kTake;

@@ -27,11 +27,6 @@ std::uint64_t parse_seed(std::string_view option, std::string_view text) {
   return value;
 }
 
-std::uint64_t SeedRange::count() const {
-  const std::uint64_t span = last - first;
-  return span == std::numeric_limits<std::uint64_t>::max() ? span : span + 1;
-}
-
 SeedRange parse_seed_range(std::string_view option, std::string_view text) {
   const auto dots = text.find("..");
   const bool single =

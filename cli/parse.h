@@ -22,8 +22,6 @@ std::uint64_t parse_seed(std::string_view option, std::string_view text);
 struct SeedRange {
   std::uint64_t first = 0;
   std::uint64_t last = 0;  // inclusive
-  // How many seeds, saturating at UINT64_MAX (only 0..UINT64_MAX itself would overflow).
-  std::uint64_t count() const;
 };
 // "A..B" with A <= B (both inclusive), or a single seed "A".
 SeedRange parse_seed_range(std::string_view option, std::string_view text);

@@ -439,6 +439,43 @@ TEST(StaleStepNeverSucceeds, AStaleStepEndsWithALeaseLostCode) {
   }
 }
 
+// Only the lease-lost family is a stale step's end: a cancel the holder learns of after it lost
+// the token is still an end that claims the lease was held (red team round 31b, bug 21: any
+// execution.* code accepted, and the stale step ending cancelled went unreported).
+TEST(StaleStepNeverSucceeds, AStaleStepEndingCancelledIsReported) {
+  const std::string cancelled(runtime::ExecutionCancelledError::kCode);
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  const auto lost = s.holder(EventKind::kLeaseLost, "a", 1, {}, "local-expiry");
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", cancelled);
+  std::vector<Violation> found;
+  check_stale_step_never_succeeds(s.events(), found);
+  expect_one(found, StaleStepNeverSucceeds{}.name(), {started, lost, ended});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found.front().message.find("ended with 'execution.cancelled'"), std::string::npos)
+      << found.front().message;
+}
+
+// The holder's own release ends its token as a loss does: a step that ends ok after it (its
+// checkpoint committed before the release) is stale (red team round 31b, bug 30: read_steps
+// took only kLeaseLost as the token's end).
+TEST(StaleStepNeverSucceeds, AStepEndingOkAfterItsHolderReleasedTheTokenIsReported) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  s.holder(EventKind::kCheckpointSent, "a", 1, "charge");
+  s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 1, "charge");
+  const auto released = s.holder(EventKind::kLeaseReleased, "a", 1);
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", "ok");
+  std::vector<Violation> found;
+  check_stale_step_never_succeeds(s.events(), found);
+  expect_one(found, StaleStepNeverSucceeds{}.name(), {started, released, ended});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found.front().message.find("(lease-released)"), std::string::npos)
+      << found.front().message;
+}
+
 // --- stopped-holder ---
 
 TEST(StoppedHolder, WritesBeforeTheRefusalAndUnderALaterTokenPass) {
@@ -668,6 +705,47 @@ TEST(FencedCheckpoint, ACommitUnderAStaleTokenIsReported) {
   Story s;
   s.store(EventKind::kStoreLeaseGranted, "b", 2, kTtl);
   const auto stale = s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 2, "charge");
+  std::vector<Violation> found;
+  check_fenced_checkpoint(s.events(), found);
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{stale}));
+}
+
+// The epoch is the one token a commit may carry: one above it is no more the key's current holder
+// than one below (red team round 31b, bug 04: `token >= epoch` passed it).
+TEST(FencedCheckpoint, ACommitUnderATokenAboveTheEpochIsReported) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "b", 2, kTtl);
+  const auto above = s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 3, 2, "charge");
+  std::vector<Violation> found;
+  check_fenced_checkpoint(s.events(), found);
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{above}));
+  EXPECT_NE(found[0].message.find("under token 3 while the key's epoch was 2"), std::string::npos)
+      << found[0].message;
+}
+
+// The tree's completion is a checkpoint like a step's (the stores commit it as step "<tree>"):
+// committed under a stale token it is reported (red team round 31b, bug 32: skipped as the
+// pass-end oracles' business, which judge the pass, not the store).
+TEST(FencedCheckpoint, TheTreesCompletionCommittedUnderAStaleTokenIsReported) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "b", 2, kTtl);
+  const auto stale = s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 2, "<tree>");
+  std::vector<Violation> found;
+  check_fenced_checkpoint(s.events(), found);
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{stale}));
+  EXPECT_NE(found[0].message.find("checkpoint '<tree>'"), std::string::npos) << found[0].message;
+}
+
+// Every commit is judged, whatever path it names: one naming no step is not exempt (red team
+// round 31b, bug 03: an empty path skipped as "a tree's completion"; the runtime never commits
+// one, so the bug was equivalent in practice, and this pins it).
+TEST(FencedCheckpoint, ACommitNamingNoStepIsJudgedLikeAnyOther) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "b", 2, kTtl);
+  const auto stale = s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 2, "");
   std::vector<Violation> found;
   check_fenced_checkpoint(s.events(), found);
   ASSERT_EQ(found.size(), 1u) << all(found);

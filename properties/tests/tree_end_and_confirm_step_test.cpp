@@ -132,6 +132,19 @@ TEST(EndedTreeNotLive, ACompletedTreeEndsAtItsCommit) {
   EXPECT_EQ(s.ended_tree_not_live().size(), 1u);
 }
 
+// Two withdrawals of one step overlap; one returns. Which one cannot be told, but one is still
+// open, and its refusal as live after the tree's end is judged (red team round 31b, bug 12: a
+// return closed every open withdrawal of the step, and the second refusal went unreported).
+TEST(EndedTreeNotLive, OneOfTwoOverlappingWithdrawalsReturningLeavesTheOtherJudged) {
+  Story s;
+  s.store_call(1 * kSecond, sim::StoreOp::kCommitTree, "committed");  // 0: the end
+  s.observed(2 * kSecond, "withdrawal-began", "a", "");               // 1
+  s.observed(3 * kSecond, "withdrawal-began", "a", "");               // 2
+  s.observed(4 * kSecond, "withdrawal-returned", "a", "ok");          // 3
+  s.runtime_event(5 * kSecond, EventKind::kWithdrawalRefused, "a", "the tree is live", 0);  // 4
+  EXPECT_EQ(testing::events_of(s.ended_tree_not_live()), (testing::Reports{{0, 1, 4}}));
+}
+
 TEST(WithdrawalFrame, UnfencedAfterTheCancelledPassFinishedIsAllowedButNotAfterTheRecordingAlone) {
   Story ended = cancelled_and_finished();
   ended.observed(3 * kSecond, "withdrawal", "a", "unfenced");
@@ -150,6 +163,21 @@ TEST(ConfirmWithinStep, AConfirmReturnedAfterItsStepsBodyReturnedIsCaught) {
   EXPECT_TRUE(s.confirm_within_step().empty());
   s.observed(2 * kSecond, "confirm", "notify", "confirmed", 1);  // a helper's, after the body
   EXPECT_EQ(s.confirm_within_step().size(), 1u);
+}
+
+// A step's runs under two tokens at one node are two runs: the later token's run of the step
+// running does not make a confirm of the earlier run, returned after that run's body returned,
+// one made within its step (red team round 31b, bug 11: the slot keyed without the token).
+TEST(ConfirmWithinStep, ALaterTokensRunOfTheStepDoesNotCoverAConfirmOfTheEarlierRun) {
+  Story s;
+  s.runtime_event(1 * kSecond, EventKind::kStepStarted, "notify", {}, 1);    // 0
+  s.runtime_event(2 * kSecond, EventKind::kCheckpointSent, "notify", {}, 1);  // 1
+  s.runtime_event(3 * kSecond, EventKind::kStepStarted, "notify", {}, 2);    // 2: a retake's run
+  s.observed(4 * kSecond, "confirm", "notify", "confirmed", 1);              // 3: token 1's
+  const std::vector<Violation> found = s.confirm_within_step();
+  EXPECT_EQ(testing::events_of(found), (testing::Reports{{0, 1, 3}}));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].message.find("under token 1"), std::string::npos) << found[0].message;
 }
 
 TEST(ConfirmWithinStep, AFailedConfirmOrAnotherTokensRunIsNotJudged) {

@@ -115,6 +115,22 @@ TEST(RefusalIsALoss, ARenewalRefusedAsExpiredThatTheHolderKeepsIsReported) {
   }
 }
 
+// A renewal refused because the lease was released is a refusal like any other: a holder that
+// sends under the token after it reached it goes on with a token that is over (red team round
+// 31b, bug 18: taken as saying nothing new, the write after it went unreported).
+TEST(RefusalIsALoss, AWriteAfterARenewalRefusedAsReleasedIsReported) {
+  Story s;
+  s.at(0, EventKind::kTreeStarted, 1, "order", {});
+  s.at(1, EventKind::kStepStarted, 1);
+  s.at(2, EventKind::kRenewRefused, 1, "released", {});
+  s.at(3, EventKind::kWriteSent, 1, "key");
+  const auto found = s.refusal();
+  EXPECT_EQ(events_of(found), (Reports{{2, 3}}));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].message.find("renew-refused of that token ('released')"), std::string::npos)
+      << found[0].message;
+}
+
 TEST(RefusalIsALoss, ACheckpointRefusedForAReleasedLeaseEndsTheToken) {
   Story s;
   s.at(0, EventKind::kTreeStarted, 1, "order", {});

@@ -2,6 +2,7 @@
 // passes as the ADR tells it and fails with the one thing changed that breaks its rule.
 #include <gtest/gtest.h>
 
+#include "properties/fence_read.h"
 #include "properties/invariants_fence_use.h"
 #include "properties/tests/story_event.h"
 #include "properties/tests/world_of.h"
@@ -133,6 +134,37 @@ TEST(FenceAfterLoss, AnUnreadableFenceRecordIsReported) {
   EXPECT_EQ(found[0].invariant, "fence-after-loss");
   EXPECT_NE(found[0].message.find("unreadable fence record 'held until later'"), std::string::npos)
       << found[0].message;
+}
+
+// The record's two forms as fence-after-loss and refusal-hands-over read them, and nothing else:
+// a loss whose error had no code is still a loss (red team round 31b, bug 27: "lost" with no code
+// read as unparseable, and refusal-hands-over skipped it).
+TEST(FenceRead, BothFormsAreReadALossWithNoCodeAmongThemAndNothingElse) {
+  const auto held = parse_fence_read("until 29930000000 held");
+  ASSERT_TRUE(held.has_value());
+  EXPECT_EQ(held->until, 29'930'000'000);
+  EXPECT_TRUE(held->held);
+  EXPECT_TRUE(held->lost_code.empty());
+
+  const auto lost = parse_fence_read("until 5 lost execution.lease-lost.fenced");
+  ASSERT_TRUE(lost.has_value());
+  EXPECT_EQ(lost->until, 5);
+  EXPECT_FALSE(lost->held);
+  EXPECT_EQ(lost->lost_code, "execution.lease-lost.fenced");
+
+  for (const std::string_view no_code : {"until 5 lost", "until 5 lost "}) {
+    const auto bare = parse_fence_read(no_code);
+    ASSERT_TRUE(bare.has_value()) << no_code;
+    EXPECT_EQ(bare->until, 5) << no_code;
+    EXPECT_FALSE(bare->held) << no_code;
+    EXPECT_TRUE(bare->lost_code.empty()) << no_code;
+  }
+
+  for (const std::string_view unreadable :
+       {"", "held", "until", "until 5", "until  held", "until 5x held",
+        "until 5 heldx", "until 5 Held", "until 5 gone", "Until 5 held", "held until later"}) {
+    EXPECT_FALSE(parse_fence_read(unreadable).has_value()) << "'" << unreadable << "'";
+  }
 }
 
 TEST(FenceAfterLoss, AFutureConfirmedUntilAfterTheHolderReportedTheLossIsCaught) {
@@ -477,6 +509,20 @@ TEST(WithdrawalFrame, AFencedWithdrawalRunsInTheFrameOfTheStepItNamed) {
   Story other;
   other.observed(5 * kSecond, "withdrawal", 1, "fenced", "charge", {}, 0, "ship");
   EXPECT_EQ(other.withdrawals().size(), 1U);
+}
+
+// The frame must be the named step's own, not one whose path merely begins with its name: a step
+// within it, or a sibling whose name extends it (red team round 31b, bug 23: a prefix accepted).
+TEST(WithdrawalFrame, AFencedWithdrawalInAFrameWhosePathOnlyBeginsWithTheNamedStepIsReported) {
+  Story s;
+  s.observed(5 * kSecond, "withdrawal", 1, "fenced", "charge", {}, 0, "charge/retry");  // 0
+  s.observed(6 * kSecond, "withdrawal", 1, "fenced", "charge", {}, 0, "charges");       // 1
+  const auto found = s.withdrawals();
+  ASSERT_EQ(events_of(found), (Reports{{0}, {1}}));
+  EXPECT_NE(found[0].message.find("fenced frame of step 'charge/retry'"), std::string::npos)
+      << found[0].message;
+  EXPECT_NE(found[1].message.find("fenced frame of step 'charges'"), std::string::npos)
+      << found[1].message;
 }
 
 // Every report: two withdrawals, each run in the fenced frame of a step it did not name.

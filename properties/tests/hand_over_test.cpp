@@ -253,6 +253,20 @@ TEST(RefusalHandsOver, APlainLeaseLostErrorAfterAWritesRefusalIsCaught) {
       << found[0].message;
 }
 
+// A fence read that names no code for what assertHeld() threw is read, not skipped: after the
+// refusal it is a loss read without the refusal (red team round 31b, bug 27: "lost" with no code
+// was unparseable, and this oracle skipped what it could not read).
+TEST(RefusalHandsOver, AFenceReadLostWithNoCodeAfterAWritesRefusalIsCaught) {
+  Story s;
+  s.observed(1 * kSecond, "thrown", 3, "ExecutionFencedError", "charge", kHolder, "write");
+  s.observed(2 * kSecond, "fence", 3, "until 5 lost", "audit");
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{0, 1})) << found[0].message;
+  EXPECT_NE(found[0].message.find("threw an error with no code"), std::string::npos)
+      << found[0].message;
+}
+
 TEST(RefusalHandsOver, AFenceStillHeldAfterTheBodysFencedCallIsCaught) {
   Story s;
   s.handed_over(1 * kSecond, 3, 4, std::string(kFenced));

@@ -801,6 +801,25 @@ TEST(ActsWithinBelief, AWriteAtTheInstantOfLocalExpiryIsReportedOneBeforeItPasse
   expect_one(found, ActsWithinBelief{}.name(), {0, at});
 }
 
+// Only a renewal the store granted moves the local expiry: one answered otherwise (stale, expired,
+// released, not the holder) gives the holder nothing (red team round 31b, bug 29: any answered
+// renewal counted as a grant, and the write past the take's expiry went unreported).
+TEST(ActsWithinBelief, ARenewalAnsweredWithoutAGrantDoesNotMoveTheLocalExpiry) {
+  for (const std::string outcome : {"stale", "expired", "released", "not-holder"}) {
+    History h;
+    const auto taken = h.take(1);  // confirmedUntil = 0 + 30 s - 70 ms
+    h.at(10 * kSecond);
+    h.renew(1, 10 * kSecond, outcome);  // answered, not granted
+    h.at(35 * kSecond);
+    const auto write = h.runtime_event(EventKind::kWriteSent, 1, "charge");
+    std::vector<Violation> found;
+    check_acts_within_belief(h.events(), LocalExpiryPolicy{}, found);
+    ASSERT_EQ(found.size(), 1u) << outcome << "\n" << all(found);
+    EXPECT_EQ(found[0].invariant, ActsWithinBelief{}.name()) << outcome;
+    EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{taken, write})) << outcome;
+  }
+}
+
 // --- reference-model ---
 
 TEST(ReferenceModel, TheStoresRulesAgreeWithAFaithfulStore) {

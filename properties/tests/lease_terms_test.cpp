@@ -50,6 +50,30 @@ TEST(LeaseTerms, ALongerOrShorterLeaseIsReportedOncePerHolderAndTtl) {
   EXPECT_EQ(found[1].events, std::vector<std::uint64_t>{2});
 }
 
+// A shorter lease breaks the terms as a longer one does: the holder's belief and the store's no
+// longer agree (red team round 31b, bug 16: only a longer ttl reported; the test above caught it by
+// its one shorter renewal alone).
+TEST(LeaseTerms, AShorterTakeIsReported) {
+  const Events events{store_call(sim::StoreOp::kTake, "a", kTerms - 1, 0)};
+  std::vector<Violation> found;
+  check_lease_terms(events, kTerms, found);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, std::vector<std::uint64_t>{0});
+  EXPECT_NE(found[0].message.find("a take of"), std::string::npos) << found[0].message;
+}
+
+// A renewal is judged on its own ttl, not its take's: a runtime that takes with the terms and
+// renews with another is reported at the renewal (red team round 31b, bug 17: takes only judged).
+TEST(LeaseTerms, ARenewalAskingAnotherTtlThanItsTakesIsReported) {
+  const Events events{store_call(sim::StoreOp::kTake, "a", kTerms, 0),
+                      store_call(sim::StoreOp::kRenew, "a", kTerms + kSecond, 1)};
+  std::vector<Violation> found;
+  check_lease_terms(events, kTerms, found);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, std::vector<std::uint64_t>{1});
+  EXPECT_NE(found[0].message.find("a renewal of"), std::string::npos) << found[0].message;
+}
+
 TEST(LeaseTerms, OtherCallsAreNotJudged) {
   const Events events{store_call(sim::StoreOp::kRelease, "a", 0, 0)};
   std::vector<Violation> found;

@@ -611,6 +611,23 @@ TEST(StrictConfirm, AnotherNodesRenewalAnswersNoConfirm) {
   expect_one(found, StrictConfirm{}.name(), {returned});
 }
 
+// A confirm's window ends when it returned in true time, the time the store's records of sends
+// are in; its node's monotonic clock, which counts from the node's own start, is another scale
+// (red team round 31b, bug 08: read on the monotonic clock, an answered confirm was reported, and
+// only catalogue runs' false alarms showed it).
+TEST(StrictConfirm, AConfirmIsJudgedOnTrueTimeWhateverItsNodesMonotonicClockReads) {
+  History h;
+  h.take(1);
+  h.at(5 * kSecond);
+  h.renew(1, 5 * kSecond);  // the confirm's own renewal, granted
+  h.at(6 * kSecond);
+  // Its node's monotonic clock reads 1 s: it started 5 s after the world.
+  h.observe("confirm", 1, "confirmed", 5 * kSecond, 1 * kSecond);
+  std::vector<Violation> found;
+  check_strict_confirm(h.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
 // Every report, not only the first: two confirms returned unanswered are both reported
 // (tools/quiet-oracles.py --sites --first-only: the oracle stopped at its first report passed
 // every test above, each of which had one such confirm).
@@ -697,6 +714,24 @@ TEST(ExpiredWriteNeverSucceeds, AWriteThatReturnedAfterLocalExpiryIsReported) {
   check_expired_write_never_succeeds(h.events(), LocalExpiryPolicy{}, found);
   ASSERT_EQ(found.size(), 1u) << all(found);
   EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{1, late}));
+}
+
+// A write the sink answered as deduplicated also returned success to its body: after the local
+// expiry it is reported as an applied one is (red team round 31b, bug 14: only "applied" judged,
+// caught only by a never-granted token's deduplicated write in an every-report story).
+TEST(ExpiredWriteNeverSucceeds, ADeduplicatedWriteThatReturnedAfterLocalExpiryIsReported) {
+  History h;
+  const auto taken = h.take(1);  // confirmedUntil = 0 + 30 s - 70 ms
+  h.at(29 * kSecond);
+  h.observe("write", 1, "deduplicated", 28 * kSecond, 29 * kSecond);  // in time: fine
+  h.at(31 * kSecond);
+  const auto late = h.observe("write", 1, "deduplicated", 28 * kSecond, 31 * kSecond);
+  std::vector<Violation> found;
+  check_expired_write_never_succeeds(h.events(), LocalExpiryPolicy{}, found);
+  expect_one(found, ExpiredWriteNeverSucceeds{}.name(), {taken, late});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].message.find("returned 'deduplicated'"), std::string::npos)
+      << found[0].message;
 }
 
 TEST(ExpiredWriteNeverSucceeds, AWriteUnderATokenNeverGrantedIsReported) {

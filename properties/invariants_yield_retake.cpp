@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <string_view>
 
@@ -37,9 +38,17 @@ bool lease_lost(std::string_view code) {
 
 void check_yield_lost_only_to_a_taker(const Events& events, std::vector<Violation>& out) {
   std::map<TreeAtHolder, Yielded> yielded;
+  // The latest token the store granted of each key. A grant before the yield counts too: a store
+  // whose clock stepped forward (outside the assumptions) ends a lease early, and another instance
+  // takes the key while its holder still believes it holds it; the holder's yield then gives back
+  // a token already taken over, and its retake is refused by that taker (red team 31a, bug 31's
+  // run: token 6 granted at #4789, token 5 released at #4794).
+  std::map<sim::NameKey, runtime::Token> latest_grant;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store && !e.store->failed &&
         e.store->op == sim::StoreOp::kTake && e.store->outcome == "taken"sv && e.store->lease) {
+      runtime::Token& latest = latest_grant[e.store->key];
+      latest = std::max(latest, e.store->lease->token);
       for (auto& [tree, y] : yielded) {
         if (tree.second == e.store->key && e.store->lease->token > y.token) y.taken = true;
       }
@@ -58,9 +67,12 @@ void check_yield_lost_only_to_a_taker(const Events& events, std::vector<Violatio
       case EventKind::kLeaseTaken:
         yielded.erase(tree);
         break;
-      case EventKind::kLeaseReleased:
-        yielded[tree] = Yielded{r->token, e.index, false, false};
+      case EventKind::kLeaseReleased: {
+        const auto granted = latest_grant.find(r->key);
+        const bool taken_already = granted != latest_grant.end() && granted->second > r->token;
+        yielded[tree] = Yielded{r->token, e.index, taken_already, false};
         break;
+      }
       case EventKind::kErrorClassified: {
         auto it = yielded.find(tree);
         if (it == yielded.end()) break;

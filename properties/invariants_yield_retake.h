@@ -1,8 +1,9 @@
 #pragma once
 // yield-lost-only-to-a-taker: a pass that gave its tree's lease back for a remote-children wait
 // ends lease-lost before it takes the lease back only if the lease store granted the key to a
-// later token after the yield. Judged from the store's records of its takes, never from the
-// runtime's own account of why its retake was refused.
+// later token than the one it gave back (after the yield, or before it when the store ended the
+// lease early). Judged from the store's records of its takes, never from the runtime's own
+// account of why its retake was refused.
 #include <vector>
 
 #include "properties/invariant.h"
@@ -22,7 +23,7 @@ class YieldLostOnlyToATaker final : public Invariant {
   std::string_view name() const override { return "yield-lost-only-to-a-taker"; }
   std::string_view statement() const override {
     return "a pass that yielded its tree's lease ends lease-lost before taking it back only if "
-           "the lease store granted the key to a later token after the yield";
+           "the lease store granted the key to a later token than the one it gave back";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };

@@ -293,6 +293,19 @@ TEST(YieldLostOnlyToATaker, ALossAfterAnotherHolderTookTheTreePasses) {
   EXPECT_TRUE(s.yield_retake().empty());
 }
 
+TEST(YieldLostOnlyToATaker, ALaterTokenGrantedBeforeTheYieldIsATakerToo) {
+  // The store ended token 1's lease early (its clock stepped forward: outside the assumptions)
+  // and granted token 2 to another instance while token 1's holder still believed it held the
+  // key; the holder's yield gave back a token already taken over (red team 31a, bug 31's run).
+  Story s;
+  s.granted(0, 1);
+  s.at(1 * kSecond, EventKind::kTreeStarted, 1, "order", {});
+  s.granted(2 * kSecond, 2, kOther);
+  s.at(2 * kSecond + 1, EventKind::kLeaseReleased, 1, {}, {});  // the yield, after the take
+  s.at(3 * kSecond, EventKind::kErrorClassified, 1, kLost, {});
+  EXPECT_TRUE(s.yield_retake().empty());
+}
+
 TEST(YieldLostOnlyToATaker, TheSameTokenGrantedAgainIsNoTaker) {
   Story s;
   s.granted(0, 1);

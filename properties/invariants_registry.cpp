@@ -1,5 +1,6 @@
 // The invariants every run is checked against, in the order their violations are reported.
 #include "properties/invariants_after_loss.h"
+#include "properties/invariants_belief_reported.h"
 #include "properties/invariants_builtin.h"
 #include "properties/invariants_cancel.h"
 #include "properties/invariants_cancel_end.h"
@@ -74,6 +75,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<YieldLostOnlyToATaker>());
   out.push_back(std::make_unique<StepCommitsUnderItsToken>());
   out.push_back(std::make_unique<ConfirmCancelAfterRenewal>());
+  out.push_back(std::make_unique<BeliefReportedAsRead>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

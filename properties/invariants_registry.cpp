@@ -19,6 +19,7 @@
 #include "properties/invariants_sibling_names.h"
 #include "properties/invariants_stale_ends.h"
 #include "properties/invariants_stale_step_ends_lost.h"
+#include "properties/invariants_wait_ends_held.h"
 #include "properties/invariants_write_verdict.h"
 #include "properties/invariants_yield_retake.h"
 
@@ -74,6 +75,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<YieldLostOnlyToATaker>());
   out.push_back(std::make_unique<StepCommitsUnderItsToken>());
   out.push_back(std::make_unique<ConfirmCancelAfterRenewal>());
+  out.push_back(std::make_unique<RemoteWaitEndsHeld>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

@@ -14,6 +14,7 @@
 #include "properties/invariants_hand_over.h"
 #include "properties/invariants_lease_terms.h"
 #include "properties/invariants_lease_timers.h"
+#include "properties/invariants_loss_cause.h"
 #include "properties/invariants_lost_only_when_lost.h"
 #include "properties/invariants_reported_as_recorded.h"
 #include "properties/invariants_sibling_names.h"
@@ -76,6 +77,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<StepCommitsUnderItsToken>());
   out.push_back(std::make_unique<ConfirmCancelAfterRenewal>());
   out.push_back(std::make_unique<RemoteWaitEndsHeld>());
+  out.push_back(std::make_unique<LossAfterItsCause>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

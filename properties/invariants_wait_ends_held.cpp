@@ -16,8 +16,8 @@ namespace {
 
 // A token as its holder reported it: taken, then ended (released or lost) at most once.
 struct WaitEndsHeldToken {
-  std::uint64_t taken = 0;                // the kLeaseTaken
-  std::optional<std::uint64_t> ended;     // the first kLeaseReleased or kLeaseLost since
+  std::uint64_t taken = 0;             // the kLeaseTaken
+  std::optional<std::uint64_t> ended;  // the first kLeaseReleased or kLeaseLost since
   EventKind ended_by = EventKind::kLeaseReleased;
 };
 
@@ -31,7 +31,8 @@ void check_remote_wait_ends_held(const Events& events, std::vector<Violation>& o
     if (r == nullptr) continue;
     switch (r->kind) {
       case EventKind::kLeaseTaken:
-        tokens[held_token(*r)] = WaitEndsHeldToken{e.index, std::nullopt, EventKind::kLeaseReleased};
+        tokens[held_token(*r)] =
+            WaitEndsHeldToken{e.index, std::nullopt, EventKind::kLeaseReleased};
         break;
       case EventKind::kLeaseReleased:
       case EventKind::kLeaseLost: {

@@ -13,11 +13,12 @@ namespace fencesim::properties {
 // the yield gives the lease back, and the wait is over for the tree only once the pass takes it
 // again: a wait ends "under the lease taken back", where ending it cannot finish the tree beside
 // another holder's step. A runtime that reports kRemoteWaitEnded before its retake says the tree's
-// pass is back at work while its lease is still given back (and another instance may hold the tree),
-// and in a pass whose retake is then refused it reports the end of a wait that never resumed (red
-// team round 31a, bug 33). So every kRemoteWaitEnded carries a token its holder took (kLeaseTaken)
-// and has neither released (the yield, or the pass's end) nor lost since: never between the yield's
-// kLeaseReleased and the next kLeaseTaken of the key, never after a retake that was refused.
+// pass is back at work while its lease is still given back (and another instance may hold the
+// tree), and in a pass whose retake is then refused it reports the end of a wait that never resumed
+// (red team round 31a, bug 33). So every kRemoteWaitEnded carries a token its holder took
+// (kLeaseTaken) and has neither released (the yield, or the pass's end) nor lost since: never
+// between the yield's kLeaseReleased and the next kLeaseTaken of the key, never after a retake that
+// was refused.
 class RemoteWaitEndsHeld final : public Invariant {
  public:
   std::string_view name() const override { return "remote-wait-ends-held"; }

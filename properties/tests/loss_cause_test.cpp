@@ -27,8 +27,8 @@ class Story {
                    std::string holder = "h") {
     sim::HistoryEvent e =
         testing::next_event(events_, kHolder, sim::WorldEventKind::kRuntime, at_s * kSecond);
-    e.runtime = runtime::RuntimeEvent{kind, std::move(holder), key, runtime::to_string(key), token,
-                                      {},   std::string(detail), 0};
+    e.runtime = runtime::RuntimeEvent{
+        kind, std::move(holder), key, runtime::to_string(key), token, {}, std::string(detail), 0};
     events_.push_back(std::move(e));
     return events_.back().index;
   }
@@ -73,11 +73,11 @@ TEST(LossAfterItsCause, ALossReportedBeforeItsRefusedRenewalIsReported) {
 
 TEST(LossAfterItsCause, TheRefusalMustBeOfTheSameHolderKeyTokenAndReason) {
   Story s;
-  s.at(0, EventKind::kRenewRefused, 1, "stale", kOtherTree);  // another tree's
+  s.at(0, EventKind::kRenewRefused, 1, "stale", kOtherTree);      // another tree's
   s.at(0, EventKind::kRenewRefused, 1, "stale", kTree, "other");  // another holder's
-  s.at(0, EventKind::kRenewRefused, 2, "stale");             // another token's
-  s.at(0, EventKind::kRenewRefused, 1, "expired");           // another reason
-  s.at(0, EventKind::kCheckpointRefused, 2);                 // another token's checkpoint
+  s.at(0, EventKind::kRenewRefused, 2, "stale");                  // another token's
+  s.at(0, EventKind::kRenewRefused, 1, "expired");                // another reason
+  s.at(0, EventKind::kCheckpointRefused, 2);                      // another token's checkpoint
   const std::uint64_t renew = s.at(1, EventKind::kLeaseLost, 1, "renew-refused:stale");
   const std::uint64_t checkpoint = s.at(1, EventKind::kLeaseLost, 3, "checkpoint-refused");
   EXPECT_EQ(events_of(s.check()), (Reports{{renew}, {checkpoint}}));
@@ -86,12 +86,12 @@ TEST(LossAfterItsCause, TheRefusalMustBeOfTheSameHolderKeyTokenAndReason) {
 // Two tokens, each reported lost before the refusal that lost it: both are reported.
 TEST(LossAfterItsCauseEveryReport, TwoLossesBeforeTheirRefusalsAreBothReported) {
   Story s;
-  s.at(0, EventKind::kLeaseTaken, 1);                          // 0
-  s.at(1, EventKind::kLeaseLost, 1, "renew-refused:expired");  // 1
-  s.at(1, EventKind::kRenewRefused, 1, "expired");             // 2
-  s.at(2, EventKind::kLeaseTaken, 2);                          // 3
-  s.at(3, EventKind::kLeaseLost, 2, "renew-refused:released"); // 4
-  s.at(3, EventKind::kRenewRefused, 2, "released");            // 5
+  s.at(0, EventKind::kLeaseTaken, 1);                           // 0
+  s.at(1, EventKind::kLeaseLost, 1, "renew-refused:expired");   // 1
+  s.at(1, EventKind::kRenewRefused, 1, "expired");              // 2
+  s.at(2, EventKind::kLeaseTaken, 2);                           // 3
+  s.at(3, EventKind::kLeaseLost, 2, "renew-refused:released");  // 4
+  s.at(3, EventKind::kRenewRefused, 2, "released");             // 5
   EXPECT_EQ(events_of(s.check()), (Reports{{1}, {4}}));
 }
 

@@ -27,8 +27,8 @@ class Story {
                    std::string holder = "h") {
     sim::HistoryEvent e =
         testing::next_event(events_, kHolder, sim::WorldEventKind::kRuntime, at_s * kSecond);
-    e.runtime = runtime::RuntimeEvent{kind, std::move(holder), key, runtime::to_string(key), token,
-                                      {},   std::string(detail), 0};
+    e.runtime = runtime::RuntimeEvent{
+        kind, std::move(holder), key, runtime::to_string(key), token, {}, std::string(detail), 0};
     events_.push_back(std::move(e));
     return events_.back().index;
   }
@@ -116,15 +116,15 @@ TEST(RemoteWaitEndsHeld, OnlyTheHoldersOwnTokenOfTheTreeCounts) {
 // Two yields, each reported ended before its retake: both are reported, with their events.
 TEST(RemoteWaitEndsHeldEveryReport, TwoWaitsEndedBeforeTheirRetakesAreBothReported) {
   Story s;
-  s.at(0, EventKind::kLeaseTaken, 1);                  // 0
-  s.at(1, EventKind::kRemoteWaitBegan, 1);             // 1
-  s.at(1, EventKind::kLeaseReleased, 1);               // 2
-  s.at(2, EventKind::kRemoteWaitEnded, 1);             // 3
-  s.at(2, EventKind::kLeaseTaken, 2);                  // 4
-  s.at(3, EventKind::kRemoteWaitBegan, 2);             // 5
-  s.at(3, EventKind::kLeaseReleased, 2);               // 6
-  s.at(4, EventKind::kRemoteWaitEnded, 2);             // 7
-  s.at(4, EventKind::kTakeRefused, 3);                 // 8
+  s.at(0, EventKind::kLeaseTaken, 1);       // 0
+  s.at(1, EventKind::kRemoteWaitBegan, 1);  // 1
+  s.at(1, EventKind::kLeaseReleased, 1);    // 2
+  s.at(2, EventKind::kRemoteWaitEnded, 1);  // 3
+  s.at(2, EventKind::kLeaseTaken, 2);       // 4
+  s.at(3, EventKind::kRemoteWaitBegan, 2);  // 5
+  s.at(3, EventKind::kLeaseReleased, 2);    // 6
+  s.at(4, EventKind::kRemoteWaitEnded, 2);  // 7
+  s.at(4, EventKind::kTakeRefused, 3);      // 8
   EXPECT_EQ(events_of(s.check()), (Reports{{2, 3}, {6, 7}}));
 }
 

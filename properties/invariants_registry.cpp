@@ -15,12 +15,14 @@
 #include "properties/invariants_hand_over.h"
 #include "properties/invariants_lease_terms.h"
 #include "properties/invariants_lease_timers.h"
+#include "properties/invariants_loss_cause.h"
 #include "properties/invariants_lost_only_when_lost.h"
 #include "properties/invariants_reported_as_recorded.h"
 #include "properties/invariants_sibling_names.h"
 #include "properties/invariants_stale_ends.h"
 #include "properties/invariants_stale_step_ends_lost.h"
 #include "properties/invariants_store_reported.h"
+#include "properties/invariants_wait_ends_held.h"
 #include "properties/invariants_write_verdict.h"
 #include "properties/invariants_yield_retake.h"
 
@@ -78,6 +80,8 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<ConfirmCancelAfterRenewal>());
   out.push_back(std::make_unique<BeliefReportedAsRead>());
   out.push_back(std::make_unique<StoreReportedAsReplied>());
+  out.push_back(std::make_unique<RemoteWaitEndsHeld>());
+  out.push_back(std::make_unique<LossAfterItsCause>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

@@ -1057,8 +1057,8 @@ TEST(DefaultInvariants, AreEveryInvariantOnceInTheirReportOrder) {
       "lost-only-when-lost", "stale-step-ends-lost", "ended-tree-not-live", "confirm-within-step",
       "siblings-named-apart", "cancel-ends-no-later-step", "confirm-cancel-hides-no-loss",
         "stale-withdrawal-ends-lost", "yield-lost-only-to-a-taker", "step-commits-under-its-token",
-        "confirm-cancel-after-renewal", "belief-reported-as-read",
-        "store-reported-as-replied"};
+        "confirm-cancel-after-renewal", "belief-reported-as-read", "store-reported-as-replied",
+        "remote-wait-ends-held", "loss-after-its-cause"};
   EXPECT_EQ(names, expected);
 }
 

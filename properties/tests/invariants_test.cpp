@@ -1057,7 +1057,7 @@ TEST(DefaultInvariants, AreEveryInvariantOnceInTheirReportOrder) {
       "lost-only-when-lost", "stale-step-ends-lost", "ended-tree-not-live", "confirm-within-step",
       "siblings-named-apart", "cancel-ends-no-later-step", "confirm-cancel-hides-no-loss",
         "stale-withdrawal-ends-lost", "yield-lost-only-to-a-taker", "step-commits-under-its-token",
-        "confirm-cancel-after-renewal"};
+        "confirm-cancel-after-renewal", "cancel-seen-once-per-pass"};
   EXPECT_EQ(names, expected);
 }
 

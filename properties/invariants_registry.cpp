@@ -5,6 +5,7 @@
 #include "properties/invariants_cancel.h"
 #include "properties/invariants_cancel_end.h"
 #include "properties/invariants_cancel_reach.h"
+#include "properties/invariants_cancel_seen_once.h"
 #include "properties/invariants_commit_token.h"
 #include "properties/invariants_confirm_cancel.h"
 #include "properties/invariants_confirm_cancel_after.h"
@@ -82,6 +83,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<StoreReportedAsReplied>());
   out.push_back(std::make_unique<RemoteWaitEndsHeld>());
   out.push_back(std::make_unique<LossAfterItsCause>());
+  out.push_back(std::make_unique<CancelSeenOncePerPass>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

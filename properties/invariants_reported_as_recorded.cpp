@@ -1,6 +1,7 @@
 #include "properties/invariants_reported_as_recorded.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <map>
 #include <set>
@@ -29,6 +30,11 @@ struct Verdicts {
   bool refused = false;  // refused, or (the tree's completion) cancelled
 };
 
+// A write as the sink knows it: the sending node, scope key, token and idempotency key.
+using WriteKey = std::tuple<sim::NodeId, sim::Name, runtime::Token, sim::Name>;
+// The writes a holder's step sent: node, holder, scope key, token, step path.
+using SenderKey = std::tuple<sim::NodeId, sim::Name, sim::Name, runtime::Token, sim::Name>;
+
 }  // namespace
 
 void check_reported_as_recorded(const Events& events, std::vector<Violation>& out) {
@@ -40,11 +46,20 @@ void check_reported_as_recorded(const Events& events, std::vector<Violation>& ou
   // was killed between its commit and the commit's record), and placements the queue finished.
   std::unordered_set<sim::NameKey, KeyHash> completion_recorded;
   std::unordered_set<sim::NameKey, KeyHash> finished;
+  // The verdicts each sink recorded per write (every one, for a request it handled twice), and the
+  // idempotency keys each step run's holder sent (kWriteSent: detail = idempotency key).
+  std::map<WriteKey, std::set<std::string, std::less<>>> write_verdicts;
+  std::map<SenderKey, std::set<sim::Name>> sent;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store && !e.store->failed) {
       const sim::StoreCall& call = *e.store;
       if (call.op == sim::StoreOp::kFinish) {
         finished.insert(call.key);
+        continue;
+      }
+      if (call.op == sim::StoreOp::kWrite) {
+        write_verdicts[{call.from, call.scope_key, call.token, call.argument}].insert(
+            call.outcome.str());
         continue;
       }
       if (call.op == sim::StoreOp::kLoad) {
@@ -66,6 +81,38 @@ void check_reported_as_recorded(const Events& events, std::vector<Violation>& ou
     if (e.world != sim::WorldEventKind::kRuntime) continue;
     const sim::RuntimeRecord& r = e.runtime;
     const sim::NameKey& key = r.key;
+    if (r.kind == EventKind::kWriteSent) {
+      sent[{e.node, r.holder, r.scope_key, r.token, r.step}].insert(r.detail);
+      continue;
+    }
+    if (r.kind == EventKind::kWriteAccepted) {
+      // The reply that reached the holder is one the sink gave, before the report, to a write
+      // this holder's step sent from this node under this scope key and token (kWriteAccepted
+      // carries no idempotency key: any of the step's writes may be it). A sink that handled a
+      // request twice (a duplicated message) gave two verdicts, and either may be the reply.
+      bool backed = false;
+      std::set<std::string, std::less<>> given;
+      if (auto s = sent.find({e.node, r.holder, r.scope_key, r.token, r.step}); s != sent.end()) {
+        for (const sim::Name& idempotency_key : s->second) {
+          auto v = write_verdicts.find({e.node, r.scope_key, r.token, idempotency_key});
+          if (v == write_verdicts.end()) continue;
+          given.insert(v->second.begin(), v->second.end());
+          if (v->second.contains(std::string_view(r.detail.str()))) backed = true;
+        }
+      }
+      if (backed) continue;
+      out.push_back(violation(
+          kName,
+          fmt::format("{} reported its write of step '{}' (scope key {}, token {}) accepted as "
+                      "'{}', but the sink {}",
+                      r.holder.str(), r.step.str(), r.scope_key.str(), r.token, r.detail.str(),
+                      given.empty() ? std::string("recorded no verdict of such a write before the "
+                                                  "report")
+                                    : fmt::format("recorded only '{}' for the step's writes",
+                                                  fmt::join(given, "', '"))),
+          {e.index}));
+      continue;
+    }
     if (r.kind == EventKind::kCheckpointCommitted || r.kind == EventKind::kCheckpointRefused) {
       const bool committed = r.kind == EventKind::kCheckpointCommitted;
       const std::string path = r.step;

@@ -14,6 +14,8 @@ using runtime::EventKind;
 constexpr sim::NodeId kStore = 1;
 constexpr sim::NodeId kInstance = 2;
 const runtime::LeaseKey kTree{"tenant-1", "order-1"};
+constexpr sim::NodeId kOtherInstance = 3;
+const std::string kScope = "tenant-1:order-1";
 
 class Story {
  public:
@@ -60,6 +62,33 @@ class Story {
     e.runtime.step = path;
     events_.push_back(std::move(e));
   }
+  // The holder's step sent a write (kWriteSent: detail = the idempotency key) from `node`.
+  std::uint64_t write_sent(std::int64_t at_ns, const std::string& idempotency_key,
+                           runtime::Token token, sim::NodeId node = kInstance,
+                           const std::string& step = "charge") {
+    return write_report(at_ns, EventKind::kWriteSent, idempotency_key, token, node, step);
+  }
+  // The holder reports its write accepted as `verdict` (kWriteAccepted: no idempotency key).
+  std::uint64_t write_accepted(std::int64_t at_ns, const std::string& verdict,
+                               runtime::Token token, sim::NodeId node = kInstance,
+                               const std::string& step = "charge") {
+    return write_report(at_ns, EventKind::kWriteAccepted, verdict, token, node, step);
+  }
+  // The sink's record of a write sent from `from` with `idempotency_key` under `token`.
+  void sink_write(std::int64_t at_ns, const std::string& idempotency_key, runtime::Token token,
+                  std::string outcome, sim::NodeId from = kInstance,
+                  const std::string& scope_key = kScope) {
+    sim::StoreCall c;
+    c.op = sim::StoreOp::kWrite;
+    c.store = "ledger";
+    c.key = kTree;
+    c.token = token;
+    c.argument = idempotency_key;
+    c.scope_key = scope_key;
+    c.from = from;
+    c.outcome = std::move(outcome);
+    store(at_ns, std::move(c));
+  }
   std::vector<Violation> check() const {
     std::vector<Violation> out;
     check_reported_as_recorded(events_, out);
@@ -67,6 +96,19 @@ class Story {
   }
 
  private:
+  std::uint64_t write_report(std::int64_t at_ns, EventKind kind, const std::string& detail,
+                             runtime::Token token, sim::NodeId node, const std::string& step) {
+    sim::HistoryEvent e = testing::next_event(events_, node, sim::WorldEventKind::kRuntime, at_ns);
+    e.runtime.kind = kind;
+    e.runtime.holder = "instance-1";
+    e.runtime.key = kTree;
+    e.runtime.scope_key = kScope;
+    e.runtime.token = token;
+    e.runtime.step = step;
+    e.runtime.detail = detail;
+    events_.push_back(std::move(e));
+    return events_.back().index;
+  }
   void store(std::int64_t at_ns, sim::StoreCall c) {
     sim::HistoryEvent e =
         testing::next_event(events_, kStore, sim::WorldEventKind::kStoreCall, at_ns);
@@ -196,6 +238,81 @@ TEST(ReportedAsRecordedEveryReport, TwoCompletionsTheStoreDidNotBackAreBothRepor
   ASSERT_EQ(events_of(found), (Reports{{0}, {2}}));
   EXPECT_NE(found[1].message.find("had not finished its placement"), std::string::npos)
       << found[1].message;
+}
+
+
+// Writes: the runtime's kWriteAccepted says what the sink answered (red team 31a: it always said
+// "applied", even for a write the sink deduplicated).
+TEST(ReportedAsRecorded, AWriteReportedAsTheSinkAnsweredPasses) {
+  Story s;
+  s.write_sent(10, "k-charge", 2);
+  s.sink_write(11, "k-charge", 2, "applied");
+  s.write_accepted(12, "applied", 2);
+  // A later pass's run of the step: the sink already had the key.
+  s.write_sent(20, "k-charge", 3);
+  s.sink_write(21, "k-charge", 3, "deduplicated");
+  s.write_accepted(22, "deduplicated", 3);
+  // A request the sink handled twice (a duplicated message): either verdict may be the reply.
+  s.write_sent(30, "k-ship", 3, kInstance, "ship");
+  s.sink_write(31, "k-ship", 3, "applied");
+  s.sink_write(32, "k-ship", 3, "deduplicated");
+  s.write_accepted(33, "deduplicated", 3, kInstance, "ship");
+  EXPECT_TRUE(s.check().empty());
+}
+
+TEST(ReportedAsRecorded, AWriteReportedAppliedThatTheSinkDeduplicatedIsReported) {
+  Story s;
+  s.write_sent(10, "k-charge", 2);
+  s.sink_write(11, "k-charge", 2, "applied");
+  s.write_accepted(12, "applied", 2);
+  s.write_sent(20, "k-charge", 3);
+  s.sink_write(21, "k-charge", 3, "deduplicated");
+  const std::uint64_t wrong = s.write_accepted(22, "applied", 3);
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].invariant, "reported-as-recorded");
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{wrong}));
+  EXPECT_NE(found[0].message.find("recorded only 'deduplicated'"), std::string::npos)
+      << found[0].message;
+}
+
+TEST(ReportedAsRecorded, OnlyTheSameWriteFromTheSameNodeBacksAWriteReport) {
+  // Another node's write under the same key and token (a sibling's, say) backs nothing.
+  Story other_node;
+  other_node.write_sent(10, "k-charge", 2);
+  other_node.sink_write(11, "k-charge", 2, "applied", kOtherInstance);
+  other_node.sink_write(11, "k-charge", 2, "deduplicated");
+  other_node.write_accepted(12, "applied", 2);
+  EXPECT_EQ(other_node.check().size(), 1u);
+  // Nor does a verdict given under another token, or after the report.
+  Story other_token;
+  other_token.write_sent(10, "k-charge", 3);
+  other_token.sink_write(11, "k-charge", 2, "applied");
+  other_token.sink_write(11, "k-charge", 3, "deduplicated");
+  other_token.write_accepted(12, "applied", 3);
+  EXPECT_EQ(other_token.check().size(), 1u);
+  Story too_late;
+  too_late.write_sent(10, "k-charge", 2);
+  too_late.write_accepted(12, "applied", 2);
+  too_late.sink_write(13, "k-charge", 2, "applied");
+  EXPECT_EQ(too_late.check().size(), 1u);
+  // Nor a write the step did not send (another step's key).
+  Story other_step;
+  other_step.write_sent(10, "k-charge", 2);
+  other_step.sink_write(11, "k-ship", 2, "applied");
+  other_step.sink_write(11, "k-charge", 2, "deduplicated");
+  other_step.write_accepted(12, "applied", 2);
+  EXPECT_EQ(other_step.check().size(), 1u);
+}
+
+TEST(ReportedAsRecordedEveryReport, TwoWriteVerdictsTheSinkDidNotGiveAreBothReported) {
+  Story s;
+  s.write_sent(10, "k-charge", 2);                            // 0
+  s.sink_write(11, "k-charge", 2, "deduplicated");            // 1
+  s.write_accepted(12, "applied", 2);                         // 2: it was deduplicated
+  s.write_sent(20, "k-ship", 2, kInstance, "ship");           // 3
+  s.write_accepted(22, "applied", 2, kInstance, "ship");      // 4: no verdict recorded
+  EXPECT_EQ(events_of(s.check()), (Reports{{2}, {4}}));
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 
 #include "properties/invariants_loss_cause.h"
 #include "properties/tests/reports_of.h"
-#include "properties/tests/story_event.h"
+#include "properties/tests/holder_story.h"
 
 namespace fencesim::properties::loss_cause_test {
 namespace {
@@ -16,30 +16,16 @@ using runtime::kSecond;
 using testing::events_of;
 using testing::Reports;
 
-constexpr sim::NodeId kHolder = 2;
 const runtime::LeaseKey kTree{"tenant-1", "order-1"};
 const runtime::LeaseKey kOtherTree{"tenant-1", "order-2"};
 
-class Story {
+class Story : public testing::HolderStory {
  public:
-  std::uint64_t at(std::int64_t at_s, EventKind kind, runtime::Token token,
-                   std::string_view detail = {}, const runtime::LeaseKey& key = kTree,
-                   std::string holder = "h") {
-    sim::HistoryEvent e =
-        testing::next_event(events_, kHolder, sim::WorldEventKind::kRuntime, at_s * kSecond);
-    e.runtime = runtime::RuntimeEvent{
-        kind, std::move(holder), key, runtime::to_string(key), token, {}, std::string(detail), 0};
-    events_.push_back(std::move(e));
-    return events_.back().index;
-  }
   std::vector<Violation> check() const {
     std::vector<Violation> out;
-    check_loss_after_its_cause(events_, out);
+    check_loss_after_its_cause(events(), out);
     return out;
   }
-
- private:
-  std::vector<sim::HistoryEvent> events_;
 };
 
 TEST(LossAfterItsCause, ALossAfterItsRefusalPasses) {

@@ -94,8 +94,11 @@ void check_cancel_seen_once_per_pass(const std::vector<sim::HistoryEvent>& event
     }
     if (!which) continue;  // no pass of this holder over the tree in the history
     SeenPass& pass = passes[*which];
-    const std::string where = fmt::format("the pass of {} over {} (token {})", r->holder,
-                                          runtime::to_string(r->key), r->token);
+    // Spelled only for a report.
+    const auto where = [&] {
+      return fmt::format("the pass of {} over {} (token {})", r->holder,
+                         runtime::to_string(r->key), r->token);
+    };
     if (pass.ended) {
       // A read of the store the pass sent before it ended (the watcher's, in flight at the end)
       // may come back with the cancel after it: what the pass learned then it read while it ran.
@@ -115,14 +118,14 @@ void check_cancel_seen_once_per_pass(const std::vector<sim::HistoryEvent>& event
           name,
           fmt::format("{} reported that it learned of the tree's cancel ({}) after the pass "
                       "ended: a pass learns of its cancel only while it runs",
-                      where, r->detail),
+                      where(), r->detail),
           {pass.started, *pass.ended, e.index}));
     } else if (pass.seen) {
       out.push_back(violation(
           name,
           fmt::format("{} reported that it learned of the tree's cancel ({}) a second time: a "
                       "pass learns of its cancel once",
-                      where, r->detail),
+                      where(), r->detail),
           {pass.started, *pass.seen, e.index}));
     } else {
       pass.seen = e.index;

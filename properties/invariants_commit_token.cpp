@@ -33,7 +33,7 @@ void check_step_commits_under_its_token(const Events& events, std::vector<Violat
     if (e.world != sim::WorldEventKind::kStoreCall || !e.store) continue;
     const sim::StoreCall& call = *e.store;
     if (call.op != sim::StoreOp::kCommitStep) continue;
-    const auto ran = starts.find({call.from, sim::NameKey(call.key), sim::Name(call.argument)});
+    const auto ran = starts.find({call.from, call.key, call.argument});
     if (ran == starts.end() || ran->second.contains(call.token)) continue;
     const auto& [token, started] = *ran->second.rbegin();
     out.push_back(violation(

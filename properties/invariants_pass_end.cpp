@@ -66,7 +66,7 @@ void check_pass_ends_as_it_went(const std::vector<sim::HistoryEvent>& events,
     }
     if (const sim::StoreCall* take = failed_take(e)) {
       // A take refused: the retake after a yield is over.
-      auto it = passes.find({sim::Name(take->holder), take->key});
+      auto it = passes.find({take->holder, take->key});
       if (it != passes.end() && !it->second.lost) it->second.lost = e.index;
       continue;
     }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -48,7 +49,7 @@ void check_reported_as_recorded(const Events& events, std::vector<Violation>& ou
   std::unordered_set<sim::NameKey, KeyHash> finished;
   // The verdicts each sink recorded per write (every one, for a request it handled twice), and the
   // idempotency keys each step run's holder sent (kWriteSent: detail = idempotency key).
-  std::map<WriteKey, std::set<std::string, std::less<>>> write_verdicts;
+  std::map<WriteKey, std::set<sim::Name>> write_verdicts;
   std::map<SenderKey, std::set<sim::Name>> sent;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store && !e.store->failed) {
@@ -58,8 +59,7 @@ void check_reported_as_recorded(const Events& events, std::vector<Violation>& ou
         continue;
       }
       if (call.op == sim::StoreOp::kWrite) {
-        write_verdicts[{call.from, call.scope_key, call.token, call.argument}].insert(
-            call.outcome.str());
+        write_verdicts[{call.from, call.scope_key, call.token, call.argument}].insert(call.outcome);
         continue;
       }
       if (call.op == sim::StoreOp::kLoad) {
@@ -90,17 +90,25 @@ void check_reported_as_recorded(const Events& events, std::vector<Violation>& ou
       // this holder's step sent from this node under this scope key and token (kWriteAccepted
       // carries no idempotency key: any of the step's writes may be it). A sink that handled a
       // request twice (a duplicated message) gave two verdicts, and either may be the reply.
-      bool backed = false;
-      std::set<std::string, std::less<>> given;
-      if (auto s = sent.find({e.node, r.holder, r.scope_key, r.token, r.step}); s != sent.end()) {
-        for (const sim::Name& idempotency_key : s->second) {
-          auto v = write_verdicts.find({e.node, r.scope_key, r.token, idempotency_key});
-          if (v == write_verdicts.end()) continue;
-          given.insert(v->second.begin(), v->second.end());
-          if (v->second.contains(std::string_view(r.detail.str()))) backed = true;
-        }
+      static const std::set<sim::Name> kNoVerdicts;
+      const auto verdicts = [&](const sim::Name& idempotency_key) -> const std::set<sim::Name>& {
+        auto v = write_verdicts.find({e.node, r.scope_key, r.token, idempotency_key});
+        return v == write_verdicts.end() ? kNoVerdicts : v->second;
+      };
+      const auto s = sent.find({e.node, r.holder, r.scope_key, r.token, r.step});
+      const std::set<sim::Name> no_keys;
+      const std::set<sim::Name>& keys = s == sent.end() ? no_keys : s->second;
+      if (std::any_of(keys.begin(), keys.end(), [&](const sim::Name& idempotency_key) {
+            return verdicts(idempotency_key).contains(r.detail);
+          })) {
+        continue;
       }
-      if (backed) continue;
+      // Not backed: what the sink did say, for the message.
+      std::set<sim::Name> given;
+      for (const sim::Name& idempotency_key : keys) {
+        const std::set<sim::Name>& said = verdicts(idempotency_key);
+        given.insert(said.begin(), said.end());
+      }
       out.push_back(violation(
           kName,
           fmt::format("{} reported its write of step '{}' (scope key {}, token {}) accepted as "

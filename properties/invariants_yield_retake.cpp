@@ -24,7 +24,6 @@ using TreeAtHolder = std::pair<sim::Name, sim::NameKey>;
 struct Yielded {
   runtime::Token token = runtime::kTokenNone;
   std::uint64_t released = 0;  // the holder's kLeaseReleased
-  bool taken = false;          // the store granted a later token since
   // The store failed the holder's retake with an error: the key's epochs are spent (ADR-0023:
   // past 2^53-1 an error, never a grant), so no token can be taken again, by anyone.
   bool spent = false;
@@ -38,24 +37,22 @@ bool lease_lost(std::string_view code) {
 
 void check_yield_lost_only_to_a_taker(const Events& events, std::vector<Violation>& out) {
   std::map<TreeAtHolder, Yielded> yielded;
-  // The latest token the store granted of each key. A grant before the yield counts too: a store
-  // whose clock stepped forward (outside the assumptions) ends a lease early, and another instance
-  // takes the key while its holder still believes it holds it; the holder's yield then gives back
-  // a token already taken over, and its retake is refused by that taker (red team 31a, bug 31's
-  // run: token 6 granted at #4789, token 5 released at #4794).
+  // The latest token the store granted of each key: a pass lost to a taker when it is later than
+  // the token the pass gave back. A grant before the yield counts too: a store whose clock stepped
+  // forward (outside the assumptions) ends a lease early, and another instance takes the key while
+  // its holder still believes it holds it; the holder's yield then gives back a token already
+  // taken over, and its retake is refused by that taker (red team 31a, bug 31's run: token 6
+  // granted at #4789, token 5 released at #4794).
   std::map<sim::NameKey, runtime::Token> latest_grant;
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store && !e.store->failed &&
         e.store->op == sim::StoreOp::kTake && e.store->outcome == "taken"sv && e.store->lease) {
       runtime::Token& latest = latest_grant[e.store->key];
       latest = std::max(latest, e.store->lease->token);
-      for (auto& [tree, y] : yielded) {
-        if (tree.second == e.store->key && e.store->lease->token > y.token) y.taken = true;
-      }
       continue;
     }
     if (const sim::StoreCall* take = failed_take(e)) {
-      auto it = yielded.find({sim::Name(take->holder), take->key});
+      auto it = yielded.find({take->holder, take->key});
       if (it != yielded.end()) it->second.spent = true;
       continue;
     }
@@ -67,18 +64,17 @@ void check_yield_lost_only_to_a_taker(const Events& events, std::vector<Violatio
       case EventKind::kLeaseTaken:
         yielded.erase(tree);
         break;
-      case EventKind::kLeaseReleased: {
-        const auto granted = latest_grant.find(r->key);
-        const bool taken_already = granted != latest_grant.end() && granted->second > r->token;
-        yielded[tree] = Yielded{r->token, e.index, taken_already, false};
+      case EventKind::kLeaseReleased:
+        yielded[tree] = Yielded{r->token, e.index, false};
         break;
-      }
       case EventKind::kErrorClassified: {
         auto it = yielded.find(tree);
         if (it == yielded.end()) break;
         const Yielded y = it->second;
         yielded.erase(it);
-        if (!lease_lost(r->detail) || y.taken || y.spent) break;
+        const auto granted = latest_grant.find(r->key);
+        const bool taken = granted != latest_grant.end() && granted->second > y.token;
+        if (!lease_lost(r->detail) || taken || y.spent) break;
         out.push_back(violation(
             YieldLostOnlyToATaker{}.name(),
             fmt::format("{}'s pass of {} ended '{}' after it gave token {} back, before taking "

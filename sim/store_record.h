@@ -72,9 +72,6 @@ struct RecordedLease {
   operator runtime::Lease() const {  // NOLINT(google-explicit-constructor)
     return runtime::Lease{key, holder.str(), token, expires_at_ns, released};
   }
-  bool live_at(runtime::Nanoseconds store_now_ns) const {
-    return !released && store_now_ns < expires_at_ns;
-  }
   friend bool operator==(const RecordedLease&, const RecordedLease&) = default;
 };
 

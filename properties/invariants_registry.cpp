@@ -24,6 +24,7 @@
 #include "properties/invariants_stale_step_ends_lost.h"
 #include "properties/invariants_store_reported.h"
 #include "properties/invariants_wait_ends_held.h"
+#include "properties/invariants_withdrawal_return.h"
 #include "properties/invariants_write_verdict.h"
 #include "properties/invariants_yield_retake.h"
 
@@ -84,6 +85,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<RemoteWaitEndsHeld>());
   out.push_back(std::make_unique<LossAfterItsCause>());
   out.push_back(std::make_unique<CancelSeenOncePerPass>());
+  out.push_back(std::make_unique<ReturnedWithdrawalNotLost>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

@@ -356,6 +356,33 @@ class WithdrawalRefused final : public MarkRule {
   }
 };
 
+// withdrawal-returned-after-its-release: a withdrawal's body returned (its own record,
+// scenarios::record_withdrawal_body_returned) after its holder had given back the lease it ran
+// under (kLeaseReleased of that token on that node): the moment returned-withdrawal-not-lost
+// judges.
+class WithdrawalOutlivedRelease final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override {
+    return {"withdrawal-returned-after-its-release"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    if (e.world == sim::WorldEventKind::kObserved &&
+        e.runtime.holder == "withdrawal-body-returned"sv) {
+      if (released_.contains({e.node, e.runtime.key, e.runtime.token})) {
+        reach("withdrawal-returned-after-its-release");
+      }
+      return;
+    }
+    const sim::RuntimeRecord* r = runtime_of(e);
+    if (r != nullptr && r->kind == EventKind::kLeaseReleased) {
+      released_.insert({e.node, r->key, r->token});
+    }
+  }
+
+ private:
+  std::set<std::tuple<sim::NodeId, sim::NameKey, runtime::Token>> released_;
+};
+
 // `world` null only to list the rules' names (nothing is observed then).
 std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   std::vector<std::unique_ptr<MarkRule>> rules;
@@ -371,6 +398,7 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<CheckpointRefused>());
   rules.push_back(std::make_unique<StepsAndWaits>());
   rules.push_back(std::make_unique<WithdrawalRefused>());
+  rules.push_back(std::make_unique<WithdrawalOutlivedRelease>());
   return rules;
 }
 

@@ -236,6 +236,12 @@ void record_withdrawal_frame(sim::World& world, runtime::ExecutionContext& ctx,
                                              token == runtime::kTokenNone ? "unfenced" : "fenced"});
 }
 
+void record_withdrawal_body_returned(sim::World& world, runtime::ExecutionContext& ctx,
+                                     runtime::Token token) {
+  world.observe(ctx, sim::World::Observation{"withdrawal-body-returned", ctx.tree_key(), token, {},
+                                             {}, world.true_now_ns(), "returned"});
+}
+
 void record_errors(sim::World& world, runtime::ExecutionContext& ctx, std::string_view where,
                    const std::exception_ptr& error) {
   // Depth first, members before causes; a thrown object is visited once (chains may be cycles),

@@ -83,6 +83,17 @@ void record_errors(sim::World& world, runtime::ExecutionContext& ctx, std::strin
 // against the path it named.
 void record_withdrawal_frame(sim::World& world, runtime::ExecutionContext& ctx,
                              const std::string& named_path);
+// From a withdrawal's body, the last thing before it returns normally (never when it throws):
+// records that it returned (World::observe, what = "withdrawal-body-returned"): lease = the tree,
+// token = the fence's token the body read when it began (kTokenNone without a fence; read again
+// now, a fence whose step has ended refuses, as it has once the pass gave the lease back), outcome
+// "returned" (the world's own "withdrawal-returned" is the client's side: what withdraw() gave
+// back, recorded after the runtime's report). The runtime reports the
+// withdrawal's end (kWithdrawalEnded) right after, with no fiber switch between: the
+// returned-withdrawal-not-lost oracle judges that report by this record, not by the runtime's own
+// view of how the body ended.
+void record_withdrawal_body_returned(sim::World& world, runtime::ExecutionContext& ctx,
+                                     runtime::Token token);
 
 // The workload's own name for an effect: tree, step path and effect name, each length-prefixed
 // ("<bytes>:<part>", four parts, then '='), so that no two different effects share a name whatever

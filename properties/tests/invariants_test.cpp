@@ -1058,7 +1058,8 @@ TEST(DefaultInvariants, AreEveryInvariantOnceInTheirReportOrder) {
       "siblings-named-apart", "cancel-ends-no-later-step", "confirm-cancel-hides-no-loss",
         "stale-withdrawal-ends-lost", "yield-lost-only-to-a-taker", "step-commits-under-its-token",
         "confirm-cancel-after-renewal", "belief-reported-as-read", "store-reported-as-replied",
-        "remote-wait-ends-held", "loss-after-its-cause", "cancel-seen-once-per-pass"};
+        "remote-wait-ends-held", "loss-after-its-cause", "cancel-seen-once-per-pass",
+        "returned-withdrawal-not-lost"};
   EXPECT_EQ(names, expected);
 }
 

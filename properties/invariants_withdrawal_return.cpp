@@ -1,0 +1,97 @@
+// returned-withdrawal-not-lost (properties/invariants_withdrawal_return.h).
+#include "properties/invariants_withdrawal_return.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "properties/history_support.h"
+
+namespace fencesim::properties {
+
+using runtime::EventKind;
+
+namespace {
+
+// A token as its node held it: a withdrawal's body record names its node, not its holder.
+using NodeToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
+
+NodeToken node_token(const sim::HistoryEvent& e) {
+  return {e.node, e.runtime.key, e.runtime.token};
+}
+
+// A report by which the holder knew its token was over: its loss, or a refusal that reached it.
+bool ends_the_token(const sim::RuntimeRecord& r) {
+  switch (r.kind) {
+    case EventKind::kLeaseLost:
+    case EventKind::kRenewRefused:
+    case EventKind::kWriteRefused:
+      return true;
+    case EventKind::kCheckpointRefused:
+      return r.detail != "cancelled"sv;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void check_returned_withdrawal_not_lost(const std::vector<sim::HistoryEvent>& events,
+                                        std::vector<Violation>& out) {
+  const std::string_view name = ReturnedWithdrawalNotLost{}.name();
+  std::map<NodeToken, std::int64_t> belief;       // confirmedUntil of its last grant or renewal
+  std::set<NodeToken> ended;                      // lost, or refused, as its holder knew
+  std::map<NodeToken, std::uint64_t> given_back;  // released while alive: the release's index
+  std::map<sim::NodeId, std::uint64_t> returned;  // a body's return not yet followed by its end
+  for (const sim::HistoryEvent& e : events) {
+    if (e.world == sim::WorldEventKind::kObserved &&
+        e.runtime.holder == "withdrawal-body-returned"sv) {
+      returned[e.node] = e.index;
+      continue;
+    }
+    const sim::RuntimeRecord* r = runtime_event(e);
+    if (r == nullptr) continue;
+    if (r->kind == EventKind::kLeaseTaken || r->kind == EventKind::kLeaseRenewed) {
+      belief[node_token(e)] = r->value;
+      continue;
+    }
+    if (ends_the_token(*r)) {
+      ended.insert(node_token(e));
+      continue;
+    }
+    if (r->kind == EventKind::kLeaseReleased) {
+      const NodeToken held = node_token(e);
+      auto believed = belief.find(held);
+      if (!ended.contains(held) && believed != belief.end() &&
+          e.local_monotonic_ns < believed->second) {
+        given_back.emplace(held, e.index);
+      }
+      continue;
+    }
+    if (r->kind != EventKind::kWithdrawalEnded) continue;
+    auto body = returned.find(e.node);
+    if (body == returned.end()) continue;  // its body threw (or records nothing)
+    const std::uint64_t returned_at = body->second;
+    returned.erase(body);
+    if (r->token == runtime::kTokenNone || r->detail == "ok"sv) continue;
+    auto release = given_back.find(node_token(e));
+    if (release == given_back.end() || release->second > returned_at) continue;
+    out.push_back(violation(
+        name,
+        fmt::format("{}: the withdrawal for step '{}' of {} under token {} ended with '{}', but "
+                    "its body returned (event #{}) after its holder gave the lease back (event "
+                    "#{}) with nothing having lost it: a lease given back is not lost, and the "
+                    "withdrawal succeeded",
+                    r->holder, r->step, runtime::to_string(r->key), r->token,
+                    std::string_view(r->detail), returned_at, release->second),
+        {release->second, returned_at, e.index}));
+  }
+}
+
+void ReturnedWithdrawalNotLost::check(const sim::World& world, std::vector<Violation>& out) const {
+  check_returned_withdrawal_not_lost(world.history().events(), out);
+}
+
+}  // namespace fencesim::properties

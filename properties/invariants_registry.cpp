@@ -20,6 +20,7 @@
 #include "properties/invariants_lost_only_when_lost.h"
 #include "properties/invariants_reported_as_recorded.h"
 #include "properties/invariants_sibling_names.h"
+#include "properties/invariants_signal_reason.h"
 #include "properties/invariants_stale_ends.h"
 #include "properties/invariants_stale_step_ends_lost.h"
 #include "properties/invariants_store_reported.h"
@@ -86,6 +87,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<LossAfterItsCause>());
   out.push_back(std::make_unique<CancelSeenOncePerPass>());
   out.push_back(std::make_unique<ReturnedWithdrawalNotLost>());
+  out.push_back(std::make_unique<SignalReasonKept>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

@@ -383,6 +383,38 @@ class WithdrawalOutlivedRelease final : public MarkRule {
   std::set<std::tuple<sim::NodeId, sim::NameKey, runtime::Token>> released_;
 };
 
+// signal-reason-read-after-a-second-abort: a body read its lease's signal's reason
+// (scenarios::look_at_signal_reason) after the signal was aborted twice: the pass learnt of its
+// tree's cancel (kCancelSeen), then gave the lease back or lost it. The moment
+// signal-reason-kept judges.
+class SignalAbortedTwice final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override {
+    return {"signal-reason-read-after-a-second-abort"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "signal-reason"sv) {
+      if (twice_.contains({e.node, e.runtime.key, e.runtime.token})) {
+        reach("signal-reason-read-after-a-second-abort");
+      }
+      return;
+    }
+    const sim::RuntimeRecord* r = runtime_of(e);
+    if (r == nullptr) return;
+    const std::tuple<sim::NodeId, sim::NameKey, runtime::Token> signal{e.node, r->key, r->token};
+    if (r->kind == EventKind::kCancelSeen) {
+      cancelled_.insert(signal);
+    } else if ((r->kind == EventKind::kLeaseReleased || r->kind == EventKind::kLeaseLost) &&
+               cancelled_.contains(signal)) {
+      twice_.insert(signal);
+    }
+  }
+
+ private:
+  std::set<std::tuple<sim::NodeId, sim::NameKey, runtime::Token>> cancelled_;
+  std::set<std::tuple<sim::NodeId, sim::NameKey, runtime::Token>> twice_;
+};
+
 // `world` null only to list the rules' names (nothing is observed then).
 std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   std::vector<std::unique_ptr<MarkRule>> rules;
@@ -399,6 +431,7 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<StepsAndWaits>());
   rules.push_back(std::make_unique<WithdrawalRefused>());
   rules.push_back(std::make_unique<WithdrawalOutlivedRelease>());
+  rules.push_back(std::make_unique<SignalAbortedTwice>());
   return rules;
 }
 

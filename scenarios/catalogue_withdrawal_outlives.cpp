@@ -5,11 +5,17 @@
 // under the fence while the lease was held; a lease given back is not a lease lost, so the
 // withdrawal succeeded, and its end is reported "ok" (returned-withdrawal-not-lost). Until red team
 // 31a no scenario's withdrawal outlived its pass, and a runtime that called a released lease lost
-// at the withdrawal's end passed every sweep.
+// at the withdrawal's end passed every sweep. In three seeds of five a client cancels the tree
+// while the withdrawal works on: its signal (its lease's) is aborted by the cancel, then again by
+// the pass's release; a body reading the reason afterwards reads the cancel still
+// (signal-reason-kept; red team 31a's bug 32, a later abort replacing the reason, was caught only
+// by a unit test).
+#include <algorithm>
 #include <string>
 
 #include "runtime/errors.h"
 #include "scenarios/builder.h"
+#include "scenarios/watchful_step.h"
 #include "scenarios/workload.h"
 
 namespace fencesim::scenarios {
@@ -41,7 +47,15 @@ runtime::StepBody lingering_withdrawal(sim::World& world, runtime::Nanoseconds l
     } catch (const std::exception&) {
       return;  // a lost reply or a refusal: not the story this scenario tells
     }
-    ctx.env().sleep(linger);
+    // Works on in chunks of one second, reading its signal's reason after each and going on
+    // whatever it says (a cleanup that must finish): a cancel aborts the signal first, the pass's
+    // release after it, and the first reason is the one kept.
+    for (runtime::Nanoseconds left = linger; left > 0;) {
+      const runtime::Nanoseconds chunk = std::min(left, kSecond);
+      ctx.env().sleep(chunk);
+      left -= chunk;
+      look_at_signal_reason(world, ctx, token);
+    }
     // A fence refuses once its step has ended (ExecutionFence::live), whatever became of the
     // lease since: the withdrawal outlived its step.
     try {
@@ -61,7 +75,8 @@ static void register_catalogue_withdrawal_outlives(ScenarioRegistry& registry) {
           "a withdrawal inside a step writes under the step's fence, then works on past the "
           "step's end and past its pass giving the lease back (the tree completes, or its wait "
           "for a remote child yields the lease): the lease was given back, not lost, and the "
-          "withdrawal ends ok")
+          "withdrawal ends ok; in three seeds of five the tree is cancelled meanwhile, and the "
+          "signal the withdrawal reads keeps the cancel as its reason after the release")
       .safety_phase(90 * kSecond)
       .sink("payments")
       .instance("instance-1")
@@ -90,13 +105,18 @@ static void register_catalogue_withdrawal_outlives(ScenarioRegistry& registry) {
         // 25 s: past the step's end at most seeds, past the pass's release at many.
         const std::int64_t at_ns = draws.between(1'500, 2'500) * kMillisecond;
         const runtime::Nanoseconds linger = draws.between(0, 25'000) * kMillisecond;
-        world.withdraw_at(at_ns, "instance-1", runtime::LeaseKey{"tenant-1", "order-1"}, "long",
-                          lingering_withdrawal(world, linger));
+        const runtime::LeaseKey tree{"tenant-1", "order-1"};
+        world.withdraw_at(at_ns, "instance-1", tree, "long", lingering_withdrawal(world, linger));
+        // In three seeds of five a client cancels the tree while the withdrawal works on: the pass
+        // learns it (the signal aborts with the cancel) and ends the tree cancelled, giving the
+        // lease back (a second abort, which must not replace the first reason).
+        if (draws.chance(0.6)) world.cancel_at(draws.between(2'500, 7'000) * kMillisecond, tree);
       })
       // measured over seeds 1..400: fenced-withdrawal-written 100%, withdrawal-outlived-its-step
-      // 82%, withdrawal-returned-after-its-release 79%
+      // 82%, withdrawal-returned-after-its-release 79%, signal-reason-read-after-a-second-abort 19%
       .marks({"fenced-withdrawal-written >= 90%", "withdrawal-outlived-its-step >= 60%",
-              "withdrawal-returned-after-its-release >= 60%"})
+              "withdrawal-returned-after-its-release >= 60%",
+              "signal-reason-read-after-a-second-abort >= 10%"})
       .add_to(registry);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "runtime/errors.h"
 #include "scenarios/workload.h"
 
 namespace fencesim::scenarios {
@@ -16,6 +17,24 @@ bool look_at_signal(sim::World& world, runtime::ExecutionContext& ctx) {
                                              world.true_now_ns(),
                                              aborted ? "aborted" : "live"});
   return aborted;
+}
+
+bool look_at_signal_reason(sim::World& world, runtime::ExecutionContext& ctx,
+                           runtime::Token token) {
+  const std::exception_ptr reason = ctx.signal().reason();
+  std::string seen = "live";
+  if (reason) {
+    try {
+      std::rethrow_exception(reason);
+    } catch (const runtime::ExecutionError& error) {
+      seen = std::string(error.code());
+    } catch (const std::exception&) {
+      seen = "error";
+    }
+  }
+  world.observe(ctx, sim::World::Observation{"signal-reason", ctx.tree_key(), token, {}, {},
+                                             world.true_now_ns(), std::move(seen)});
+  return reason != nullptr;
 }
 
 runtime::StepItem watchful(sim::World& world, runtime::StepItem step, runtime::Nanoseconds watch) {

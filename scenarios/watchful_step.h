@@ -17,6 +17,15 @@ namespace fencesim::scenarios {
 // "aborted", lease = the step's tree key); returns whether it is aborted.
 bool look_at_signal(sim::World& world, runtime::ExecutionContext& ctx);
 
+// One look at the reason of `ctx`'s signal, for a body that keeps working after an abort (a
+// withdrawal's cleanup): recorded as what = "signal-reason", lease = the tree key, token = `token`
+// (the fence's token the body read when it began: the signal is its lease's), outcome "live" or
+// the code of the reason's error (ExecutionError::code(), "error" for another std::exception). The
+// signal-reason-kept oracle judges these: a signal's first reason is kept (a second abort does
+// nothing, as with JavaScript's AbortController). Returns whether it is aborted.
+bool look_at_signal_reason(sim::World& world, runtime::ExecutionContext& ctx,
+                           runtime::Token token);
+
 // `step` whose body first works `watch` of its node's time in chunks of one second (the last one
 // shorter), looking at its signal after each: it records "live" or "aborted" (lease = the step's
 // tree key), and once aborted it stops with the signal's reason. Then the body runs as it was. A

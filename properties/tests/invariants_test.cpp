@@ -1059,7 +1059,7 @@ TEST(DefaultInvariants, AreEveryInvariantOnceInTheirReportOrder) {
         "stale-withdrawal-ends-lost", "yield-lost-only-to-a-taker", "step-commits-under-its-token",
         "confirm-cancel-after-renewal", "belief-reported-as-read", "store-reported-as-replied",
         "remote-wait-ends-held", "loss-after-its-cause", "cancel-seen-once-per-pass",
-        "returned-withdrawal-not-lost"};
+        "returned-withdrawal-not-lost", "signal-reason-kept"};
   EXPECT_EQ(names, expected);
 }
 

@@ -374,12 +374,19 @@ class WithdrawalOutlivedRelease final : public MarkRule {
       return;
     }
     const sim::RuntimeRecord* r = runtime_of(e);
-    if (r != nullptr && r->kind == EventKind::kLeaseReleased) {
-      released_.insert({e.node, r->key, r->token});
+    if (r == nullptr) return;
+    // Only the releases of tokens a fenced withdrawal ran under are kept (withdrawals are rare,
+    // releases are not).
+    if (r->kind == EventKind::kWithdrawal && r->token != runtime::kTokenNone) {
+      withdrawn_.insert({e.node, r->key, r->token});
+    } else if (r->kind == EventKind::kLeaseReleased && !withdrawn_.empty()) {
+      const std::tuple<sim::NodeId, sim::NameKey, runtime::Token> held{e.node, r->key, r->token};
+      if (withdrawn_.contains(held)) released_.insert(held);
     }
   }
 
  private:
+  std::set<std::tuple<sim::NodeId, sim::NameKey, runtime::Token>> withdrawn_;
   std::set<std::tuple<sim::NodeId, sim::NameKey, runtime::Token>> released_;
 };
 
@@ -401,12 +408,12 @@ class SignalAbortedTwice final : public MarkRule {
     }
     const sim::RuntimeRecord* r = runtime_of(e);
     if (r == nullptr) return;
-    const std::tuple<sim::NodeId, sim::NameKey, runtime::Token> signal{e.node, r->key, r->token};
     if (r->kind == EventKind::kCancelSeen) {
-      cancelled_.insert(signal);
+      cancelled_.insert({e.node, r->key, r->token});
     } else if ((r->kind == EventKind::kLeaseReleased || r->kind == EventKind::kLeaseLost) &&
-               cancelled_.contains(signal)) {
-      twice_.insert(signal);
+               !cancelled_.empty()) {
+      const std::tuple<sim::NodeId, sim::NameKey, runtime::Token> signal{e.node, r->key, r->token};
+      if (cancelled_.contains(signal)) twice_.insert(signal);
     }
   }
 

@@ -422,6 +422,37 @@ class SignalAbortedTwice final : public MarkRule {
   std::set<std::tuple<sim::NodeId, sim::NameKey, runtime::Token>> twice_;
 };
 
+// take-of-a-spent-key-refused: a take of a key the store inherited (World::inherit_lease: a row
+// from a long-lived disk) failed before any take of it was granted in the run: its epochs were
+// spent when the run began (spent-epochs' order-spent, at 2^53-1), and every poll meets the
+// refusal. A key inherited one epoch short is granted once first, and its later refusals (a
+// retake after a yield) are not this moment. Only inherited keys are watched (few, and only in the
+// scenarios that inherit rows).
+class SpentKeyRefused final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override { return {"take-of-a-spent-key-refused"}; }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    if (e.world == sim::WorldEventKind::kStoreCall && e.store) {
+      const sim::StoreCall& call = *e.store;
+      if (call.op == sim::StoreOp::kRestore) {
+        inherited_.emplace(call.key, false);
+      } else if (call.op == sim::StoreOp::kTake && call.failed && !inherited_.empty()) {
+        auto it = inherited_.find(call.key);
+        if (it != inherited_.end() && !it->second) reach("take-of-a-spent-key-refused");
+      }
+      return;
+    }
+    if (inherited_.empty()) return;
+    const sim::RuntimeRecord* r = runtime_of(e);
+    if (r != nullptr && r->kind == EventKind::kStoreLeaseGranted) {
+      if (auto it = inherited_.find(r->key); it != inherited_.end()) it->second = true;
+    }
+  }
+
+ private:
+  std::map<sim::NameKey, bool> inherited_;  // inherited key -> granted since
+};
+
 // `world` null only to list the rules' names (nothing is observed then).
 std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   std::vector<std::unique_ptr<MarkRule>> rules;
@@ -439,6 +470,7 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<WithdrawalRefused>());
   rules.push_back(std::make_unique<WithdrawalOutlivedRelease>());
   rules.push_back(std::make_unique<SignalAbortedTwice>());
+  rules.push_back(std::make_unique<SpentKeyRefused>());
   return rules;
 }
 

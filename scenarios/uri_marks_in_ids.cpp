@@ -25,10 +25,10 @@ using runtime::Workflow;
 namespace {
 
 bool holds_every_mark(std::string_view text) {
-  return text.find('!') != std::string_view::npos &&
-         text.find('~') != std::string_view::npos && text.find('*') != std::string_view::npos &&
-         text.find('\'') != std::string_view::npos && text.find('(') != std::string_view::npos &&
-         text.find(')') != std::string_view::npos;
+  for (const char mark : std::string_view("!~*'()")) {
+    if (text.find(mark) == std::string_view::npos) return false;
+  }
+  return true;
 }
 
 // `step`, first marking `mark` when its fence's lease key holds every mark in both its tenant and

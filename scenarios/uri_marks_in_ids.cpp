@@ -63,26 +63,25 @@ static void register_uri_marks_in_ids(ScenarioRegistry& registry) {
       // Holder 2 starts later, so that holder 1 takes the root first.
       .instance("instance-2", 5 * kSecond)
       .workflow([](sim::World& world, sim::Rng&) {
-        return Workflow{"refund~'1'",
-                        {marking_its_key(world,
-                                         write_step(world, "pay(back)!", kSecond, "payments",
-                                                    "refund"),
-                                         "every-uri-mark-in-a-child-key", true)}};
+        return Workflow{
+            "refund~'1'",
+            {marking_its_key(world, write_step(world, "pay(back)!", kSecond, "payments", "refund"),
+                             "every-uri-mark-in-a-child-key", true)}};
       })
       .workflow([](sim::World& world, sim::Rng&) {
         return Workflow{"audit*(2)",
                         {write_step(world, "count~it", 2 * kSecond, "payments", "audit")}};
       })
       .workflow([](sim::World& world, sim::Rng&) {
-        return Workflow{"order",
-                        {marking_its_key(world,
-                                         write_step(world, "charge~1", 2 * kSecond, "payments",
-                                                    "charge"),
-                                         "every-uri-mark-in-the-root-key", false),
-                         GroupItem{"fan-out(*)",
-                                   {{"refund!'~'", ChildPlacement::kAnyInstance, "refund~'1'"},
-                                    {"audit(!)", ChildPlacement::kParentInstance, "audit*(2)"}}},
-                         write_step(world, "ship*", 100 * kMillisecond, "payments", "ship")}};
+        return Workflow{
+            "order",
+            {marking_its_key(world,
+                             write_step(world, "charge~1", 2 * kSecond, "payments", "charge"),
+                             "every-uri-mark-in-the-root-key", false),
+             GroupItem{"fan-out(*)",
+                       {{"refund!'~'", ChildPlacement::kAnyInstance, "refund~'1'"},
+                        {"audit(!)", ChildPlacement::kParentInstance, "audit*(2)"}}},
+             write_step(world, "ship*", 100 * kMillisecond, "payments", "ship")}};
       })
       .tree("acme!~*'()", "order~(1)*'!", "order")
       .fault(stall("instance-1")

@@ -97,6 +97,20 @@ TEST(ConfirmCancelAfterRenewal, ACancelRecordedWhileTheRenewalWasInFlightMustSto
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{cancel, grant, confirm}));
 }
 
+// A client that cancels twice: the first recording decides (red team 32b: keyed by the latest
+// recording, a second cancel after the renewal excused the confirm the first one should stop).
+TEST(ConfirmCancelAfterRenewal, ASecondCancelAfterTheGrantDoesNotExcuseTheFirst) {
+  Story s;
+  s.store(StoreOp::kLoad, "ok", 12, 11);
+  const std::uint64_t first = s.cancel(13);
+  const std::uint64_t grant = s.store(StoreOp::kRenew, "renewed", 14, 12);
+  s.cancel(15);
+  const std::uint64_t confirm = s.confirmed(10, 20);
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{first, grant, confirm}));
+}
+
 TEST(ConfirmCancelAfterRenewal, EveryConfirmThatSkippedTheCheckIsReported) {
   Story s;
   s.cancel(5);

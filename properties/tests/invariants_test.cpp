@@ -595,6 +595,20 @@ TEST(Classification, APassThatMetAFenceIsClassifiedFenced) {
   }
 }
 
+// A step that ended fenced is the pass's fence sign on its own, with no refusal or fenced loss
+// reported in the pass (a body that built the refusal itself, of a downstream's token): red team
+// 32b (judge_passes taking refusals alone) passed every test above, each of which had a refusal.
+TEST(Classification, APassWhoseStepEndedFencedWithoutARefusalIsClassifiedFenced) {
+  Story s;
+  const auto pass = s.holder(EventKind::kTreeStarted, "a", 1, {}, "order");
+  s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", kFenced);
+  const auto classified = s.holder(EventKind::kErrorClassified, "a", 1, {}, kLost);
+  std::vector<Violation> found;
+  check_classification(s.events(), found);
+  expect_one(found, Classification{}.name(), {pass, ended, classified});
+}
+
 // Swarm seed 1096 (pct): a pass ended lease-lost at its local expiry with its write still in
 // flight; the holder took the tree again, and the old write's refusal landed in the new pass.
 TEST(Classification, ARefusalOfAnEarlierPassesTokenIsNotTheNewPasses) {

@@ -87,6 +87,22 @@ TEST(SiblingsNamedApart, TwinsDeepInAChildsWorkflowAreReportedOnceWithTheirRoot)
       << found[0].message;
 }
 
+// Every placement's workflow is walked: an AnyInstance or ThisWorkflow child's as much as a
+// ParentInstance one's (red team 32b: a walk into ParentInstance children only left a workflow
+// reached only as an AnyInstance child, run under a lease of its own, never judged).
+TEST(SiblingsNamedApart, TwinsInAWorkflowReachedByAnyPlacementAreReported) {
+  for (const runtime::ChildPlacement placement :
+       {runtime::ChildPlacement::kAnyInstance, runtime::ChildPlacement::kThisWorkflow,
+        runtime::ChildPlacement::kParentInstance}) {
+    Deployed d;
+    d.add({"order", {runtime::GroupItem{"fan", {runtime::ChildItem{"a", placement, "ship"}}}}});
+    d.add({"ship", {step("pack"), step("pack")}});
+    const std::vector<Violation> found = d.check({"order"});
+    ASSERT_EQ(found.size(), 1U) << static_cast<int>(placement);
+    EXPECT_NE(found[0].message.find("workflow 'ship'"), std::string::npos) << found[0].message;
+  }
+}
+
 TEST(SiblingsNamedApart, NamesAreComparedByEveryByte) {
   Deployed d;
   // Alike up to a NUL and past it: distinct names, not twins.

@@ -102,6 +102,9 @@ class Scheduler {
   std::int64_t now_ns() const { return now_ns_; }
   // Fiber switches so far.
   std::uint64_t steps() const { return steps_; }
+  // PCT: how many of the run's change points its steps have passed so far (each one a demotion
+  // of the fiber that ran last); a run shorter than the horizon passes fewer than were drawn.
+  std::size_t pct_change_points_passed() const { return next_change_point_; }
   std::uint64_t timers_fired() const { return timers_fired_; }
 
   // Starts a fiber on `node` (its current incarnation). It first runs during run(). Allowed from

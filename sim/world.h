@@ -182,6 +182,7 @@ class World final : private StoreRecorder {
   std::optional<NodeId> find_node(const std::string& name) const;
   const WorldOptions& options() const { return options_; }
   Scheduler& scheduler() { return *scheduler_; }
+  const Scheduler& scheduler() const { return *scheduler_; }
   RestartableLeaseStore& lease_table() { return *leases_; }
   runtime::MemoryCheckpointStore& checkpoints() { return *checkpoints_; }
   runtime::MemoryPlacementQueue& queue() { return queue_; }

@@ -80,6 +80,27 @@ TEST(GcStallWriteBeforeTakeover, ASinkThatChecksThenWritesLaterIsCaught) {
   }
 }
 
+// PCT draws its change points within its horizon, the expected length of a run
+// (SchedulerOptions::pct_horizon_steps), so a nightly-mix run passes every one of them: each
+// demotes the fiber that ran last. A horizon far past a run's end (red team 32a: 1,000,000 for
+// 10,000) leaves PCT at depth 1, fixed priorities and no demotion, and every test passed.
+TEST(Runs, APctRunOfTheNightlyMixPassesEveryChangePoint) {
+  const auto registry = scenarios::builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    RunRequest request{"nightly-mix", seed, sim::Strategy::kPct};
+    request.pct_change_points = 3;
+    std::size_t passed = 0;
+    std::uint64_t steps = 0;
+    const RunReport report =
+        run_scenario(registry, request, [&](const sim::World& world, const RunReport&) {
+          passed = world.scheduler().pct_change_points_passed();
+          steps = world.scheduler().steps();
+        });
+    EXPECT_EQ(report.status, RunStatus::kPass) << "seed " << seed;
+    EXPECT_EQ(passed, 3u) << "seed " << seed << ": " << steps << " steps";
+  }
+}
+
 TEST(Runs, DifferentSeedsExploreDifferentHistories) {
   const auto registry = scenarios::builtin_scenarios();
   const RunReport a = run_scenario(registry, RunRequest{"nightly-mix", 1});

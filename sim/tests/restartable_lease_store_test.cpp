@@ -48,5 +48,25 @@ TEST(RestartableLeaseStore, ARestartKeepsEveryKeysEpochAndTheLiveLease) {
   EXPECT_EQ(store.take(kExpired, "instance-3", 30 * kSecond).lease.token, 3U);
 }
 
+// A row inherited from a long-lived disk (World::inherit_lease) is committed as a take's is: a
+// restart before any take of its key keeps its epoch (red team 32a: inherit() not remembering the
+// key, so a restart forgot every inherited row no take had touched, passed every test).
+TEST(RestartableLeaseStore, ARestartKeepsAnInheritedRowNoTakeTouched) {
+  FixedClock clock;
+  runtime::NullObserver observer;
+  RestartableLeaseStore store(clock, observer, "lease-store");
+  runtime::Lease row;
+  row.key = kReleased;
+  row.holder = "instance-of-an-earlier-deployment";
+  row.token = 41;
+  row.expires_at_ns = 0;
+  row.released = true;
+  store.inherit(row);
+  store.restart();
+  ASSERT_TRUE(store.read(kReleased).has_value());
+  EXPECT_EQ(store.read(kReleased)->token, 41U);
+  EXPECT_EQ(store.take(kReleased, "instance-1", 30 * kSecond).lease.token, 42U);
+}
+
 }  // namespace
 }  // namespace fencesim::sim::restartable_lease_store_test

@@ -3,6 +3,8 @@
 // `--resume` runs exactly what is missing, so that the two together make the runs an uninterrupted
 // sweep makes; `merge` takes an interrupted shard and says what it lacks. The signals are real,
 // sent to a real sweep from this test.
+#include "cli/sweep_interrupt.h"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
@@ -16,7 +18,6 @@
 #include <thread>
 #include <tuple>
 
-#include "cli/sweep_interrupt.h"
 #include "cli/tests/sweep_fixture.h"
 
 namespace fencesim::cli::testing::sweep_interrupt_test {
@@ -82,8 +83,7 @@ using RunKey = std::tuple<std::string, std::string, std::uint64_t, std::string, 
 std::set<RunKey> decided(const fs::path& folder) {
   std::set<RunKey> keys;
   for (const nlohmann::json& run : runs(folder)) {
-    keys.emplace(run["scenario"], run["strategy"], run["seed"], run["history_hash"],
-                 run["status"]);
+    keys.emplace(run["scenario"], run["strategy"], run["seed"], run["history_hash"], run["status"]);
   }
   return keys;
 }
@@ -145,9 +145,9 @@ TEST_F(SweepInterruptTest, SigtermKeepsTheReportsAndResumeMakesTheRunsOfAnUninte
   // Resumed: every seed once, each deciding what an uninterrupted sweep's run decides.
   const Result resumed = fencesim("sweep --resume cut --jobs 2");
   ASSERT_EQ(resumed.code, 0) << resumed.out << resumed.err;
-  EXPECT_NE(resumed.out.find(fmt::format("resume: {} runs made before SIGTERM stopped it",
-                                         made.size())),
-            std::string::npos)
+  EXPECT_NE(
+      resumed.out.find(fmt::format("resume: {} runs made before SIGTERM stopped it", made.size())),
+      std::string::npos)
       << resumed.out;
   EXPECT_TRUE(read_json(path("cut/sweep.json"))["interrupted"].is_null());
   EXPECT_TRUE(read_json(path("cut/summary.json"))["interrupted"].is_null());
@@ -256,7 +256,8 @@ TEST_F(SweepInterruptTest, AMergeOfAHugeRangeCutEarlyKeepsEachShardsSpanWhole) {
   ASSERT_EQ(interrupt(plan + " 1/2 --out one", "one", SIGTERM), 143);
   const Result merged = fencesim("merge --out merged zero one");
   EXPECT_EQ(merged.code, 6) << merged.out << merged.err;
-  const nlohmann::json spans = read_json(path("merged/summary.json"))["interrupted"]["seeds_not_run"];
+  const nlohmann::json spans =
+      read_json(path("merged/summary.json"))["interrupted"]["seeds_not_run"];
   ASSERT_FALSE(spans.empty());
   EXPECT_EQ(spans.back()["last"], 1000000000u) << spans.dump();
   // Exact below the last run seed (and beyond it every seed is listed): a seed is named iff it
@@ -264,8 +265,9 @@ TEST_F(SweepInterruptTest, AMergeOfAHugeRangeCutEarlyKeepsEachShardsSpanWhole) {
   const std::set<std::uint64_t> made = seeds_of(path("merged"));
   ASSERT_FALSE(made.empty());
   for (std::uint64_t seed = 1; seed <= *made.rbegin() + 4; ++seed) {
-    const bool listed = std::any_of(spans.begin(), spans.end(),
-                                    [&](const nlohmann::json& span) { return in_span(span, seed); });
+    const bool listed = std::any_of(spans.begin(), spans.end(), [&](const nlohmann::json& span) {
+      return in_span(span, seed);
+    });
     EXPECT_NE(listed, made.contains(seed)) << "seed " << seed << " in " << spans.dump();
   }
 }
@@ -273,7 +275,8 @@ TEST_F(SweepInterruptTest, AMergeOfAHugeRangeCutEarlyKeepsEachShardsSpanWhole) {
 // seeds_not_run, on a plan and records made by hand: a shard's seeds are shard-count apart.
 TEST(SeedsNotRun, ASeedIsWholeOnlyWithEveryRunOfItsPlan) {
   SweepPlan plan;
-  plan.config.scenarios = {reports::SweptScenario{"a", "", {}}, reports::SweptScenario{"b", "", {}}};
+  plan.config.scenarios = {reports::SweptScenario{"a", "", {}},
+                           reports::SweptScenario{"b", "", {}}};
   plan.config.strategies = {"random"};
   plan.config.seeds_first = 1;
   plan.config.seeds_last = 20;
@@ -301,6 +304,34 @@ TEST(SeedsNotRun, ASeedIsWholeOnlyWithEveryRunOfItsPlan) {
   plan.config.seeds_first.reset();
   plan.config.budget_ms = 1000;
   EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, 11)), "11.. every 3");
+}
+
+// With two strategies a seed is whole only with both runs of each scenario (red team 32a: a count
+// of one run per scenario took a seed whose random runs alone were made for whole, so the
+// interruption report left out a seed a resume still has to run).
+TEST(SeedsNotRun, ASeedIsWholeOnlyWithTheRunsOfEveryStrategy) {
+  SweepPlan plan;
+  plan.config.scenarios = {reports::SweptScenario{"a", "", {}},
+                           reports::SweptScenario{"b", "", {}}};
+  plan.config.strategies = {"random", "pct"};
+  plan.config.seeds_first = 1;
+  plan.config.seeds_last = 3;
+  std::vector<reports::RunRecord> records;
+  for (const auto& [scenario, strategy, seed] :
+       std::vector<std::tuple<std::string, std::string, std::uint64_t>>{{"a", "random", 1},
+                                                                        {"a", "pct", 1},
+                                                                        {"b", "random", 1},
+                                                                        {"b", "pct", 1},
+                                                                        {"a", "random", 2},
+                                                                        {"b", "random", 2}}) {
+    reports::RunRecord record;
+    record.scenario = scenario;
+    record.strategy = strategy;
+    record.seed = seed;
+    records.push_back(record);
+  }
+  // Seed 2 lacks its PCT runs: not whole.
+  EXPECT_EQ(reports::describe_seed_spans(seeds_not_run(plan, records, std::nullopt)), "2..3");
 }
 
 // What an interrupted sweep keeps of the branch runs (cli/sweep_interrupt.h): those beside their

@@ -74,6 +74,19 @@ TEST(TaskSource, ABudgetStartsAtSeedOneAndNeverEnds) {
   EXPECT_FALSE(source.exhausted());
 }
 
+// A resumed sweep hands out only the runs it has not made, and its total (the progress line's
+// "N of M", the ETA) counts only those (red team 32a: a total that still counted the runs made
+// before the resume passed every test; only stderr's progress showed it).
+TEST(TaskSource, AResumeCountsAndHandsOutOnlyTheRunsNotMadeYet) {
+  SweepPlan p = plan(5, 6);
+  p.done = {{"a", "random", 5}, {"a", "pct", 5}, {"b", "random", 5}};
+  TaskSource source(p);
+  EXPECT_EQ(source.total(), 5u);
+  using T = std::tuple<std::size_t, std::size_t, std::uint64_t>;
+  EXPECT_EQ(drain(source, 100),
+            (std::vector<T>{{1, 1, 5}, {0, 0, 6}, {0, 1, 6}, {1, 0, 6}, {1, 1, 6}}));
+}
+
 TEST(Determinism, EveryKthSeedFromTheFirstWhateverTheShard) {
   SweepPlan p = plan(3, 100);
   p.config.determinism_every = 10;
@@ -129,9 +142,12 @@ TEST(Protocol, ABranchAnswerIsRefusedWithoutItsTimes) {
   record.status = "pass";
   record.history_hash = "0123456789abcdef";
   record.branch = reports::BranchRecord{{"mark", 7, 2}, {}, ""};
-  const nlohmann::json whole{{"type", "branch"},        {"id", 4},
-                             {"record", reports::to_json(record)}, {"wall_seconds", 1.5},
-                             {"cpu_seconds", 1.25},     {"task_seconds", 2.5}};
+  const nlohmann::json whole{{"type", "branch"},
+                             {"id", 4},
+                             {"record", reports::to_json(record)},
+                             {"wall_seconds", 1.5},
+                             {"cpu_seconds", 1.25},
+                             {"task_seconds", 2.5}};
   const std::optional<WorkerAnswer> answer = decode_answer(whole.dump());
   ASSERT_TRUE(answer.has_value());
   EXPECT_EQ(answer->type, "branch");

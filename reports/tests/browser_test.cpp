@@ -171,6 +171,55 @@ TEST_F(BrowserTest, RunPageOfAFailureDrawsItsTimeline) {
   EXPECT_NE(loaded.dom.find("showing 0.000000 s to"), std::string::npos);
 }
 
+// Whether the run kept to the protocol's assumptions is said on the page: a "no" tells the reader
+// that belief and liveness were not judged (red team 32a: "-" shown for a run outside them, read
+// as a judged pass, passed every test).
+TEST_F(BrowserTest, RunPageSaysWhetherTheRunKeptToTheAssumptions) {
+  for (const bool within : {true, false}) {
+    nlohmann::json timeline = testing::passing_kleppmann().timeline;
+    timeline["within_assumptions"] = within;
+    const Loaded loaded = load("assumptions.html", render_run_html(timeline));
+    expect_drawn(loaded);
+    const std::regex row(
+        "within the protocol's assumptions</t[dh]>\\s*<td[^>]*>([^<]*)</td>");
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(loaded.dom, match, row)) << "no assumptions row";
+    EXPECT_EQ(match.str(1), within ? "yes" : "no (belief and liveness are not judged)");
+  }
+}
+
+// A click on a violation shows the table at its first event, where the failure began, not its
+// last (red team 32a: the table scrolled to the last one and every test passed). The page is
+// given a script that clicks the violation once drawn and records where the table scrolled.
+TEST_F(BrowserTest, AClickOnAViolationShowsItsFirstEventInTheTable) {
+  std::string page = render_run_html(testing::failing_kleppmann().timeline);
+  const std::string probe = R"(<script>
+addEventListener("load", () => setTimeout(() => {
+  const item = document.querySelector(".violation-item");
+  const scroll = document.querySelector(".scroll");
+  if (!item || !scroll) { document.body.setAttribute("data-probe", "missing"); return; }
+  item.click();
+  const rows = [...scroll.querySelectorAll("tr.hl")].map((r) => Number(r.getAttribute("data-event")));
+  const at = (i) => {
+    const row = scroll.querySelector('tr[data-event="' + i + '"]');
+    const top = row.offsetTop - scroll.clientHeight / 2;
+    return Math.max(0, Math.min(top, scroll.scrollHeight - scroll.clientHeight));
+  };
+  const first = Math.min(...rows), last = Math.max(...rows);
+  document.body.setAttribute("data-probe", [Math.abs(scroll.scrollTop - at(first)) < 2,
+    Math.abs(at(first) - at(last)) >= 2].join(","));
+}, 0));
+</script>)";
+  const std::size_t end = page.rfind("</body>");
+  ASSERT_NE(end, std::string::npos);
+  page.insert(end, probe);
+  const Loaded loaded = load("focus.html", page);
+  expect_drawn(loaded);
+  // Scrolled to the first event, and the first and last events are rows apart (else the test
+  // could not tell them apart).
+  EXPECT_EQ(body_attribute(loaded.dom, "data-probe"), std::optional<std::string>("true,true"));
+}
+
 TEST_F(BrowserTest, RunPageOfALongPassingRunDraws) {
   // Seed 1 (2.6 MB page) draws names of emoji that a bar's label clips: before labels were clipped
   // between characters it killed the browser (LabelsOfEmojiAreClippedBetweenCharacters).

@@ -42,6 +42,21 @@ inline const sim::StoreCall* failed_take(const sim::HistoryEvent& e) {
   return e.store->op == sim::StoreOp::kTake ? e.store.get() : nullptr;
 }
 
+// A loss of the record's token as it reached its holder: its own report (kLeaseLost), or a
+// store's or sink's refusal it received (a tree commit refused for the tree's cancel is none).
+inline bool is_known_loss(const sim::RuntimeRecord& r) {
+  switch (r.kind) {
+    case runtime::EventKind::kLeaseLost:
+    case runtime::EventKind::kRenewRefused:
+    case runtime::EventKind::kWriteRefused:
+      return true;
+    case runtime::EventKind::kCheckpointRefused:
+      return r.detail != "cancelled"sv;
+    default:
+      return false;
+  }
+}
+
 inline bool is(const sim::HistoryEvent& e, runtime::EventKind kind) {
   return e.world == sim::WorldEventKind::kRuntime && e.runtime.kind == kind;
 }

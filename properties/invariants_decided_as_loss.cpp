@@ -22,21 +22,6 @@ struct FirstLoss {
   bool after_cancel = false;  // the holder had learned of the tree's cancel in this pass before
 };
 
-// A loss of the record's token as it reached its holder: its own report, or a store's or sink's
-// refusal it received (a tree commit refused for the tree's cancel is none).
-bool is_loss(const sim::RuntimeRecord& r) {
-  switch (r.kind) {
-    case EventKind::kLeaseLost:
-    case EventKind::kRenewRefused:
-    case EventKind::kWriteRefused:
-      return true;
-    case EventKind::kCheckpointRefused:
-      return r.detail != "cancelled";
-    default:
-      return false;
-  }
-}
-
 bool is_fence(const sim::RuntimeRecord& r) {
   return is_fenced_refusal(r) || (r.kind == EventKind::kLeaseLost && r.detail == "fenced");
 }
@@ -71,7 +56,7 @@ void check_decided_as_loss(const std::vector<sim::HistoryEvent>& events,
       cancel_seen[{r->holder, r->key}] = true;
       continue;
     }
-    if (is_loss(*r)) {
+    if (is_known_loss(*r)) {
       const bool after_cancel = cancel_seen.contains({r->holder, r->key});
       lost.try_emplace(held_token(*r), FirstLoss{e.index, is_fence(*r), after_cancel});
       continue;

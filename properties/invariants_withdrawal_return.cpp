@@ -29,20 +29,6 @@ bool is_body_return(const sim::HistoryEvent& e) {
          e.runtime.holder == "withdrawal-body-returned"sv;
 }
 
-// A report by which the holder knew its token was over: its loss, or a refusal that reached it.
-bool ends_the_token(const sim::RuntimeRecord& r) {
-  switch (r.kind) {
-    case EventKind::kLeaseLost:
-    case EventKind::kRenewRefused:
-    case EventKind::kWriteRefused:
-      return true;
-    case EventKind::kCheckpointRefused:
-      return r.detail != "cancelled"sv;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 void check_returned_withdrawal_not_lost(const std::vector<sim::HistoryEvent>& events,
@@ -66,7 +52,7 @@ void check_returned_withdrawal_not_lost(const std::vector<sim::HistoryEvent>& ev
       belief[node_token(e)] = r->value;
       continue;
     }
-    if (ends_the_token(*r)) {
+    if (is_known_loss(*r)) {
       ended.insert(node_token(e));
       continue;
     }

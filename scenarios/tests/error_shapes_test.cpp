@@ -58,6 +58,27 @@ TEST(ErrorShapes, EveryShapeKeepsTheRefusalReachableAndOnlyBareIsTheRefusal) {
   }
 }
 
+// The deep chain is deep: the refusal five step errors down, deeper than any other shape puts it
+// (red team 32c: a chain of one passed every test and every sweep, the runtime finding a refusal
+// one level down as easily, and the walk through a long chain went unexercised).
+TEST(ErrorShapes, TheDeepChainHidesTheRefusalFiveLevelsDown) {
+  const std::exception_ptr refusal = std::make_exception_ptr(runtime::ExecutionFencedError(
+      runtime::LeaseKey{"tenant-1", "order-1"}, 1, 2, "tenant-1:order-1"));
+  const runtime::ExecutionFencedError* original = nullptr;
+  try {
+    std::rethrow_exception(refusal);
+  } catch (const runtime::ExecutionFencedError& fenced) {
+    original = &fenced;
+  }
+  const int deep = depth_of(wrap_refusal(ErrorShape::kDeepChain, refusal), original);
+  EXPECT_EQ(deep, 5);
+  for (std::uint64_t i = 0; i < kErrorShapes; ++i) {
+    const auto shape = static_cast<ErrorShape>(i);
+    if (shape == ErrorShape::kDeepChain) continue;
+    EXPECT_LT(depth_of(wrap_refusal(shape, refusal), original), deep) << to_string(shape);
+  }
+}
+
 TEST(ErrorShapes, TheAggregateCauseShapeHidesTheRefusalFromItsMembers) {
   const std::exception_ptr refusal = std::make_exception_ptr(runtime::ExecutionFencedError(
       runtime::LeaseKey{"tenant-1", "order-1"}, 1, 2, "tenant-1:order-1"));

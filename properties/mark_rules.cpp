@@ -453,6 +453,85 @@ class SpentKeyRefused final : public MarkRule {
   std::map<sim::NameKey, bool> inherited_;  // inherited key -> granted since
 };
 
+// The nightly mix's drawn situations, each marked where it happened, so that a mix whose draws
+// stop reaching one is caught by its claim (red team 32c: a remote-wait store fault drawn in 5% of
+// seeds instead of 50%, withdrawals never drawn into the quiet phase, cancels only in the first
+// 10 s: every sweep and its claims stayed green):
+// - store-fault-during-remote-wait: a store slowed or taken down within 1.5 s of a remote-children
+//   wait's beginning, the wait still open (kRemoteWaitBegan not yet ended, any holder);
+// - withdrawal-in-quiet-phase: a withdrawal (kWithdrawal or kWithdrawalRefused) after the world
+//   entered its quiet phase;
+// - cancel-recorded-while-its-tree-ran: a client's cancel recorded while a pass over its tree ran
+//   (kTreeStarted, not yet completed, abandoned, cancelled or classified).
+class DrawnSituations final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override {
+    return {"store-fault-during-remote-wait", "withdrawal-in-quiet-phase",
+            "cancel-recorded-while-its-tree-ran"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    switch (e.world) {
+      case sim::WorldEventKind::kPhase:
+        quiet_ = e.detail == "quiet"sv;
+        return;
+      case sim::WorldEventKind::kFaultApplied:
+        if (open_waits_ > 0 && e.time_ns - wait_began_ns_ <= kWaitFaultWindowNs &&
+            (e.detail.starts_with("store-slow ") || e.detail.starts_with("store-down "))) {
+          reach("store-fault-during-remote-wait");
+        }
+        return;
+      case sim::WorldEventKind::kStoreCall:
+        if (e.store && e.store->op == sim::StoreOp::kCancel && !e.store->failed &&
+            e.store->outcome == "recorded"sv) {
+          for (const HolderKey& pass : passes_) {
+            if (pass.second == e.store->key) {
+              reach("cancel-recorded-while-its-tree-ran");
+              break;
+            }
+          }
+        }
+        return;
+      case sim::WorldEventKind::kRuntime:
+        break;
+      default:
+        return;
+    }
+    const sim::RuntimeRecord& r = e.runtime;
+    switch (r.kind) {
+      case EventKind::kRemoteWaitBegan:
+        ++open_waits_;
+        wait_began_ns_ = e.time_ns;
+        return;
+      case EventKind::kRemoteWaitEnded:
+        if (open_waits_ > 0) --open_waits_;
+        return;
+      case EventKind::kWithdrawal:
+      case EventKind::kWithdrawalRefused:
+        if (quiet_) reach("withdrawal-in-quiet-phase");
+        return;
+      case EventKind::kTreeStarted:
+        passes_.insert({r.holder, r.key});
+        return;
+      case EventKind::kTreeCompleted:
+      case EventKind::kTreeAbandoned:
+      case EventKind::kTreeCancelled:
+      case EventKind::kErrorClassified:
+        if (!passes_.empty()) passes_.erase({r.holder, r.key});
+        return;
+      default:
+        return;
+    }
+  }
+
+ private:
+  // The mix aims its remote-wait store fault at most 1.5 s after a wait began.
+  static constexpr std::int64_t kWaitFaultWindowNs = 1'500'000'000;
+  bool quiet_ = false;
+  std::int64_t open_waits_ = 0;
+  std::int64_t wait_began_ns_ = 0;  // when the latest remote wait began
+  std::set<HolderKey> passes_;  // (holder, tree) of the passes running
+};
+
 // `world` null only to list the rules' names (nothing is observed then).
 std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   std::vector<std::unique_ptr<MarkRule>> rules;
@@ -471,6 +550,7 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<WithdrawalOutlivedRelease>());
   rules.push_back(std::make_unique<SignalAbortedTwice>());
   rules.push_back(std::make_unique<SpentKeyRefused>());
+  rules.push_back(std::make_unique<DrawnSituations>());
   return rules;
 }
 

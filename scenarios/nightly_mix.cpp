@@ -332,6 +332,10 @@ const std::map<std::string, double> kNightlyFloors{
     {"withdrawal-after-end", 0.7},           // 99.9%
     {"withdrawal-refused-while-live", 0.8},  // 100%
     {"step-raced-renewal", 0.05},            // 49.4%
+    // Session 32, seeds 1..400 (red team 32c: each draw weakened, every claim stayed met):
+    {"store-fault-during-remote-wait", 0.5},      // 70.8% (44.5% with the wait's fault in 5%)
+    {"withdrawal-in-quiet-phase", 0.5},           // 69.5% (25.8% with none drawn there)
+    {"cancel-recorded-while-its-tree-ran", 0.1},  // 26.0% (2.2% with cancels in the first 10 s)
 };
 
 const std::map<std::string, double> kSwarmFloors{
@@ -397,6 +401,10 @@ std::vector<MarkFloor> nightly_marks() {
                                  "lease-yielded",     "yield-deferred",     "instance-restarted",
                                  "independent-epochs"};
   for (const std::string& mark : mix_window_marks()) marks.push_back(mark);
+  for (const char* mark : {"store-fault-during-remote-wait", "withdrawal-in-quiet-phase",
+                           "cancel-recorded-while-its-tree-ran"}) {
+    marks.emplace_back(mark);
+  }
   return with_floors(marks, kNightlyFloors);
 }
 

@@ -41,18 +41,28 @@ int depth_of(const std::exception_ptr& error, const runtime::ExecutionFencedErro
   return -1;
 }
 
+// A refusal and the object it holds, so that a walk can tell it from a copy.
+struct Refusal {
+  std::exception_ptr error;
+  const runtime::ExecutionFencedError* object = nullptr;
+};
+
+Refusal a_refusal() {
+  Refusal refusal{std::make_exception_ptr(runtime::ExecutionFencedError(
+      runtime::LeaseKey{"tenant-1", "order-1"}, 1, 2, "tenant-1:order-1"))};
+  try {
+    std::rethrow_exception(refusal.error);
+  } catch (const runtime::ExecutionFencedError& fenced) {
+    refusal.object = &fenced;
+  }
+  return refusal;
+}
+
 TEST(ErrorShapes, EveryShapeKeepsTheRefusalReachableAndOnlyBareIsTheRefusal) {
   for (std::uint64_t i = 0; i < kErrorShapes; ++i) {
     const auto shape = static_cast<ErrorShape>(i);
-    const std::exception_ptr refusal = std::make_exception_ptr(runtime::ExecutionFencedError(
-        runtime::LeaseKey{"tenant-1", "order-1"}, 1, 2, "tenant-1:order-1"));
-    const runtime::ExecutionFencedError* original = nullptr;
-    try {
-      std::rethrow_exception(refusal);
-    } catch (const runtime::ExecutionFencedError& fenced) {
-      original = &fenced;
-    }
-    const int depth = depth_of(wrap_refusal(shape, refusal), original);
+    const Refusal refusal = a_refusal();
+    const int depth = depth_of(wrap_refusal(shape, refusal.error), refusal.object);
     EXPECT_GE(depth, 0) << to_string(shape);
     EXPECT_EQ(depth == 0, shape == ErrorShape::kBare) << to_string(shape) << " depth " << depth;
   }
@@ -62,20 +72,14 @@ TEST(ErrorShapes, EveryShapeKeepsTheRefusalReachableAndOnlyBareIsTheRefusal) {
 // (red team 32c: a chain of one passed every test and every sweep, the runtime finding a refusal
 // one level down as easily, and the walk through a long chain went unexercised).
 TEST(ErrorShapes, TheDeepChainHidesTheRefusalFiveLevelsDown) {
-  const std::exception_ptr refusal = std::make_exception_ptr(runtime::ExecutionFencedError(
-      runtime::LeaseKey{"tenant-1", "order-1"}, 1, 2, "tenant-1:order-1"));
-  const runtime::ExecutionFencedError* original = nullptr;
-  try {
-    std::rethrow_exception(refusal);
-  } catch (const runtime::ExecutionFencedError& fenced) {
-    original = &fenced;
-  }
-  const int deep = depth_of(wrap_refusal(ErrorShape::kDeepChain, refusal), original);
+  const Refusal refusal = a_refusal();
+  const int deep = depth_of(wrap_refusal(ErrorShape::kDeepChain, refusal.error), refusal.object);
   EXPECT_EQ(deep, 5);
   for (std::uint64_t i = 0; i < kErrorShapes; ++i) {
     const auto shape = static_cast<ErrorShape>(i);
     if (shape == ErrorShape::kDeepChain) continue;
-    EXPECT_LT(depth_of(wrap_refusal(shape, refusal), original), deep) << to_string(shape);
+    EXPECT_LT(depth_of(wrap_refusal(shape, refusal.error), refusal.object), deep)
+        << to_string(shape);
   }
 }
 

@@ -3,7 +3,6 @@
 // kObserved "fenced" record, scenarios::reconcile_step): shared by invariants_hand_over.cpp and
 // invariants_stopped_with_refusal.cpp so that both read the record alike.
 #include <string_view>
-#include <tuple>
 
 #include "sim/history.h"
 
@@ -11,9 +10,6 @@ namespace fencesim::properties::hand_over {
 
 // The ADR's code of the hand-over error, written here from the ADR (never the runtime's constant).
 inline constexpr std::string_view kFencedCode = "execution.lease-lost.fenced";
-
-// A token as the instance (node) that held it: restarted incarnations take tokens of their own.
-using NodeToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
 
 // The record's sink names who handed over: "downstream-withdrawal..." from a withdrawal's body in
 // the step's frame; "/own-error" at its end when the body built the error instead of fenced().

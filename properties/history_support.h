@@ -61,6 +61,14 @@ inline bool is(const sim::HistoryEvent& e, runtime::EventKind kind) {
   return e.world == sim::WorldEventKind::kRuntime && e.runtime.kind == kind;
 }
 
+// A token as the instance (node) that held it: node, lease key, token. For the records a node's
+// bodies make (they name their node, not their holder); restarted incarnations take tokens of
+// their own.
+using NodeToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
+inline NodeToken node_token(const sim::HistoryEvent& e) {
+  return {e.node, e.runtime.key, e.runtime.token};
+}
+
 // A token as one holder held it: holder, lease key, token. Names (sim/name.h): copying one copies
 // no bytes, and comparing two of one run compares identities first.
 struct HeldToken {

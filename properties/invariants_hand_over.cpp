@@ -23,7 +23,6 @@ namespace {
 using hand_over::built_by_body;
 using hand_over::kFencedCode;
 using hand_over::made_by_withdrawal;
-using hand_over::NodeToken;
 
 struct HandedOver {
   std::uint64_t record = 0;  // the body's kObserved "fenced" record

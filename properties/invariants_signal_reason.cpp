@@ -12,9 +12,6 @@ namespace fencesim::properties {
 
 namespace {
 
-// One lease's signal as its node's bodies read it.
-using SignalOf = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
-
 struct FirstReason {
   sim::Name reason;
   std::uint64_t at = 0;  // the read that first saw it
@@ -25,13 +22,13 @@ struct FirstReason {
 void check_signal_reason_kept(const std::vector<sim::HistoryEvent>& events,
                               std::vector<Violation>& out) {
   const std::string_view name = SignalReasonKept{}.name();
-  std::map<SignalOf, FirstReason> first;
+  std::map<NodeToken, FirstReason> first;  // one lease's signal, as its node's bodies read it
   for (const sim::HistoryEvent& e : events) {
     if (e.world != sim::WorldEventKind::kObserved || e.runtime.holder != "signal-reason"sv) {
       continue;
     }
     if (e.runtime.token == runtime::kTokenNone) continue;  // no lease's signal
-    const SignalOf signal{e.node, e.runtime.key, e.runtime.token};
+    const NodeToken signal = node_token(e);
     auto seen = first.find(signal);
     if (seen == first.end()) {
       if (e.detail != "live"sv) first.emplace(signal, FirstReason{e.detail, e.index});

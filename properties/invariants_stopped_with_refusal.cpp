@@ -31,7 +31,6 @@ namespace {
 using hand_over::built_by_body;
 using hand_over::kFencedCode;
 using hand_over::made_by_withdrawal;
-using hand_over::NodeToken;
 
 // Written here from the ADR, never taken from the runtime.
 constexpr std::string_view kFencedClass = "ExecutionFencedError";

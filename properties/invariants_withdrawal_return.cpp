@@ -16,13 +16,6 @@ using runtime::EventKind;
 
 namespace {
 
-// A token as its node held it: a withdrawal's body record names its node, not its holder.
-using NodeToken = std::tuple<sim::NodeId, sim::NameKey, runtime::Token>;
-
-NodeToken node_token(const sim::HistoryEvent& e) {
-  return {e.node, e.runtime.key, e.runtime.token};
-}
-
 // A withdrawal body's own record that it returned (scenarios::record_withdrawal_body_returned).
 bool is_body_return(const sim::HistoryEvent& e) {
   return e.world == sim::WorldEventKind::kObserved &&

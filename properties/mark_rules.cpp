@@ -5,7 +5,9 @@
 #include <set>
 #include <tuple>
 
+#include "properties/history_support.h"
 #include "runtime/errors.h"
+#include "sim/fault.h"
 
 namespace fencesim::properties {
 
@@ -18,9 +20,11 @@ using runtime::EventKind;
 using HolderKey = std::pair<sim::Name, sim::NameKey>;
 using MarkHolderToken = std::tuple<sim::Name, sim::NameKey, runtime::Token>;
 
-// The runtime event of `e`, or null for a world event.
-const sim::RuntimeRecord* runtime_of(const sim::HistoryEvent& e) {
-  return e.world == sim::WorldEventKind::kRuntime ? &e.runtime : nullptr;
+// A kFaultApplied event's detail names its fault's kind first (sim::describe(const Fault&)).
+bool names_fault(const sim::Name& detail, sim::FaultKind kind) {
+  const std::string_view name = sim::to_string(kind);
+  return detail.size() > name.size() && detail.starts_with(name) &&
+         detail.view()[name.size()] == ' ';
 }
 
 // Marks a workload records itself (World::mark), by their names.
@@ -63,7 +67,7 @@ class CancelMarks final : public MarkRule {
     } else if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "confirm") {
       auto it = cancels_.find(e.runtime.key);
       if (it != cancels_.end() && e.runtime.value < it->second) reach("cancel-during-confirm");
-    } else if (const sim::RuntimeRecord* r = runtime_of(e)) {
+    } else if (const sim::RuntimeRecord* r = runtime_event(e)) {
       if (r->kind == EventKind::kCancelSeen) reach("cancel-seen");
       if (r->kind == EventKind::kTreeCancelled) reach("tree-cancelled");
     }
@@ -82,7 +86,7 @@ class SinkMarks final : public MarkRule {
     return {"stale-write-refused", "rerun-deduplicated", "independent-epochs"};
   }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
-    const sim::RuntimeRecord* r = runtime_of(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) return;
     if (r->kind == EventKind::kSinkRefused) reach("stale-write-refused");
     if (r->kind == EventKind::kSinkDeduplicated) reach("rerun-deduplicated");
@@ -112,7 +116,7 @@ class StoreRenewalRefusals final : public MarkRule {
     return {"late-renewal-refused", "stale-renewal-refused"};
   }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
-    const sim::RuntimeRecord* r = runtime_of(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) return;
     if (r->kind == EventKind::kStoreRenewRefused) {
       reach("late-renewal-refused");
@@ -142,7 +146,7 @@ class RenewalReplyLate final : public MarkRule {
       : margin_ns_(world ? world->options().lease.drift_margin_ns() : 0) {}
   std::vector<std::string_view> names() const override { return {"renewal-reply-late"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
-    const sim::RuntimeRecord* r = runtime_of(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) return;
     if (r->kind == EventKind::kStoreLeaseRenewed) {
       store_renewed_[{r->holder, r->key, r->token}] = e.time_ns;
@@ -166,7 +170,7 @@ class RenewalRacedExpiry final : public MarkRule {
  public:
   std::vector<std::string_view> names() const override { return {"renewal-raced-expiry"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
-    const sim::RuntimeRecord* r = runtime_of(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) return;
     switch (r->kind) {
       case EventKind::kRenewSent:
@@ -199,7 +203,7 @@ class ExpiryDuringWrite final : public MarkRule {
  public:
   std::vector<std::string_view> names() const override { return {"expiry-during-write"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
-    const sim::RuntimeRecord* r = runtime_of(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) return;
     if (r->kind == EventKind::kWriteSent) {
       writing_.insert({r->holder, r->key, r->token});
@@ -222,7 +226,7 @@ class FencedAfterLocalExpiry final : public MarkRule {
  public:
   std::vector<std::string_view> names() const override { return {"fenced-after-local-expiry"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
-    const sim::RuntimeRecord* r = runtime_of(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) return;
     if (r->kind == EventKind::kLeaseLost) {
       lost_.try_emplace({r->holder, r->key, r->token}, r->detail);
@@ -242,7 +246,7 @@ class CheckpointRefused final : public MarkRule {
  public:
   std::vector<std::string_view> names() const override { return {"checkpoint-refused"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
-    const sim::RuntimeRecord* r = runtime_of(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r != nullptr && r->kind == EventKind::kStoreCheckpointRefused) reach("checkpoint-refused");
   }
 };
@@ -264,7 +268,7 @@ class StepsAndWaits final : public MarkRule {
             "retake-refused-after-yield"};
   }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
-    const sim::RuntimeRecord* r = runtime_of(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) return;
     switch (r->kind) {
       case EventKind::kStepStarted:
@@ -349,7 +353,7 @@ class WithdrawalRefused final : public MarkRule {
  public:
   std::vector<std::string_view> names() const override { return {"withdrawal-refused-while-live"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
-    const sim::RuntimeRecord* r = runtime_of(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r != nullptr && r->kind == EventKind::kWithdrawalRefused) {
       reach("withdrawal-refused-while-live");
     }
@@ -368,26 +372,26 @@ class WithdrawalOutlivedRelease final : public MarkRule {
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     if (e.world == sim::WorldEventKind::kObserved &&
         e.runtime.holder == "withdrawal-body-returned"sv) {
-      if (released_.contains({e.node, e.runtime.key, e.runtime.token})) {
+      if (released_.contains(node_token(e))) {
         reach("withdrawal-returned-after-its-release");
       }
       return;
     }
-    const sim::RuntimeRecord* r = runtime_of(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) return;
     // Only the releases of tokens a fenced withdrawal ran under are kept (withdrawals are rare,
     // releases are not).
     if (r->kind == EventKind::kWithdrawal && r->token != runtime::kTokenNone) {
-      withdrawn_.insert({e.node, r->key, r->token});
+      withdrawn_.insert(node_token(e));
     } else if (r->kind == EventKind::kLeaseReleased && !withdrawn_.empty()) {
-      const std::tuple<sim::NodeId, sim::NameKey, runtime::Token> held{e.node, r->key, r->token};
+      const NodeToken held = node_token(e);
       if (withdrawn_.contains(held)) released_.insert(held);
     }
   }
 
  private:
-  std::set<std::tuple<sim::NodeId, sim::NameKey, runtime::Token>> withdrawn_;
-  std::set<std::tuple<sim::NodeId, sim::NameKey, runtime::Token>> released_;
+  std::set<NodeToken> withdrawn_;
+  std::set<NodeToken> released_;
 };
 
 // signal-reason-read-after-a-second-abort: a body read its lease's signal's reason
@@ -401,25 +405,25 @@ class SignalAbortedTwice final : public MarkRule {
   }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "signal-reason"sv) {
-      if (twice_.contains({e.node, e.runtime.key, e.runtime.token})) {
+      if (twice_.contains(node_token(e))) {
         reach("signal-reason-read-after-a-second-abort");
       }
       return;
     }
-    const sim::RuntimeRecord* r = runtime_of(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) return;
     if (r->kind == EventKind::kCancelSeen) {
-      cancelled_.insert({e.node, r->key, r->token});
+      cancelled_.insert(node_token(e));
     } else if ((r->kind == EventKind::kLeaseReleased || r->kind == EventKind::kLeaseLost) &&
                !cancelled_.empty()) {
-      const std::tuple<sim::NodeId, sim::NameKey, runtime::Token> signal{e.node, r->key, r->token};
+      const NodeToken signal = node_token(e);
       if (cancelled_.contains(signal)) twice_.insert(signal);
     }
   }
 
  private:
-  std::set<std::tuple<sim::NodeId, sim::NameKey, runtime::Token>> cancelled_;
-  std::set<std::tuple<sim::NodeId, sim::NameKey, runtime::Token>> twice_;
+  std::set<NodeToken> cancelled_;
+  std::set<NodeToken> twice_;
 };
 
 // take-of-a-spent-key-refused: a take of a key the store inherited (World::inherit_lease: a row
@@ -443,7 +447,7 @@ class SpentKeyRefused final : public MarkRule {
       return;
     }
     if (inherited_.empty()) return;
-    const sim::RuntimeRecord* r = runtime_of(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
     if (r != nullptr && r->kind == EventKind::kStoreLeaseGranted) {
       if (auto it = inherited_.find(r->key); it != inherited_.end()) it->second = true;
     }
@@ -476,7 +480,8 @@ class DrawnSituations final : public MarkRule {
         return;
       case sim::WorldEventKind::kFaultApplied:
         if (open_waits_ > 0 && e.time_ns - wait_began_ns_ <= kWaitFaultWindowNs &&
-            (e.detail.starts_with("store-slow ") || e.detail.starts_with("store-down "))) {
+            (names_fault(e.detail, sim::FaultKind::kStoreSlow) ||
+             names_fault(e.detail, sim::FaultKind::kStoreDown))) {
           reach("store-fault-during-remote-wait");
         }
         return;

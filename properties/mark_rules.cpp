@@ -537,6 +537,40 @@ class DrawnSituations final : public MarkRule {
   std::set<HolderKey> passes_;  // (holder, tree) of the passes running
 };
 
+// Trouble on a checkpoint store of its own (the nightly mix gives half its seeds one and draws one
+// to four faults of four kinds on it), a mark per kind, so that a draw that stops making one kind
+// is caught by its claim (red team 32c: the store never slowed, `below(3)` for `below(4)`, and
+// every sweep stayed green). A partition names the store as its peer, the others as their node.
+class CheckpointStoreTrouble final : public MarkRule {
+ public:
+  explicit CheckpointStoreTrouble(const sim::World* world) {
+    const std::optional<sim::NodeId> store = world ? world->checkpoint_store() : std::nullopt;
+    if (store) {
+      store_ = *store;
+      as_peer_ = " <-> " + world->node_names().at(*store) + " ";
+    }
+  }
+  std::vector<std::string_view> names() const override {
+    return {"checkpoint-store-cut-off", "checkpoint-store-down", "checkpoint-store-dropping",
+            "checkpoint-store-slowed"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    if (store_ == sim::kWorldNode || e.world != sim::WorldEventKind::kFaultApplied) return;
+    if (e.node == store_) {
+      if (names_fault(e.detail, sim::FaultKind::kStoreDown)) reach("checkpoint-store-down");
+      if (names_fault(e.detail, sim::FaultKind::kNetworkDrop)) reach("checkpoint-store-dropping");
+      if (names_fault(e.detail, sim::FaultKind::kStoreSlow)) reach("checkpoint-store-slowed");
+    } else if (names_fault(e.detail, sim::FaultKind::kPartition) &&
+               e.detail.view().find(as_peer_) != std::string_view::npos) {
+      reach("checkpoint-store-cut-off");
+    }
+  }
+
+ private:
+  sim::NodeId store_ = sim::kWorldNode;
+  std::string as_peer_;  // " <-> NAME ", as sim::describe writes a fault's peer
+};
+
 // `world` null only to list the rules' names (nothing is observed then).
 std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   std::vector<std::unique_ptr<MarkRule>> rules;
@@ -556,6 +590,7 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<SignalAbortedTwice>());
   rules.push_back(std::make_unique<SpentKeyRefused>());
   rules.push_back(std::make_unique<DrawnSituations>());
+  rules.push_back(std::make_unique<CheckpointStoreTrouble>(world));
   return rules;
 }
 

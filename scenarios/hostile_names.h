@@ -7,6 +7,7 @@
 // trees is named after another tree's child (a root whose execution id is another root's id + "/" +
 // an AnyInstance child's path, or that string encoded), or after another tenant's key read with a
 // naive ':' join. The rest stay plain, so plain ids keep being tested.
+#include <array>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -69,6 +70,10 @@ class HostileNames {
 // `child_path` is built with runtime::join_path.
 std::vector<std::string> child_key_twins(const std::string& parent_execution_id,
                                          const std::string& child_path);
+// The name of each form child_key_twins draws, in its order (a workload's marks name the form that
+// ran, so that a draw narrowed to fewer forms is caught by their claims).
+inline constexpr std::array<std::string_view, 5> kChildKeyTwinForms{
+    "raw-join", "encoded-join", "colon-join", "half-encoded-join", "child-marker"};
 
 // Two keys of two tenants that a naive ':' join of the parts would confuse: (tenant, "x:" + id)
 // and (tenant + ":x", id) both join to "tenant:x:id"; their scope keys must differ.

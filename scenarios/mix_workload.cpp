@@ -83,10 +83,18 @@ runtime::StepItem job_step(sim::World& world, std::shared_ptr<TreeWatch> watch, 
                        });
 }
 
-// Marks hostile-name-ran (the tree or the step holds a hostile name) and child-key-twin-ran (the
-// tree is a root named like another tree's child), then runs `step`.
-runtime::StepItem name_marking(sim::World& world,
-                               std::shared_ptr<const std::set<runtime::LeaseKey>> twins,
+// The root keys named like another tree's child, each with the index of its form in
+// kChildKeyTwinForms.
+using Twins = std::map<runtime::LeaseKey, std::size_t>;
+
+// The mark of a twin of form `form` that ran.
+std::string twin_form_mark(std::size_t form) {
+  return fmt::format("child-key-twin-{}-ran", kChildKeyTwinForms.at(form));
+}
+
+// Marks hostile-name-ran (the tree or the step holds a hostile name), child-key-twin-ran (the
+// tree is a root named like another tree's child) and the twin's form's mark, then runs `step`.
+runtime::StepItem name_marking(sim::World& world, std::shared_ptr<const Twins> twins,
                                runtime::StepItem step) {
   return runtime::StepItem{
       step.name, [&world, twins, body = std::move(step.body)](ExecutionContext& ctx) {
@@ -94,14 +102,17 @@ runtime::StepItem name_marking(sim::World& world,
             is_hostile(ctx.path())) {
           world.mark(ctx, "hostile-name-ran");
         }
-        if (twins->contains(ctx.tree_key())) world.mark(ctx, "child-key-twin-ran");
+        if (const auto twin = twins->find(ctx.tree_key()); twin != twins->end()) {
+          world.mark(ctx, "child-key-twin-ran");
+          world.mark(ctx, twin_form_mark(twin->second));
+        }
         body(ctx);
       }};
 }
 
 void add_workflows(sim::World& world, sim::Rng& rng, sim::Rng& shape_rng, const MixNames& n,
                    bool swarm, const std::shared_ptr<WithdrawalProbes>& probes,
-                   const std::shared_ptr<const std::set<runtime::LeaseKey>>& twins,
+                   const std::shared_ptr<const Twins>& twins,
                    sim::Rng* cleanups, sim::Rng* watchful, sim::Rng* races) {
   auto duration = [&rng] { return rng.between(200, 12'000) * kMillisecond; };
   auto short_duration = [&shape_rng] { return shape_rng.between(100, 4'000) * kMillisecond; };
@@ -190,7 +201,7 @@ void add_workflows(sim::World& world, sim::Rng& rng, sim::Rng& shape_rng, const 
 // The trees' keys: two tenants, ids drawn; some roots named after an earlier tree's AnyInstance
 // child, and now and then two roots of two tenants whose naive ':' joins are equal.
 std::vector<runtime::LeaseKey> draw_keys(HostileNames& names, std::int64_t count, const MixNames& n,
-                                         std::set<runtime::LeaseKey>& twins) {
+                                         Twins& twins) {
   const std::string tenants[] = {names.name("tenant-1", "tenants"),
                                  names.name("tenant-2", "tenants")};
   std::vector<runtime::LeaseKey> keys;
@@ -208,7 +219,7 @@ std::vector<runtime::LeaseKey> draw_keys(HostileNames& names, std::int64_t count
                                   child_key_twins(parent, join_path(n.children, child))[form]};
       if (!taken.contains(candidate)) {
         key = candidate;
-        twins.insert(key);
+        twins.emplace(key, form);
       }
     }
     taken.insert(key);
@@ -240,7 +251,7 @@ void add_mix_workload(sim::World& world, const std::vector<std::string>& instanc
   auto watch = std::make_shared<TreeWatch>(world);
   auto probes = std::make_shared<WithdrawalProbes>(
       WithdrawalProbes{&world, watch, instances, {}, world.stream("withdrawal-probes"), 30});
-  auto twins = std::make_shared<std::set<runtime::LeaseKey>>();
+  auto twins = std::make_shared<Twins>();
   // A seed in two cleans up after a failed step before letting the failure go
   // (scenarios/failure_cleanup.h): news that lands after an abort then meets the decision. Its
   // own stream, so every other draw stays.
@@ -290,11 +301,17 @@ void add_mix_workload(sim::World& world, const std::vector<std::string>& instanc
 }
 
 const std::vector<std::string>& mix_window_marks() {
-  static const std::vector<std::string> kMarks{
-      "hostile-name-ran",        "child-key-twin-ran",           "second-effect-written",
-      "unchecked-after-write",   "other-sink-written",           "remote-waits-overlapped",
-      "withdrawal-during-step",  "withdrawal-after-end",          "withdrawal-refused-while-live",
-      "step-raced-renewal"};
+  static const std::vector<std::string> kMarks = [] {
+    std::vector<std::string> marks{
+        "hostile-name-ran",       "child-key-twin-ran",   "second-effect-written",
+        "unchecked-after-write",  "other-sink-written",   "remote-waits-overlapped",
+        "withdrawal-during-step", "withdrawal-after-end", "withdrawal-refused-while-live",
+        "step-raced-renewal"};
+    for (std::size_t form = 0; form < kChildKeyTwinForms.size(); ++form) {
+      marks.push_back(twin_form_mark(form));
+    }
+    return marks;
+  }();
   // Not required: withdrawal-before-start, -between-steps and -during-remote-wait. The runtime
   // refuses a withdrawal while its tree is live and no step of it runs here (issue 9 item 2), so
   // its body (where the moment is marked) never runs there: those moments are counted together

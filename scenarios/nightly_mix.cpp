@@ -336,6 +336,17 @@ const std::map<std::string, double> kNightlyFloors{
     {"store-fault-during-remote-wait", 0.5},      // 70.8% (44.5% with the wait's fault in 5%)
     {"withdrawal-in-quiet-phase", 0.5},           // 69.5% (25.8% with none drawn there)
     {"cancel-recorded-while-its-tree-ran", 0.1},  // 26.0% (2.2% with cancels in the first 10 s)
+    // Session 33, seeds 1..400 (red team 32c: the checkpoint store never slowed, the twins of one
+    // form only; every claim stayed met):
+    {"checkpoint-store-cut-off", 0.12},           // 22.2%
+    {"checkpoint-store-down", 0.15},              // 29.2%
+    {"checkpoint-store-dropping", 0.12},          // 24.8%
+    {"checkpoint-store-slowed", 0.25},            // 35.8% (21.0% with its own draw never slow)
+    {"child-key-twin-raw-join-ran", 0.08},        // 28.0%
+    {"child-key-twin-encoded-join-ran", 0.08},    // 24.0%
+    {"child-key-twin-colon-join-ran", 0.08},      // 29.0%
+    {"child-key-twin-half-encoded-join-ran", 0.08},  // 25.2%
+    {"child-key-twin-child-marker-ran", 0.08},    // 24.2%
 };
 
 const std::map<std::string, double> kSwarmFloors{
@@ -379,7 +390,23 @@ const std::map<std::string, double> kSwarmFloors{
     {"step-raced-renewal", 0.05},               // 51.9%
     {"withdrawal-during-checkpoint", 0.002},    // 3.1%
     {"withdrawal-during-another-step", 0.001},  // 0.8%
+    // Session 33, seeds 1..400:
+    {"checkpoint-store-cut-off", 0.12},              // 21.0%
+    {"checkpoint-store-down", 0.15},                 // 30.5%
+    {"checkpoint-store-dropping", 0.12},             // 24.0%
+    {"checkpoint-store-slowed", 0.25},               // 33.2%
+    {"child-key-twin-raw-join-ran", 0.08},           // 26.2%
+    {"child-key-twin-encoded-join-ran", 0.08},       // 27.3%
+    {"child-key-twin-colon-join-ran", 0.08},         // 27.5%
+    {"child-key-twin-half-encoded-join-ran", 0.08},  // 25.0%
+    {"child-key-twin-child-marker-ran", 0.08},       // 28.2%
 };
+
+// The marks of trouble on a checkpoint store of its own (properties/mark_rules.cpp), which half
+// the seeds of both mixes have.
+constexpr std::array<const char*, 4> kCheckpointStoreMarks{
+    "checkpoint-store-cut-off", "checkpoint-store-down", "checkpoint-store-dropping",
+    "checkpoint-store-slowed"};
 
 // Every name of `names` with its floor from `floors`: a mark declared without a measured floor is
 // a mistake of this file, caught when the scenarios are registered.
@@ -405,6 +432,7 @@ std::vector<MarkFloor> nightly_marks() {
                            "cancel-recorded-while-its-tree-ran"}) {
     marks.emplace_back(mark);
   }
+  for (const char* mark : kCheckpointStoreMarks) marks.emplace_back(mark);
   return with_floors(marks, kNightlyFloors);
 }
 
@@ -413,6 +441,7 @@ std::vector<MarkFloor> swarm_marks() {
   for (const std::string& mark : mix_window_marks()) marks.push_back(mark);
   marks.push_back("withdrawal-during-checkpoint");
   marks.push_back("withdrawal-during-another-step");
+  for (const char* mark : kCheckpointStoreMarks) marks.emplace_back(mark);
   return with_floors(marks, kSwarmFloors);
 }
 

@@ -142,6 +142,11 @@ NodeId World::add_checkpoint_store(const std::string& name) {
   return checkpoint_node_;
 }
 
+std::optional<NodeId> World::checkpoint_store() const {
+  if (checkpoint_node_ == kWorldNode) return std::nullopt;
+  return checkpoint_node_;
+}
+
 Route World::checkpoint_route(NodeId from) {
   if (checkpoint_node_ == kWorldNode) return Route{*network_, from, store_node_, this};
   return Route{*network_, from, checkpoint_node_, this, store_node_};

@@ -134,6 +134,8 @@ class World final : private StoreRecorder {
   // or silent service) hit them while the lease store still answers. What it handles is recorded
   // as the lease store's (one store, one set of tables), by the lease store's clock.
   NodeId add_checkpoint_store(const std::string& name = "checkpoint-store");
+  // That node, if the world has one (otherwise the lease store hosts the checkpoints).
+  std::optional<NodeId> checkpoint_store() const;
   // A sink node; `sink` null means the runtime's MemorySink (a test may pass a broken double).
   NodeId add_sink(const std::string& name, std::unique_ptr<runtime::Sink> sink = nullptr);
   // An instance process that starts polling at `start_ns`.

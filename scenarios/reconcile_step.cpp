@@ -8,6 +8,7 @@
 #include "runtime/errors.h"
 #include "runtime/lease_repository.h"
 #include "scenarios/error_shapes.h"
+#include "scenarios/hand_over_text.h"
 #include "scenarios/swarm_workload.h"
 #include "scenarios/workload.h"
 
@@ -71,15 +72,7 @@ HandOver call_fenced(ExecutionContext& ctx, runtime::Token observed, HandOverBy 
     // The application reads the error as the ADR gives it: fenced(observedToken) carries the
     // token the downstream reported and the fence's own. One that carries others is not the
     // hand-over the body asked for, and the record says what it carried.
-    out.got = std::string(error.code());
-    // A reported token above 2^53-1 is no token: the error carries a safe one in its place.
-    const bool observed_carried = observed > runtime::kTokenMax
-                                      ? error.observed_token() <= runtime::kTokenMax
-                                      : error.observed_token() == observed;
-    if (!observed_carried || error.token() != fence_token) {
-      out.got += fmt::format(" carrying token {} and observed token {}", error.token(),
-                             error.observed_token());
-    }
+    out.got = fenced_error_text(error, observed, fence_token);
     out.error = std::current_exception();
   } catch (const runtime::ExecutionError& error) {
     out.got = std::string(error.code());

@@ -14,13 +14,19 @@
 namespace fencesim::scenarios::reconcile_marks_test {
 namespace {
 
-// Swarm seeds (PCT, 3 change points) whose runs reach the mark (found by a sweep).
-constexpr std::uint64_t kSeeds[] = {57, 428, 479};
+// The first swarm seeds (PCT) whose runs reach the mark, found by walking the seeds rather than
+// pinned: pinned seeds stop reaching it whenever anything changes how swarm's runs unfold, and the
+// test then failed for any harness change at all (red team 32c: three unrelated bugs were "caught"
+// only so). About 4% of swarm's runs reach it.
+constexpr std::size_t kSeedsReaching = 3;
+constexpr std::uint64_t kLastSeed = 1500;
 
 TEST(ReconcileMarks, EachRetryDeduplicatedFollowsADeduplicatedReconcileWrite) {
   const ScenarioRegistry registry = builtin_scenarios();
   std::size_t marks = 0;
-  for (const std::uint64_t seed : kSeeds) {
+  std::size_t reaching = 0;
+  for (std::uint64_t seed = 1; seed <= kLastSeed && reaching < kSeedsReaching; ++seed) {
+    const std::size_t before = marks;
     properties::RunRequest request{"swarm", seed};
     request.strategy = sim::Strategy::kPct;
     properties::run_scenario(
@@ -47,9 +53,11 @@ TEST(ReconcileMarks, EachRetryDeduplicatedFollowsADeduplicatedReconcileWrite) {
                 << " marks retry-deduplicated after a write answered " << answered;
           }
         });
+    if (marks > before) ++reaching;
   }
-  EXPECT_GE(marks, 3u) << "the seeds no longer reach the mark: pick others (a swarm sweep's runs "
-                          "with retry-deduplicated)";
+  EXPECT_EQ(reaching, kSeedsReaching)
+      << "swarm seeds 1.." << kLastSeed << " (pct) reach retry-deduplicated in " << reaching
+      << " runs: the swarm's reconcile retries no longer find their entry written";
 }
 
 }  // namespace

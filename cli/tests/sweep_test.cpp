@@ -1,6 +1,7 @@
 // `fencesim sweep` end to end: the output folder and its reports, failures shrunk and replayable,
 // seeds that crash, abort, throw or hang in a worker, sharding, the budget's seed order, and every
 // kind of bad input (one line, exit 2, nothing already written lost).
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -324,6 +325,27 @@ TEST_F(SweepTest, ADeadWorkerUnderTheDrawnStrategyNamesTheSeedsOwnStrategy) {
   // The folder reads back: merged alone, it is the same sweep.
   const Result merged = fencesim("merge out --out merged");
   EXPECT_EQ(merged.code, 5) << merged.out << merged.err;
+}
+
+// What the main job and the nightly run: no --strategy. Each seed then runs under its drawn
+// strategy, so a sweep meets PCT's schedules as well as random walks (red team 33a: a default of
+// "random" made every sweep a random walk, three times the runs, and every night green).
+TEST_F(SweepTest, ASweepWithoutAStrategyRunsEachSeedUnderItsDrawnOne) {
+  const Result result = fencesim("sweep --scenario kleppmann-fencing --seeds 1..8 --out out");
+  ASSERT_EQ(result.code, 0) << result.out << result.err;
+  std::set<std::string> strategies;
+  std::size_t count = 0;
+  for (const json& run : runs(path("out"))) {
+    ++count;
+    EXPECT_EQ(run["strategy"], reports::drawn_strategy(run["seed"].get<std::uint64_t>()))
+        << run.dump();
+    strategies.insert(run["strategy"].get<std::string>());
+  }
+  EXPECT_EQ(count, 8u);
+  EXPECT_TRUE(strategies.contains("random")) << "no random walk among seeds 1..8";
+  EXPECT_TRUE(std::any_of(strategies.begin(), strategies.end(),
+                          [](const std::string& s) { return s.starts_with("pct"); }))
+      << "no PCT run among seeds 1..8";
 }
 
 TEST_F(SweepTest, AShardTakesEveryNthSeedOfTheRange) {

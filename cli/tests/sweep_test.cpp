@@ -177,6 +177,12 @@ TEST_F(SweepTest, FailuresAreShrunkDrawnAndReplayable) {
     ASSERT_NE(shrunk["expected_history_hash"], original["expected_history_hash"]) << seed;
     EXPECT_EQ(timeline["history_hash"], shrunk["expected_history_hash"]) << seed;
     EXPECT_EQ(timeline["plan"], timeline["shrunk_plan"]) << seed;
+    // The summary's fault counts are the files': shrinking's work as the reports show it (red team
+    // 33a: the original count written as the shrunk one, "N -> N faults", nothing else noticed).
+    const json& kept = summary["failures"][seed[0] == '1' ? 0 : 1];
+    ASSERT_EQ(kept["seed"], std::stoi(seed));
+    EXPECT_EQ(kept["shrunk_faults"], shrunk["fault_plan"].size()) << seed;
+    EXPECT_EQ(kept["original_faults"], original["fault_plan"].size()) << seed;
     // The page's replay command is the shrunk file's: the run it draws.
     EXPECT_EQ(timeline["replay_command"],
               std::string("fencesim replay failures/kleppmann-fencing-random-") + seed +
@@ -207,6 +213,26 @@ TEST_F(SweepTest, FailuresAreShrunkDrawnAndReplayable) {
   EXPECT_NE(again.out.find("corpus: 0 new failures kept in corpus"), std::string::npos)
       << again.out;
   EXPECT_EQ(std::distance(fs::directory_iterator(path("corpus")), fs::directory_iterator()), 2);
+}
+
+// A failure among many faults (swarm seed 2, 23 faults, every sink accepting stale tokens): the
+// record's fault counts are its two replay files', the shrunk one the smaller (red team 33a: the
+// original count written as the shrunk one showed "23 -> 23 faults" and chose groups' smallest
+// examples wrongly, and every test passed, their failures having one fault to shrink).
+TEST_F(SweepTest, AShrunkFailureCountsTheFaultsOfItsShrunkFile) {
+  const Result result = fencesim(
+      "sweep --scenario swarm --seeds 2..2 --strategy random --jobs 1 --sink-double accept-stale "
+      "--out out");
+  ASSERT_EQ(result.code, 1) << result.out << result.err;
+  const json summary = read_json(path("out/summary.json"));
+  ASSERT_EQ(summary["failures"].size(), 1u);
+  const json& failure = summary["failures"][0];
+  const json shrunk = read_json(path("out") / failure["shrunk_replay_file"].get<std::string>());
+  const json original = read_json(path("out/failures/swarm-random-2.replay.json"));
+  EXPECT_EQ(failure["original_faults"], original["fault_plan"].size());
+  EXPECT_EQ(failure["shrunk_faults"], shrunk["fault_plan"].size());
+  EXPECT_LT(failure["shrunk_faults"].get<std::size_t>(),
+            failure["original_faults"].get<std::size_t>());
 }
 
 TEST_F(SweepTest, ASpecIsSweptAndItsFailuresReplay) {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <regex>
 #include <set>
@@ -159,6 +160,31 @@ TEST_F(SweepInterruptTest, SigtermKeepsTheReportsAndResumeMakesTheRunsOfAnUninte
   // Nothing is left to continue.
   expect_usage_error(fencesim("sweep --resume cut"),
                      "--resume: 'cut' holds a sweep that was not interrupted: nothing to continue");
+}
+
+// A failure found before the signal fails the resumed sweep: its exit code is judged over every
+// run the folder holds, not only the resumed part's (red team 33a: judged before the interrupted
+// part's records were added, a nightly whose failures all came before a SIGTERM exited 0 once
+// resumed, its summary listing them).
+TEST_F(SweepInterruptTest, AFailureBeforeTheSignalFailsTheResumedSweep) {
+  // Seed 1, among the first two runs, throws out of the harness in the interrupted part only (the
+  // resume is started without the hook).
+  ::setenv("FENCESIM_TEST_CRASH_SEED", "1", 1);
+  ::setenv("FENCESIM_TEST_CRASH_KIND", "throw", 1);
+  const int cut = interrupt(
+      fmt::format("sweep --scenario {} --seeds 1..{} --jobs 2 --out cut", kScenario, kSeeds),
+      "cut", SIGTERM);
+  ::unsetenv("FENCESIM_TEST_CRASH_SEED");
+  ::unsetenv("FENCESIM_TEST_CRASH_KIND");
+  ASSERT_EQ(cut, 143) << read_text(dir_ / "cut.out");
+  bool failed_before = false;
+  for (const nlohmann::json& run : runs(path("cut"))) {
+    if (run["seed"] == 1 && run["status"] == "harness-error") failed_before = true;
+  }
+  ASSERT_TRUE(failed_before) << "seed 1 did not fail before the signal";
+  const Result resumed = fencesim("sweep --resume cut --jobs 2");
+  EXPECT_EQ(resumed.code, 5) << resumed.out << resumed.err;
+  EXPECT_EQ(read_json(path("cut/summary.json"))["totals"]["failed"], 1);
 }
 
 // A branching sweep keeps a branch run's record when the branch ends, the parent's when the parent

@@ -61,6 +61,35 @@ TEST(ReplayFile, RoundTripsThroughJsonExactly) {
   EXPECT_EQ(replay_file_from_json(document, "f.json"), file);
 }
 
+// Aimed faults keep every field of their aim: one aimed in flight at a drawn share of the way
+// (not the default half), one aimed at the holder's expiry and held until the store's (red team
+// 33c: the share written only for a fault held until in-flight, which no fault is, read back as
+// 500 per mille, and the replay injected the fault at another moment than the run it names).
+TEST(ReplayFile, AimedFaultsRoundTripEveryFieldOfTheirAim) {
+  ReplayFile file = sample();
+  sim::Fault in_flight{};
+  in_flight.kind = sim::FaultKind::kStop;
+  in_flight.node = "instance-2";
+  in_flight.trigger = sim::Trigger{runtime::EventKind::kWriteSent, 2, 0};
+  in_flight.trigger->aim = sim::Aim::kInFlight;
+  in_flight.trigger->within_permille = 137;
+  in_flight.duration_ns = 3'000'000'000;
+  sim::Fault until{};
+  until.kind = sim::FaultKind::kStall;
+  until.node = "instance-1";
+  until.trigger = sim::Trigger{runtime::EventKind::kRenewSent, 1, 0};
+  until.trigger->aim = sim::Aim::kHolderExpiry;
+  until.trigger->until = sim::Aim::kStoreExpiry;
+  until.trigger->until_delay_ns = -250'000'000;
+  file.plan.faults.push_back(in_flight);
+  file.plan.faults.push_back(until);
+  const ReplayFile read = replay_file_from_json(json::parse(to_json(file).dump()), "f.json");
+  ASSERT_EQ(read.plan.faults.size(), file.plan.faults.size());
+  EXPECT_EQ(read.plan.faults[4].trigger, in_flight.trigger);
+  EXPECT_EQ(read.plan.faults[5].trigger, until.trigger);
+  EXPECT_EQ(read, file);
+}
+
 TEST(ReplayFile, RoundTripsThroughADisk) {
   const auto path = std::filesystem::temp_directory_path() /
                     ("fencesim-replay-file-test-" + std::to_string(getpid()) + ".json");

@@ -311,6 +311,18 @@ TEST(SummaryMarkdownTest, RendersAsMarkdownTables) {
   EXPECT_EQ(tables[4].rows[0][3], "12");
 }
 
+// Without --known nothing is known yet: every group of summary.md is new (red team 33c: a group
+// whose "known" is null rendered "known", and a CI comment said nothing new had broken).
+TEST(SummaryMarkdownTest, WithoutKnownEveryGroupIsNew) {
+  const std::string markdown =
+      summary_markdown(sweep_summary(manifest_of(std::nullopt), two_bugs(), {}));
+  const std::vector<Table> tables = parse_tables(markdown);
+  ASSERT_FALSE(tables.empty()) << markdown;
+  ASSERT_EQ(tables[0].header[1], "signature") << markdown;
+  ASSERT_EQ(tables[0].rows.size(), 2u) << markdown;
+  for (const auto& row : tables[0].rows) EXPECT_EQ(row[0], "**new**") << markdown;
+}
+
 std::string hostile_markdown() {
   std::vector<RunRecord> records = two_bugs();
   records.push_back(record("nightly-mix", "random", 9, "exactly-once: a|b `c` *d*\nnext", 1));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "reports/html_static.h"
 #include "reports/junit.h"
 #include "reports/run_record.h"
 #include "reports/signature.h"
@@ -397,6 +398,13 @@ TEST(SweepManifest, AnInterruptionRoundTripsAndShowsInEveryReport) {
                        "type=\"interrupted\">"),
             std::string::npos)
       << junit;
+  // The page read with scripts off says so too (red team 33c: it never did, and an interrupted
+  // sweep's static page read as a whole one).
+  const std::string page = html::static_sweep(summary);
+  EXPECT_NE(page.find("Interrupted by SIGTERM: only the runs made before it are here. Seeds not "
+                      "run: 2, 4.."),
+            std::string::npos)
+      << page;
   // Not interrupted: no completion suite, no error.
   m.interrupted.reset();
   const std::string whole = junit_xml(sweep_summary(m, records, {}));

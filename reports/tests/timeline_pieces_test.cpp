@@ -145,7 +145,12 @@ TEST(TimelinePieces, AFaultEndsWhereTheQuietPhaseHealedIt) {
   const std::int64_t start = partitions[0]["start_ns"].get<std::int64_t>();
   ASSERT_GT(start + 52 * runtime::kSecond, 180 * runtime::kSecond);
   EXPECT_EQ(partitions[0]["end_ns"], 180 * runtime::kSecond) << partitions[0].dump();
+  // The quiet phase, the run's last, lasts to the run's end (red team 33c: ended where it began,
+  // the healed tail of every run was drawn as no phase at all).
+  EXPECT_EQ(quiet[0]["end_ns"], t["end_ns"]) << t["phases"].dump();
+  EXPECT_GT(quiet[0]["end_ns"].get<std::int64_t>(), 180 * runtime::kSecond);
 }
+
 
 }  // namespace
 }  // namespace fencesim::reports::timeline_pieces_test

@@ -571,6 +571,34 @@ class CheckpointStoreTrouble final : public MarkRule {
   std::string as_peer_;  // " <-> NAME ", as sim::describe writes a fault's peer
 };
 
+// renewal-at-store-expiry-instant: a renewal the lease store judged at the very instant, on its own
+// clock, that the lease it renews expires (the store's latest grant or renewal of the key): the
+// instant a store that judged a lease live at its expiry (`<=` in Lease::live_at) would renew an
+// expired lease. renewal-at-store-expiry is aimed at it; a stop one latency too long landed the
+// renewal 1 ms later, still refused, and its claims stayed met (red team 33b).
+class RenewalAtStoreExpiry final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override {
+    return {"renewal-at-store-expiry-instant"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    if (e.world != sim::WorldEventKind::kStoreCall || !e.store || e.store->failed) return;
+    const sim::StoreCall& call = *e.store;
+    if (call.op == sim::StoreOp::kRenew) {
+      const auto it = expires_.find(call.key);
+      if (it != expires_.end() && it->second == call.store_wall_ns) {
+        reach("renewal-at-store-expiry-instant");
+      }
+    }
+    const bool granted = (call.op == sim::StoreOp::kTake && call.outcome == "taken"sv) ||
+                         (call.op == sim::StoreOp::kRenew && call.outcome == "renewed"sv);
+    if (granted && call.lease) expires_[call.key] = call.lease->expires_at_ns;
+  }
+
+ private:
+  std::map<sim::NameKey, runtime::Nanoseconds> expires_;  // key -> its lease's expiry, store clock
+};
+
 // `world` null only to list the rules' names (nothing is observed then).
 std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   std::vector<std::unique_ptr<MarkRule>> rules;
@@ -591,6 +619,7 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<SpentKeyRefused>());
   rules.push_back(std::make_unique<DrawnSituations>());
   rules.push_back(std::make_unique<CheckpointStoreTrouble>(world));
+  rules.push_back(std::make_unique<RenewalAtStoreExpiry>());
   return rules;
 }
 

@@ -271,7 +271,7 @@ static void register_catalogue_explore(ScenarioRegistry& registry) {
         fault.duration_ns = stop_to_store_expiry(world.options().lease);
         return sim::FaultPlan{{fault}};
       })
-      .marks({"late-renewal-refused >= 95%"})
+      .marks({"late-renewal-refused >= 95%", "renewal-at-store-expiry-instant >= 95%"})
       .add_to(registry);
 
   // A step confirms its lease (confirmNow: a strict renewal) and then writes; the holder is

@@ -34,5 +34,39 @@ TEST(WorkloadRecords, ARefusalIsRecordedAsTheFencedClass) {
   EXPECT_GT(refusals, 0);
 }
 
+// After each write the body reads its fence (its confirmedUntil and assertHeld), and records what it
+// read at that instant: the evidence fence-after-loss and refusal-hands-over judge a fence by after
+// a refused or lost write (red team 33b: the read dropped, those oracles were left the confirms'
+// evidence only, and every test and sweep stayed green).
+TEST(WorkloadRecords, EveryWriteIsFollowedByARecordOfTheFenceRead) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  std::size_t writes = 0;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"kleppmann-fencing", seed},
+        [&](const sim::World& world, const properties::RunReport&) {
+          const auto& events = world.history().events();
+          for (std::size_t i = 0; i < events.size(); ++i) {
+            const sim::HistoryEvent& write = events[i];
+            if (write.world != sim::WorldEventKind::kObserved ||
+                write.runtime.holder.str() != "write") {
+              continue;
+            }
+            ++writes;
+            bool read = false;
+            for (std::size_t j = i + 1; j < events.size() && events[j].time_ns == write.time_ns;
+                 ++j) {
+              const sim::HistoryEvent& e = events[j];
+              read |= e.world == sim::WorldEventKind::kObserved && e.node == write.node &&
+                      e.runtime.holder.str() == "fence";
+            }
+            EXPECT_TRUE(read) << "kleppmann-fencing seed " << seed << ": the write recorded at #"
+                              << write.index << " has no fence read after it";
+          }
+        });
+  }
+  EXPECT_GE(writes, 3u);
+}
+
 }  // namespace
 }  // namespace fencesim::scenarios::workload_records_test

@@ -1,5 +1,6 @@
 // The catalogue's stories about using the fence itself: where a fence may be used, what a
 // failure is classified as, and what a withdrawal runs with.
+#include <exception>
 #include <memory>
 
 #include "runtime/errors.h"
@@ -14,6 +15,30 @@ using runtime::ChildPlacement;
 using runtime::EventKind;
 using runtime::ExecutionContext;
 using runtime::kSecond;
+
+namespace {
+
+// Whether `refusal` is `error` itself or is reached from it through causes and aggregates, by a
+// walk of this file's own: the runtime's search of the same chain is what fenced-in-aggregate
+// exercises, so the story proves its error holds what it says before throwing it.
+bool reaches(const std::exception_ptr& error, const std::exception_ptr& refusal, int depth = 0) {
+  if (!error || depth > 16) return false;
+  if (error == refusal) return true;
+  try {
+    std::rethrow_exception(error);
+  } catch (const runtime::AggregateError& aggregate) {
+    for (const std::exception_ptr& inner : aggregate.errors()) {
+      if (reaches(inner, refusal, depth + 1)) return true;
+    }
+    return reaches(aggregate.cause(), refusal, depth + 1);
+  } catch (const runtime::ExecutionError& execution) {
+    return reaches(execution.cause(), refusal, depth + 1);
+  } catch (...) {
+  }
+  return false;
+}
+
+}  // namespace
 
 static void register_catalogue_fence_use(ScenarioRegistry& registry) {
   // A fence kept past its step, an ancestor's fence, and a frame without a held lease.
@@ -128,9 +153,14 @@ static void register_catalogue_fence_use(ScenarioRegistry& registry) {
                   }
                   if (!refusal) return;
                   world.mark(ctx, "fenced-error-wrapped");
-                  throw runtime::AggregateError(
-                      {std::make_exception_ptr(runtime::StepError("audit failed")),
-                       std::make_exception_ptr(runtime::StepError("charge failed", refusal))});
+                  const std::exception_ptr aggregate =
+                      std::make_exception_ptr(runtime::AggregateError(
+                          {std::make_exception_ptr(runtime::StepError("audit failed")),
+                           std::make_exception_ptr(runtime::StepError("charge failed", refusal))}));
+                  // Red team 33b: the refusal dropped from the step error, the pass was still
+                  // classified fenced (its holder had been stopped) and every claim stayed met.
+                  if (reaches(aggregate, refusal)) world.mark(ctx, "refusal-inside-aggregate");
+                  std::rethrow_exception(aggregate);
                 }}}};
       })
       .tree("tenant-1", "order-1", "order")
@@ -142,7 +172,7 @@ static void register_catalogue_fence_use(ScenarioRegistry& registry) {
       // measured over seeds 1..1000: fenced-error-wrapped 100%, stale-write-refused 100%,
       // fenced-after-local-expiry 100%
       .marks({"fenced-error-wrapped >= 95%", "stale-write-refused >= 95%",
-              "fenced-after-local-expiry >= 95%"})
+              "fenced-after-local-expiry >= 95%", "refusal-inside-aggregate >= 95%"})
       .add_to(registry);
 }
 

@@ -74,6 +74,21 @@ TEST(Spec, AValidSpecRegistersRunsAndIsDeterministic) {
   EXPECT_GT(hashes.size(), 1u);  // the seed matters
 }
 
+// A spec that names no marks keeps its workload's claims: a spec over nightly-mix is judged by
+// everything nightly-mix claims (red team 33b: the workload's marks not inherited, such a spec
+// lost every claim and its sweeps proved nothing of what they reached).
+TEST(Spec, ASpecWithoutMarksKeepsItsWorkloadsClaims) {
+  ScenarioRegistry registry = builtin_scenarios();
+  const std::string text = "name = \"plain-mix\"\nworkload = \"nightly-mix\"\n";
+  ASSERT_EQ(register_spec_text(registry, text, "plain.toml"), "plain-mix");
+  const Scenario* spec = registry.find("plain-mix");
+  const Scenario* workload = registry.find("nightly-mix");
+  ASSERT_NE(spec, nullptr);
+  ASSERT_NE(workload, nullptr);
+  ASSERT_FALSE(workload->marks.empty());
+  EXPECT_EQ(spec->marks, workload->marks);
+}
+
 TEST(Spec, TheWorkloadKeepsItsOwnDrawsAndItsFaultsCanBeDropped) {
   ScenarioRegistry registry = builtin_scenarios();
   register_spec_text(registry, kDriftSpec, "drift.toml");

@@ -479,6 +479,18 @@ TEST_F(BrowserTest, TheSweepPagesBadgeIsGreenOnlyForAPassingNight) {
   failed[1].first_violation = RecordedViolation{"sink-monotonicity", "token 1 after 2"};
   failed[1].failure = FailureFiles{};
   EXPECT_EQ(badge("violation.html", failed), "violation");
+  // Every run passing, a claim missed: the night proved less than it says (red team 33c: the
+  // page read the claims' list of the unproven as their count, and such a night wore "pass").
+  manifest.configuration.scenarios[0].marks = {scenarios::MarkFloor("stale-write-refused", 0.5)};
+  std::vector<RunRecord> many;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    RunRecord record = records[0];
+    record.seed = seed;
+    many.push_back(record);
+  }
+  manifest.configuration.seeds_last = 20;
+  ASSERT_EQ(sweep_summary(manifest, many, {})["claims"]["missed"], 1);
+  EXPECT_EQ(badge("unproven.html", many), "unproven");
 }
 
 TEST_F(BrowserTest, SweepPageWithoutFailuresSaysSo) {

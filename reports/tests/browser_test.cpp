@@ -479,6 +479,14 @@ TEST_F(BrowserTest, TheSweepPagesBadgeIsGreenOnlyForAPassingNight) {
   failed[1].first_violation = RecordedViolation{"sink-monotonicity", "token 1 after 2"};
   failed[1].failure = FailureFiles{};
   EXPECT_EQ(badge("violation.html", failed), "violation");
+  // Without --known nothing is known yet: both groups are new (red team 33c: groups whose "known"
+  // is null were counted known, "0 new, 2 known").
+  const Loaded unjudged =
+      load("unjudged.html", render_sweep_html(sweep_summary(manifest, failed, {}), {}));
+  expect_drawn(unjudged);
+  EXPECT_NE(unjudged.dom.find("2 distinct failures in 2 failed runs: 2 new, 0 known"),
+            std::string::npos)
+      << unjudged.dom;
   // Every run passing, a claim missed: the night proved less than it says (red team 33c: the
   // page read the claims' list of the unproven as their count, and such a night wore "pass").
   manifest.configuration.scenarios[0].marks = {scenarios::MarkFloor("stale-write-refused", 0.5)};

@@ -63,8 +63,9 @@ FS.drawTimeline = function (host, data, options) {
     legendItem("#3a6fd8", "lease believed held, confirmed (until confirmedUntil)"),
     legendItem("#c9d8f6", "held past confirmedUntil (hatched)"),
     legendItem(FS.tokenColour(1), "epoch at the store (colour per token)"),
-    legendItem("#2f9b6a", "write applied"), legendItem("#7a5af5", "deduplicated"),
-    legendItem("#d9480f", "refused"), legendItem("#868e96", "no reply"),
+    legendItem(FS.OUTCOME_COLOUR.applied, "write applied"),
+    legendItem(FS.OUTCOME_COLOUR.deduplicated, "deduplicated"),
+    legendItem(FS.OUTCOME_COLOUR.refused, "refused"), legendItem(FS.OUTCOME_COLOUR.none, "no reply"),
     legendItem("#9c36b5", "fault span"), legendItem("#e03131", "violation")]);
   const root = FS.el("div", { class: "tl", id: id }, [bar, legend, svgHost, details]);
   host.appendChild(root);

@@ -16,30 +16,6 @@ using runtime::EventKind;
 using runtime::ExecutionContext;
 using runtime::kSecond;
 
-namespace {
-
-// Whether `refusal` is `error` itself or is reached from it through causes and aggregates, by a
-// walk of this file's own: the runtime's search of the same chain is what fenced-in-aggregate
-// exercises, so the story proves its error holds what it says before throwing it.
-bool reaches(const std::exception_ptr& error, const std::exception_ptr& refusal, int depth = 0) {
-  if (!error || depth > 16) return false;
-  if (error == refusal) return true;
-  try {
-    std::rethrow_exception(error);
-  } catch (const runtime::AggregateError& aggregate) {
-    for (const std::exception_ptr& inner : aggregate.errors()) {
-      if (reaches(inner, refusal, depth + 1)) return true;
-    }
-    return reaches(aggregate.cause(), refusal, depth + 1);
-  } catch (const runtime::ExecutionError& execution) {
-    return reaches(execution.cause(), refusal, depth + 1);
-  } catch (...) {
-  }
-  return false;
-}
-
-}  // namespace
-
 static void register_catalogue_fence_use(ScenarioRegistry& registry) {
   // A fence kept past its step, an ancestor's fence, and a frame without a held lease.
   auto kept = std::make_shared<std::optional<runtime::ExecutionFence>>();
@@ -159,7 +135,12 @@ static void register_catalogue_fence_use(ScenarioRegistry& registry) {
                            std::make_exception_ptr(runtime::StepError("charge failed", refusal))}));
                   // Red team 33b: the refusal dropped from the step error, the pass was still
                   // classified fenced (its holder had been stopped) and every claim stayed met.
-                  if (reaches(aggregate, refusal)) world.mark(ctx, "refusal-inside-aggregate");
+                  // The walk is the workload's own (for_each_error), not the runtime's search.
+                  bool holds = false;
+                  for_each_error(aggregate, [&](const std::exception_ptr& each, const auto&) {
+                    holds |= each == refusal;
+                  });
+                  if (holds) world.mark(ctx, "refusal-inside-aggregate");
                   std::rethrow_exception(aggregate);
                 }}}};
       })

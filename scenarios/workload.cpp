@@ -242,13 +242,12 @@ void record_withdrawal_body_returned(sim::World& world, runtime::ExecutionContex
                                              {}, world.true_now_ns(), "returned"});
 }
 
-void record_errors(sim::World& world, runtime::ExecutionContext& ctx, std::string_view where,
-                   const std::exception_ptr& error) {
-  // Depth first, members before causes; a thrown object is visited once (chains may be cycles),
-  // and at most 64 are (the identity set only stops the walk: no address reaches the history).
+void for_each_error(
+    const std::exception_ptr& error,
+    const std::function<void(const std::exception_ptr&, const std::exception&)>& visit) {
+  // The identity set only stops the walk: no address reaches the history.
   std::vector<std::exception_ptr> pending{error};
   std::set<const void*> visited;
-  std::vector<std::pair<std::string, std::string>> seen;  // (class, code)
   while (!pending.empty() && visited.size() < 64) {
     const std::exception_ptr current = std::move(pending.back());
     pending.pop_back();
@@ -258,8 +257,8 @@ void record_errors(sim::World& world, runtime::ExecutionContext& ctx, std::strin
       std::rethrow_exception(current);
     } catch (const std::exception& thrown) {
       if (!visited.insert(&thrown).second) continue;
+      visit(current, thrown);
       if (const auto* execution = dynamic_cast<const runtime::ExecutionError*>(&thrown)) {
-        seen.emplace_back(error_class(*execution), execution->code());
         if (const auto* aggregate = dynamic_cast<const runtime::AggregateError*>(&thrown)) {
           children = aggregate->errors();
         }
@@ -274,6 +273,16 @@ void record_errors(sim::World& world, runtime::ExecutionContext& ctx, std::strin
       pending.push_back(std::move(*child));
     }
   }
+}
+
+void record_errors(sim::World& world, runtime::ExecutionContext& ctx, std::string_view where,
+                   const std::exception_ptr& error) {
+  std::vector<std::pair<std::string, std::string>> seen;  // (class, code)
+  for_each_error(error, [&seen](const std::exception_ptr&, const std::exception& thrown) {
+    if (const auto* execution = dynamic_cast<const runtime::ExecutionError*>(&thrown)) {
+      seen.emplace_back(error_class(*execution), execution->code());
+    }
+  });
   const runtime::LeaseKey& tree = ctx.tree_key();
   for (auto& [name, code] : seen) {
     world.observe(ctx, sim::World::Observation{"error", tree, runtime::kTokenNone,

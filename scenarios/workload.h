@@ -2,6 +2,8 @@
 // Building blocks for workloads: steps that work for a while and write to a sink through the
 // fence, in the words of the ADR, and the workload's own records of what it meant and saw, which
 // the oracles judge the runtime by.
+#include <exception>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,6 +67,14 @@ runtime::Nanoseconds confirm_now(sim::World& world, runtime::ExecutionContext& c
 // fence (context unavailable) records nothing. The fence-after-loss oracle judges these reads
 // against the store's grants, never against the runtime's belief.
 void read_fence(sim::World& world, runtime::ExecutionContext& ctx);
+
+// Visits every error reachable from `error` by the workload's own walk (causes, AggregateError
+// members, std::nested_exception; not the runtime's search): depth first, members before causes,
+// each thrown object once (chains may be cycles), at most 64; `error` itself first. Each is visited
+// as its pointer and as the object thrown (one rethrow each: error paths are costly enough).
+void for_each_error(
+    const std::exception_ptr& error,
+    const std::function<void(const std::exception_ptr&, const std::exception&)>& visit);
 
 // Records every error reachable from `error` that the workload knows as one of the ADR's error
 // classes (World::observe, what = "error", one record each): sink = where it was seen ("write",

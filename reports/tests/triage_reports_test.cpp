@@ -306,6 +306,21 @@ TEST(SummaryMarkdownTest, RendersAsMarkdownTables) {
   EXPECT_EQ(scenarios.header[4], "marks never reached");
   EXPECT_EQ(scenarios.rows[0][4], "takeover-mid-step");  // declared, never counted
   EXPECT_EQ(scenarios.rows[1][4], "none");
+  // Each count in its own column, as the summary has it (red team 33c: the failures column showed
+  // the nondeterministic count, 0, beside a scenario whose runs failed).
+  EXPECT_EQ(scenarios.header[2], "failures");
+  EXPECT_EQ(scenarios.header[3], "nondeterministic");
+  int failing_scenarios = 0;
+  for (std::size_t i = 0; i < scenarios.rows.size(); ++i) {
+    const ordered_json& s = summary.at("scenarios").at(i);
+    EXPECT_EQ(scenarios.rows[i][0], s.at("name").get<std::string>());
+    EXPECT_EQ(scenarios.rows[i][2], s.at("failures").dump()) << markdown;
+    EXPECT_EQ(scenarios.rows[i][3], s.at("nondeterministic").dump()) << markdown;
+    if (s.at("failures").get<int>() > 0 && s.at("nondeterministic").get<int>() == 0) {
+      ++failing_scenarios;
+    }
+  }
+  EXPECT_GT(failing_scenarios, 0) << "the columns are told apart only by a scenario that failed";
   ASSERT_EQ(tables[4].rows.size(), 1u);
   EXPECT_EQ(shown(tables[4].rows[0][1]), "unchecked|overlap");
   EXPECT_EQ(tables[4].rows[0][3], "12");

@@ -567,5 +567,31 @@ TEST_F(BrowserTest, AZoomedTimelineDrawsWhatBeganBeforeItsWindow) {
   EXPECT_NE(zoomed.dom.find(">safety phase</text>"), std::string::npos);
 }
 
+// Zoomed on one violation, every violation inside the window is drawn, whatever comes between
+// them in the list: one outside the window is skipped, not the end of the drawing (red team 33c:
+// the loop returned at the first violation outside the view, and a later one inside it vanished).
+TEST_F(BrowserTest, AZoomedTimelineDrawsEveryViolationInsideItsWindow) {
+  nlohmann::ordered_json timeline = testing::failing_kleppmann().timeline;
+  ASSERT_FALSE(timeline["violations"].empty());
+  const nlohmann::ordered_json first = timeline["violations"][0];
+  ASSERT_TRUE(first["at_ns"].is_number());
+  nlohmann::ordered_json outside = first;
+  outside["invariant"] = "outside-the-window";
+  outside["at_ns"] = 1;  // the window around the first starts tens of seconds later
+  nlohmann::ordered_json inside = first;
+  inside["invariant"] = "inside-the-window";
+  inside["at_ns"] = first["at_ns"].get<std::int64_t>() + 100'000'000;
+  timeline["violations"] = nlohmann::ordered_json::array({first, outside, inside});
+  const Loaded zoomed = load("zoomed-violations.html", render_run_html(timeline), "#violation");
+  expect_drawn(zoomed);
+  const std::size_t at = zoomed.dom.find("showing ");
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_GT(std::stod(zoomed.dom.substr(at + 8, 20)), 0.5) << "the window must leave 1 ns out";
+  EXPECT_NE(zoomed.dom.find("✖ " + first["invariant"].get<std::string>() + "</text>"),
+            std::string::npos);
+  EXPECT_NE(zoomed.dom.find("✖ inside-the-window</text>"), std::string::npos) << zoomed.dom;
+  EXPECT_EQ(zoomed.dom.find("✖ outside-the-window</text>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace fencesim::reports::browser_test

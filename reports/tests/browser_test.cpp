@@ -14,6 +14,8 @@
 #include <iostream>
 #include <optional>
 #include <regex>
+#include <set>
+#include <string>
 
 #include "reports/tests/sweep_manifest_sample.h"
 #include "reports/tests/sweep_sample.h"
@@ -591,6 +593,57 @@ TEST_F(BrowserTest, AZoomedTimelineDrawsEveryViolationInsideItsWindow) {
             std::string::npos);
   EXPECT_NE(zoomed.dom.find("✖ inside-the-window</text>"), std::string::npos) << zoomed.dom;
   EXPECT_EQ(zoomed.dom.find("✖ outside-the-window</text>"), std::string::npos);
+}
+
+
+// `page` with a script that, once the page has drawn, stores what `expression` (JavaScript) gives
+// in <body data-probe>.
+std::string with_probe(std::string page, const std::string& expression) {
+  const std::string probe = "<script>\naddEventListener(\"load\", () => setTimeout(() => {\n"
+                            "  document.body.setAttribute(\"data-probe\", String(" +
+                            expression + "));\n}, 0));\n</script>";
+  const std::size_t end = page.rfind("</body>");
+  if (end == std::string::npos) ADD_FAILURE() << "no </body> to probe before";
+  page.insert(end == std::string::npos ? page.size() : end, probe);
+  return page;
+}
+
+// The events table marks the rows of the events a violation points at (its events, not its
+// timeline references): red team 33c built the set from the references, and no row was marked.
+TEST_F(BrowserTest, TheEventsTableMarksTheEventsAViolationPointsAt) {
+  const nlohmann::ordered_json& timeline = testing::failing_kleppmann().timeline;
+  ASSERT_LE(timeline["events"].size(), 400u) << "the table shows the first 400 rows only";
+  std::set<long> pointed;
+  for (const auto& violation : timeline["violations"]) {
+    for (const auto& event : violation["events"]) pointed.insert(event.get<long>());
+  }
+  ASSERT_FALSE(pointed.empty());
+  std::string expected;
+  for (const long event : pointed) expected += (expected.empty() ? "" : ",") + std::to_string(event);
+  const Loaded loaded = load("flagged.html", with_probe(render_run_html(timeline),
+      "[...document.querySelectorAll('tr.vio')].map((r) => Number(r.getAttribute('data-event')))"
+      ".sort((a, b) => a - b).join(',')"));
+  expect_drawn(loaded);
+  EXPECT_EQ(body_attribute(loaded.dom, "data-probe"), std::optional<std::string>(expected));
+}
+
+// A sink's refused writes are squares, its other writes circles, as the page's explanation says
+// (red team 33c: deduplicated writes drawn as squares and refused ones as circles passed every
+// test). The colours are the legend's: refused #d9480f, deduplicated #7a5af5.
+TEST_F(BrowserTest, RefusedWritesAreSquaresAndDeduplicatedOnesCircles) {
+  nlohmann::ordered_json timeline = testing::passing_kleppmann().timeline;
+  std::size_t refused = 0;
+  for (const auto& write : timeline["writes"]) refused += write["outcome"] == "refused" ? 1u : 0u;
+  ASSERT_GT(refused, 0u) << "kleppmann-fencing refuses the stale holder's write";
+  nlohmann::ordered_json deduplicated = timeline["writes"][0];
+  deduplicated["outcome"] = "deduplicated";
+  timeline["writes"].push_back(deduplicated);
+  const Loaded loaded = load("outcomes.html", with_probe(render_run_html(timeline),
+      "['rect[fill=\"#d9480f\"]', 'circle[fill=\"#d9480f\"]', 'rect[fill=\"#7a5af5\"]', "
+      "'circle[fill=\"#7a5af5\"]'].map((s) => document.querySelectorAll(s).length).join(',')"));
+  expect_drawn(loaded);
+  EXPECT_EQ(body_attribute(loaded.dom, "data-probe"),
+            std::optional<std::string>(std::to_string(refused) + ",0,0,1"));
 }
 
 }  // namespace

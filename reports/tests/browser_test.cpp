@@ -646,5 +646,23 @@ TEST_F(BrowserTest, RefusedWritesAreSquaresAndDeduplicatedOnesCircles) {
             std::optional<std::string>(std::to_string(refused) + ",0,0,1"));
 }
 
+// Leases an instance believed held at once are drawn in rows of their own, and so are its steps
+// that overlap: a row takes an item only once the row's last item has ended (red team 33c: rows
+// counted free from their last item's start, and two overlapping leases, the very double holding
+// a reader looks for, were drawn over each other as one bar). The page's own layout is given
+// three leases (0-10, 5-15, 12-30) and two steps (0-10, 9-11) of one node.
+TEST_F(BrowserTest, OverlappingLeasesAndStepsGetRowsOfTheirOwn) {
+  const Loaded loaded = load("rows.html", with_probe(
+      render_run_html(testing::passing_kleppmann().timeline),
+      "FS.layoutTimeline({nodes: [{id: 1, name: 'i', kind: 'instance'}], beliefs: ["
+      "{node: 1, taken_ns: 0, ended_ns: 10}, {node: 1, taken_ns: 5, ended_ns: 15}, "
+      "{node: 1, taken_ns: 12, ended_ns: 30}], step_runs: [{node: 1, started_ns: 0, ended_ns: 10}, "
+      "{node: 1, started_ns: 9, ended_ns: 11}]}).lanes[0].rows.map((r) => r.type + ':' + "
+      "r.items.length).join(' ')"));
+  expect_drawn(loaded);
+  EXPECT_EQ(body_attribute(loaded.dom, "data-probe"),
+            std::optional<std::string>("belief:2 belief:1 step:1 step:1"));
+}
+
 }  // namespace
 }  // namespace fencesim::reports::browser_test

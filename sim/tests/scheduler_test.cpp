@@ -479,5 +479,27 @@ TEST(SchedulerTest, FibersSpawnFibers) {
   EXPECT_EQ(world.live_fibers(), 0u);
 }
 
+// A node paused with a fiber ready to run holds it for as long as the pause lasts, while time goes
+// on through instants that wake no worker: a long SIGSTOP of a busy instance. That is not a world
+// that spins (the algorithm's guard ends a process whose picks refuse every runnable worker
+// thousands of times in a row): 1,000 quiet instants pass and the held fiber runs at the resume.
+// Red team 34a: a guard of 8 picks passed every test and every sweep, and would have ended any
+// world whose paused node waited through nine timers.
+TEST(SchedulerTest, APauseThroughManyQuietInstantsIsNotASpinningWorld) {
+  Scheduler world({.seed = 1});
+  std::int64_t ran_at = -1;
+  world.spawn(1, "held", [&] {
+    world.pause_node(1);
+    world.yield();  // ready, and held by its paused node
+    ran_at = world.now_ns();
+  });
+  int fired = 0;
+  for (int i = 1; i <= 1000; ++i) world.at(i * kMs, [&] { ++fired; });
+  world.at(2 * kSec, [&] { world.resume_node(1); });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(fired, 1000);
+  EXPECT_EQ(ran_at, 2 * kSec);
+}
+
 }  // namespace
 }  // namespace fencesim::sim::testing::scheduler_test

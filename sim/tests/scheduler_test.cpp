@@ -481,10 +481,11 @@ TEST(SchedulerTest, FibersSpawnFibers) {
 
 // A node paused with a fiber ready to run holds it for as long as the pause lasts, while time goes
 // on through instants that wake no worker: a long SIGSTOP of a busy instance. That is not a world
-// that spins (the algorithm's guard ends a process whose picks refuse every runnable worker
-// thousands of times in a row): 1,000 quiet instants pass and the held fiber runs at the resume.
-// Red team 34a: a guard of 8 picks passed every test and every sweep, and would have ended any
-// world whose paused node waited through nine timers.
+// that spins (the algorithm's guard ends a process whose picks pass over a runnable worker 4,096
+// times in a row): a held fiber is not a runnable one, so 5,000 quiet instants pass and the held
+// fiber runs at the resume. (Red team 34a set the guard to 8 picks: equivalent, since no world
+// passes over a runnable worker more than twice in a row: once for the dispatcher to free ended
+// fibers, once to hand a stop back to run().)
 TEST(SchedulerTest, APauseThroughManyQuietInstantsIsNotASpinningWorld) {
   Scheduler world({.seed = 1});
   std::int64_t ran_at = -1;
@@ -494,11 +495,11 @@ TEST(SchedulerTest, APauseThroughManyQuietInstantsIsNotASpinningWorld) {
     ran_at = world.now_ns();
   });
   int fired = 0;
-  for (int i = 1; i <= 1000; ++i) world.at(i * kMs, [&] { ++fired; });
-  world.at(2 * kSec, [&] { world.resume_node(1); });
+  for (int i = 1; i <= 5000; ++i) world.at(i * kMs, [&] { ++fired; });
+  world.at(6 * kSec, [&] { world.resume_node(1); });
   EXPECT_EQ(world.run(), RunStatus::kIdle);
-  EXPECT_EQ(fired, 1000);
-  EXPECT_EQ(ran_at, 2 * kSec);
+  EXPECT_EQ(fired, 5000);
+  EXPECT_EQ(ran_at, 6 * kSec);
 }
 
 }  // namespace

@@ -426,6 +426,37 @@ class SignalAbortedTwice final : public MarkRule {
   std::set<NodeToken> twice_;
 };
 
+// signal-looked-at-after-the-cancel-was-seen: a body recorded a look at its abort signal
+// (scenarios::look_at_signal) on a node whose pass over that tree had learnt of the tree's cancel
+// (kCancelSeen; a new pass or a crash starts over): the moment cancel-aborts-steps judges. A
+// workload that read its signal without recording the look (red team 34a) leaves that oracle
+// nothing to judge while its own marks still hold; a floor on this mark says the oracle was fed.
+class SignalLookedAtAfterTheCancel final : public MarkRule {
+ public:
+  std::vector<std::string_view> names() const override {
+    return {"signal-looked-at-after-the-cancel-was-seen"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    if (e.world == sim::WorldEventKind::kNodeCrashed) {
+      std::erase_if(seen_, [&](const auto& entry) { return entry.first == e.node; });
+      return;
+    }
+    if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "signal"sv) {
+      if (seen_.contains({e.node, e.runtime.key})) {
+        reach("signal-looked-at-after-the-cancel-was-seen");
+      }
+      return;
+    }
+    const sim::RuntimeRecord* r = runtime_event(e);
+    if (r == nullptr) return;
+    if (r->kind == EventKind::kTreeStarted) seen_.erase({e.node, r->key});
+    if (r->kind == EventKind::kCancelSeen) seen_.insert({e.node, r->key});
+  }
+
+ private:
+  std::set<std::pair<sim::NodeId, sim::NameKey>> seen_;
+};
+
 // take-of-a-spent-key-refused: a take of a key the store inherited (World::inherit_lease: a row
 // from a long-lived disk) failed before any take of it was granted in the run: its epochs were
 // spent when the run began (spent-epochs' order-spent, at 2^53-1), and every poll meets the
@@ -616,6 +647,7 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<WithdrawalRefused>());
   rules.push_back(std::make_unique<WithdrawalOutlivedRelease>());
   rules.push_back(std::make_unique<SignalAbortedTwice>());
+  rules.push_back(std::make_unique<SignalLookedAtAfterTheCancel>());
   rules.push_back(std::make_unique<SpentKeyRefused>());
   rules.push_back(std::make_unique<DrawnSituations>());
   rules.push_back(std::make_unique<CheckpointStoreTrouble>(world));

@@ -71,8 +71,11 @@ static void register_catalogue_withdrawal_signal(ScenarioRegistry& registry) {
                           watching_withdrawal(world, 26 * kSecond));
         world.cancel_at(draws.between(5'000, 12'000) * kMillisecond, tree);
       })
+      // The look after the cancel was seen is a mark of the history (properties/mark_rules.cpp):
+      // it says cancel-aborts-steps had the withdrawal's looks to judge, not only that the body
+      // saw its signal aborted.
       .marks({"withdrawal-watched-signal >= 95%", "withdrawal-signal-aborted >= 95%",
-              "tree-cancelled >= 95%"})
+              "signal-looked-at-after-the-cancel-was-seen >= 95%", "tree-cancelled >= 95%"})
       .add_to(registry);
 }
 

@@ -187,6 +187,27 @@ TEST_F(SweepInterruptTest, AFailureBeforeTheSignalFailsTheResumedSweep) {
   EXPECT_EQ(read_json(path("cut/summary.json"))["totals"]["failed"], 1);
 }
 
+// A budgeted sweep, resumed, spends what it had left of its budget, not the whole budget again
+// (red team 34b: the plan preferred the configured budget to what was left, and a nightly resumed
+// after a SIGTERM ran past its slot by the time it had already spent; every test passed).
+TEST_F(SweepInterruptTest, AResumedBudgetSpendsOnlyWhatWasLeft) {
+  ASSERT_EQ(interrupt(fmt::format("sweep --scenario {} --budget 8s --jobs 2 --out cut", kScenario),
+                      "cut", SIGTERM),
+            143)
+      << read_text(dir_ / "cut.out");
+  const nlohmann::json sweep = read_json(path("cut/sweep.json"));
+  ASSERT_TRUE(sweep["interrupted"].is_object()) << sweep.dump();
+  const std::uint64_t left_ms = sweep["interrupted"]["budget_left_ms"];
+  ASSERT_GT(left_ms, 0u);
+  ASSERT_LT(left_ms, 7'950u) << "the signal came before any time was spent";
+  const Result resumed = fencesim("sweep --resume cut --jobs 2");
+  ASSERT_EQ(resumed.code, 0) << resumed.out << resumed.err;
+  EXPECT_NE(resumed.out.find(fmt::format(" of {:.1f}s used", static_cast<double>(left_ms) / 1e3)),
+            std::string::npos)
+      << "left " << left_ms << " ms\n"
+      << resumed.out;
+}
+
 // A branching sweep keeps a branch run's record when the branch ends, the parent's when the parent
 // ends: a signal between the two finds the branches in and the parent not. The seed is listed as
 // not run and the resume forks the same branches again, so the interrupted sweep drops those

@@ -1,6 +1,7 @@
 #include "properties/mark_rules.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <tuple>
@@ -457,6 +458,54 @@ class SignalLookedAtAfterTheCancel final : public MarkRule {
   std::set<std::pair<sim::NodeId, sim::NameKey>> seen_;
 };
 
+// hostile-name-<trait>-ran: a step started in a tree whose tenant id or execution id, or the step's
+// own path, holds the trait: a ':', '%', '/', a space or other control byte, a NUL, a byte past
+// ASCII, a four-byte UTF-8 character (an emoji), or 256 bytes or more (past a 255-byte column).
+// The names are read as the runtime reported them, by this rule's own reading of their bytes, not
+// by the workload's drawing (scenarios/hostile_names.h): a draw that stopped making one kind of
+// name (red team 34a: long names never drawn) leaves its mark's floor unmet.
+class HostileNameTraits final : public MarkRule {
+ public:
+  static constexpr std::array<std::string_view, 8> kTraits{
+      "hostile-name-colon-ran",     "hostile-name-percent-ran",   "hostile-name-slash-ran",
+      "hostile-name-control-ran",   "hostile-name-nul-ran",       "hostile-name-non-ascii-ran",
+      "hostile-name-four-byte-ran", "hostile-name-long-ran"};
+  std::vector<std::string_view> names() const override {
+    return {kTraits.begin(), kTraits.end()};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    const sim::RuntimeRecord* r = runtime_event(e);
+    if (r == nullptr || r->kind != EventKind::kStepStarted) return;
+    const unsigned traits =
+        traits_of(r->key.tenant_id) | traits_of(r->key.lease_execution_id) | traits_of(r->step);
+    for (std::size_t i = 0; i < kTraits.size(); ++i) {
+      if (traits & (1u << i)) reach(kTraits[i]);
+    }
+  }
+
+ private:
+  // Bits in the order of kTraits. Each name is read once per run (names are interned: most steps
+  // of a tree repeat its names).
+  unsigned traits_of(const sim::Name& name) {
+    if (const auto it = read_.find(name); it != read_.end()) return it->second;
+    unsigned traits = 0;
+    for (const char c : name.view()) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (byte == ':') traits |= 1u << 0;
+      if (byte == '%') traits |= 1u << 1;
+      if (byte == '/') traits |= 1u << 2;
+      if ((byte < 0x20 && byte != 0) || byte == ' ' || byte == 0x7f) traits |= 1u << 3;
+      if (byte == 0) traits |= 1u << 4;
+      if (byte >= 0x80) traits |= 1u << 5;
+      if (byte >= 0xf0 && byte <= 0xf4) traits |= 1u << 6;
+    }
+    if (name.view().size() >= 256) traits |= 1u << 7;
+    read_.emplace(name, traits);
+    return traits;
+  }
+  std::map<sim::Name, unsigned> read_;
+};
+
 // take-of-a-spent-key-refused: a take of a key the store inherited (World::inherit_lease: a row
 // from a long-lived disk) failed before any take of it was granted in the run: its epochs were
 // spent when the run began (spent-epochs' order-spent, at 2^53-1), and every poll meets the
@@ -648,6 +697,7 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<WithdrawalOutlivedRelease>());
   rules.push_back(std::make_unique<SignalAbortedTwice>());
   rules.push_back(std::make_unique<SignalLookedAtAfterTheCancel>());
+  rules.push_back(std::make_unique<HostileNameTraits>());
   rules.push_back(std::make_unique<SpentKeyRefused>());
   rules.push_back(std::make_unique<DrawnSituations>());
   rules.push_back(std::make_unique<CheckpointStoreTrouble>(world));

@@ -310,6 +310,12 @@ const std::vector<std::string>& mix_window_marks() {
     for (std::size_t form = 0; form < kChildKeyTwinForms.size(); ++form) {
       marks.push_back(twin_form_mark(form));
     }
+    // What the names that ran held, read from the history by a mark rule of its own
+    // (properties/mark_rules.cpp, HostileNameTraits), not from this workload's draw.
+    for (const char* trait : {"colon", "percent", "slash", "control", "nul", "non-ascii",
+                              "four-byte", "long"}) {
+      marks.push_back(fmt::format("hostile-name-{}-ran", trait));
+    }
     return marks;
   }();
   // Not required: withdrawal-before-start, -between-steps and -during-remote-wait. The runtime

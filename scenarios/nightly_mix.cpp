@@ -347,6 +347,15 @@ const std::map<std::string, double> kNightlyFloors{
     {"child-key-twin-colon-join-ran", 0.08},      // 29.0%
     {"child-key-twin-half-encoded-join-ran", 0.08},  // 25.2%
     {"child-key-twin-child-marker-ran", 0.08},    // 24.2%
+    // Session 34, seeds 1..200 (red team 34a: long names never drawn, every claim stayed met):
+    {"hostile-name-colon-ran", 0.8},              // 100%
+    {"hostile-name-percent-ran", 0.8},            // 100%
+    {"hostile-name-slash-ran", 0.8},              // 100%
+    {"hostile-name-control-ran", 0.15},           // 33.0%
+    {"hostile-name-nul-ran", 0.15},               // 36.5%
+    {"hostile-name-non-ascii-ran", 0.3},          // 60.5%
+    {"hostile-name-four-byte-ran", 0.15},         // 38.0%
+    {"hostile-name-long-ran", 0.3},               // 66.5%
 };
 
 const std::map<std::string, double> kSwarmFloors{
@@ -400,6 +409,15 @@ const std::map<std::string, double> kSwarmFloors{
     {"child-key-twin-colon-join-ran", 0.08},         // 27.5%
     {"child-key-twin-half-encoded-join-ran", 0.08},  // 25.0%
     {"child-key-twin-child-marker-ran", 0.08},       // 28.2%
+    // Session 34, seeds 1..200:
+    {"hostile-name-colon-ran", 0.8},                 // 100%
+    {"hostile-name-percent-ran", 0.8},               // 100%
+    {"hostile-name-slash-ran", 0.8},                 // 100%
+    {"hostile-name-control-ran", 0.15},              // 36.5%
+    {"hostile-name-nul-ran", 0.15},                  // 35.0%
+    {"hostile-name-non-ascii-ran", 0.3},             // 64.0%
+    {"hostile-name-four-byte-ran", 0.15},            // 40.0%
+    {"hostile-name-long-ran", 0.3},                  // 67.5%
 };
 
 // The marks of trouble on a checkpoint store of its own (properties/mark_rules.cpp), which half

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -89,6 +90,21 @@ TEST(HostileNames, TheEncodedTwinsEscapeThePercentOfAnEncodedPath) {
   EXPECT_EQ(twins.at(2), "order-1:children%2Fa%253Ab");
   EXPECT_EQ(twins.at(3), "order-1/children%2Fa%253Ab");
   EXPECT_EQ(twins.at(4), "order-1@child:children%2Fa%253Ab");
+}
+
+// Each form's name (the marks child-key-twin-<form>-ran) names the twin at its index: a list out of
+// order blames a form that ran for one that did not (red team 34a: colon-join and encoded-join
+// swapped, every claim still met).
+TEST(HostileNames, EachTwinFormIsNamedAfterWhatItJoins) {
+  const std::vector<std::string> twins = child_key_twins("p", "c/d");
+  ASSERT_EQ(twins.size(), kChildKeyTwinForms.size());
+  const std::map<std::string_view, std::string> expected{
+      {"raw-join", "p/c/d"},           {"encoded-join", "p%2Fc%2Fd"}, {"colon-join", "p:c%2Fd"},
+      {"half-encoded-join", "p/c%2Fd"}, {"child-marker", "p@child:c%2Fd"}};
+  for (std::size_t form = 0; form < kChildKeyTwinForms.size(); ++form) {
+    ASSERT_TRUE(expected.contains(kChildKeyTwinForms[form])) << kChildKeyTwinForms[form];
+    EXPECT_EQ(twins[form], expected.at(kChildKeyTwinForms[form])) << kChildKeyTwinForms[form];
+  }
 }
 
 // A mixed name holds two to four hostile pieces around its plain name, each added to the name

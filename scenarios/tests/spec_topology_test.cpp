@@ -3,6 +3,10 @@
 // topology with every placement and step kind passes, and every mistake names its line and key.
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+#include <utility>
+
 #include "properties/run.h"
 #include "scenarios/spec.h"
 #include "scenarios/tests/built_world.h"
@@ -128,6 +132,29 @@ workflow = "pay"
       });
   ASSERT_EQ(report.status, properties::RunStatus::kPass) << report.detail;
   EXPECT_EQ(intents, (std::vector<std::pair<std::string, std::string>>{{"debit", "42 EUR"}}));
+}
+
+// A spec's tree runs under the key it wrote: its tenant as the tenant, its execution as the
+// execution id (red team 34a: TreeSpec's fields declared in the other order swapped the two in
+// every spec tree, and every spec still passed).
+TEST(SpecTopology, ATreeRunsUnderTheTenantAndExecutionItNames) {
+  ScenarioRegistry registry = builtin_scenarios();
+  ASSERT_EQ(register_spec_text(registry, kEveryPlacement, "every.toml"), "every-placement");
+  std::set<std::pair<std::string, std::string>> started;  // roots' (tenant, execution)
+  const properties::RunReport report = properties::run_scenario(
+      registry, properties::RunRequest{"every-placement", 1},
+      [&](const sim::World& world, const properties::RunReport&) {
+        for (const sim::HistoryEvent& e : world.history().events()) {
+          if (e.world == sim::WorldEventKind::kRuntime &&
+              e.runtime.kind == EventKind::kTreeStarted) {
+            started.emplace(e.runtime.key.tenant_id.str(), e.runtime.key.lease_execution_id.str());
+          }
+        }
+      });
+  ASSERT_EQ(report.status, properties::RunStatus::kPass) << report.detail;
+  EXPECT_TRUE(started.contains({"t:1/%", "order 1"})) << started.size() << " trees started";
+  EXPECT_TRUE(started.contains({"t", "o"}));
+  EXPECT_FALSE(started.contains({"order 1", "t:1/%"}));
 }
 
 // Each placement a spec writes is the runtime's placement of that name: a this-workflow child

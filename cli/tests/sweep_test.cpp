@@ -353,6 +353,21 @@ TEST_F(SweepTest, ADeadWorkerUnderTheDrawnStrategyNamesTheSeedsOwnStrategy) {
   EXPECT_EQ(merged.code, 5) << merged.out << merged.err;
 }
 
+// A sweep whose workers cannot be started is a harness error (exit 5), not a usage error (exit
+// 2): CI reads 2 as "the command line is wrong" (red team 33a: main mapped the harness's own
+// failures to 2, and no test could make one). Six file descriptors leave no room for a worker's
+// pipes; the shell closes what it inherited first, so the limit counts from stdin, stdout and
+// stderr alone. The limit is set by an inner shell, after the outer one has made the
+// redirections (dash keeps copies of redirected descriptors at 10 and up, which the limit forbids).
+TEST_F(SweepTest, AWorkerPoolThatCannotStartIsAHarnessError) {
+  const Result result =
+      fencesim("sweep --scenario kleppmann-fencing --seeds 1..2 --jobs 2 --out out",
+               "exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; sh -c 'ulimit -n 6; exec \"$0\" \"$@\"' ");
+  EXPECT_EQ(result.code, 5) << result.out << result.err;
+  EXPECT_EQ(result.err.rfind("fencesim: cannot make a pipe for a worker: ", 0), 0u) << result.err;
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+}
+
 // What the main job and the nightly run: no --strategy. Each seed then runs under its drawn
 // strategy, so a sweep meets PCT's schedules as well as random walks (red team 33a: a default of
 // "random" made every sweep a random walk, three times the runs, and every night green).

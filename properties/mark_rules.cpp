@@ -438,19 +438,21 @@ class SignalLookedAtAfterTheCancel final : public MarkRule {
     return {"signal-looked-at-after-the-cancel-was-seen"};
   }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    // Most runs learn of no cancel: nothing is looked up until one does.
     if (e.world == sim::WorldEventKind::kNodeCrashed) {
       std::erase_if(seen_, [&](const auto& entry) { return entry.first == e.node; });
       return;
     }
-    if (e.world == sim::WorldEventKind::kObserved && e.runtime.holder == "signal"sv) {
-      if (seen_.contains({e.node, e.runtime.key})) {
+    if (e.world == sim::WorldEventKind::kObserved) {
+      if (!seen_.empty() && e.runtime.holder == "signal"sv &&
+          seen_.contains({e.node, e.runtime.key})) {
         reach("signal-looked-at-after-the-cancel-was-seen");
       }
       return;
     }
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) return;
-    if (r->kind == EventKind::kTreeStarted) seen_.erase({e.node, r->key});
+    if (r->kind == EventKind::kTreeStarted && !seen_.empty()) seen_.erase({e.node, r->key});
     if (r->kind == EventKind::kCancelSeen) seen_.insert({e.node, r->key});
   }
 
@@ -473,14 +475,19 @@ class HostileNameTraits final : public MarkRule {
   std::vector<std::string_view> names() const override {
     return {kTraits.begin(), kTraits.end()};
   }
+  // Each trait is marked once, at the first step that ran with it: a run's share is what its
+  // claim judges, and a mark per step (a hundred a run) would crowd the timeline.
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    if (reached_ == kAll) return;
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr || r->kind != EventKind::kStepStarted) return;
-    const unsigned traits =
-        traits_of(r->key.tenant_id) | traits_of(r->key.lease_execution_id) | traits_of(r->step);
+    const unsigned fresh =
+        (traits_of(r->key.tenant_id) | traits_of(r->key.lease_execution_id) | traits_of(r->step)) &
+        ~reached_;
     for (std::size_t i = 0; i < kTraits.size(); ++i) {
-      if (traits & (1u << i)) reach(kTraits[i]);
+      if (fresh & (1u << i)) reach(kTraits[i]);
     }
+    reached_ |= fresh;
   }
 
  private:
@@ -503,6 +510,8 @@ class HostileNameTraits final : public MarkRule {
     read_.emplace(name, traits);
     return traits;
   }
+  static constexpr unsigned kAll = (1u << kTraits.size()) - 1;
+  unsigned reached_ = 0;
   std::map<sim::Name, unsigned> read_;
 };
 

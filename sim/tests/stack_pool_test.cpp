@@ -4,8 +4,33 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+
+#include "sim/scheduler.h"
+
 namespace fencesim::sim {
 namespace {
+
+// Touches `depth` frames of 4 KiB each, so that the stack really holds them.
+std::size_t deep(int depth) {
+  volatile char frame[4096];
+  frame[0] = static_cast<char>(depth);
+  frame[sizeof frame - 1] = frame[0];
+  if (depth == 0) return sizeof frame;
+  return sizeof frame + deep(depth - 1) + static_cast<std::size_t>(frame[sizeof frame - 1] & 0);
+}
+
+// A fiber of a world has the pool's default stack, 256 KiB: room for a step body 160 KiB deep
+// (hostile names of 700 bytes through fmt, an error walked through its causes, an exception
+// unwinding through the runtime). A smaller default (red team 34a: 64 KiB) passed every test and
+// sweep of the day, and would end any deeper body's worker with SIGSEGV on its guard page.
+TEST(StackPool, AWorldsFibersHaveRoomForABodyA160KiBDeep) {
+  Scheduler world({.seed = 1});
+  std::size_t used = 0;
+  world.spawn(1, "deep", [&] { used = deep(39); });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(used, 40u * 4096u);
+}
 
 TEST(StackPool, AStackUnmappedPastTheFreeLimitIsNoLongerOutstanding) {
   StackPool pool(StackPool::kDefaultStackSize, /*max_free=*/1);

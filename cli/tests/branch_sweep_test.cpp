@@ -108,6 +108,26 @@ TEST_F(BranchSweepTest, ABranchIsTheSameRunEveryTime) {
   EXPECT_EQ(a, b);
 }
 
+// Without --branches, each hit forks 8 branches, as the help says (red team 34b: a default of 1
+// passed every test, each of which names its --branches).
+TEST_F(BranchSweepTest, WithoutBranchesEachHitForksEight) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 2..2 --strategy random --jobs 1 "
+      "--branch-at stale-write-refused --out out");
+  ASSERT_EQ(result.code, 0) << result.out << result.err;
+  std::uint64_t points = 0;
+  std::uint64_t branch_runs = 0;
+  for (const json& run : runs(path("out"))) {
+    if (run.contains("branch")) {
+      ++branch_runs;
+    } else {
+      points += run["branch_points"].get<std::uint64_t>();
+    }
+  }
+  ASSERT_GT(points, 0u) << "seed 2 refuses a stale write";
+  EXPECT_EQ(branch_runs, 8 * points);
+}
+
 TEST_F(BranchSweepTest, BadBranchOptionsExit2WithOneLine) {
   const std::string sweep = "sweep --scenario kleppmann-fencing --seeds 1..2 --out out ";
   const Result unknown = fencesim(sweep + "--branch-at stale-write-refused,no-such-mark");

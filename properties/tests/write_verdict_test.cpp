@@ -147,5 +147,20 @@ TEST(WriteVerdict, AReplyTheSinkNeverGaveIsReported) {
   EXPECT_NE(out[1].message.find("judged that payload never"), std::string::npos) << out[1].message;
 }
 
+// A reply is the sink's verdict only if the sink gave it while the call was out: a verdict the sink
+// gave after the call returned (a retry's, a late copy of the request's) is not what the call saw
+// (red team 34b: verdicts after the return counted, and a runtime that answered "applied" before
+// the sink had judged passed whenever the write landed later).
+TEST(WriteVerdict, AVerdictAfterTheCallReturnedIsNotItsReply) {
+  Story story;
+  story.intend(10, "effect-a");
+  story.saw(10, 20, "applied");  // returned before the sink judged it
+  story.sink(30, "effect-a", "applied");
+  const auto out = story.check();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_NE(out[0].message.find("judged that payload never"), std::string::npos)
+      << out[0].message;
+}
+
 }  // namespace
 }  // namespace fencesim::properties::write_verdict_test

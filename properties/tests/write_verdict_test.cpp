@@ -148,9 +148,10 @@ TEST(WriteVerdict, AReplyTheSinkNeverGaveIsReported) {
 }
 
 // A reply is the sink's verdict only if the sink gave it while the call was out: a verdict the sink
-// gave after the call returned (a retry's, a late copy of the request's) is not what the call saw
-// (red team 34b: verdicts after the return counted, and a runtime that answered "applied" before
-// the sink had judged passed whenever the write landed later).
+// gave after the call returned (a retry's, a late copy of the request's) is not what the call saw.
+// (Red team 34b dropped the oracle's bound on the verdict's time: equivalent, since the oracle
+// walks the history in order and a later verdict is not yet among those it has read; this test
+// keeps the rule whatever the walk.)
 TEST(WriteVerdict, AVerdictAfterTheCallReturnedIsNotItsReply) {
   Story story;
   story.intend(10, "effect-a");

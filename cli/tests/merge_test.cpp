@@ -105,6 +105,24 @@ TEST_F(MergeTest, DifferentConfigurationsAreRefused) {
   EXPECT_FALSE(fs::exists(path("merged")));
 }
 
+// A scenario of one name is the same scenario only with the same description and floors: shards
+// of two builds that claim different floors are two sweeps, and one merged verdict would judge
+// both by one shard's floors (red team 34b: scenarios compared by name alone).
+TEST_F(MergeTest, ShardsWhoseScenariosClaimOtherFloorsAreRefused) {
+  make_shards();
+  for (const auto& [field, edit] :
+       std::vector<std::pair<std::string, std::function<void(json&)>>>{
+           {"marks", [](json& s) { s["marks"].push_back("lease-yielded >= 50%"); }},
+           {"description", [](json& s) { s["description"] = "another story"; }}}) {
+    const json original = read_json(path("s1/sweep.json"));
+    edit_manifest("s1", [&](json& m) { edit(m["configuration"]["scenarios"][0]); });
+    expect_usage_error(fencesim("merge --out merged s0 s1"),
+                       "merge: 's0' and 's1' are different sweeps (scenarios differ)");
+    EXPECT_FALSE(fs::exists(path("merged"))) << field;
+    write("s1/sweep.json", original.dump(2));
+  }
+}
+
 TEST_F(MergeTest, DuplicateAndMissingShardsAreRefused) {
   make_shards();
   expect_usage_error(fencesim("merge --out merged s0 s0"),

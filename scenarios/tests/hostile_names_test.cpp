@@ -118,5 +118,19 @@ TEST(HostileNames, AMixedNameHoldsSeveralPieces) {
   }
 }
 
+// A mixed name's pieces are the short hostile kinds, a NUL among them, and never a long one: it
+// stays readable in a trace (red team 34a: the kinds reordered so that NUL fell among the last
+// three, a mixed name never held one and could be 700 bytes long; every claim stayed met).
+TEST(HostileNames, AMixedNamesPiecesAreTheShortKindsNulAmongThem) {
+  bool nul = false;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    HostileNames names(sim::Rng(seed), 1.0);
+    const std::string name = names.of_kind(NameKind::kMixed, "a");
+    EXPECT_LT(name.size(), 256u) << "seed " << seed;
+    nul = nul || name.find('\0') != std::string::npos;
+  }
+  EXPECT_TRUE(nul) << "no mixed name of 200 held a NUL";
+}
+
 }  // namespace
 }  // namespace fencesim::scenarios::hostile_names_test

@@ -14,6 +14,27 @@ using runtime::EventKind;
 using runtime::kMillisecond;
 using runtime::kSecond;
 
+// Aimed in flight without a range, a fault strikes anywhere from a tenth to nine tenths of the
+// flight, drawn per seed (red team 34a: a default of 100..100 struck every such fault at one point
+// of its flight, and no scenario of the day used the default to notice).
+TEST(FaultSpecAim, InFlightWithoutARangeStrikesAcrossTheFlight) {
+  const FaultSpec spec =
+      stall("instance-1").after(EventKind::kRenewSent).in_flight().lasting(kSecond);
+  sim::Rng rng = sim::derive_stream(7, "faults");
+  int low = 1000;
+  int high = 0;
+  for (int i = 0; i < 200; ++i) {
+    const sim::Fault fault = spec.draw(rng);
+    ASSERT_TRUE(fault.trigger.has_value());
+    low = std::min(low, fault.trigger->within_permille);
+    high = std::max(high, fault.trigger->within_permille);
+  }
+  EXPECT_GE(low, 100);
+  EXPECT_LE(high, 900);
+  EXPECT_LT(low, 200);
+  EXPECT_GT(high, 800);
+}
+
 TEST(FaultSpecAim, AimedFaultsDrawTheirOffsetsInsideTheirRanges) {
   const FaultSpec stop_spec = stop("instance-1")
                                   .after(EventKind::kLeaseRenewed, 2)

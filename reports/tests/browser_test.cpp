@@ -619,7 +619,9 @@ TEST_F(BrowserTest, TheEventsTableMarksTheEventsAViolationPointsAt) {
   }
   ASSERT_FALSE(pointed.empty());
   std::string expected;
-  for (const long event : pointed) expected += (expected.empty() ? "" : ",") + std::to_string(event);
+  for (const long event : pointed) {
+    expected += (expected.empty() ? "" : ",") + std::to_string(event);
+  }
   const Loaded loaded = load("flagged.html", with_probe(render_run_html(timeline),
       "[...document.querySelectorAll('tr.vio')].map((r) => Number(r.getAttribute('data-event')))"
       ".sort((a, b) => a - b).join(',')"));

@@ -147,6 +147,25 @@ TEST(WriteVerdict, AReplyTheSinkNeverGaveIsReported) {
   EXPECT_NE(out[1].message.find("judged that payload never"), std::string::npos) << out[1].message;
 }
 
+// The reply is the sink's own verdict: "applied" for a write the sink only deduplicated (or the
+// reverse) is a reply the sink never gave (red team 34b: any verdict but a refusal matched any
+// reply, and a runtime that told its step "applied" for a deduplicated write passed).
+TEST(WriteVerdict, AnAppliedReplyToADeduplicatedWriteIsReported) {
+  Story story;
+  story.intend(10, "effect-a");
+  story.sink(20, "effect-a", "deduplicated");
+  story.saw(10, 30, "applied");
+  story.intend(40, "effect-b");
+  story.sink(50, "effect-b", "applied");
+  story.saw(40, 60, "deduplicated");
+  const auto out = story.check();
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_NE(out[0].message.find("judged that payload as deduplicated"), std::string::npos)
+      << out[0].message;
+  EXPECT_NE(out[1].message.find("judged that payload as applied"), std::string::npos)
+      << out[1].message;
+}
+
 // A reply is the sink's verdict only if the sink gave it while the call was out: a verdict the sink
 // gave after the call returned (a retry's, a late copy of the request's) is not what the call saw.
 // (Red team 34b dropped the oracle's bound on the verdict's time: equivalent, since the oracle

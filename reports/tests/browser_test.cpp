@@ -666,5 +666,17 @@ TEST_F(BrowserTest, OverlappingLeasesAndStepsGetRowsOfTheirOwn) {
             std::optional<std::string>("belief:2 belief:1 step:1 step:1"));
 }
 
+// A missing value shows as "-", a zero or false as itself: a count of 0 or a "no" is an answer,
+// not a field an older file lacked (red team 34b: every falsy value shown as "-", and a reader
+// could not tell no failures from no figure).
+TEST_F(BrowserTest, ADashMeansMissingNotZero) {
+  const Loaded loaded = load("dash.html", with_probe(
+      render_run_html(testing::passing_kleppmann().timeline),
+      "[0, false, '', null, undefined, 'x', 12, {a: 1}].map((v) => FS.dash(v)).join(' ')"));
+  expect_drawn(loaded);
+  EXPECT_EQ(body_attribute(loaded.dom, "data-probe"),
+            std::optional<std::string>("0 false - - - x 12 {&quot;a&quot;:1}"));
+}
+
 }  // namespace
 }  // namespace fencesim::reports::browser_test

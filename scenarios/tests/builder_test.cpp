@@ -4,8 +4,15 @@
 // whose epoch a stall moves on meets a tree already running) is another story at 0 s.
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+
+#include "properties/run.h"
+#include "runtime/env.h"
+#include "scenarios/builder.h"
 #include "scenarios/scenario.h"
 #include "scenarios/tests/built_world.h"
+#include "scenarios/workload.h"
 
 namespace fencesim::scenarios::builder_test {
 namespace {
@@ -31,6 +38,40 @@ TEST(Builder, TreesArriveAndInstancesStartWhenTheScenarioSays) {
   }
   EXPECT_EQ(starts, (std::vector<std::pair<std::string, std::int64_t>>{
                         {"instance-1", 0}, {"instance-2", 5 * kSecond}}));
+}
+
+// A run stuck on an AnyInstance child names the child among the trees it was stuck on, with its
+// own state: the child's step waits for a wake-up nobody sends, and the root waits for the child.
+// Red team 33a: the world listed only the submitted roots, so the child, whose step is the cause
+// (the root's wait is the symptom), was never named in the run's detail or its failure signature.
+TEST(Builder, ALivenessFailureNamesAStuckAnyInstanceChild) {
+  ScenarioRegistry registry;
+  ScenarioBuilder("stuck-child")
+      .describe("test only: an AnyInstance child whose step waits for a wake-up nobody sends")
+      .safety_phase(30 * kSecond)
+      .instances(2)
+      .workflow([](sim::World&, sim::Rng&) {
+        runtime::StepBody wait = [](runtime::ExecutionContext& ctx) {
+          const std::unique_ptr<runtime::Notification> never = ctx.env().make_notification();
+          never->wait("a wake-up nobody sends");
+        };
+        return runtime::Workflow{"kid", {runtime::StepItem{"wait", wait}}};
+      })
+      .workflow([](sim::World&, sim::Rng&) {
+        return runtime::Workflow{
+            "root",
+            {work_step("reserve", kSecond),
+             runtime::GroupItem{"kids", {{"kid", runtime::ChildPlacement::kAnyInstance, "kid"}}}}};
+      })
+      .tree("tenant-1", "order-1", "root")
+      .add_to(registry);
+  const properties::RunReport report =
+      properties::run_scenario(registry, properties::RunRequest{"stuck-child", 1});
+  ASSERT_EQ(report.status, properties::RunStatus::kLiveness) << report.detail;
+  // The root (its lease given back while it waits for the child) and the child, each on a line.
+  EXPECT_NE(report.detail.find("\n  tree tenant-1/order-1: "), std::string::npos) << report.detail;
+  EXPECT_NE(report.detail.find("\n  tree tenant-1/@child:order-1:kids%2Fkid: "), std::string::npos)
+      << report.detail;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "properties/run.h"
@@ -71,6 +72,35 @@ TEST(Builder, ALivenessFailureNamesAStuckAnyInstanceChild) {
   // The root (its lease given back while it waits for the child) and the child, each on a line.
   EXPECT_NE(report.detail.find("\n  tree tenant-1/order-1: "), std::string::npos) << report.detail;
   EXPECT_NE(report.detail.find("\n  tree tenant-1/@child:order-1:kids%2Fkid: "), std::string::npos)
+      << report.detail;
+}
+
+// A tree whose pass gave it up and whose next pass hangs has passed through twice since the
+// heal: its detail says its passes repeat and how they ended, the same words as for a tree given
+// up forever, never "one pass began" (red team 33a: a repeat counted only from three passes, and
+// two passes read as one).
+TEST(Builder, TwoPassesSinceTheHealAreSaidToRepeat) {
+  ScenarioRegistry registry;
+  ScenarioBuilder("fails-then-hangs")
+      .describe("test only: a step that fails its first pass and hangs in its second")
+      .safety_phase(30 * kSecond)
+      .instance("instance-1")
+      .workflow([](sim::World&, sim::Rng&) {
+        auto passes = std::make_shared<int>(0);
+        runtime::StepBody charge = [passes](runtime::ExecutionContext& ctx) {
+          if ((*passes)++ == 0) throw std::runtime_error("the first pass fails");
+          const std::unique_ptr<runtime::Notification> never = ctx.env().make_notification();
+          never->wait("a wake-up nobody sends");
+        };
+        return runtime::Workflow{"order", {runtime::StepItem{"charge", charge}}};
+      })
+      .tree("tenant-1", "order-1", "order", 31 * kSecond)  // after the heal
+      .add_to(registry);
+  const properties::RunReport report =
+      properties::run_scenario(registry, properties::RunRequest{"fails-then-hangs", 1});
+  ASSERT_EQ(report.status, properties::RunStatus::kLiveness) << report.detail;
+  EXPECT_NE(report.detail.find("tree tenant-1/order-1: "), std::string::npos) << report.detail;
+  EXPECT_NE(report.detail.find(", passes repeat since the heal, given up: "), std::string::npos)
       << report.detail;
 }
 

@@ -501,6 +501,28 @@ TEST_F(BrowserTest, TheSweepPagesBadgeIsGreenOnlyForAPassingNight) {
   manifest.configuration.seeds_last = 20;
   ASSERT_EQ(sweep_summary(manifest, many, {})["claims"]["missed"], 1);
   EXPECT_EQ(badge("unproven.html", many), "unproven");
+  // The rows of what went wrong wear the warning class: the scenario whose runs failed, the mark
+  // never reached, the missed claim; a passing night's rows none (red team 34b: the tables dropped
+  // their rows' attributes, and a night's gaps looked like its passing rows).
+  const auto warned = [&](const std::string& name, const std::vector<RunRecord>& runs) {
+    const Loaded loaded = load(name, render_sweep_html(sweep_summary(manifest, runs, {}), {}));
+    expect_drawn(loaded);
+    std::size_t rows = 0;
+    for (auto at = loaded.dom.find("<tr class=\"warn\""); at != std::string::npos;
+         at = loaded.dom.find("<tr class=\"warn\"", at + 1)) {
+      ++rows;
+    }
+    return rows;
+  };
+  EXPECT_EQ(warned("warned-unproven.html", many), 2u);  // the mark never reached, the claim
+  std::vector<RunRecord> reached = many;
+  for (RunRecord& record : reached) record.marks = {{"stale-write-refused", 1}};
+  EXPECT_EQ(warned("warned-green.html", reached), 0u);
+  std::vector<RunRecord> failing = reached;
+  failing[0].status = "violation";
+  failing[0].first_violation = RecordedViolation{"sink-monotonicity", "token 1 after 2"};
+  failing[0].failure = FailureFiles{};
+  EXPECT_EQ(warned("warned-failing.html", failing), 1u);  // the scenario's row
 }
 
 TEST_F(BrowserTest, SweepPageWithoutFailuresSaysSo) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reports/tests/timeline_fixture.h"
@@ -16,6 +17,34 @@ namespace {
 
 using nlohmann::ordered_json;
 using testing::where;
+
+// Each event of the timeline's table is at its true time `t`, with its node's own monotonic
+// clock beside it as `mono`: under drift the two part (clock-drift-at-bound seed 1: the holder's
+// clock runs slow, the store's fast), and a reader who compares a holder's belief with the store
+// needs each in its column (red team 33c: the two swapped passed every test, equal as they are
+// without drift).
+TEST(TimelinePieces, EachEventIsAtItsTrueTimeWithItsNodesClockBeside) {
+  static const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+  ordered_json timeline;
+  std::vector<std::pair<std::int64_t, std::int64_t>> times;  // by index: (true, node's monotonic)
+  properties::run_scenario(registry, properties::RunRequest{"clock-drift-at-bound", 1},
+                           [&](const sim::World& world, const properties::RunReport& report) {
+                             timeline = timeline_json(world, report, {});
+                             for (const sim::HistoryEvent& e : world.history().events()) {
+                               times.emplace_back(e.time_ns, e.local_monotonic_ns);
+                             }
+                           });
+  ASSERT_FALSE(timeline["events"].empty());
+  std::size_t parted = 0;
+  for (const auto& event : timeline["events"]) {
+    const auto i = event["i"].get<std::size_t>();
+    ASSERT_LT(i, times.size());
+    EXPECT_EQ(event["t"].get<std::int64_t>(), times[i].first) << event.dump();
+    EXPECT_EQ(event["mono"].get<std::int64_t>(), times[i].second) << event.dump();
+    if (times[i].first != times[i].second) ++parted;
+  }
+  EXPECT_GT(parted, 0u) << "no event whose node's clock had drifted from the true time";
+}
 
 // clock-drift-at-bound seed 1: the lease store's clock runs 999 ppm fast, so the store's lease,
 // ttl long on its own clock, runs out 999 ppm sooner in true time (about 30 ms of 30 s). The

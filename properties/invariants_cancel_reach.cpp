@@ -102,6 +102,13 @@ void check_cancel_seen_in_time(const std::vector<sim::HistoryEvent>& events, std
         break;
       case sim::WorldEventKind::kRuntime: {
         const sim::RuntimeRecord& r = e.runtime;
+        // Only a pass's start, its learning of the cancel and its end matter here: most runtime
+        // events are neither, and a lookup for each cost more than the rest of this walk.
+        if (r.kind != EventKind::kTreeStarted && r.kind != EventKind::kCancelSeen &&
+            r.kind != EventKind::kTreeCompleted && r.kind != EventKind::kTreeAbandoned &&
+            r.kind != EventKind::kTreeCancelled) {
+          break;
+        }
         const auto at = std::make_pair(e.node, r.key);
         if (r.kind == EventKind::kTreeStarted) {
           if (auto it = open.find(at); it != open.end()) passes[it->second].ended_ns = e.time_ns;

@@ -219,7 +219,7 @@ class TreeDrawer {
   void deploy(runtime::Workflow workflow) {
     runtime::WorkflowRegistry& registry = parts_.world->workflows();
     if (twins_.chance(kTwinShare)) {
-      if (std::optional<runtime::Workflow> twin = with_same_named_siblings(workflow)) {
+      if (std::optional<runtime::Workflow> twin = with_same_named_siblings(workflow, twins_)) {
         bool refused = false;
         try {
           registry.add(std::move(*twin));
@@ -230,38 +230,6 @@ class TreeDrawer {
       }
     }
     registry.add(std::move(workflow));
-  }
-
-  // A copy of `workflow` in which one sibling of a level (two items of the workflow, or two
-  // children of one group) takes another's name; none if no level has two siblings.
-  std::optional<runtime::Workflow> with_same_named_siblings(const runtime::Workflow& workflow) {
-    runtime::Workflow twin = workflow;
-    // The levels with two siblings or more: the workflow's items (-1), or a group (its index).
-    std::vector<std::ptrdiff_t> levels;
-    if (twin.items.size() >= 2) levels.push_back(-1);
-    for (std::size_t i = 0; i < twin.items.size(); ++i) {
-      const auto* group = std::get_if<runtime::GroupItem>(&twin.items[i]);
-      if (group != nullptr && group->children.size() >= 2) {
-        levels.push_back(static_cast<std::ptrdiff_t>(i));
-      }
-    }
-    if (levels.empty()) return std::nullopt;
-    const std::ptrdiff_t level = levels[twins_.below(levels.size())];
-    std::vector<std::string*> names;
-    if (level < 0) {
-      for (runtime::WorkflowItem& item : twin.items) {
-        std::visit([&names](auto& it) { names.push_back(&it.name); }, item);
-      }
-    } else {
-      for (runtime::ChildItem& child :
-           std::get<runtime::GroupItem>(twin.items[static_cast<std::size_t>(level)]).children) {
-        names.push_back(&child.name);
-      }
-    }
-    const std::size_t from = twins_.below(names.size());
-    const std::size_t to = (from + 1 + twins_.below(names.size() - 1)) % names.size();
-    *names[to] = *names[from];
-    return twin;
   }
 
   static constexpr int kMaxWorkflows = 10;
@@ -280,6 +248,39 @@ class TreeDrawer {
 };
 
 }  // namespace
+
+// Draws, from `draws`, the level (the workflow's items, or one group's children) and the two
+// siblings of it, in that order: the tree drawer's stream of twins depends on this order.
+std::optional<runtime::Workflow> with_same_named_siblings(const runtime::Workflow& workflow,
+                                                          sim::Rng& draws) {
+  runtime::Workflow twin = workflow;
+  // The levels with two siblings or more: the workflow's items (-1), or a group (its index).
+  std::vector<std::ptrdiff_t> levels;
+  if (twin.items.size() >= 2) levels.push_back(-1);
+  for (std::size_t i = 0; i < twin.items.size(); ++i) {
+    const auto* group = std::get_if<runtime::GroupItem>(&twin.items[i]);
+    if (group != nullptr && group->children.size() >= 2) {
+      levels.push_back(static_cast<std::ptrdiff_t>(i));
+    }
+  }
+  if (levels.empty()) return std::nullopt;
+  const std::ptrdiff_t level = levels[draws.below(levels.size())];
+  std::vector<std::string*> names;
+  if (level < 0) {
+    for (runtime::WorkflowItem& item : twin.items) {
+      std::visit([&names](auto& it) { names.push_back(&it.name); }, item);
+    }
+  } else {
+    for (runtime::ChildItem& child :
+         std::get<runtime::GroupItem>(twin.items[static_cast<std::size_t>(level)]).children) {
+      names.push_back(&child.name);
+    }
+  }
+  const std::size_t from = draws.below(names.size());
+  const std::size_t to = (from + 1 + draws.below(names.size() - 1)) % names.size();
+  *names[to] = *names[from];
+  return twin;
+}
 
 DrawnTree add_drawn_tree(const TreeParts& parts, sim::Rng& rng, HostileNames& names,
                          const std::string& prefix) {

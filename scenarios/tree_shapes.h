@@ -19,6 +19,7 @@
 // Every effect goes through write_effect (the workload's intents), every step is a declared step
 // where it writes: the oracles judge these trees by their own record, as they judge the order tree.
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -50,6 +51,13 @@ struct DrawnTree {
 // as `prefix` (the root) and `prefix` + ".<n>" (its levels and children).
 DrawnTree add_drawn_tree(const TreeParts& parts, sim::Rng& rng, HostileNames& names,
                          const std::string& prefix);
+
+// A copy of `workflow` in which one sibling of a level (two items of the workflow, or two
+// children of one group) takes another's name, the level and the two siblings drawn from
+// `draws`; none if no level has two siblings. The drawer offers the registry such a twin first
+// now and then; the runtime must refuse it.
+std::optional<runtime::Workflow> with_same_named_siblings(const runtime::Workflow& workflow,
+                                                          sim::Rng& draws);
 
 // When the mix's trees (order trees and wild ones) arrive at the latest: 30 s before the safety
 // phase ends, so that each meets work and faults. Checks that the safety phase is that long (a

@@ -5,11 +5,16 @@
 // and the same seed draws the same trees.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
+#include <string>
+#include <variant>
 
 #include "scenarios/hostile_names.h"
 #include "scenarios/scenario.h"
 #include "scenarios/tests/built_world.h"
+#include "scenarios/tree_shapes.h"
+#include "scenarios/workload.h"
 
 namespace fencesim::scenarios::tree_shapes_test {
 namespace {
@@ -162,6 +167,38 @@ TEST(TreeShapes, EveryPlacementComesAtEveryLevelOfGroups) {
 TEST(TreeShapes, TheSameSeedDrawsTheSameTreesAndAnotherSeedOthers) {
   EXPECT_EQ(built("nightly-mix", 7, false).names, built("nightly-mix", 7, false).names);
   EXPECT_NE(built("nightly-mix", 7, true).names, built("nightly-mix", 8, true).names);
+}
+
+// The twin the drawer offers the registry names two siblings of one level alike and is otherwise
+// the workflow: never the workflow itself (red team 33b: the second sibling drawn as any of the
+// level's, the first among them, so that a twin of two siblings was always the workflow itself and
+// the runtime's refusal of same-named siblings was met only by chance). Both levels are drawn.
+TEST(TreeShapes, ASameNamedTwinNamesTwoSiblingsOfOneLevelAlike) {
+  const runtime::Workflow workflow{
+      "w",
+      {work_step("a", 1),
+       runtime::GroupItem{"g", {{"x", ChildPlacement::kAnyInstance, "leaf"},
+                                {"y", ChildPlacement::kParentInstance, "leaf"}}}}};
+  sim::Rng draws(1);
+  std::set<std::string> levels;
+  for (int i = 0; i < 100; ++i) {
+    const std::optional<runtime::Workflow> twin = with_same_named_siblings(workflow, draws);
+    ASSERT_TRUE(twin.has_value());
+    const auto& group = std::get<runtime::GroupItem>(twin->items[1]);
+    const std::string a = std::get<runtime::StepItem>(twin->items[0]).name;
+    const bool items_alike = a == group.name;
+    const bool children_alike = group.children[0].name == group.children[1].name;
+    EXPECT_NE(items_alike, children_alike) << "draw " << i << ": one level, and only one";
+    levels.insert(items_alike ? "items" : "children");
+    EXPECT_EQ(std::set<std::string>({a, group.name, group.children[0].name,
+                                     group.children[1].name})
+                  .size(),
+              3u)
+        << "draw " << i;
+  }
+  EXPECT_EQ(levels.size(), 2u);
+  const runtime::Workflow single{"s", {work_step("a", 1)}};
+  EXPECT_FALSE(with_same_named_siblings(single, draws).has_value());
 }
 
 }  // namespace

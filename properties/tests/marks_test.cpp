@@ -8,8 +8,11 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "properties/run.h"
+#include "scenarios/scenario.h"
 
 namespace fencesim::properties::marks_test {
 namespace {
@@ -75,6 +78,32 @@ TEST(MarksTest, HistoryMarkNamesAreTheRulesMarks) {
   for (const char* name : {"fenced-after-local-expiry", "withdrawal-refused-while-live",
                            "instance-restarted", "cancel-seen", "lease-yielded"}) {
     EXPECT_TRUE(std::binary_search(names.begin(), names.end(), name)) << name;
+  }
+}
+
+// The mixes declare the hostile-name trait marks by name (scenarios/mix_workload.cpp) and a rule
+// of the history places them (properties/mark_rules.cpp): the two lists are one vocabulary, so a
+// name declared and never placed, or placed and never claimed, is a mistake of one of them.
+TEST(MarksTest, TheMixesClaimEveryHostileNameTraitTheRulePlaces) {
+  const auto is_trait = [](const std::string& name) {
+    return name.starts_with("hostile-name-") && name.ends_with("-ran") &&
+           name != "hostile-name-ran";
+  };
+  std::vector<std::string> placed;
+  for (const std::string& name : history_mark_names()) {
+    if (is_trait(name)) placed.push_back(name);
+  }
+  EXPECT_EQ(placed.size(), 8u);
+  const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+  for (const char* mix : {"nightly-mix", "swarm"}) {
+    const scenarios::Scenario* scenario = registry.find(mix);
+    ASSERT_NE(scenario, nullptr) << mix;
+    std::vector<std::string> declared;
+    for (const scenarios::MarkFloor& floor : scenario->marks) {
+      if (is_trait(floor.name)) declared.push_back(floor.name);
+    }
+    std::sort(declared.begin(), declared.end());
+    EXPECT_EQ(declared, placed) << mix;
   }
 }
 

@@ -29,15 +29,19 @@ std::shared_ptr<HeldLease> HeldLease::take(LeaseServices services, const LeaseKe
   check(result.lease.token >= 1, "a granted token is at least 1");
   const Nanoseconds confirmed_until = services.policy.confirmed_until_ns(sent);
   std::shared_ptr<HeldLease> lease(
-      new HeldLease(std::move(services), result.lease, confirmed_until));
+      new HeldLease(std::move(services), result.lease,
+                    // The granted lease's own key, encoded again only if it were another key.
+                    result.lease.key == key ? scope_key : make_scope_key(result.lease.key),
+                    confirmed_until));
   lease->emit(EventKind::kLeaseTaken, {}, confirmed_until);
   return lease;
 }
 
-HeldLease::HeldLease(LeaseServices services, Lease lease, Nanoseconds confirmed_until_ns)
+HeldLease::HeldLease(LeaseServices services, Lease lease, std::string scope_key,
+                     Nanoseconds confirmed_until_ns)
     : services_(std::move(services)),
       key_(lease.key),
-      scope_key_(make_scope_key(lease.key)),
+      scope_key_(std::move(scope_key)),
       token_(lease.token),
       confirmed_until_ns_(confirmed_until_ns),
       changed_(services_.env.make_notification()) {}

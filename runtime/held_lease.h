@@ -76,7 +76,8 @@ class HeldLease : public std::enable_shared_from_this<HeldLease> {
   void notify_changed() { changed_->notify_all(); }
 
  private:
-  HeldLease(LeaseServices services, Lease lease, Nanoseconds confirmed_until_ns);
+  HeldLease(LeaseServices services, Lease lease, std::string scope_key,
+            Nanoseconds confirmed_until_ns);
   void emit(EventKind kind, std::string detail = {}, std::int64_t value = 0);
   void end_belief();
   void renew_loop();

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <optional>
 
 #include "runtime/check.h"
@@ -55,13 +56,25 @@ std::string decode_at(std::string_view encoded, std::size_t key_offset) {
   return decoded;
 }
 
-// is_unreserved for each byte value, worked out once: a holder encodes a scope key for every take
-// it sends, and a tenant's id may be hundreds of bytes long.
-const std::array<bool, 256>& unreserved_bytes() {
-  static const std::array<bool, 256> table = [] {
-    std::array<bool, 256> out{};
+// Each byte's encoding, worked out once: the byte itself, or '%' and two hex digits. A holder
+// encodes a scope key for every take it sends, and hostile ids are hundreds of bytes long, so the
+// loop below copies a byte's whole entry (four bytes) without a branch and moves on by its size.
+struct EncodedByte {
+  std::array<char, 4> text{};
+  std::size_t size = 0;
+};
+
+const std::array<EncodedByte, 256>& encoded_bytes() {
+  static const std::array<EncodedByte, 256> table = [] {
+    std::array<EncodedByte, 256> out{};
     for (std::size_t byte = 0; byte < out.size(); ++byte) {
-      out[byte] = is_unreserved(static_cast<char>(byte));
+      if (is_unreserved(static_cast<char>(byte))) {
+        out[byte].text[0] = static_cast<char>(byte);
+        out[byte].size = 1;
+        continue;
+      }
+      out[byte].text = {'%', kHexDigits[byte >> 4], kHexDigits[byte & 0xF], '\0'};
+      out[byte].size = 3;
     }
     return out;
   }();
@@ -69,21 +82,17 @@ const std::array<bool, 256>& unreserved_bytes() {
 }
 
 // Appends the encoding of `utf8` to `out`, written in place: room for the longest encoding is
-// made first (every byte escaped) and what is left over is cut at the end.
+// made first (every byte escaped, and one more byte, since each copy writes four) and what is
+// left over is cut at the end.
 void append_encoded(std::string& out, std::string_view utf8) {
-  const std::array<bool, 256>& unreserved = unreserved_bytes();
+  const std::array<EncodedByte, 256>& encoded = encoded_bytes();
   const std::size_t start = out.size();
-  out.resize(start + 3 * utf8.size());
+  out.resize(start + 3 * utf8.size() + 1);
   char* write = out.data() + start;
   for (const char c : utf8) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (unreserved[byte]) {
-      *write++ = c;
-      continue;
-    }
-    *write++ = '%';
-    *write++ = kHexDigits[byte >> 4];
-    *write++ = kHexDigits[byte & 0xF];
+    const EncodedByte& entry = encoded[static_cast<unsigned char>(c)];
+    std::memcpy(write, entry.text.data(), entry.text.size());
+    write += entry.size;
   }
   out.resize(static_cast<std::size_t>(write - out.data()));
 }

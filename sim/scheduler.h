@@ -105,6 +105,8 @@ class Scheduler {
   // PCT: how many of the run's change points its steps have passed so far (each one a demotion
   // of the fiber that ran last); a run shorter than the horizon passes fewer than were drawn.
   std::size_t pct_change_points_passed() const { return next_change_point_; }
+  // The steps PCT drew for its change points, in the order they pass (ascending).
+  const std::vector<std::uint64_t>& pct_change_steps() const { return pct_change_steps_; }
   std::uint64_t timers_fired() const { return timers_fired_; }
 
   // Starts a fiber on `node` (its current incarnation). It first runs during run(). Allowed from

@@ -99,6 +99,43 @@ TEST(SchedulerTest, PctsInitialPrioritiesOrderTwoFibersBothWaysAcrossSeeds) {
   EXPECT_EQ(orders, (std::set<std::string>{"ab", "ba"}));
 }
 
+// PCT demotes a fiber at each change point when the run's steps reach it: while a fiber runs, the
+// points drawn before its step have passed, whatever order they were drawn in. Points kept in
+// their drawn order (red team 35b-07: not sorted) pass only when every earlier-drawn one has, so
+// the demotions bunch into one step and a depth-4 PCT acts as a shallower one.
+TEST(SchedulerTest, EachPctChangePointPassesAtItsOwnStep) {
+  std::size_t staggered = 0;  // runs whose points passed at four different steps
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    Scheduler world({.seed = seed,
+                     .strategy = Strategy::kPct,
+                     .pct_change_points = 4,
+                     .pct_horizon_steps = 120});
+    std::set<std::uint64_t> passing_steps;
+    std::size_t passed = 0;
+    auto look = [&] {
+      const std::vector<std::uint64_t>& points = world.pct_change_steps();
+      const auto due = static_cast<std::size_t>(std::count_if(
+          points.begin(), points.end(), [&](std::uint64_t p) { return p < world.steps(); }));
+      EXPECT_EQ(world.pct_change_points_passed(), due) << "seed " << seed << ", step "
+                                                       << world.steps();
+      if (world.pct_change_points_passed() != passed) passing_steps.insert(world.steps());
+      passed = world.pct_change_points_passed();
+    };
+    for (NodeId node = 1; node <= 3; ++node) {
+      world.spawn(node, "worker " + std::to_string(node), [&] {
+        for (int i = 0; i < 60; ++i) {
+          look();
+          world.yield();
+        }
+      });
+    }
+    EXPECT_EQ(world.run(), RunStatus::kIdle);
+    EXPECT_EQ(passed, 4u) << "seed " << seed;
+    if (passing_steps.size() == 4) ++staggered;
+  }
+  EXPECT_GE(staggered, 8u);
+}
+
 TEST(SchedulerTest, TimersFireInTimeThenScheduleOrder) {
   Scheduler world({.seed = 1});
   std::string order;

@@ -5,6 +5,11 @@
 // collides with nothing, and the child-key-twin-ran mark would still say the twin ran.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
 #include "runtime/tree_runner.h"
 #include "scenarios/hostile_names.h"
 #include "scenarios/scenario.h"
@@ -57,6 +62,31 @@ TEST(MixKeys, SomeOrderRootsAreNamedAfterAChildOfAnEarlierRootOfTheirTenant) {
   }
   // Measured: 61 such roots, in 34 of the 40 seeds.
   EXPECT_GE(seeds_with_twins, static_cast<int>(kSeeds / 2)) << twins;
+}
+
+// The mix runs the orders of two tenants side by side, alternating, so that their trees share the
+// stores, the instances and the sinks at once: per-tenant scope keys, high-water marks and
+// epochs are judged against a neighbour. Drawn all under one tenant (red team 35b-03), every
+// root's twin and every mark would still be there.
+TEST(MixKeys, TheOrdersOfEachSeedAreSplitBetweenTwoTenants) {
+  static const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    std::map<std::string, int> roots_by_tenant;
+    int roots = 0;
+    for (const sim::World::Submission& s :
+         testing::built_world(*registry.find("nightly-mix"), seed)->submissions()) {
+      if (s.workflow != "order") continue;
+      ++roots_by_tenant[s.key.tenant_id];
+      ++roots;
+    }
+    // Besides the two tenants, a pair of roots whose naive joins collide may add tenants of its
+    // own: the two largest shares are the two tenants'.
+    std::vector<int> shares;
+    for (const auto& [tenant, count] : roots_by_tenant) shares.push_back(count);
+    std::sort(shares.rbegin(), shares.rend());
+    ASSERT_GE(shares.size(), 2u) << "seed " << seed;
+    EXPECT_GE(shares[1] * 5, roots * 2) << "seed " << seed << ": " << shares[1] << " of " << roots;
+  }
 }
 
 }  // namespace

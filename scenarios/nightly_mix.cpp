@@ -356,6 +356,8 @@ const std::map<std::string, double> kNightlyFloors{
     {"hostile-name-non-ascii-ran", 0.3},          // 60.5%
     {"hostile-name-four-byte-ran", 0.15},         // 38.0%
     {"hostile-name-long-ran", 0.3},               // 66.5%
+    // Session 35, seeds 1..200 (red team 35b: a linger of at most 2 s, every claim stayed met):
+    {"withdrawal-gave-up-after-lingering", 0.08},  // 25.5% (0% with the linger cut short)
 };
 
 const std::map<std::string, double> kSwarmFloors{
@@ -418,6 +420,8 @@ const std::map<std::string, double> kSwarmFloors{
     {"hostile-name-non-ascii-ran", 0.3},             // 64.0%
     {"hostile-name-four-byte-ran", 0.15},            // 40.0%
     {"hostile-name-long-ran", 0.3},                  // 67.5%
+    // Session 35, seeds 1..200:
+    {"withdrawal-gave-up-after-lingering", 0.15},    // 34.5%
 };
 
 // The marks of trouble on a checkpoint store of its own (properties/mark_rules.cpp), which half

@@ -117,10 +117,16 @@ runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<TreeWatch> 
     // (unique in a run), so every other draw of the seed stays.
     sim::Rng linger = world.stream("withdrawal-linger/" + effect);
     if (!linger.chance(0.5)) return;
+    const runtime::Nanoseconds lingering_since = ctx.env().monotonic_ns();
     for (std::int64_t looks = linger.between(1, 40); looks > 0; --looks) {
       ctx.env().sleep(500 * kMillisecond);
       if (!ctx.signal().aborted()) continue;
       world.mark(ctx, "withdrawal-gave-up");
+      // Seconds into its own work, not at once: the lease it began under was lost while it went
+      // on (mixes claim this, so that a linger cut short is seen: red team 35b-05).
+      if (ctx.env().monotonic_ns() - lingering_since >= 5 * kSecond) {
+        world.mark(ctx, "withdrawal-gave-up-after-lingering");
+      }
       throw std::runtime_error("withdrawal: gave up, its step's signal was aborted");
     }
   };

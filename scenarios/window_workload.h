@@ -32,7 +32,8 @@ std::vector<std::string> step_paths(const runtime::WorkflowRegistry& workflows,
 // lost (marks fenced-withdrawal-written when that returned); if not, marks
 // unfenced-withdrawal-refused. Nothing escapes it, except that half the fenced ones that write
 // then linger (up to 20 s), looking at their step's signal, and give up with an error of their own
-// once it is aborted (marks withdrawal-gave-up). An empty `effect` only looks at the fence.
+// once it is aborted (marks withdrawal-gave-up, and withdrawal-gave-up-after-lingering when that
+// is 5 s or more into its linger). An empty `effect` only looks at the fence.
 //
 // A withdrawal's write is at most once: nobody runs a withdrawal again, so a write lost with its
 // lease (the reply lost, then the lease expired locally) never lands, and the tree may still

@@ -55,6 +55,25 @@ TEST(MixFaults, TheNightlyMixDrawsEveryKindItNames) {
   }
 }
 
+// The mix's duplicated requests go to both sinks and to the lease store: a take, renewal or
+// release copy that lands late, after its sender took the key again, is refused only by its
+// token. Drawn on the sinks alone (red team 35b-28: an off-by-one in the target's draw), every
+// kind still fires and acts, on the sinks.
+TEST(MixFaults, TheNightlyMixDuplicatesRequestsToTheSinksAndToTheLeaseStore) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  std::map<std::string, int> targets;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    const auto world = testing::built_world(*registry.find("nightly-mix"), seed);
+    for (const sim::Fault& fault : world->fault_plan().faults) {
+      if (fault.kind == FaultKind::kNetworkDuplicate && !fault.trigger) ++targets[fault.node];
+    }
+  }
+  for (const std::string node : {"payments", "ledger", "lease-store"}) {
+    EXPECT_GE(targets[node], 3) << "duplicates on " << node;
+  }
+  EXPECT_EQ(targets.size(), 3u);
+}
+
 // The swarm's mix is drawn per seed from the nightly mix's kinds and its own: the lease store
 // crashing, pauses at a protocol moment, a slow or silent checkpoint store as a remote wait begins,
 // network trouble at a protocol moment, and a step of the lease store's clock in a seed in five.

@@ -92,6 +92,16 @@ TEST(HostileNames, TheEncodedTwinsEscapeThePercentOfAnEncodedPath) {
   EXPECT_EQ(twins.at(4), "order-1@child:children%2Fa%253Ab");
 }
 
+// A path the runtime joined never holds a raw ':' (its names are encoded), but the encoded forms
+// are encodeURIComponent's spelling of whatever they are given, ':' as %3A among the rest (red
+// team 35b-26: ':' left raw).
+TEST(HostileNames, TheEncodedTwinsEscapeARawColon) {
+  const std::vector<std::string> twins = child_key_twins("p", "c:d/e");
+  EXPECT_EQ(twins.at(1), "p%2Fc%3Ad%2Fe");
+  EXPECT_EQ(twins.at(2), "p:c%3Ad%2Fe");
+  EXPECT_EQ(twins.at(4), "p@child:c%3Ad%2Fe");
+}
+
 // Each form's name (the marks child-key-twin-<form>-ran) names the twin at its index: a list out of
 // order blames a form that ran for one that did not (red team 34a: colon-join and encoded-join
 // swapped, every claim still met).

@@ -45,6 +45,32 @@ TEST(Builder, TreesArriveAndInstancesStartWhenTheScenarioSays) {
 // own state: the child's step waits for a wake-up nobody sends, and the root waits for the child.
 // Red team 33a: the world listed only the submitted roots, so the child, whose step is the cause
 // (the root's wait is the symptom), was never named in the run's detail or its failure signature.
+// A built scenario's faults are drawn from a stream of their own, not the workload's: otherwise a
+// fault's time and length repeat the workload's step-duration draws, seed after seed (red team
+// 35b-14: the plan drawn from a fresh copy of the workload stream, every claim still met).
+TEST(Builder, TheFaultsAreDrawnIndependentlyOfTheWorkload) {
+  ScenarioRegistry registry;
+  std::uint64_t workload_draw = 0;
+  std::uint64_t fault_draw = 0;
+  ScenarioBuilder("two-streams")
+      .describe("test only: one draw from each of the builder's streams")
+      .instances(1)
+      .workflow([&](sim::World&, sim::Rng& workload) {
+        workload_draw = workload.below(1ULL << 40);
+        return runtime::Workflow{"root", {work_step("reserve", kSecond)}};
+      })
+      .faults([&](sim::World&, sim::Rng& faults) {
+        fault_draw = faults.below(1ULL << 40);
+        return sim::FaultPlan{};
+      })
+      .tree("tenant-1", "order-1", "root")
+      .add_to(registry);
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    testing::built_world(*registry.find("two-streams"), seed);
+    EXPECT_NE(workload_draw, fault_draw) << "seed " << seed;
+  }
+}
+
 TEST(Builder, ALivenessFailureNamesAStuckAnyInstanceChild) {
   ScenarioRegistry registry;
   ScenarioBuilder("stuck-child")

@@ -38,6 +38,8 @@ TEST(WatchfulStep, ALookThatFindsTheSignalAbortedEndsTheStepWithItsReason) {
       })
       .add_to(registry);
   std::vector<std::string> outcomes;
+  std::int64_t ended_ns = 0;
+  int looks = 0;
   const properties::RunReport report = properties::run_scenario(
       registry, properties::RunRequest{"watched-cancel", 1},
       [&](const sim::World& world, const properties::RunReport&) {
@@ -45,12 +47,21 @@ TEST(WatchfulStep, ALookThatFindsTheSignalAbortedEndsTheStepWithItsReason) {
           if (e.world == sim::WorldEventKind::kRuntime &&
               e.runtime.kind == EventKind::kStepEnded) {
             outcomes.push_back(e.runtime.detail.str());
+            ended_ns = e.time_ns;
+          }
+          if (e.world == sim::WorldEventKind::kObserved &&
+              e.runtime.holder.str() == "signal") {
+            ++looks;
           }
         }
       });
   EXPECT_EQ(report.status, properties::RunStatus::kPass);
   EXPECT_EQ(*body_runs, 0);
   EXPECT_EQ(outcomes, std::vector<std::string>{"execution.cancelled"});
+  // It looks every second: the cancel, learnt by 13 s at the latest, ends the step a second later,
+  // not when the watch would have ended (red team 35b-30: one look, at 25 s).
+  EXPECT_LT(ended_ns, 14 * kSecond);
+  EXPECT_GE(looks, 3);
 }
 
 }  // namespace

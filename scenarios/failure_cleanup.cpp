@@ -20,11 +20,15 @@ runtime::StepItem with_failure_cleanup(runtime::StepItem step, runtime::Nanoseco
   return with_body(step, std::move(wrapped));
 }
 
+runtime::Nanoseconds draw_cleanup(sim::Rng& rng) {
+  return rng.between(10, 3'000) * runtime::kMillisecond;
+}
+
 runtime::Workflow with_failure_cleanups(runtime::Workflow workflow, sim::Rng& rng) {
   for (runtime::WorkflowItem& item : workflow.items) {
     auto* step = std::get_if<runtime::StepItem>(&item);
     if (step == nullptr || rng.chance(0.25)) continue;
-    *step = with_failure_cleanup(*step, rng.between(10, 3'000) * runtime::kMillisecond);
+    *step = with_failure_cleanup(*step, draw_cleanup(rng));
   }
   return workflow;
 }

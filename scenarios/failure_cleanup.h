@@ -16,7 +16,11 @@ namespace fencesim::scenarios {
 // failure unchanged. A declared step stays declared (scenarios/workload.h).
 runtime::StepItem with_failure_cleanup(runtime::StepItem step, runtime::Nanoseconds cleanup);
 
-// Every step of `workflow` with a cleanup drawn from `rng` (10 ms to 3 s; a step in four none).
+// A cleanup's length, drawn from `rng`: 10 ms to 3 s, long enough for a renewal's reply, a refusal
+// or a cancel to land during it.
+runtime::Nanoseconds draw_cleanup(sim::Rng& rng);
+
+// Every step of `workflow` with a cleanup of draw_cleanup (a step in four none).
 runtime::Workflow with_failure_cleanups(runtime::Workflow workflow, sim::Rng& rng);
 
 }  // namespace fencesim::scenarios

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -65,6 +67,24 @@ TEST(FailureCleanup, EveryFailureIsCleanedUpAfterTheRuntimesErrorsToo) {
               throw runtime::ExecutionContextUnavailableError("no fence outside its frame");
             }),
             1500 * kMillisecond);
+}
+
+// The mixes' cleanups last 10 ms to 3 s: long enough for late news (a refusal, a cancel, a lost
+// lease) to land during one. Cleanups a thousand times shorter (red team 35b-19: microseconds for
+// milliseconds) leave every claim met, and the runtime's decisions never meet that news.
+TEST(FailureCleanup, ACleanupLastsTenMillisecondsToThreeSeconds) {
+  sim::Rng rng(7);
+  runtime::Nanoseconds shortest = 3 * kSecond;
+  runtime::Nanoseconds longest = 0;
+  for (int i = 0; i < 2'000; ++i) {
+    const runtime::Nanoseconds cleanup = draw_cleanup(rng);
+    shortest = std::min(shortest, cleanup);
+    longest = std::max(longest, cleanup);
+  }
+  EXPECT_GE(shortest, 10 * kMillisecond);
+  EXPECT_LT(shortest, 100 * kMillisecond);
+  EXPECT_LE(longest, 3 * kSecond);
+  EXPECT_GT(longest, 2 * kSecond);
 }
 
 }  // namespace

@@ -20,8 +20,9 @@ using runtime::kSecond;
 
 // Instance 1 begins a 60 s call 1 s into its step, then loses the lease store for a minute: its
 // lease (ttl 30 s) ends in the store by about 31 s and instance 2 takes the tree over, while the
-// call still works until about 61 s, while the new holder works on. The overlap is that half minute (red team 35b-23: the store's
-// grants read before the call waited, so a takeover during the call never counted).
+// call still works until about 61 s and the new holder works on. The overlap is that half minute
+// (red team 35b-23: the store's grants read before the call waited, so a takeover during the call
+// never counted).
 TEST(UncheckedSystem, ATakeoverGrantedDuringTheCallIsOverlap) {
   ScenarioRegistry registry;
   auto overlaps = std::make_shared<std::vector<std::int64_t>>();

@@ -274,6 +274,21 @@ TEST(ConservativeBelief, ABeliefCountedFromTheReplyIsReported) {
   expect_one(found, ConservativeBelief{}.name(), {0, 1});
 }
 
+// The tolerance is clock arithmetic's rounding, a few nanoseconds: a holder believing its lease a
+// microsecond past the store's end (clocks at true time, nothing to round) outlasts the store and
+// is reported, while one within the rounding of the end passes (red team 35a-04: a tolerance of
+// 4 us let a belief up to 4 us past the store's expiry pass).
+TEST(ConservativeBelief, ABeliefAMicrosecondPastTheStoresEndIsReported) {
+  const runtime::Nanoseconds store_end_ns = 1 * kMillisecond + kTtl;
+  std::vector<Violation> found;
+  check_conservative_belief(take_story(store_end_ns + 2).events(), RunFacts{kTtl, true, {}},
+                            found);
+  EXPECT_TRUE(found.empty()) << all(found);
+  check_conservative_belief(take_story(store_end_ns + kMillisecond / 1000).events(),
+                            RunFacts{kTtl, true, {}}, found);
+  expect_one(found, ConservativeBelief{}.name(), {0, 1});
+}
+
 TEST(ConservativeBelief, AWorldsBeliefCountedFromTheReplyIsReported) {
   // As a sweep judges it: the world's facts (its terms, its assumptions) from the world itself.
   EXPECT_EQ(

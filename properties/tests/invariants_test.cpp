@@ -491,6 +491,30 @@ TEST(StaleStepNeverSucceeds, AStepEndingOkAfterItsHolderReleasedTheTokenIsReport
       << found.front().message;
 }
 
+// A release ends the token for a failing step as it does for a succeeding one: a step still
+// running when its holder released the token (the pass's end giving the lease back under a
+// straggler) and then failing with its own error ends stale, so with execution.lease-lost
+// (red team 35a-07: a failed step ended after a release was not judged).
+TEST(StaleStepNeverSucceeds, AStepFailingAfterItsHolderReleasedTheTokenMustEndLost) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  const auto released = s.holder(EventKind::kLeaseReleased, "a", 1);
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", "error");
+  std::vector<Violation> found;
+  check_stale_step_never_succeeds(s.events(), found);
+  expect_one(found, StaleStepNeverSucceeds{}.name(), {started, released, ended});
+  // Ending lost after the release is what a stale step does.
+  Story lost_end;
+  lost_end.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  lost_end.holder(EventKind::kStepStarted, "a", 1, "charge");
+  lost_end.holder(EventKind::kLeaseReleased, "a", 1);
+  lost_end.holder(EventKind::kStepEnded, "a", 1, "charge", kLost);
+  found.clear();
+  check_stale_step_never_succeeds(lost_end.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
+}
+
 // --- stopped-holder ---
 
 TEST(StoppedHolder, WritesBeforeTheRefusalAndUnderALaterTokenPass) {

@@ -281,8 +281,7 @@ TEST(ConservativeBelief, ABeliefCountedFromTheReplyIsReported) {
 TEST(ConservativeBelief, ABeliefAMicrosecondPastTheStoresEndIsReported) {
   const runtime::Nanoseconds store_end_ns = 1 * kMillisecond + kTtl;
   std::vector<Violation> found;
-  check_conservative_belief(take_story(store_end_ns + 2).events(), RunFacts{kTtl, true, {}},
-                            found);
+  check_conservative_belief(take_story(store_end_ns + 2).events(), RunFacts{kTtl, true, {}}, found);
   EXPECT_TRUE(found.empty()) << all(found);
   check_conservative_belief(take_story(store_end_ns + kMillisecond / 1000).events(),
                             RunFacts{kTtl, true, {}}, found);

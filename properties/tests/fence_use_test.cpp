@@ -456,6 +456,28 @@ TEST(CallEndsAtAbort, TheHoldersOwnLossIsAnAbortToo) {
   EXPECT_EQ(s.call_bound().size(), 1U);
 }
 
+// A holder's release of the token aborts its calls as a loss does: a write still waiting when its
+// holder gave the lease back (its pass yielding) must end at the release, not 3 s later: the
+// lease's local expiry is far off, so only the release says when (red team 35a-14: only kLeaseLost
+// anchored the abort, so the release went unseen and the late return passed).
+TEST(CallEndsAtAbort, TheHoldersReleaseIsAnAbortToo) {
+  Story s;
+  s.take(0, 1);                                                    // 0
+  s.runtime_event(5 * kSecond, EventKind::kLeaseReleased, 1, {});  // 1
+  s.observed(8 * kSecond, "write", 1, "error: lease lost", "payments", "write", 4 * kSecond);
+  const auto found = s.call_bound();
+  ASSERT_EQ(events_of(found), (Reports{{1, 2}}));
+  EXPECT_NE(found[0].message.find("after its holder's loss of the lease"), std::string::npos)
+      << found[0].message;
+  // Returning at the release passes.
+  Story prompt;
+  prompt.take(0, 1);
+  prompt.runtime_event(5 * kSecond, EventKind::kLeaseReleased, 1, {});
+  prompt.observed(5 * kSecond + 50 * kMillisecond, "write", 1, "error: lease lost", "payments",
+                  "write", 4 * kSecond);
+  EXPECT_TRUE(prompt.call_bound().empty());
+}
+
 // The abort is the earlier of the two: a holder's own loss long before the lease's local expiry
 // aborts the call at the loss, so a write that returns just after the expiry returned late.
 TEST(CallEndsAtAbort, TheEarlierOfTheLossAndTheExpiryIsTheAbort) {

@@ -274,6 +274,20 @@ TEST(ConservativeBelief, ABeliefCountedFromTheReplyIsReported) {
   expect_one(found, ConservativeBelief{}.name(), {0, 1});
 }
 
+// The tolerance is clock arithmetic's rounding, a few nanoseconds: a holder believing its lease a
+// microsecond past the store's end (clocks at true time, nothing to round) outlasts the store and
+// is reported, while one within the rounding of the end passes (red team 35a-04: a tolerance of
+// 4 us let a belief up to 4 us past the store's expiry pass).
+TEST(ConservativeBelief, ABeliefAMicrosecondPastTheStoresEndIsReported) {
+  const runtime::Nanoseconds store_end_ns = 1 * kMillisecond + kTtl;
+  std::vector<Violation> found;
+  check_conservative_belief(take_story(store_end_ns + 2).events(), RunFacts{kTtl, true, {}}, found);
+  EXPECT_TRUE(found.empty()) << all(found);
+  check_conservative_belief(take_story(store_end_ns + kMillisecond / 1000).events(),
+                            RunFacts{kTtl, true, {}}, found);
+  expect_one(found, ConservativeBelief{}.name(), {0, 1});
+}
+
 TEST(ConservativeBelief, AWorldsBeliefCountedFromTheReplyIsReported) {
   // As a sweep judges it: the world's facts (its terms, its assumptions) from the world itself.
   EXPECT_EQ(
@@ -474,6 +488,30 @@ TEST(StaleStepNeverSucceeds, AStepEndingOkAfterItsHolderReleasedTheTokenIsReport
   ASSERT_EQ(found.size(), 1u);
   EXPECT_NE(found.front().message.find("(lease-released)"), std::string::npos)
       << found.front().message;
+}
+
+// A release ends the token for a failing step as it does for a succeeding one: a step still
+// running when its holder released the token (the pass's end giving the lease back under a
+// straggler) and then failing with its own error ends stale, so with execution.lease-lost
+// (red team 35a-07: a failed step ended after a release was not judged).
+TEST(StaleStepNeverSucceeds, AStepFailingAfterItsHolderReleasedTheTokenMustEndLost) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  const auto released = s.holder(EventKind::kLeaseReleased, "a", 1);
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", "error");
+  std::vector<Violation> found;
+  check_stale_step_never_succeeds(s.events(), found);
+  expect_one(found, StaleStepNeverSucceeds{}.name(), {started, released, ended});
+  // Ending lost after the release is what a stale step does.
+  Story lost_end;
+  lost_end.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  lost_end.holder(EventKind::kStepStarted, "a", 1, "charge");
+  lost_end.holder(EventKind::kLeaseReleased, "a", 1);
+  lost_end.holder(EventKind::kStepEnded, "a", 1, "charge", kLost);
+  found.clear();
+  check_stale_step_never_succeeds(lost_end.events(), found);
+  EXPECT_TRUE(found.empty()) << all(found);
 }
 
 // --- stopped-holder ---

@@ -255,6 +255,21 @@ TEST(StaleWithdrawalEndsLost, AnotherTokenGivenBackExcusesNoStaleWithdrawal) {
   expect_one(s.stale_withdrawal(), "stale-withdrawal-ends-lost", "under token 1");
 }
 
+// Only a release excuses: a lease its holder lost is not one it gave back. A withdrawal ending ok
+// after the holder itself reported the token lost at its local expiry is stale all the more, and
+// is reported (red team 35a-18: a kLeaseLost was taken as a release, so a withdrawal ending after
+// a reported loss was never judged).
+TEST(StaleWithdrawalEndsLost, AWithdrawalEndingOkAfterItsHolderReportedTheLossIsReported) {
+  Story s;
+  s.granted(0, 1);                                                          // 0
+  s.at(kExpiry, EventKind::kLeaseLost, 1, "local-expiry", {});              // 1
+  s.at(kExpiry + kSecond, EventKind::kWithdrawalEnded, 1, "ok", "charge");  // 2
+  const auto found = s.stale_withdrawal();
+  expect_one(found, "stale-withdrawal-ends-lost", "ended 'ok'");
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{0, 2}));
+}
+
 // --- confirm-cancel-hides-no-loss
 
 TEST(ConfirmCancelHidesNoLoss, AConfirmThrowingTheCancelAtTheLocalExpiryIsReported) {

@@ -270,6 +270,28 @@ TEST(DecidedAsLoss, ACancelSeenInAnEarlierPassExcusesNoLaterWithdrawal) {
       << out[0].message;
 }
 
+// A cancel learned before the loss excuses only a withdrawal (its signal's reason): a step's end
+// and its pass's classification are decided by the loss, checked before the signal's reason (the
+// runtime's rule that a lost lease overrides a cancel). In one pass the holder learns of the
+// cancel, then its lease expires locally: the withdrawal may end cancelled, the step and the pass
+// may not (red team 35a-39: the oracle let a step or a pass end 'execution.cancelled' too).
+TEST(DecidedAsLoss, ACancelSeenBeforeTheLossExcusesNoStepOrPassEndingCancelled) {
+  Story s;
+  s.at(0, EventKind::kTreeStarted, 1, "order", {});         // 0
+  s.at(1, EventKind::kStepStarted, 1);                      // 1
+  s.at(2, EventKind::kWithdrawal, 1, "fenced");             // 2
+  s.at(3, EventKind::kCancelSeen, 1, "watcher", {});        // 3
+  s.at(4, EventKind::kLeaseLost, 1, "local-expiry", {});    // 4
+  s.at(5, EventKind::kWithdrawalEnded, 1, kCancelled);      // 5: the cancel decides it
+  s.at(5, EventKind::kStepEnded, 1, kCancelled);            // 6
+  s.at(6, EventKind::kErrorClassified, 1, kCancelled, {});  // 7
+  const auto found = s.decided();
+  EXPECT_EQ(events_of(found), (Reports{{4, 6}, {4, 7}}));
+  for (const Violation& v : found) {
+    EXPECT_NE(v.message.find("expected execution.lease-lost..."), std::string::npos) << v.message;
+  }
+}
+
 // --- pass-ends-as-it-went
 
 TEST(PassEndsAsItWent, APassThatLostItsLeaseOrSawNoCancelEndsAsItsDecisionSays) {

@@ -103,6 +103,25 @@ TEST(StepCommitsUnderItsToken, ATokenBelowTheLatestStartsIsNotOneOfItsStarts) {
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{4, 5}));
 }
 
+// The token a start is judged by is the one the node last took, never the one the runtime writes
+// on its step-started record: a runtime that kept the frame of a pass's old lease across its
+// retake starts the step saying token 1 while the node holds token 2, and commits under token 1,
+// a token the node no longer held at any start of the step (red team 35a-31: the oracle recorded
+// the start's own token, and such a commit passed).
+TEST(StepCommitsUnderItsToken, AStartRecordedUnderAnOlderTokenThanTheTakeIsJudgedByTheTake) {
+  Story story;
+  story.holder(EventKind::kLeaseTaken, 1);
+  story.holder(EventKind::kLeaseTaken, 2);   // the retake after a yield
+  story.holder(EventKind::kStepStarted, 1);  // event 2: started saying the old token
+  story.commit(1);                           // event 3
+  const std::vector<Violation> found = story.judged();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{2, 3}));
+  EXPECT_NE(found[0].message.find("under token 1, a token the node held at no start"),
+            std::string::npos)
+      << found[0].message;
+}
+
 TEST(StepCommitsUnderItsToken, OtherNodesAndStepsAreApart) {
   Story story;
   story.holder(EventKind::kLeaseTaken, 1);

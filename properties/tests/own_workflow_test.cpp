@@ -186,6 +186,29 @@ TEST(OwnWorkflow, ATreeCompletedWithoutItsStepsOrBeforeItsChildIsCaught) {
   EXPECT_FALSE(says(found, "its step 'settle'")) << text(found);
 }
 
+// A parent waits for its AnyInstance child: a child that completes only after its parent did was
+// not waited for, though the history ends with both complete (a runtime whose remote-children wait
+// returned before the child finished: the parent went on, shipped and completed, and the child ran
+// on after it). (Red team 35a-45: the oracle counted a child complete at any time as waited for.)
+TEST(OwnWorkflow, AChildThatCompletesOnlyAfterItsParentWasNotWaitedFor) {
+  const auto r = registry();
+  const runtime::LeaseKey child{"tenant-1", "@child:order-1:children%2Finvoice"};
+  History h;
+  h.place(kParent, "order");
+  h.step(kParent, "reserve");
+  const auto placed = h.place(child, "remote", kParent);
+  h.step(child, "charge");
+  h.step(kParent, "ship");
+  const auto done = h.complete(kParent);  // the child still runs
+  h.step(child, "sub/check/prepare");
+  h.step(child, "settle");
+  h.complete(child);
+  const auto found = judged(h, r);
+  ASSERT_EQ(found.size(), 1u) << text(found);
+  EXPECT_TRUE(says(found, "completed before its child")) << text(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{placed, done}));
+}
+
 // Only a committed checkpoint is one: a tree that completes with a step the store only refused
 // completed without it (a refused commit wrote nothing under the key).
 TEST(OwnWorkflow, AStepTheStoreOnlyRefusedWasNeverCheckpointed) {

@@ -156,6 +156,17 @@ std::vector<Violation> judged_in_world(const Story& story, const Invariant& inva
   return testing::judged_in_world(invariant, story.events(), options);
 }
 
+// A call to the store about the tree itself: its cancel or its finish.
+sim::StoreCall tree_call(sim::StoreOp op, std::string outcome, sim::NodeId from,
+                         const runtime::LeaseKey& key = kTree) {
+  sim::StoreCall c;
+  c.op = op;
+  c.key = key;
+  c.from = from;
+  c.outcome = std::move(outcome);
+  return c;
+}
+
 // --- stale-step-ends-lost
 
 TEST(StaleStepEndsLost, AStepEndingWithItsOwnErrorAtTheLocalExpiryIsReported) {
@@ -217,6 +228,22 @@ TEST(StaleStepEndsLost, AnotherNodesGrantGivesThisHolderNoExpiry) {
   s.granted(0, 1, kOther);
   s.at(kExpiry + kSecond, EventKind::kStepEnded, 1, "error");
   EXPECT_TRUE(s.stale_step().empty());
+}
+
+// A cancel does not hide a lost lease (the runtime's rule for a pass, as for confirmNow() and a
+// withdrawal, invariants_stale_ends.h): the tree is cancelled while the step runs, and the step
+// ends 'execution.cancelled' at the local expiry its grant gives it. The stale holder must be told
+// its lease was lost, not run its cancel handling; a nanosecond earlier the cancel decides it
+// (red team 35a-19: the oracle exempted every step ended 'execution.cancelled').
+TEST(StaleStepEndsLost, AStepEndingCancelledAtTheLocalExpiryIsReported) {
+  Story s;
+  s.granted(0, 1);
+  s.at(1 * kSecond, EventKind::kStepStarted, 1);
+  s.store(2 * kSecond, tree_call(sim::StoreOp::kCancel, "recorded", kStore));
+  s.at(kExpiry - 1, EventKind::kStepEnded, 1, "execution.cancelled");  // held: the cancel decides
+  EXPECT_TRUE(s.stale_step().empty());
+  s.at(kExpiry, EventKind::kStepEnded, 1, "execution.cancelled", "refund");
+  expect_one(s.stale_step(), "stale-step-ends-lost", "ended 'execution.cancelled'");
 }
 
 // --- stale-withdrawal-ends-lost
@@ -344,16 +371,6 @@ TEST(YieldLostOnlyToATaker, TakingTheLeaseBackOrAnotherFailurePasses) {
 }
 
 // --- cancel-ends-no-later-step
-
-sim::StoreCall tree_call(sim::StoreOp op, std::string outcome, sim::NodeId from,
-                         const runtime::LeaseKey& key = kTree) {
-  sim::StoreCall c;
-  c.op = op;
-  c.key = key;
-  c.from = from;
-  c.outcome = std::move(outcome);
-  return c;
-}
 
 TEST(CancelEndsNoLaterStep, AnEarlierHolderFinishingTheCancelledTreeWhileALaterStepRunsIsReported) {
   Story s;

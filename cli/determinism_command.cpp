@@ -43,6 +43,15 @@ std::string describe_at(const Captured& run, std::size_t index) {
   return sim::describe(run.events[index], run.node_names);
 }
 
+// "violation (exactly-once, safe-yield)": the status and the invariants its violations name.
+std::string verdict(const properties::RunReport& report) {
+  std::string text(properties::to_string(report.status));
+  for (std::size_t i = 0; i < report.violations.size(); ++i) {
+    text += (i == 0 ? " (" : ", ") + report.violations[i].invariant;
+  }
+  return report.violations.empty() ? text : text + ")";
+}
+
 void print_divergence(std::ostream& out, const Captured& first, const Captured& second) {
   const properties::RunRequest& request = first.report.request;
   fmt::print(out, "nondeterminism: scenario {} seed {} strategy {}: history hash {} then {}\n",
@@ -53,9 +62,8 @@ void print_divergence(std::ostream& out, const Captured& first, const Captured& 
                                            second.rolling.begin(), second.rolling.end());
   const auto index = static_cast<std::size_t>(left - first.rolling.begin());
   if (left == first.rolling.end() && right == second.rolling.end()) {
-    fmt::print(out, "the histories are equal; the statuses differ: {} then {}\n",
-               properties::to_string(first.report.status),
-               properties::to_string(second.report.status));
+    fmt::print(out, "the histories are equal; the verdicts differ: {} then {}\n",
+               verdict(first.report), verdict(second.report));
     return;
   }
   fmt::print(out, "first diverging event: #{}\n", index);
@@ -82,9 +90,7 @@ int determinism_command(const scenarios::ScenarioRegistry& registry, const Deter
     set_strategy("--strategy", args.strategy, request);  // "drawn" draws per seed
     const Captured first = run_captured(registry, request);
     const Captured second = run_captured(registry, request);
-    const bool same = first.report.history_hash == second.report.history_hash &&
-                      first.report.status == second.report.status;
-    if (!same) {
+    if (!properties::runs_agree(first.report, second.report)) {
       print_divergence(out, first, second);
       fmt::print(err, "fencesim: scenario {} seed {} is not deterministic\n", args.scenario, seed);
       return kExitNondeterminism;

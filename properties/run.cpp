@@ -13,6 +13,15 @@ namespace {
 constexpr std::int64_t kNonAtomicWriteDelayNs = 5 * runtime::kSecond;
 }  // namespace
 
+bool runs_agree(const RunReport& first, const RunReport& second) {
+  if (first.history_hash != second.history_hash || first.status != second.status) return false;
+  if (first.violations.size() != second.violations.size()) return false;
+  for (std::size_t i = 0; i < first.violations.size(); ++i) {
+    if (first.violations[i].invariant != second.violations[i].invariant) return false;
+  }
+  return true;
+}
+
 std::string_view to_string(RunStatus status) {
   switch (status) {
     case RunStatus::kPass:

@@ -101,6 +101,11 @@ struct RunReport {
   std::vector<std::string> fault_effect_lines;
 };
 
+// Whether two runs of one request agree, as a determinism check asks: the same history (its hash)
+// and the same verdict (status, and the invariants each violation names, in order). An oracle that
+// judges one history two ways is as nondeterministic as a world that runs two histories.
+bool runs_agree(const RunReport& first, const RunReport& second);
+
 // The broken sink doubles a run may swap every sink for (RunRequest::sink_double), for --help and
 // errors to list: "accept-stale, non-atomic".
 std::string sink_double_list();

@@ -172,8 +172,18 @@ TEST(PerfettoTest, TheViolationAndTheEpochsAreInTheTrace) {
   std::vector<std::int64_t> epochs;
   bool violation = false;
   std::size_t seen = 0;  // one instant per violation, in the timeline's order
+  // Each epoch's counter at its grant, in microseconds as every other event (red team 35d-06:
+  // the counters' times in nanoseconds, drawn a thousand times later than the grants).
+  std::vector<double> granted_us;
+  for (const ordered_json& e : run.timeline["epochs"]) {
+    granted_us.push_back(e["granted_ns"].get<double>() / 1000.0);
+  }
+  std::vector<double> counted_us;
   for (const ordered_json& event : run.trace["traceEvents"]) {
-    if (event["ph"] == "C") epochs.push_back(event["args"]["epoch"].get<std::int64_t>());
+    if (event["ph"] == "C") {
+      epochs.push_back(event["args"]["epoch"].get<std::int64_t>());
+      counted_us.push_back(event["ts"].get<double>());
+    }
     if (event["cat"] == "violation") {
       const ordered_json& v = run.timeline["violations"][seen++];
       violation |= event["name"] == "VIOLATION sink-monotonicity";
@@ -183,6 +193,7 @@ TEST(PerfettoTest, TheViolationAndTheEpochsAreInTheTrace) {
   }
   EXPECT_TRUE(violation);
   EXPECT_EQ(epochs, (std::vector<std::int64_t>{1, 2}));
+  EXPECT_EQ(counted_us, granted_us);
   EXPECT_EQ(run.trace["otherData"]["status"], "violation");
 }
 

@@ -53,6 +53,16 @@ TEST_F(SpecCliTest, AFailingSpecRunReplaysWithoutTheSpecFile) {
   EXPECT_NE(replay.out.find("replay matches r.json: status violation"), std::string::npos)
       << replay.out;
   EXPECT_EQ(replay.err, "");
+
+  // Shrunk, it still carries its spec and replays on its own (red team 35d-09: the shrunk file
+  // was written from the built-in scenarios, without the spec it needs).
+  const CommandResult shrink = fencesim("shrink r.json --out s.json");
+  ASSERT_EQ(shrink.code, 0) << shrink.out << shrink.err;
+  EXPECT_EQ(read_json("s.json")["spec"], kSpec);
+  const CommandResult shrunk = fencesim("replay s.json");
+  EXPECT_EQ(shrunk.code, 1) << shrunk.out << shrunk.err;
+  EXPECT_NE(shrunk.out.find("replay matches s.json: status violation"), std::string::npos)
+      << shrunk.out;
 }
 
 TEST_F(SpecCliTest, ABadSpecIsOneLineNamingFileLineAndKey) {

@@ -87,6 +87,20 @@ TEST_F(MergeTest, TwoShardsMergeToTheUnshardedSweep) {
   EXPECT_EQ(read_json(path("merged/sweep.json"))["completed"], true);
 }
 
+// Shards run side by side: the merged sweep took as long as its longest shard, not their sum (red
+// team 35d-17: the sum, and every seeds-per-second figure of a merged night a fraction of the
+// truth).
+TEST_F(MergeTest, TheMergedSweepTookAsLongAsItsLongestShard) {
+  make_shards();
+  edit_manifest("s0", [](json& manifest) { manifest["wall_seconds"] = 30.0; });
+  edit_manifest("s1", [](json& manifest) { manifest["wall_seconds"] = 50.0; });
+  const Result merge = fencesim("merge --out merged s0 s1");
+  ASSERT_EQ(merge.code, 1) << merge.out << merge.err;
+  const json merged = read_json(path("merged/summary.json"));
+  EXPECT_DOUBLE_EQ(merged["totals"]["wall_seconds"].get<double>(), 50.0);
+  EXPECT_DOUBLE_EQ(read_json(path("merged/sweep.json"))["wall_seconds"].get<double>(), 50.0);
+}
+
 TEST_F(MergeTest, MixedVersionsAreRefused) {
   make_shards();
   edit_manifest("s1", [](json& m) { m["fencesim_version"] = "0.0.9"; });

@@ -412,6 +412,18 @@ TEST(SweepManifest, AnInterruptionRoundTripsAndShowsInEveryReport) {
   EXPECT_NE(whole.find("errors=\"0\""), std::string::npos);
 }
 
+// Read with scripts off, a sweep's failure groups are new unless a --known list knew them: a group
+// whose "known" is null (no list given) is new, not known (red team 35d-22: null read as known,
+// as red team 33c found once in the scripted page).
+TEST(StaticSweepPage, WithoutAKnownListEveryGroupIsNew) {
+  const std::vector<RunRecord> records = {violating(1), violating(2)};
+  const ordered_json summary = sweep_summary(manifest(), records, {});
+  ASSERT_FALSE(summary["groups"].empty());
+  const std::string page = html::static_sweep(summary);
+  EXPECT_NE(page.find("<td>new</td>"), std::string::npos) << page;
+  EXPECT_EQ(page.find("<td>known</td>"), std::string::npos) << page;
+}
+
 TEST(SeedSpans, SeedsAStepApartJoin) {
   EXPECT_EQ(describe_seed_spans(seed_spans({1, 2, 3, 5, 9, 10}, 1)), "1..3, 5, 9..10");
   EXPECT_EQ(describe_seed_spans(seed_spans({2, 5, 8, 14}, 3)), "2..8 every 3, 14");

@@ -27,6 +27,14 @@ TEST(MarkupEscape, AFourByteSequenceWithABadThirdOrFourthByteIsReplaced) {
   EXPECT_EQ(xml_escape("\xF0\x9F\xA7\xBE"), "\xF0\x9F\xA7\xBE");  // a receipt emoji stays
 }
 
+// UTF-8 ends at U+10FFFF (F4 8F BF BF) and has no overlong forms: F4 90 80 80 and F0 80 80 80 are
+// no characters and must not reach an XML file (red team 35d-25: the bound past U+10FFFF dropped).
+TEST(MarkupEscape, NothingPastUPlus10FFFFAndNoOverlongFourByteForm) {
+  EXPECT_EQ(xml_escape("\xF4\x8F\xBF\xBF"), "\xF4\x8F\xBF\xBF");
+  EXPECT_EQ(xml_escape("\xF4\x90\x80\x80").find('\xF4'), std::string::npos);
+  EXPECT_EQ(xml_escape("\xF0\x80\x80\x80").find('\xF0'), std::string::npos);
+}
+
 TEST(MarkupEscape, ASequenceCutByTheEndOfTheTextIsReplaced) {
   EXPECT_EQ(xml_escape("a\xE2\x82"), "a" + kReplacement + kReplacement);
 }

@@ -316,6 +316,32 @@ TEST(Decision, FencedErrorInsideAnAggregateIsFoundBeforeTheAbortReason) {
   EXPECT_EQ(f.events.last(EventKind::kErrorClassified, "A")->detail, "execution.lease-lost.fenced");
 }
 
+// Two parallel branches fail in one pass: the pass's failure is an AggregateError of both, like
+// JavaScript's for parallel branches, so that a refusal met by the second is found before the
+// first's own error (red team 35c-31: the first branch's failure alone was rethrown, and the
+// refusal of the other branch dropped from the pass's decision; no sweep saw it).
+TEST(Decision, ARefusalMetByTheSecondOfTwoFailingBranchesDecidesThePass) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"fails", {StepItem{"s", [](ExecutionContext&) {
+                                                 throw StepError("the first branch's own");
+                                               }}}});
+  f.workflows.add(Workflow{"refused", {StepItem{"s", [](ExecutionContext& ctx) {
+                                                   throw ExecutionFencedError(
+                                                       ctx.tree_key(), 1, 2, "tenant-1:order-1");
+                                                 }}}});
+  f.workflows.add(Workflow{"w",
+                           {GroupItem{"g",
+                                      {{"a", ChildPlacement::kParentInstance, "fails"},
+                                       {"b", ChildPlacement::kParentInstance, "refused"}}}}});
+  f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(5 * kSecond);
+  const RuntimeEvent* decided = f.events.last(EventKind::kErrorClassified, "A");
+  ASSERT_NE(decided, nullptr);
+  EXPECT_EQ(decided->detail, "execution.lease-lost.fenced");
+}
+
 // Issue 29, a smaller finding: a key whose epochs are spent (the store throws TokenOverflowError at
 // its take) is skipped by the poll, as a refused take is. The old poll let the error end its fiber,
 // and the instance never ran another tree.

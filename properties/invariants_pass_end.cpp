@@ -25,6 +25,9 @@ struct PassState {
   sim::NodeId node = sim::kWorldNode;
   std::optional<std::uint64_t> lost;         // the first sign that the pass lost a lease
   std::optional<std::uint64_t> cancel_seen;  // the first kCancelSeen of the pass
+  // The pass's last give-back of its lease not followed by a take: a pass that ends its cancelled
+  // tree must do it under its lease, or the placement is finished beside whoever took the tree.
+  std::optional<std::uint64_t> released;
 };
 
 bool loses_a_lease(const sim::RuntimeRecord& r) {
@@ -79,7 +82,15 @@ void check_pass_ends_as_it_went(const std::vector<sim::HistoryEvent>& events,
       // the lease's local expiry: the holder's loss comes before the pass's start).
       std::optional<std::uint64_t> lost;
       if (auto l = lost_tokens.find(held_token(*r)); l != lost_tokens.end()) lost = l->second;
-      passes[{r->holder, r->key}] = PassState{e.index, e.node, lost, std::nullopt};
+      passes[{r->holder, r->key}] = PassState{e.index, e.node, lost, std::nullopt, std::nullopt};
+      continue;
+    }
+    if (r->kind == EventKind::kLeaseReleased || r->kind == EventKind::kLeaseTaken) {
+      auto it = passes.find({r->holder, r->key});
+      if (it != passes.end()) {
+        it->second.released =
+            r->kind == EventKind::kLeaseReleased ? std::optional(e.index) : std::nullopt;
+      }
       continue;
     }
     const bool end = r->kind == EventKind::kTreeAbandoned || r->kind == EventKind::kTreeCompleted ||
@@ -98,6 +109,15 @@ void check_pass_ends_as_it_went(const std::vector<sim::HistoryEvent>& events,
     }
     const PassState ended = pass;
     passes.erase(it);
+    if (r->kind == EventKind::kTreeCancelled && ended.released) {
+      out.push_back(violation(
+          name,
+          fmt::format("the pass of {} over {} ended its cancelled tree after it gave its lease "
+                      "back: the placement was finished beside whoever took the tree",
+                      r->holder, runtime::to_string(r->key)),
+          {ended.started, *ended.released, e.index}));
+      continue;
+    }
     if (ended.lost) continue;  // a pass that lost a lease may end in any way its decision gives
     const std::string_view code = r->detail;
     const std::string where =

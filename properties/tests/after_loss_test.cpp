@@ -312,16 +312,32 @@ TEST(PassEndsAsItWent, APassThatLostItsLeaseOrSawNoCancelEndsAsItsDecisionSays) 
   s.at(10, EventKind::kLeaseLost, 5, "local-expiry", {});
   s.at(10, EventKind::kTreeStarted, 5, "order", {});
   s.at(11, EventKind::kTreeAbandoned, 5, kLost, {});
-  // A cancel seen during a yield ends the tree.
+  // A cancel seen during a yield ends the tree, under the lease taken back.
   s.at(12, EventKind::kTreeStarted, 6, "order", {});
   s.at(13, EventKind::kLeaseReleased, 6, {}, {});
   s.at(14, EventKind::kCancelSeen, 6, "watcher", {});
-  s.at(15, EventKind::kTreeCancelled, 6, kCancelled, {});
+  s.at(14, EventKind::kLeaseTaken, 7, {}, {});
+  s.at(15, EventKind::kTreeCancelled, 7, kCancelled, {});
   // ... or abandons it with the cancel when the queue cannot be reached.
-  s.at(16, EventKind::kTreeStarted, 7, "order", {});
-  s.at(17, EventKind::kCancelSeen, 7, "pass-start", {});
-  s.at(18, EventKind::kTreeAbandoned, 7, kCancelled, {});
+  s.at(16, EventKind::kTreeStarted, 8, "order", {});
+  s.at(17, EventKind::kCancelSeen, 8, "pass-start", {});
+  s.at(18, EventKind::kTreeAbandoned, 8, kCancelled, {});
   EXPECT_TRUE(s.pass_end().empty());
+}
+
+// A pass ends its cancelled tree under its lease: given back first, the placement is finished
+// beside whoever took the tree in between (red team 35c-30: the runtime released the lease before
+// it finished the placement, and no oracle read the order).
+TEST(PassEndsAsItWent, ACancelledTreeEndedAfterItsLeaseWasGivenBackIsReported) {
+  Story s;
+  s.at(0, EventKind::kTreeStarted, 1, "order", {});
+  s.at(1, EventKind::kCancelSeen, 1, "watcher", {});
+  s.at(2, EventKind::kLeaseReleased, 1, {}, {});
+  s.at(3, EventKind::kTreeCancelled, 1, kCancelled, {});
+  const auto out = s.pass_end();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].invariant, "pass-ends-as-it-went");
+  EXPECT_EQ(out[0].events, (std::vector<std::uint64_t>{0, 2, 3}));
 }
 
 TEST(PassEndsAsItWent, AYieldedPassAbandonedAsALeaseLossIsReported) {

@@ -155,7 +155,7 @@ runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<DownstreamS
         sim::World::Observation{
             "downstream", lease, token, "downstream-withdrawal", {}, began_ns, reply_text(reply)});
     if (reply.verdict == DownstreamSystem::Verdict::kRejected) {
-      // The withdrawal's own hand-over, apart from the step body's (the nightly mixes claim it).
+      // The withdrawal's own hand-over, apart from the step body's (the swarm claims it).
       world.mark(ctx, "downstream-withdrawal-rejected");
       hand_over(world, ctx, lease, token, reply.seen, shape_of_run((*next_shape)++),
                 hand_over_by(*how),

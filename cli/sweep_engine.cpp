@@ -218,8 +218,16 @@ class Engine {
     rerun_of_.erase(task.id);
     rerun_exclude_.erase(task.id);
     record.rerun_history_hash = event.message["history_hash"].get<std::string>();
+    record.rerun_status = event.message["status"].get<std::string>();
     if (event.message.contains("error")) {
       record.detail = "determinism re-run: " + event.message["error"].get<std::string>();
+    } else if (*record.rerun_status != record.status) {
+      std::string violated;
+      for (const auto& invariant : event.message["violations"]) {
+        violated += (violated.empty() ? "" : ", ") + invariant.get<std::string>();
+      }
+      record.detail = fmt::format("determinism re-run: {}{}", *record.rerun_status,
+                                  violated.empty() ? "" : " (" + violated + ")");
     }
     if (record.nondeterministic()) failed_determinism(record);
   }
@@ -266,6 +274,7 @@ class Engine {
       rerun_of_.erase(culprit.id);
       rerun_exclude_.erase(culprit.id);
       record.rerun_history_hash = "";
+      record.rerun_status = "";
       record.detail = "determinism re-run: " + why + after_why;
       failed_determinism(record);
       return;

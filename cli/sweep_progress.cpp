@@ -83,10 +83,11 @@ void SweepProgress::failure_found(const reports::RunRecord& record) {
 
 void SweepProgress::nondeterminism_found(const reports::RunRecord& record) {
   print(
-      fmt::format("{}\n  {} {} seed {}: nondeterministic: history hash {}, then {} in another "
-                  "worker{}",
+      fmt::format("{}\n  {} {} seed {}: nondeterministic: history hash {} ({}), then {} ({}) in "
+                  "another worker{}",
                   reports::failure_command(record, plan_.config), record.scenario, record.strategy,
-                  record.seed, record.history_hash, record.rerun_history_hash.value_or("?"),
+                  record.seed, record.history_hash, record.status,
+                  record.rerun_history_hash.value_or("?"), record.rerun_status.value_or("?"),
                   record.detail.empty() ? "" : " (" + record.detail + ")"));
 }
 

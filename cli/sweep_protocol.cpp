@@ -90,6 +90,15 @@ std::optional<WorkerAnswer> decode_answer(std::string_view line) {
     const auto hash = message.find("history_hash");
     if (hash == message.end() || !hash->is_string()) return std::nullopt;
     answer.history_hash = hash->get<std::string>();
+    const auto status = message.find("status");
+    if (status == message.end() || !status->is_string()) return std::nullopt;
+    answer.rerun_status = status->get<std::string>();
+    const auto violations = message.find("violations");
+    if (violations == message.end() || !violations->is_array()) return std::nullopt;
+    for (const nlohmann::json& invariant : *violations) {
+      if (!invariant.is_string()) return std::nullopt;
+      answer.rerun_violations.push_back(invariant.get<std::string>());
+    }
     if (const auto error = message.find("error"); error != message.end()) {
       if (!error->is_string()) return std::nullopt;
       answer.error = error->get<std::string>();

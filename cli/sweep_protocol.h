@@ -4,7 +4,8 @@
 // (indices into the plan). Worker to parent, one JSON object a line, in the order the tasks came:
 //   {"type":"found","id":ID,"record":R}  a failure, its replay file written; shrinking follows
 //   {"type":"done","id":ID,"record":R,"wall_seconds":W,"task_seconds":T}
-//   {"type":"rerun","id":ID,"history_hash":H[,"error":E]}  a determinism re-run (H "" on error)
+//   {"type":"rerun","id":ID,"history_hash":H,"status":S,"violations":[INVARIANT...][,"error":E]}
+//     a determinism re-run, its hash and its verdict (H and S "" on error)
 //   {"type":"branch","id":ID,"record":R,"wall_seconds":W,"cpu_seconds":C,"task_seconds":T}
 //     a branch of task ID's run (cli/sweep_branch.h), before the task's own "done"
 // After "found" the worker waits for the parent's "draw ID 1" (shrink and draw the failure) or
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/sweep_plan.h"
 #include "reports/run_record.h"
@@ -48,6 +50,8 @@ struct WorkerAnswer {
   double wall_seconds = 0;                   // done, branch
   double task_seconds = 0;                   // done, branch
   std::string history_hash;                  // rerun ("" when the re-run failed)
+  std::string rerun_status;                  // rerun ("" when the re-run failed)
+  std::vector<std::string> rerun_violations;  // rerun: the invariants it violated, in order
   std::optional<std::string> error;          // rerun, when it failed
 };
 // nullopt for a line the parent cannot use (a worker that is broken): never an exception.

@@ -11,6 +11,8 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
+#include <tuple>
 
 #include "cli/execute.h"
 #include "cli/parse.h"
@@ -37,10 +39,11 @@ std::optional<CrashHook> crash_hook_from_environment() {
   const char* kind = std::getenv("FENCESIM_TEST_CRASH_KIND");
   hook.kind = kind == nullptr ? "segv" : kind;
   if (hook.kind != "segv" && hook.kind != "abort" && hook.kind != "hang" && hook.kind != "throw" &&
-      hook.kind != "hang-after-branching" && hook.kind != "segv-on-rerun") {
+      hook.kind != "hang-after-branching" && hook.kind != "segv-on-rerun" &&
+      hook.kind != "verdict-differs-in-another-worker") {
     throw UsageError(fmt::format(
-        "FENCESIM_TEST_CRASH_KIND: expected segv, abort, hang, throw, hang-after-branching or "
-        "segv-on-rerun, got '{}'",
+        "FENCESIM_TEST_CRASH_KIND: expected segv, abort, hang, throw, hang-after-branching, "
+        "segv-on-rerun or verdict-differs-in-another-worker, got '{}'",
         hook.kind));
   }
   return hook;
@@ -81,6 +84,20 @@ class Worker {
     }
   }
 
+  using TaskKey = std::tuple<std::size_t, std::size_t, std::uint64_t>;
+  static TaskKey task_key(const SweepTask& task) {
+    return {task.scenario, task.strategy, task.seed};
+  }
+
+  // The test hook verdict-differs-in-another-worker: the re-run of the hook's seed in a worker that
+  // did not run its first run finds a violation on the same history, as an oracle whose verdict
+  // hangs on its process's state would. A sweep sees it only if it re-runs the seed in another
+  // worker and compares the verdicts, not the hashes alone.
+  bool verdict_hook_fires(const TaskMessage& message) const {
+    return setup_.crash_hook && setup_.crash_hook->kind == "verdict-differs-in-another-worker" &&
+           setup_.crash_hook->seed == message.task.seed && !ran_here_.contains(task_key(message.task));
+  }
+
   void serve(const TaskMessage& message) {
     const auto started = std::chrono::steady_clock::now();
     properties::RunRequest request = request_for(message.task);
@@ -90,15 +107,30 @@ class Worker {
           setup_.crash_hook->kind == "segv-on-rerun") {
         std::raise(SIGSEGV);
       }
-      ordered_json answer{{"type", "rerun"}, {"id", message.id}, {"history_hash", ""}};
+      // The re-run answers with its verdict as well as its hash: the parent judges both.
+      ordered_json answer{{"type", "rerun"},     {"id", message.id},
+                          {"history_hash", ""},  {"status", ""},
+                          {"violations", ordered_json::array()}};
       try {
-        answer["history_hash"] =
-            reports::hash_hex(execute(*setup_.registry, request, "").report.history_hash);
+        properties::RunReport report = execute(*setup_.registry, request, "").report;
+        if (verdict_hook_fires(message)) {
+          report.violations.push_back(properties::Violation{
+              "test-hook", "FENCESIM_TEST_CRASH_KIND=verdict-differs-in-another-worker", {}});
+          report.status = properties::RunStatus::kViolation;
+        }
+        answer["history_hash"] = reports::hash_hex(report.history_hash);
+        answer["status"] = properties::to_string(report.status);
+        for (const properties::Violation& violation : report.violations) {
+          answer["violations"].push_back(violation.invariant);
+        }
       } catch (const std::exception& error) {
         answer["error"] = fmt::format("an exception escaped the harness: {}", error.what());
       }
       send(answer);
       return;
+    }
+    if (setup_.crash_hook && setup_.crash_hook->seed == request.seed) {
+      ran_here_.insert(task_key(message.task));
     }
     reports::RunRecord record;
     double wall_seconds = 0;
@@ -128,7 +160,8 @@ class Worker {
     try {
       if (setup_.crash_hook && setup_.crash_hook->seed == request.seed &&
           setup_.crash_hook->kind != "hang-after-branching" &&
-          setup_.crash_hook->kind != "segv-on-rerun")
+          setup_.crash_hook->kind != "segv-on-rerun" &&
+          setup_.crash_hook->kind != "verdict-differs-in-another-worker")
         misbehave(*setup_.crash_hook);
       // The signature reads the history the violation points at: taken before the world goes.
       std::string signature;
@@ -317,6 +350,7 @@ class Worker {
   std::shared_ptr<sim::StackPool> pool_;
   LineBuffer lines_;
   std::deque<TaskMessage> pending_;  // tasks that came while waiting for a draw answer
+  std::set<TaskKey> ran_here_;  // the test hook's: the hook seed's tasks this worker ran first
 };
 
 }  // namespace

@@ -140,6 +140,7 @@ ordered_json to_json(const RunRecord& record) {
       {"signature", record.signature},
       {"rerun_history_hash",
        record.rerun_history_hash ? ordered_json(*record.rerun_history_hash) : ordered_json()},
+      {"rerun_status", record.rerun_status ? ordered_json(*record.rerun_status) : ordered_json()},
       {"failure", record.failure ? failure_json(*record.failure) : ordered_json()}};
   // Only in a branching sweep's records: the others stay as they always were.
   if (record.branch) {
@@ -206,6 +207,10 @@ RunRecord run_record_from_json(const json& object, std::string_view source) {
   if (object.contains("signature")) record.signature = reader.string(object, "signature");
   if (!reader.is_null(object, "rerun_history_hash")) {
     record.rerun_history_hash = reader.string(object, "rerun_history_hash");
+  }
+  // Absent from the records of a fencesim whose re-run sent its hash alone: not compared then.
+  if (object.contains("rerun_status") && !object.at("rerun_status").is_null()) {
+    record.rerun_status = reader.string(object, "rerun_status");
   }
   if (!reader.is_null(object, "failure")) {
     record.failure = failure_from_json(reader, reader.object(object, "failure"));

@@ -72,6 +72,10 @@ struct RunRecord {
   std::string signature;
   // The history hash of the determinism re-run (in another worker), when this run had one.
   std::optional<std::string> rerun_history_hash;
+  // The status of that re-run ("" when its worker died or an exception ended it; absent from the
+  // files of a fencesim that compared hashes only). A run judged two ways on one history is as
+  // nondeterministic as one that ran two: an oracle that reads a pointer's order does that.
+  std::optional<std::string> rerun_status;
   std::optional<FailureFiles> failure;  // set for every run whose status is not "pass"
   // Set for a branch run (its seed is its parent's); absent in older files.
   std::optional<BranchRecord> branch;
@@ -85,7 +89,8 @@ struct RunRecord {
     return branch ? branch->marks_after : marks;
   }
   bool nondeterministic() const {
-    return rerun_history_hash.has_value() && *rerun_history_hash != history_hash;
+    if (!rerun_history_hash) return false;
+    return *rerun_history_hash != history_hash || (rerun_status && *rerun_status != status);
   }
   friend bool operator==(const RunRecord&, const RunRecord&) = default;
 };

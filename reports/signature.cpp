@@ -223,9 +223,10 @@ std::string liveness_signature(std::string_view detail,
 std::string record_signature(const RunRecord& record) {
   if (record.passed()) {
     if (!record.nondeterministic()) return {};
-    return record.rerun_history_hash->empty()
-               ? "replay: the determinism re-run did not finish"
-               : "replay: another history hash on a re-run in another worker";
+    if (record.rerun_history_hash->empty()) return "replay: the determinism re-run did not finish";
+    return *record.rerun_history_hash != record.history_hash
+               ? "replay: another history hash on a re-run in another worker"
+               : "replay: another verdict on the same history on a re-run in another worker";
   }
   if (!record.signature.empty()) return record.signature;
   if (record.first_violation) return record.first_violation->invariant + ": (no signature)";

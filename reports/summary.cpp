@@ -156,9 +156,11 @@ std::pair<std::string, std::string> what_failed(const RunRecord& record) {
   }
   if (record.status == "liveness") return {"liveness", record.detail};
   if (record.status == "harness-error") return {"harness", record.detail};
-  return {"replay", fmt::format("history hash {} on the first run, {} on the re-run in another "
-                                "worker",
-                                record.history_hash, record.rerun_history_hash.value_or(""))};
+  return {"replay", fmt::format("history hash {} ({}) on the first run, {} ({}) on the re-run in "
+                                "another worker",
+                                record.history_hash, record.status,
+                                record.rerun_history_hash.value_or(""),
+                                record.rerun_status.value_or("not sent"))};
 }
 
 ordered_json failure_json(const RunRecord& record, const SweepConfig& config) {

@@ -301,6 +301,41 @@ TEST_F(SweepTest, ADeterminismReRunThatKillsItsWorkerFailsTheSweep) {
   EXPECT_EQ(summary["totals"]["nondeterministic"], 1) << summary["totals"].dump();
 }
 
+// A re-run that judges the same history another way: seed 1's re-run, in a worker that did not
+// run its first run, finds a violation (the hook stands for an oracle whose verdict hangs on its
+// process). The hashes agree; the sweep must still fail it as nondeterministic, which it does only
+// if it compares the verdicts and re-runs the seed in another worker than the first.
+TEST_F(SweepTest, ADeterminismReRunWithAnotherVerdictOnTheSameHistoryFailsTheSweep) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..3 --strategy random --jobs 2 --out out",
+      "FENCESIM_TEST_CRASH_SEED=1 FENCESIM_TEST_CRASH_KIND=verdict-differs-in-another-worker ");
+  EXPECT_EQ(result.code, 4) << result.out << result.err;
+  EXPECT_NE(result.out.find("nondeterministic"), std::string::npos) << result.out;
+  const std::vector<json> all = runs(path("out"));
+  ASSERT_EQ(all.size(), 3u);
+  for (const json& run : all) {
+    if (run["seed"] != 1) continue;
+    EXPECT_EQ(run["status"], "pass") << run.dump();
+    EXPECT_EQ(run["rerun_history_hash"], run["history_hash"]) << run.dump();
+    EXPECT_EQ(run["rerun_status"], "violation") << run.dump();
+    EXPECT_EQ(run["detail"], "determinism re-run: violation (test-hook)") << run.dump();
+  }
+  const json summary = read_json(path("out/summary.json"));
+  EXPECT_EQ(summary["totals"]["nondeterministic"], 1) << summary["totals"].dump();
+}
+
+// A re-run that agrees: its verdict is recorded beside its hash, and the sweep passes.
+TEST_F(SweepTest, ADeterminismReRunRecordsItsVerdict) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..3 --strategy random --jobs 2 --out out", "");
+  EXPECT_EQ(result.code, 0) << result.out << result.err;
+  for (const json& run : runs(path("out"))) {
+    if (run["seed"] != 1) continue;
+    EXPECT_EQ(run["rerun_history_hash"], run["history_hash"]) << run.dump();
+    EXPECT_EQ(run["rerun_status"], "pass") << run.dump();
+  }
+}
+
 TEST_F(SweepTest, ASeedThatAbortsIsReportedWithOneWorker) {
   const std::string args =
       "sweep --scenario kleppmann-fencing --seeds 1..5 --strategy random --jobs 1 --out out";

@@ -1,10 +1,13 @@
 // `fencesim replay FILE`: runs a replay file's world again and checks that the outcome is the one
 // it recorded (same status, same history hash); exit 4 when it is not (docs/replay-files.md).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fmt/ostream.h>
 
 #include <optional>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -24,7 +27,18 @@ std::string verdict(const reports::ReplayFile& file, const properties::RunReport
                     const std::string& path) {
   const std::string status(properties::to_string(report.status));
   const std::string hash = reports::hash_hex(report.history_hash);
-  if (status == file.expected_status && hash == file.expected_history_hash) {
+  // The invariants the run violated, in order, against the file's (a file written without them,
+  // as hand-made ones may be, is judged by its status and hash): one history judged another way is
+  // not the run on file, as properties::runs_agree holds a determinism check to.
+  const auto invariants = [](const auto& violations) {
+    std::vector<std::string> names;
+    for (const auto& violation : violations) names.push_back(violation.invariant);
+    return names;
+  };
+  const std::vector<std::string> recorded = invariants(file.violations);
+  const std::vector<std::string> found = invariants(report.violations);
+  const bool same_verdict = recorded.empty() || recorded == found;
+  if (status == file.expected_status && hash == file.expected_history_hash && same_verdict) {
     return fmt::format("replay matches {}: status {}, history hash {}", path, status, hash);
   }
   std::string line = fmt::format("replay DIFFERS from {}:", path);
@@ -34,6 +48,11 @@ std::string verdict(const reports::ReplayFile& file, const properties::RunReport
   }
   if (status != file.expected_status) {
     line += fmt::format(" status {} but the file recorded {};", status, file.expected_status);
+  }
+  if (!same_verdict) {
+    line += fmt::format(" violated {} but the file recorded {};",
+                        found.empty() ? "nothing" : fmt::format("{}", fmt::join(found, ", ")),
+                        fmt::join(recorded, ", "));
   }
   line.back() = '.';
   return line;

@@ -386,6 +386,27 @@ TEST_F(CliTest, ReplaySaysSoWhenOnlyTheStatusDiffers) {
       << replay.err;
 }
 
+// The same history, the same status, another invariant: an oracle that now blames another rule
+// (or a nondeterministic one) has not reproduced the recorded failure, whatever the status says.
+TEST_F(CliTest, ReplaySaysSoWhenOnlyTheViolatedInvariantDiffers) {
+  json file = broken_sink_replay();
+  ASSERT_FALSE(file["violations"].empty());
+  const std::string first = file["violations"][0]["invariant"];
+  file["violations"][0]["invariant"] = "no-such-invariant";
+  write("blamed-otherwise.json", file.dump());
+  const Result replay = fencesim("replay blamed-otherwise.json --json");
+  EXPECT_EQ(replay.code, 4);
+  const json report = json::parse(replay.out);
+  EXPECT_EQ(report["history_hash"], file["expected_history_hash"]);
+  EXPECT_EQ(report["status"], file["expected_status"]);
+  EXPECT_EQ(report["replay"]["matches"], false) << replay.out;
+  EXPECT_NE(replay.err.find("replay DIFFERS from blamed-otherwise.json: violated " + first),
+            std::string::npos)
+      << replay.err;
+  EXPECT_NE(replay.err.find("but the file recorded no-such-invariant"), std::string::npos)
+      << replay.err;
+}
+
 TEST_F(CliTest, ReplayUsesTheFilesFaultPlan) {
   json file = broken_sink_replay();
   file["fault_plan"] = json::array();

@@ -158,5 +158,33 @@ TEST(YieldRetake, ARetakeWhoseEpochsAreSpentEndsThePass) {
   EXPECT_TRUE(f.checkpoints.load(later).tree_completed);
 }
 
+// The tree advanced while its lease was yielded: another holder took the root's lease, committed
+// the step "after" and gave the lease back. The retaking pass reads the checkpoint again and skips
+// that step (at least once allows a re-run; the runtime's rule is to skip what it can read as
+// committed). Red team 35c-20's runtime kept the checkpoint read at the pass's start and ran
+// "after" again; no oracle judges it, since the ADR allows the re-run.
+TEST(YieldRetake, ARetakeSkipsTheStepsAnotherHolderCommittedWhileTheLeaseWasYielded) {
+  LeasesFixture f;
+  add_one_lane(f);
+  f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(1 * kSecond);  // the child runs (2 s); the root's lease is yielded
+  ASSERT_EQ(count_of(f, EventKind::kRemoteWaitBegan, kRoot), 1u);
+  const TakeResult other = f.leases.take(kRoot, "B", 30 * kSecond);
+  ASSERT_EQ(other.status, TakeStatus::kTaken);
+  ASSERT_EQ(f.checkpoints.commit_step(kRoot, other.lease.token, "after").status,
+            CommitStatus::kCommitted);
+  ASSERT_EQ(f.leases.release(kRoot, "B", other.lease.token), ReleaseStatus::kReleased);
+  f.time.advance(10 * kSecond);
+  expect_one_pass_completed(f);
+  EXPECT_EQ(count_of(f, EventKind::kLeaseTaken, kRoot), 2u);  // the pass's take and its retake
+  std::size_t after_started = 0;
+  for (const RuntimeEvent& e : f.events.events()) {
+    after_started += e.kind == EventKind::kStepStarted && e.key == kRoot && e.step == "after";
+  }
+  EXPECT_EQ(after_started, 0u);
+}
+
 }  // namespace
 }  // namespace fencesim::runtime::yield_retake_test

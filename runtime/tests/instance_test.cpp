@@ -342,6 +342,28 @@ TEST(Decision, ARefusalMetByTheSecondOfTwoFailingBranchesDecidesThePass) {
   EXPECT_EQ(decided->detail, "execution.lease-lost.fenced");
 }
 
+// Two parallel branches fail with errors of their own, no refusal, no loss, no cancel: the join
+// throws both as one AggregateError, so the pass is decided execution.aggregate. Red team 35c-31's
+// join rethrew the first branch's failure alone (the pass was decided by its code, and a refusal
+// or cancel in a later branch was found only if the lease or the signal still told of it).
+TEST(Decision, TwoBranchesFailingOnTheirOwnAreDecidedTogether) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"fails", {StepItem{"s", [](ExecutionContext&) {
+                                                 throw StepError("a branch's own");
+                                               }}}});
+  f.workflows.add(Workflow{"w",
+                           {GroupItem{"g",
+                                      {{"a", ChildPlacement::kParentInstance, "fails"},
+                                       {"b", ChildPlacement::kParentInstance, "fails"}}}}});
+  f.add_instance("A");
+  f.queue.place(kRoot, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(5 * kSecond);
+  const RuntimeEvent* decided = f.events.last(EventKind::kErrorClassified, "A");
+  ASSERT_NE(decided, nullptr);
+  EXPECT_EQ(decided->detail, "execution.aggregate");
+}
+
 // Issue 29, a smaller finding: a key whose epochs are spent (the store throws TokenOverflowError at
 // its take) is skipped by the poll, as a refused take is. The old poll let the error end its fiber,
 // and the instance never ran another tree.

@@ -293,6 +293,24 @@ TEST(Deviations, ConfirmedUntilIsNotInTheFutureAfterTheLeaseWasLost) {
   EXPECT_LE(frame->lease->confirmed_until_ns(), f.time.now_ns());
 }
 
+// Item 9, a belief that ran out: reading confirmedUntil past it is a look at the lease, and ends
+// it there (lost, local expiry) as assert_held would, without waiting for the expiry's timer (here
+// never started, as in a process frozen past its expiry whose timers have not run yet). Red team
+// 35c-11's fence returned the stored belief and left the lease held.
+TEST(Deviations, ReadingConfirmedUntilPastTheBeliefEndsTheLease) {
+  LeasesFixture f;
+  auto frame = step_frame(f, f.leases);
+  const ExecutionFence fence(frame);
+  const Nanoseconds believed = fence.confirmed_until_ns();
+  ASSERT_EQ(frame->lease->state(), LeaseState::kHeld);
+  f.time.advance(believed + kSecond);
+  EXPECT_LE(fence.confirmed_until_ns(), f.time.now_ns());
+  EXPECT_EQ(frame->lease->state(), LeaseState::kLost);
+  const RuntimeEvent* lost = f.events.last(EventKind::kLeaseLost, "A");
+  ASSERT_NE(lost, nullptr);
+  EXPECT_EQ(lost->detail, "local-expiry");
+}
+
 // Item 9, the release path: a lease given back is not believed past the release either.
 TEST(Deviations, ConfirmedUntilIsNotInTheFutureAfterTheLeaseWasReleased) {
   LeasesFixture f;

@@ -9,7 +9,9 @@
 
 #include "runtime/errors.h"
 #include "runtime/execution_context.h"
+#include "runtime/held_lease.h"
 #include "runtime/testing/leases_fixture.h"
+#include "runtime/tree_cancel.h"
 
 namespace fencesim::runtime::cancel_test {
 namespace {
@@ -391,6 +393,29 @@ TEST(Cancel, AWithdrawalOfAStaleHolderEndsLostNotCancelled) {
   const RuntimeEvent* ended = f.events.last(EventKind::kWithdrawalEnded, "A");
   ASSERT_NE(ended, nullptr);
   EXPECT_EQ(ended->detail, "execution.lease-lost");
+}
+
+// A lease taken back after the cancel was seen (a remote-children wait's retake) runs no step
+// either: its signal is aborted with the cancel as the pass hands it over. Red team 35c-15's
+// TreeCancel aborted only the signal of the lease it held when it learnt of the cancel.
+TEST(Cancel, ALeaseTakenBackAfterTheCancelWasSeenHasItsSignalAborted) {
+  LeasesFixture f;
+  const LeaseServices services{f.store_env, f.leases, f.events, f.policy, "A"};
+  TreeCancel cancel(f.checkpoints, kKey);
+  std::shared_ptr<HeldLease> first = HeldLease::take(services, kKey);
+  ASSERT_NE(first, nullptr);
+  cancel.set_lease(first);
+  ASSERT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
+  cancel.read("test");
+  ASSERT_TRUE(cancel.seen());
+  EXPECT_TRUE(first->signal().aborted());
+  first->release();
+  std::shared_ptr<HeldLease> retaken = HeldLease::take(services, kKey);
+  ASSERT_NE(retaken, nullptr);
+  ASSERT_FALSE(retaken->signal().aborted());
+  cancel.set_lease(retaken);
+  ASSERT_TRUE(retaken->signal().aborted());
+  EXPECT_NE(find_cancelled_ptr(retaken->signal().reason()), nullptr);
 }
 
 }  // namespace

@@ -162,5 +162,32 @@ TEST(Protocol, ABranchAnswerIsRefusedWithoutItsTimes) {
   }
 }
 
+// A determinism re-run answers with its hash and its verdict; the engine reads both (and the
+// violated invariants, for the record's detail), so an answer without one, or with one of another
+// type, is a broken worker's.
+TEST(Protocol, AReRunAnswerIsRefusedWithoutItsVerdict) {
+  const nlohmann::json whole{{"type", "rerun"},
+                             {"id", 9},
+                             {"history_hash", "0123456789abcdef"},
+                             {"status", "violation"},
+                             {"violations", {"exactly-once", "per-key-epochs"}}};
+  const std::optional<WorkerAnswer> answer = decode_answer(whole.dump());
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_EQ(answer->history_hash, "0123456789abcdef");
+  EXPECT_EQ(answer->rerun_status, "violation");
+  EXPECT_EQ(answer->rerun_violations,
+            (std::vector<std::string>{"exactly-once", "per-key-epochs"}));
+  for (const char* field : {"history_hash", "status", "violations"}) {
+    nlohmann::json without = whole;
+    without.erase(field);
+    EXPECT_FALSE(decode_answer(without.dump()).has_value()) << field;
+    without[field] = 7;
+    EXPECT_FALSE(decode_answer(without.dump()).has_value()) << field;
+  }
+  nlohmann::json odd = whole;
+  odd["violations"] = {"exactly-once", 3};
+  EXPECT_FALSE(decode_answer(odd.dump()).has_value());
+}
+
 }  // namespace
 }  // namespace fencesim::cli::sweep_plan_test

@@ -69,10 +69,42 @@ TEST(RunRecord, RoundTripsThroughItsJsonLine) {
   RunRecord record = violating(3);
   record.figures = {{"unfenced-overlap-ns", -5}};
   record.rerun_history_hash = "00000000000000ab";
+  record.rerun_status = "violation";
   const json line = json::parse(to_json(record).dump());
   EXPECT_EQ(run_record_from_json(line, "runs.jsonl line 1"), record);
+  // A record of a fencesim whose re-run sent its hash alone has no rerun_status: read as absent,
+  // judged by the hash as it was.
+  json older = line;
+  older.erase("rerun_status");
+  RunRecord hash_alone = record;
+  hash_alone.rerun_status.reset();
+  EXPECT_EQ(run_record_from_json(older, "runs.jsonl line 1"), hash_alone);
   EXPECT_EQ(run_record_from_json(json::parse(to_json(passing("a", "pct", 1)).dump()), "x"),
             passing("a", "pct", 1));
+}
+
+// The re-run's verdict counts as its hash does: the same history judged another way is
+// nondeterministic, and a record of an older fencesim (no verdict) is judged by its hash alone.
+TEST(RunRecord, AReRunIsNondeterministicByItsHashOrItsVerdict) {
+  RunRecord record = passing("a", "random", 1);
+  EXPECT_FALSE(record.nondeterministic());  // not re-run
+  record.rerun_history_hash = record.history_hash;
+  EXPECT_FALSE(record.nondeterministic());  // an older file's: the hash alone, the same
+  record.rerun_status = "pass";
+  EXPECT_FALSE(record.nondeterministic());
+  record.rerun_status = "violation";
+  EXPECT_TRUE(record.nondeterministic());
+  record.rerun_status = "pass";
+  record.rerun_history_hash = "00000000000000ff";
+  EXPECT_TRUE(record.nondeterministic());
+  record.rerun_history_hash = "";  // the re-run did not finish
+  record.rerun_status = "";
+  EXPECT_TRUE(record.nondeterministic());
+  EXPECT_EQ(record_signature(record), "replay: the determinism re-run did not finish");
+  record.rerun_history_hash = record.history_hash;
+  record.rerun_status = "violation";
+  EXPECT_EQ(record_signature(record),
+            "replay: another verdict on the same history on a re-run in another worker");
 }
 
 TEST(RunRecord, AWrongFieldIsNamedWithItsLine) {

@@ -81,6 +81,18 @@ TEST(Claims, TooFewRunsAreNotJudgedButAReachedMarkIsMet) {
             ClaimStatus::kNotEnoughRuns);
 }
 
+// A scenario the sweep never ran (its budget spent first, or a shard without its runs) proves
+// none of its floors: each is not judged, never met.
+TEST(Claims, AScenarioWithNoRunMeetsNoFloor) {
+  const std::vector<ClaimVerdict> claims =
+      judge_claims(config({"takeover-mid-step >= 2%", "lease-yielded"}), {});
+  ASSERT_EQ(claims.size(), 2u);
+  for (const ClaimVerdict& claim : claims) {
+    EXPECT_EQ(claim.runs, 0u) << claim.message();
+    EXPECT_EQ(claim.status, ClaimStatus::kNotEnoughRuns) << claim.message();
+  }
+}
+
 TEST(Claims, BranchRunsDoNotRaiseARate) {
   std::vector<RunRecord> records;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) records.push_back(run(seed));

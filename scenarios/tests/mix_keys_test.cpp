@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,32 @@ TEST(MixKeys, TheOrdersOfEachSeedAreSplitBetweenTwoTenants) {
     ASSERT_GE(shares.size(), 2u) << "seed " << seed;
     EXPECT_GE(shares[1] * 4, roots) << "seed " << seed << ": " << shares[1] << " of " << roots;
   }
+}
+
+// The mix's wild trees (drawn shapes, workflows tree-1 and tree-2) are rooted under either
+// tenant, as its orders are: drawn under the first alone (red team 36a-25), no wild tree shares a
+// scope key's tenant part with the second tenant's orders, and no twin of a wild child lands there.
+TEST(MixKeys, TheWildTreesAreRootedUnderBothTenants) {
+  static const ScenarioRegistry registry = builtin_scenarios();
+  int wild = 0;
+  int seeds_with_both = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const auto world = testing::built_world(*registry.find("nightly-mix"), seed);
+    std::set<std::string> order_tenants;
+    for (const sim::World::Submission& s : world->submissions()) {
+      if (s.workflow == "order") order_tenants.insert(s.key.tenant_id);
+    }
+    std::set<std::string> wild_tenants;  // the order tenants a wild root of this seed is under
+    for (const sim::World::Submission& s : world->submissions()) {
+      if (s.workflow != "tree-1" && s.workflow != "tree-2") continue;
+      ++wild;
+      if (order_tenants.contains(s.key.tenant_id)) wild_tenants.insert(s.key.tenant_id);
+    }
+    seeds_with_both += wild_tenants.size() >= 2 ? 1 : 0;
+  }
+  EXPECT_GE(wild, 40) << "wild roots over 40 seeds";
+  // Measured: 15 of the 40 seeds (0 with the bug).
+  EXPECT_GE(seeds_with_both, 5) << "seeds whose wild roots are under two tenants, of 40";
 }
 
 }  // namespace

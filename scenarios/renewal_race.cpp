@@ -28,16 +28,16 @@ runtime::StepItem racing_renewal(sim::World& world, runtime::StepItem step,
   return with_body(step, std::move(wrapped));
 }
 
+runtime::Nanoseconds draw_race_delay(sim::Rng& rng) {
+  if (rng.chance(0.4)) return 0;
+  return rng.chance(0.5) ? rng.between(1, 5) * kMillisecond : rng.between(5, 40) * kMillisecond;
+}
+
 runtime::Workflow with_renewal_races(sim::World& world, runtime::Workflow workflow, sim::Rng& rng) {
   for (runtime::WorkflowItem& item : workflow.items) {
     auto* step = std::get_if<runtime::StepItem>(&item);
     if (step == nullptr || !rng.chance(0.25)) continue;
-    runtime::Nanoseconds after = 0;
-    if (!rng.chance(0.4)) {
-      after =
-          rng.chance(0.5) ? rng.between(1, 5) * kMillisecond : rng.between(5, 40) * kMillisecond;
-    }
-    *step = racing_renewal(world, *step, after);
+    *step = racing_renewal(world, *step, draw_race_delay(rng));
   }
   return workflow;
 }

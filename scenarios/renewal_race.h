@@ -23,8 +23,12 @@ namespace fencesim::scenarios {
 runtime::StepItem racing_renewal(sim::World& world, runtime::StepItem step,
                                  runtime::Nanoseconds after);
 
+// How long after the renewal left a racing step's body goes on, drawn from `rng`: none (two in
+// five), 1 to 5 ms or 5 to 40 ms (three in ten each), the round trip's every point.
+runtime::Nanoseconds draw_race_delay(sim::Rng& rng);
+
 // Every step of `workflow`, with a chance of one in four, made to race its lease's renewal, with
-// `after` drawn from `rng`: none (two in five), 1 to 5 ms, or 5 to 40 ms.
+// `after` drawn by draw_race_delay.
 runtime::Workflow with_renewal_races(sim::World& world, runtime::Workflow workflow, sim::Rng& rng);
 
 }  // namespace fencesim::scenarios

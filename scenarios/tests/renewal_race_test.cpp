@@ -78,5 +78,24 @@ TEST(RenewalRace, TheBodyRunsItsDelayAfterTheRenewalLeft) {
   EXPECT_EQ(*seen.body_ran_ns - *seen.renewal_sent_ns, 7 * kMillisecond);
 }
 
+// The delays a scenario's racing steps draw cover the round trip: at the instant, within the
+// first milliseconds, and up to 40 ms later, never more (red team 36a-37 drew some in seconds:
+// the body then runs long after the renewal came back, yet the step is still marked raced).
+TEST(RenewalRace, TheDrawnDelaysCoverTheRoundTripAndNoMore) {
+  sim::Rng rng(36);
+  int none = 0, early = 0, late = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const runtime::Nanoseconds after = draw_race_delay(rng);
+    ASSERT_GE(after, 0);
+    ASSERT_LE(after, 40 * kMillisecond);
+    none += after == 0;
+    early += after > 0 && after <= 5 * kMillisecond;
+    late += after > 5 * kMillisecond;
+  }
+  EXPECT_GE(none, 300);
+  EXPECT_GE(early, 200);
+  EXPECT_GE(late, 200);
+}
+
 }  // namespace
 }  // namespace fencesim::scenarios::renewal_race_test

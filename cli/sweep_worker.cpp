@@ -40,10 +40,12 @@ std::optional<CrashHook> crash_hook_from_environment() {
   hook.kind = kind == nullptr ? "segv" : kind;
   if (hook.kind != "segv" && hook.kind != "abort" && hook.kind != "hang" && hook.kind != "throw" &&
       hook.kind != "hang-after-branching" && hook.kind != "segv-on-rerun" &&
-      hook.kind != "verdict-differs-in-another-worker") {
+      hook.kind != "verdict-differs-in-another-worker" && hook.kind != "segv-while-shrinking" &&
+      hook.kind != "hang-while-shrinking") {
     throw UsageError(fmt::format(
         "FENCESIM_TEST_CRASH_KIND: expected segv, abort, hang, throw, hang-after-branching, "
-        "segv-on-rerun or verdict-differs-in-another-worker, got '{}'",
+        "segv-on-rerun, verdict-differs-in-another-worker, segv-while-shrinking or "
+        "hang-while-shrinking, got '{}'",
         hook.kind));
   }
   return hook;
@@ -82,6 +84,11 @@ class Worker {
       if (!message) malformed(line);
       serve(*message);
     }
+  }
+
+  // Whether the test hook is set for `seed` with `kind`.
+  bool hooked(std::uint64_t seed, std::string_view kind) const {
+    return setup_.crash_hook && setup_.crash_hook->seed == seed && setup_.crash_hook->kind == kind;
   }
 
   using TaskKey = std::tuple<std::size_t, std::size_t, std::uint64_t>;
@@ -158,11 +165,9 @@ class Worker {
     // A hang before this run's first event must not be told by the last run's events.
     sim::last_events::clear();
     try {
-      if (setup_.crash_hook && setup_.crash_hook->seed == request.seed &&
-          setup_.crash_hook->kind != "hang-after-branching" &&
-          setup_.crash_hook->kind != "segv-on-rerun" &&
-          setup_.crash_hook->kind != "verdict-differs-in-another-worker")
-        misbehave(*setup_.crash_hook);
+      for (const char* kind : {"segv", "abort", "hang", "throw"}) {
+        if (hooked(request.seed, kind)) misbehave(*setup_.crash_hook);
+      }
       // The signature reads the history the violation points at: taken before the world goes.
       std::string signature;
       std::optional<reports::HistoryRecord> history;  // for a failure's replay file
@@ -290,7 +295,14 @@ class Worker {
           reports::RunRecord found = record;
           found.failure = files;
           send(ordered_json{{"type", "found"}, {"id", id}, {"record", reports::to_json(found)}});
-          return await_draw(id);
+          const bool draw = await_draw(id);
+          // The failure was found and its replay file kept; the worker dies, or hangs, in the
+          // shrinking that follows (a test's: the failure must stand without it).
+          if (draw && hooked(report.request.seed, "segv-while-shrinking")) std::raise(SIGSEGV);
+          if (draw && hooked(report.request.seed, "hang-while-shrinking")) {
+            for (;;) pause();
+          }
+          return draw;
         });
   }
 

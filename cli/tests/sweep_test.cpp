@@ -336,6 +336,61 @@ TEST_F(SweepTest, ADeterminismReRunRecordsItsVerdict) {
   }
 }
 
+// A failure whose worker dies while shrinking it: the failure was found and its replay file
+// kept before the shrinking began, so it stands (its status, its replay file, a note saying what
+// was lost); only the shrunk file is missing.
+TEST_F(SweepTest, AFailureWhoseWorkerDiesWhileShrinkingItStands) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..3 --strategy random --jobs 2 "
+      "--sink-double accept-stale --out out",
+      "FENCESIM_TEST_CRASH_SEED=2 FENCESIM_TEST_CRASH_KIND=segv-while-shrinking ");
+  EXPECT_EQ(result.code, 1) << result.out << result.err;
+  const std::vector<json> all = runs(path("out"));
+  ASSERT_EQ(all.size(), 3u);
+  for (const json& run : all) {
+    EXPECT_EQ(run["status"], "violation") << run.dump();
+    ASSERT_TRUE(run["failure"].is_object()) << run.dump();
+    const std::string replay = run["failure"]["replay_file"];
+    EXPECT_TRUE(fs::exists(path("out") / replay)) << replay;
+    const std::string note = run["failure"]["note"];
+    if (run["seed"] == 2) {
+      EXPECT_TRUE(run["failure"]["shrunk_replay_file"].is_null()) << run.dump();
+      EXPECT_NE(note.find("worker killed by signal 11 (Segmentation fault) while shrinking or "
+                          "drawing this failure"),
+                std::string::npos)
+          << run.dump();
+    } else {
+      EXPECT_EQ(note.find("while shrinking"), std::string::npos) << run.dump();
+    }
+  }
+  const json summary = read_json(path("out/summary.json"));
+  EXPECT_EQ(summary["totals"]["failed"], 3) << summary["totals"].dump();
+}
+
+// A failure whose shrinking outlives the budget: the budget cuts it short, and the failure stands
+// with its replay file and a note; the sweep ends on time rather than waiting for it.
+TEST_F(SweepTest, AFailureWhoseShrinkingTheBudgetCutsShortStands) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --budget 3s --strategy random --jobs 2 "
+      "--sink-double accept-stale --out out",
+      "FENCESIM_TEST_CRASH_SEED=1 FENCESIM_TEST_CRASH_KIND=hang-while-shrinking ");
+  EXPECT_EQ(result.code, 1) << result.out << result.err;
+  bool seen = false;
+  for (const json& run : runs(path("out"))) {
+    if (run["seed"] != 1) continue;
+    seen = true;
+    EXPECT_EQ(run["status"], "violation") << run.dump();
+    ASSERT_TRUE(run["failure"].is_object()) << run.dump();
+    const std::string replay = run["failure"]["replay_file"];
+    EXPECT_TRUE(fs::exists(path("out") / replay)) << replay;
+    EXPECT_NE(run["failure"]["note"].get<std::string>().find(
+                  "shrinking was cut short: the budget ran out"),
+              std::string::npos)
+        << run.dump();
+  }
+  EXPECT_TRUE(seen) << "seed 1's failure is not in runs.jsonl";
+}
+
 TEST_F(SweepTest, ASeedThatAbortsIsReportedWithOneWorker) {
   const std::string args =
       "sweep --scenario kleppmann-fencing --seeds 1..5 --strategy random --jobs 1 --out out";

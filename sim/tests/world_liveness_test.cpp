@@ -5,11 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "runtime/lease_repository.h"
 #include "runtime/placement_queue.h"
 #include "runtime/scope_key.h"
 #include "sim/restartable_lease_store.h"
+#include "sim/waiter.h"
 #include "sim/world.h"
 
 namespace fencesim::sim::world_liveness_test {
@@ -91,6 +95,46 @@ TEST(WorldLiveness, APlacedTreeCompletedWithItsPlacementPendingHasNotEnded) {
 
 // A client's placement during the run is recorded with the queue's verdict: a root under an
 // AnyInstance child's reserved key is refused, also once that child is on the queue (red team
+// A world whose fibers all wait on what nobody will send, with no timer left, is deadlocked: the
+// run ends at once as a liveness failure whose terms name each stuck fiber by its role, its node's
+// kind and what it waits on (never an id), sorted: two deadlocks on the same waits group as one.
+TEST(WorldLiveness, ADeadlockIsALivenessFailureNamingEachStuckFiber) {
+  WorldOptions options;
+  options.seed = 1;
+  options.safety_phase_ns = runtime::kSecond;
+  options.liveness_budget_ns = 5 * runtime::kSecond;
+  World world(options);
+  const NodeId store = world.add_lease_store();
+  Waiter nobody_sends("a wake-up nobody sends");
+  Waiter unnamed;
+  Scheduler& scheduler = world.scheduler();
+  scheduler.spawn(store, "watch tenant-1/order-1", [&] { scheduler.block(nobody_sends); });
+  scheduler.spawn(kWorldNode, "tree tenant-1/order-1", [&] { scheduler.block(unnamed); });
+  const RunSummary summary = world.run();
+  EXPECT_EQ(summary.outcome, RunOutcome::kLiveness);
+  EXPECT_EQ(summary.detail.rfind("deadlock: ", 0), 0u) << summary.detail;
+  EXPECT_EQ(summary.stuck, (std::vector<std::string>{
+                               "tree (world) waits on an unnamed Waiter",
+                               "watch (store) waits on a wake-up nobody sends"}));
+  EXPECT_LT(summary.virtual_ns, options.safety_phase_ns);  // at once, not at the time limit
+}
+
+// An exception out of a simulated fiber (a bug of the harness or of a workload's own fiber) ends
+// the run as a harness error that says which fiber threw what: never a liveness failure, never a
+// crash of the process.
+TEST(WorldLiveness, AnExceptionOutOfAFiberIsAHarnessError) {
+  const std::unique_ptr<World> world = store_only_world();
+  world->scheduler().spawn(kWorldNode, "probe", [&] {
+    world->scheduler().sleep_for(runtime::kMillisecond);
+    throw std::runtime_error("the probe's own");
+  });
+  const RunSummary summary = world->run();
+  EXPECT_EQ(summary.outcome, RunOutcome::kHarnessError);
+  EXPECT_NE(summary.detail.find("fiber 'probe'"), std::string::npos) << summary.detail;
+  EXPECT_NE(summary.detail.find("the probe's own"), std::string::npos) << summary.detail;
+  EXPECT_TRUE(summary.stuck.empty());
+}
+
 // round 9, bug 03: the queue deduplicated before it checked), and placed nothing.
 TEST(WorldClientPlace, ARootUnderAChildsKeyIsRefusedAndRecordedAsRefused) {
   WorldOptions options;

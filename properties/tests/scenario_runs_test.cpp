@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <vector>
 
 #include "properties/run.h"
+#include "scenarios/builder.h"
 
 namespace fencesim::properties::scenario_runs_test {
 namespace {
@@ -166,6 +168,36 @@ TEST(Runs, ABranchPointIsItsMarkAtItsOwnEvent) {
   const RunReport lost = run_scenario(registry, nowhere);
   EXPECT_EQ(lost.status, RunStatus::kHarnessError) << summary(lost);
   EXPECT_NE(lost.detail.find("the branch point was not reached"), std::string::npos) << lost.detail;
+}
+
+// An exception out of a fiber of the world (here a workload's own probe) is a harness error of
+// the seed that says which seed and what was thrown, and `fencesim run` exits 5 with it (README):
+// never a violation of the runtime, never a liveness failure, never a crash.
+TEST(Runs, AnExceptionOutOfAFiberIsAHarnessErrorOfItsSeed) {
+  scenarios::ScenarioRegistry registry;
+  scenarios::ScenarioBuilder("throwing-probe")
+      .describe("test only: a probe fiber of the world throws")
+      .safety_phase(10 * runtime::kSecond)
+      .instance("instance-1")
+      .workflow([](sim::World& world, sim::Rng&) {
+        sim::Scheduler& scheduler = world.scheduler();
+        scheduler.spawn(sim::kWorldNode, "probe", [&scheduler] {
+          scheduler.sleep_for(runtime::kSecond);
+          throw std::runtime_error("the probe's own");
+        });
+        return runtime::Workflow{"order", {runtime::StepItem{"s", [](runtime::ExecutionContext&) {
+                                             }}}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .add_to(registry);
+  const RunReport report = run_scenario(registry, RunRequest{"throwing-probe", 7});
+  EXPECT_EQ(report.status, RunStatus::kHarnessError) << report.detail;
+  EXPECT_EQ(report.detail.rfind("seed 7: ", 0), 0u) << report.detail;
+  EXPECT_NE(report.detail.find("the probe's own"), std::string::npos) << report.detail;
+  EXPECT_EQ(exit_code(report.status), 5);
+  EXPECT_EQ(exit_code(RunStatus::kLiveness), 3);
+  EXPECT_EQ(exit_code(RunStatus::kViolation), 1);
+  EXPECT_EQ(exit_code(RunStatus::kPass), 0);
 }
 
 TEST(Runs, UnknownScenarioIsAUsageError) {

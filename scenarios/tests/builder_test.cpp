@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -14,6 +15,7 @@
 #include "scenarios/scenario.h"
 #include "scenarios/tests/built_world.h"
 #include "scenarios/workload.h"
+#include "sim/world.h"
 
 namespace fencesim::scenarios::builder_test {
 namespace {
@@ -128,6 +130,57 @@ TEST(Builder, TwoPassesSinceTheHealAreSaidToRepeat) {
   EXPECT_NE(report.detail.find("tree tenant-1/order-1: "), std::string::npos) << report.detail;
   EXPECT_NE(report.detail.find(", passes repeat since the heal, given up: "), std::string::npos)
       << report.detail;
+}
+
+// A key whose epochs are spent owes no completion, but a pass of it still open must end before
+// the run may: here the root's pass yields its lease (the last epoch) for a child that completes
+// only after the heal, so the watcher finds the key spent and its lease released while the pass
+// waits; the run goes on until the retake finds the epochs spent and the pass ends. A watcher
+// that stopped at the spent key would end the run with the pass still waiting (nothing else
+// notices: no oracle asks that a pass the run cut short ended).
+TEST(Builder, ARunWaitsForTheOpenPassOfASpentKeyToEnd) {
+  ScenarioRegistry registry;
+  ScenarioBuilder("spent-while-waiting")
+      .describe("test only: a pass waits across the heal for a child, on the key's last epoch")
+      .safety_phase(10 * kSecond)
+      .instance("instance-1")
+      .setup([](sim::World& world) {
+        runtime::Lease row;
+        row.key = runtime::LeaseKey{"tenant-1", "order-last"};
+        row.holder = "instance-of-an-earlier-deployment";
+        row.token = sim::kLastSafeToken - 1;
+        row.released = true;
+        world.inherit_lease(row);
+      })
+      .workflow([](sim::World&, sim::Rng&) {
+        return runtime::Workflow{"slow", {work_step("slow", 15 * kSecond)}};
+      })
+      .workflow([](sim::World&, sim::Rng&) {
+        return runtime::Workflow{
+            "root",
+            {runtime::GroupItem{"kids", {{"kid", runtime::ChildPlacement::kAnyInstance, "slow"}}},
+             work_step("after", kSecond)}};
+      })
+      .tree("tenant-1", "order-last", "root")
+      .add_to(registry);
+  std::optional<std::int64_t> heal_ns;
+  std::optional<std::int64_t> pass_ended_ns;
+  const properties::RunReport report = properties::run_scenario(
+      registry, properties::RunRequest{"spent-while-waiting", 1},
+      [&](const sim::World& world, const properties::RunReport&) {
+        for (const sim::HistoryEvent& e : world.history().events()) {
+          if (e.world == sim::WorldEventKind::kPhase && e.detail == "quiet") heal_ns = e.time_ns;
+          if (e.world == sim::WorldEventKind::kRuntime &&
+              e.runtime.kind == runtime::EventKind::kTreeAbandoned &&
+              e.runtime.key.lease_execution_id == "order-last") {
+            pass_ended_ns = e.time_ns;
+          }
+        }
+      });
+  EXPECT_EQ(report.status, properties::RunStatus::kPass) << report.detail;
+  ASSERT_TRUE(heal_ns.has_value());
+  ASSERT_TRUE(pass_ended_ns.has_value()) << "the run ended with order-last's pass open";
+  EXPECT_GT(*pass_ended_ns, *heal_ns);  // the pass was open at the heal
 }
 
 }  // namespace

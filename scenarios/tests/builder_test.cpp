@@ -133,16 +133,17 @@ TEST(Builder, TwoPassesSinceTheHealAreSaidToRepeat) {
 }
 
 // A key whose epochs are spent owes no completion, but a pass of it still open must end before
-// the run may: here the root's pass yields its lease (the last epoch) for a child that completes
-// only after the heal, so the watcher finds the key spent and its lease released while the pass
-// waits; the run goes on until the retake finds the epochs spent and the pass ends. A watcher
-// that stopped at the spent key would end the run with the pass still waiting (nothing else
-// notices: no oracle asks that a pass the run cut short ended).
-TEST(Builder, ARunWaitsForTheOpenPassOfASpentKeyToEnd) {
+// the run may end well: here the pass's step never returns (it ignores its signal), and its lease,
+// the key's last epoch, expires while its instance is stalled. The key is spent and its lease over,
+// yet the pass is still open: the run must end as a liveness failure, not as a run whose every
+// tree ended (a watcher that skipped the spent key would stop the run and pass it; the runtime's
+// own hang of that kind, a pass left waiting for a retake that cannot come, would pass too).
+TEST(Builder, AnOpenPassOfASpentKeyIsWorkNotDone) {
   ScenarioRegistry registry;
-  ScenarioBuilder("spent-while-waiting")
-      .describe("test only: a pass waits across the heal for a child, on the key's last epoch")
-      .safety_phase(10 * kSecond)
+  ScenarioBuilder("spent-and-hung")
+      .describe("test only: a step that never returns, on its key's last epoch, lease expired")
+      .safety_phase(60 * kSecond)
+      .options([](sim::WorldOptions& options) { options.liveness_budget_ns = 30 * kSecond; })
       .instance("instance-1")
       .setup([](sim::World& world) {
         runtime::Lease row;
@@ -153,34 +154,24 @@ TEST(Builder, ARunWaitsForTheOpenPassOfASpentKeyToEnd) {
         world.inherit_lease(row);
       })
       .workflow([](sim::World&, sim::Rng&) {
-        return runtime::Workflow{"slow", {work_step("slow", 15 * kSecond)}};
+        runtime::StepBody hang = [](runtime::ExecutionContext& ctx) {
+          const std::unique_ptr<runtime::Notification> never = ctx.env().make_notification();
+          never->wait("a wake-up nobody sends");
+        };
+        return runtime::Workflow{"root", {runtime::StepItem{"hang", hang}}};
       })
-      .workflow([](sim::World&, sim::Rng&) {
-        return runtime::Workflow{
-            "root",
-            {runtime::GroupItem{"kids", {{"kid", runtime::ChildPlacement::kAnyInstance, "slow"}}},
-             work_step("after", kSecond)}};
+      .faults([](sim::World&, sim::Rng&) {
+        sim::Fault stall{sim::FaultKind::kStall, "instance-1"};
+        stall.at_ns = 5 * kSecond;
+        stall.duration_ns = 40 * kSecond;  // past the lease's 30 s
+        return sim::FaultPlan{{stall}};
       })
       .tree("tenant-1", "order-last", "root")
       .add_to(registry);
-  std::optional<std::int64_t> heal_ns;
-  std::optional<std::int64_t> pass_ended_ns;
-  const properties::RunReport report = properties::run_scenario(
-      registry, properties::RunRequest{"spent-while-waiting", 1},
-      [&](const sim::World& world, const properties::RunReport&) {
-        for (const sim::HistoryEvent& e : world.history().events()) {
-          if (e.world == sim::WorldEventKind::kPhase && e.detail == "quiet") heal_ns = e.time_ns;
-          if (e.world == sim::WorldEventKind::kRuntime &&
-              e.runtime.kind == runtime::EventKind::kTreeAbandoned &&
-              e.runtime.key.lease_execution_id == "order-last") {
-            pass_ended_ns = e.time_ns;
-          }
-        }
-      });
-  EXPECT_EQ(report.status, properties::RunStatus::kPass) << report.detail;
-  ASSERT_TRUE(heal_ns.has_value());
-  ASSERT_TRUE(pass_ended_ns.has_value()) << "the run ended with order-last's pass open";
-  EXPECT_GT(*pass_ended_ns, *heal_ns);  // the pass was open at the heal
+  const properties::RunReport report =
+      properties::run_scenario(registry, properties::RunRequest{"spent-and-hung", 1});
+  EXPECT_EQ(report.status, properties::RunStatus::kLiveness) << report.detail;
+  EXPECT_NE(report.detail.find("tree tenant-1/order-last: "), std::string::npos) << report.detail;
 }
 
 }  // namespace

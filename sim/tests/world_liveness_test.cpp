@@ -95,6 +95,36 @@ TEST(WorldLiveness, APlacedTreeCompletedWithItsPlacementPendingHasNotEnded) {
 
 // A client's placement during the run is recorded with the queue's verdict: a root under an
 // AnyInstance child's reserved key is refused, also once that child is on the queue (red team
+// The state a liveness failure names a tree by (its signature's term, which groups failures and
+// tells the shrinker a run stuck the same way): a root never placed (its placement comes after the
+// run's end), one whose placement was finished with no completion and no cancel, each in the same
+// fixed words.
+TEST(WorldLiveness, AStuckTreeIsNamedByItsPlacementCheckpointAndLease) {
+  {
+    WorldOptions options;
+    options.seed = 1;
+    options.safety_phase_ns = runtime::kSecond;
+    options.liveness_budget_ns = 5 * runtime::kSecond;
+    World world(options);
+    world.add_lease_store();
+    world.submit(kTree, "order", 60 * runtime::kSecond);  // after the run's end
+    const RunSummary summary = world.run();
+    EXPECT_EQ(summary.outcome, RunOutcome::kLiveness);
+    EXPECT_EQ(summary.stuck,
+              (std::vector<std::string>{"tree: never placed, no step checkpointed, no pass began "
+                                        "since the heal, lease never taken, no event"}));
+  }
+  {
+    const std::unique_ptr<World> world = store_only_world();
+    world->queue().finish(kTree);  // finished, never completed nor cancelled
+    const RunSummary summary = world->run();
+    EXPECT_EQ(summary.outcome, RunOutcome::kLiveness);
+    EXPECT_EQ(summary.stuck, (std::vector<std::string>{
+                                 "tree: placement finished, no step checkpointed, no pass began "
+                                 "since the heal, lease never taken, no event"}));
+  }
+}
+
 // A world whose fibers all wait on what nobody will send, with no timer left, is deadlocked: the
 // run ends at once as a liveness failure whose terms name each stuck fiber by its role, its node's
 // kind and what it waits on (never an id), sorted: two deadlocks on the same waits group as one.

@@ -97,13 +97,26 @@ TEST(CatalogueStories, EveryAnyInstanceChildHoldsALeaseOfItsOwn) {
       });
 }
 
-// fence-scoping: the withdrawal after the tree ended goes to both instances, and each refuses.
+// fence-scoping: the withdrawal after the tree ended goes to both instances, and each refuses:
+// the one that held the tree and the one that never did (red team 36a-48 sent both to
+// instance-1, and two refusals were still counted).
 TEST(CatalogueStories, AWithdrawalAfterTheEndIsRefusedOnEachInstance) {
   const ScenarioRegistry registry = builtin_scenarios();
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    const properties::RunReport report =
-        properties::run_scenario(registry, properties::RunRequest{"fence-scoping", seed});
+    std::multiset<std::string> refused_at;
+    const properties::RunReport report = properties::run_scenario(
+        registry, properties::RunRequest{"fence-scoping", seed},
+        [&](const sim::World& world, const properties::RunReport&) {
+          for (const sim::HistoryEvent& e : world.history().events()) {
+            if (e.world != sim::WorldEventKind::kMark) continue;
+            if (e.detail == "unfenced-withdrawal-refused") {
+              refused_at.insert(world.node_names().at(e.node));
+            }
+          }
+        });
     EXPECT_EQ(report.marks.at("unfenced-withdrawal-refused"), 2u) << "seed " << seed;
+    EXPECT_EQ(refused_at, (std::multiset<std::string>{"instance-1", "instance-2"}))
+        << "seed " << seed;
   }
 }
 

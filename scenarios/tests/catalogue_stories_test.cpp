@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -117,6 +118,32 @@ TEST(CatalogueStories, AWithdrawalAfterTheEndIsRefusedOnEachInstance) {
     EXPECT_EQ(report.marks.at("unfenced-withdrawal-refused"), 2u) << "seed " << seed;
     EXPECT_EQ(refused_at, (std::multiset<std::string>{"instance-1", "instance-2"}))
         << "seed " << seed;
+  }
+}
+
+// withdrawal-watches-signal: the watching withdrawal stops at the first look that finds its
+// signal aborted, as a step that watches its signal would (red team 36a-49 watched on for the
+// rest of its 26 s, marking the abort at every look: the marks' floors still held).
+TEST(CatalogueStories, TheWatchingWithdrawalEndsAtItsFirstAbortedLook) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    std::optional<std::int64_t> aborted_ns;
+    std::optional<std::int64_t> ended_ns;
+    const properties::RunReport report = properties::run_scenario(
+        registry, properties::RunRequest{"withdrawal-watches-signal", seed},
+        [&](const sim::World& world, const properties::RunReport&) {
+          for (const sim::HistoryEvent& e : world.history().events()) {
+            const bool mark = e.world == sim::WorldEventKind::kMark;
+            if (mark && e.detail == "withdrawal-signal-aborted") aborted_ns = e.time_ns;
+            if (e.world == sim::WorldEventKind::kRuntime &&
+                e.runtime.kind == runtime::EventKind::kWithdrawalEnded) {
+              ended_ns = e.time_ns;
+            }
+          }
+        });
+    ASSERT_EQ(report.marks.at("withdrawal-signal-aborted"), 1u) << "seed " << seed;
+    ASSERT_TRUE(aborted_ns && ended_ns) << "seed " << seed;
+    EXPECT_EQ(*ended_ns, *aborted_ns) << "seed " << seed;
   }
 }
 

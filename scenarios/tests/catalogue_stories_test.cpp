@@ -8,9 +8,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "properties/run.h"
 #include "scenarios/scenario.h"
+#include "scenarios/tests/built_world.h"
 
 namespace fencesim::scenarios::catalogue_stories_test {
 namespace {
@@ -144,6 +146,22 @@ TEST(CatalogueStories, TheWatchingWithdrawalEndsAtItsFirstAbortedLook) {
     ASSERT_EQ(report.marks.at("withdrawal-signal-aborted"), 1u) << "seed " << seed;
     ASSERT_TRUE(aborted_ns && ended_ns) << "seed " << seed;
     EXPECT_EQ(*ended_ns, *aborted_ns) << "seed " << seed;
+  }
+}
+
+// uri-marks-in-ids: the root's tenant and execution id each hold every mark encodeURIComponent
+// keeps and other encoders escape, and its refund child is an AnyInstance child (a key of its own,
+// spelling the root's id). The scenario's own marks say a step ran under such a key, by a check of
+// its own that red team 36a-50 weakened (')' no longer asked for) without any effect while the
+// ids hold every mark: this test asks for the ids themselves.
+TEST(CatalogueStories, EveryUriMarkIsInTheRootsKey) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  const auto world = testing::built_world(*registry.find("uri-marks-in-ids"), 1);
+  ASSERT_EQ(world->submissions().size(), 1u);
+  const runtime::LeaseKey& root = world->submissions().front().key;
+  for (const char mark : std::string_view("!~*'()")) {
+    EXPECT_NE(root.tenant_id.find(mark), std::string::npos) << mark;
+    EXPECT_NE(root.lease_execution_id.find(mark), std::string::npos) << mark;
   }
 }
 

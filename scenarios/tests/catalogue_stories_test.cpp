@@ -150,10 +150,10 @@ TEST(CatalogueStories, TheWatchingWithdrawalEndsAtItsFirstAbortedLook) {
 }
 
 // uri-marks-in-ids: the root's tenant and execution id each hold every mark encodeURIComponent
-// keeps and other encoders escape, and its refund child is an AnyInstance child (a key of its own,
-// spelling the root's id). The scenario's own marks say a step ran under such a key, by a check of
-// its own that red team 36a-50 weakened (')' no longer asked for) without any effect while the
-// ids hold every mark: this test asks for the ids themselves.
+// keeps and other encoders escape (its children's keys spell the root's id). The scenario's own
+// marks say a step ran under such a key, by a check of its own that red team 36a-50 weakened (')'
+// no longer asked for) without any effect while the ids hold every mark: this test asks for the
+// ids themselves.
 TEST(CatalogueStories, EveryUriMarkIsInTheRootsKey) {
   const ScenarioRegistry registry = builtin_scenarios();
   const auto world = testing::built_world(*registry.find("uri-marks-in-ids"), 1);

@@ -165,6 +165,30 @@ TEST(CatalogueStories, EveryUriMarkIsInTheRootsKey) {
   }
 }
 
+// withdrawal-outlives-its-pass: the lingering withdrawal reads its signal's reason after every
+// second of its linger, so that the reads span the lease's end: a run whose reads saw the signal
+// live and then a reason is what signal-reason-kept judges (red team 36a-52 read it once, at the
+// linger's end: every read saw a reason, and the oracle had no change to judge).
+TEST(CatalogueStories, TheLingeringWithdrawalReadsItsSignalBeforeAndAfterTheLeasesEnd) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  int runs_with_both = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    bool live = false;
+    bool reason = false;
+    properties::run_scenario(
+        registry, properties::RunRequest{"withdrawal-outlives-its-pass", seed},
+        [&](const sim::World& world, const properties::RunReport&) {
+          for (const sim::HistoryEvent& e : world.history().events()) {
+            if (e.world != sim::WorldEventKind::kObserved) continue;
+            if (e.runtime.holder != "signal-reason") continue;
+            (e.detail == "live" ? live : reason) = true;
+          }
+        });
+    runs_with_both += live && reason ? 1 : 0;
+  }
+  EXPECT_GE(runs_with_both, 5) << "of 20 runs";  // measured: 16 (0 with the bug)
+}
+
 // confirm-then-unchecked-call: a careful caller makes no call after a refused confirm. The holder
 // that completes the tree makes two calls; the stopped one at most one (the call after the confirm
 // it was stopped behind; its next confirm is refused). Over seeds 1..40, 5 runs hold such a call.

@@ -33,6 +33,18 @@ TEST(StackPool, AWorldsFibersHaveRoomForABody128KiBDeep) {
   EXPECT_EQ(used, 32u * 4096u);
 }
 
+// Below each stack lies a guard page no fiber may touch: a fiber that overflows its stack faults
+// there at once (its worker dies with SIGSEGV, a failure of its seed) instead of writing over
+// whatever mapping lies below (red team 36a-53 left the page writable: nothing else noticed).
+TEST(StackPool, TheGuardPageUnderAStackFaults) {
+  StackPool pool;
+  boost::context::stack_context stack = pool.allocate();
+  volatile char* const lowest = static_cast<char*>(stack.sp) - stack.size;
+  lowest[0] = 1;  // the stack's own lowest byte is writable
+  EXPECT_DEATH({ lowest[-1] = 1; }, "");
+  pool.deallocate(stack);
+}
+
 TEST(StackPool, AStackUnmappedPastTheFreeLimitIsNoLongerOutstanding) {
   StackPool pool(StackPool::kDefaultStackSize, /*max_free=*/1);
   boost::context::stack_context a = pool.allocate();

@@ -188,6 +188,10 @@ class Worker {
         record.branch = reports::BranchRecord{branch->at, std::move(marks_after), ""};
         record.branch->replay = keep_branch(run.report, record, history);
       } else if (!record.passed()) {
+        // Shrinking runs the failure again: those runs fork no branches (each fork's process went
+        // on shrinking and answered for the parent, its record many times over in runs.jsonl).
+        run.report.request.branch_marks.clear();
+        run.report.request.on_branch_mark = nullptr;
         record.failure = keep(message.id, run.report, record, history);
       }
       record.branch_points = branch ? 0 : branch_points;  // a branch inherits the count

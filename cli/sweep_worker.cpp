@@ -41,11 +41,11 @@ std::optional<CrashHook> crash_hook_from_environment() {
   if (hook.kind != "segv" && hook.kind != "abort" && hook.kind != "hang" && hook.kind != "throw" &&
       hook.kind != "hang-after-branching" && hook.kind != "segv-on-rerun" &&
       hook.kind != "verdict-differs-in-another-worker" && hook.kind != "segv-while-shrinking" &&
-      hook.kind != "hang-while-shrinking") {
+      hook.kind != "hang-while-shrinking" && hook.kind != "verdict-differs-on-second-run") {
     throw UsageError(fmt::format(
         "FENCESIM_TEST_CRASH_KIND: expected segv, abort, hang, throw, hang-after-branching, "
-        "segv-on-rerun, verdict-differs-in-another-worker, segv-while-shrinking or "
-        "hang-while-shrinking, got '{}'",
+        "segv-on-rerun, verdict-differs-in-another-worker, segv-while-shrinking, "
+        "hang-while-shrinking or verdict-differs-on-second-run, got '{}'",
         hook.kind));
   }
   return hook;

@@ -134,7 +134,8 @@ TEST_F(BranchSweepTest, WithoutBranchesEachHitForksEight) {
 // as kept but not shrunk or drawn, kept in the corpus under that name too, and replaying to its
 // forked run's hash. Shrinking the failing parent forks no branches of its own: before, each
 // shrinking run forked two, and each fork went on shrinking and answered for the parent (seed 1
-// stood 21 times in runs.jsonl). A merge names a branch run it finds twice by its branch point.
+// stood 21 times in runs.jsonl). A merge keeps each branch record whole (the marks it reached after
+// its point too), and names a branch run it finds twice by its branch point.
 TEST_F(BranchSweepTest, AFailingBranchKeepsItsOwnReplayFileBesideItsParents) {
   const Result result = fencesim(
       "sweep --scenario kleppmann-fencing --seeds 1..1 --strategy random --jobs 1 "
@@ -185,6 +186,16 @@ TEST_F(BranchSweepTest, AFailingBranchKeepsItsOwnReplayFileBesideItsParents) {
   // The folder merges as the one shard it is; a branch run in it twice is named by its point.
   const Result merged = fencesim("merge --out merged out");
   EXPECT_EQ(merged.code, 1) << merged.out << merged.err;
+  // Its branch records read back and written again whole, with what each reached after its point.
+  std::vector<json> merged_branches;
+  for (const json& run : runs(path("merged"))) {
+    if (run.contains("branch")) merged_branches.push_back(run["branch"]);
+  }
+  ASSERT_EQ(merged_branches.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(merged_branches[i], branches[i]["branch"]);
+    EXPECT_FALSE(merged_branches[i]["marks_after"].empty()) << merged_branches[i].dump();
+  }
   write("out/runs.jsonl", read_text(path("out/runs.jsonl")) + branches[0].dump() + "\n");
   const json& at = branches[0]["branch"];
   expect_usage_error(fencesim("merge --out merged-twice out"),

@@ -2,6 +2,7 @@
 // seeds that crash, abort, throw or hang in a worker, sharding, the budget's seed order, and every
 // kind of bad input (one line, exit 2, nothing already written lost).
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 #include <tuple>
@@ -626,23 +627,27 @@ class WorkerPoolTest : public BinaryTest {
     return TaskMessage{false, id, SweepTask{0, 0, seed}};
   }
 
-  // The pool's next event, waiting at most 20 s (none: an event of kind kDied with no tasks and
-  // death "none", which every check below refuses).
-  static PoolEvent next_event(WorkerPool& pool) {
-    for (int tick = 0; tick < 200; ++tick) {
-      std::vector<PoolEvent> events = pool.wait(0.1);
-      EXPECT_LE(events.size(), 1u);
-      if (!events.empty()) return std::move(events.front());
+  // The pool's next event, in the order it reported them, waiting at most 20 s (none: an event of
+  // kind kDied with no tasks and death "none", which every check below refuses).
+  PoolEvent next_event(WorkerPool& pool) {
+    for (int tick = 0; tick < 200 && events_.empty(); ++tick) {
+      for (PoolEvent& event : pool.wait(0.1)) events_.push_back(std::move(event));
     }
-    PoolEvent none;
-    none.kind = PoolEvent::Kind::kDied;
-    none.death = "none";
-    return none;
+    PoolEvent next;
+    if (events_.empty()) {
+      next.kind = PoolEvent::Kind::kDied;
+      next.death = "none";
+      return next;
+    }
+    next = std::move(events_.front());
+    events_.pop_front();
+    return next;
   }
 
   scenarios::ScenarioRegistry registry_;
   SweepPlan plan_;
   WorkerSetup setup_;
+  std::deque<PoolEvent> events_;  // reported by the pool, not yet taken
 };
 
 // The parent sends a worker a batch of tasks; the worker, at its first failure, waits for the

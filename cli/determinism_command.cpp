@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/execute.h"
 #include "cli/parse.h"
+#include "cli/sweep_worker.h"
 #include "reports/replay_file.h"
 #include "sim/stack_pool.h"
 
@@ -81,6 +82,7 @@ int determinism_command(const scenarios::ScenarioRegistry& registry, const Deter
   request.scenario = args.scenario;
   set_strategy("--strategy", args.strategy, request);  // checked before the first run
   request.stack_pool = std::make_shared<sim::StackPool>();
+  const std::optional<CrashHook> hook = crash_hook_from_environment();
 
   std::uint64_t failing = 0;
   // Counted as they run, not taken from the range: the line says how many seeds were checked.
@@ -89,7 +91,15 @@ int determinism_command(const scenarios::ScenarioRegistry& registry, const Deter
     request.seed = seed;
     set_strategy("--strategy", args.strategy, request);  // "drawn" draws per seed
     const Captured first = run_captured(registry, request);
-    const Captured second = run_captured(registry, request);
+    Captured second = run_captured(registry, request);
+    // The test hook verdict-differs-on-second-run (docs/reports.md, "Test hook"): the second run
+    // of the hook's seed finds a violation on the same history, as an oracle whose verdict hangs
+    // on its process's state would.
+    if (hook && hook->kind == "verdict-differs-on-second-run" && hook->seed == seed) {
+      second.report.violations.push_back(properties::Violation{
+          "test-hook", "FENCESIM_TEST_CRASH_KIND=verdict-differs-on-second-run", {}});
+      second.report.status = properties::RunStatus::kViolation;
+    }
     if (!properties::runs_agree(first.report, second.report)) {
       print_divergence(out, first, second);
       fmt::print(err, "fencesim: scenario {} seed {} is not deterministic\n", args.scenario, seed);

@@ -41,11 +41,11 @@ std::optional<CrashHook> crash_hook_from_environment() {
   if (hook.kind != "segv" && hook.kind != "abort" && hook.kind != "hang" && hook.kind != "throw" &&
       hook.kind != "hang-after-branching" && hook.kind != "segv-on-rerun" &&
       hook.kind != "verdict-differs-in-another-worker" && hook.kind != "segv-while-shrinking" &&
-      hook.kind != "hang-while-shrinking") {
+      hook.kind != "hang-while-shrinking" && hook.kind != "verdict-differs-on-second-run") {
     throw UsageError(fmt::format(
         "FENCESIM_TEST_CRASH_KIND: expected segv, abort, hang, throw, hang-after-branching, "
-        "segv-on-rerun, verdict-differs-in-another-worker, segv-while-shrinking or "
-        "hang-while-shrinking, got '{}'",
+        "segv-on-rerun, verdict-differs-in-another-worker, segv-while-shrinking, "
+        "hang-while-shrinking or verdict-differs-on-second-run, got '{}'",
         hook.kind));
   }
   return hook;
@@ -188,6 +188,10 @@ class Worker {
         record.branch = reports::BranchRecord{branch->at, std::move(marks_after), ""};
         record.branch->replay = keep_branch(run.report, record, history);
       } else if (!record.passed()) {
+        // Shrinking runs the failure again: those runs fork no branches (each fork's process went
+        // on shrinking and answered for the parent, its record many times over in runs.jsonl).
+        run.report.request.branch_marks.clear();
+        run.report.request.on_branch_mark = nullptr;
         record.failure = keep(message.id, run.report, record, history);
       }
       record.branch_points = branch ? 0 : branch_points;  // a branch inherits the count

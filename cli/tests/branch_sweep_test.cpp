@@ -128,6 +128,82 @@ TEST_F(BranchSweepTest, WithoutBranchesEachHitForksEight) {
   EXPECT_EQ(branch_runs, 8 * points);
 }
 
+// A branch that fails (every sink accepts stale tokens, and seed 1's takeover comes before the
+// stale write) is a failure of its own: its record in runs.jsonl, its replay file in failures/
+// under its branch point's name (not its parent's, which the parent's own failure keeps), noted
+// as kept but not shrunk or drawn, kept in the corpus under that name too, and replaying to its
+// forked run's hash. Shrinking the failing parent forks no branches of its own: before, each
+// shrinking run forked two, and each fork went on shrinking and answered for the parent (seed 1
+// stood 21 times in runs.jsonl). A merge keeps each branch record whole (the marks it reached after
+// its point too), and names a branch run it finds twice by its branch point.
+TEST_F(BranchSweepTest, AFailingBranchKeepsItsOwnReplayFileBesideItsParents) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..1 --strategy random --jobs 1 "
+      "--sink-double accept-stale --branch-at takeover-mid-step --branches 2 --out out "
+      "--corpus corpus");
+  ASSERT_EQ(result.code, 1) << result.out << result.err;
+  const std::vector<json> all = runs(path("out"));
+  ASSERT_EQ(all.size(), 3u) << "the run and its two branches, each once";
+  std::string parent_file;
+  std::vector<json> branches;
+  for (const json& run : all) {
+    EXPECT_EQ(run["status"], "violation") << run.dump();
+    if (run.contains("branch")) {
+      branches.push_back(run);
+    } else {
+      EXPECT_EQ(run["branch_points"], 1) << run.dump();
+      parent_file = run["failure"]["replay_file"];
+    }
+  }
+  EXPECT_EQ(parent_file, "failures/kleppmann-fencing-random-1.replay.json");
+  ASSERT_EQ(branches.size(), 2u);
+  std::set<std::string> files;
+  for (const json& run : branches) {
+    const json& branch = run["branch"];
+    const std::string name = "kleppmann-fencing-random-1-takeover-mid-step-e" +
+                             branch["event"].dump() + "-b" + branch["number"].dump();
+    const std::string replay = "failures/" + name + ".replay.json";
+    EXPECT_EQ(branch["replay"], replay) << run.dump();
+    EXPECT_EQ(run["failure"]["replay_file"], replay) << run.dump();
+    EXPECT_EQ(run["failure"]["note"], "a branch: its replay file is kept, not shrunk or drawn");
+    EXPECT_TRUE(run["failure"]["shrunk_replay_file"].is_null()) << run.dump();
+    EXPECT_NE(result.out.find("fencesim replay out/" + replay + "\n"), std::string::npos)
+        << result.out;
+    EXPECT_TRUE(fs::is_regular_file(path("corpus/" + name + "-sink-monotonicity.replay.json")))
+        << name;
+    files.insert(replay);
+    const Result replayed = fencesim("replay --json out/" + replay);
+    EXPECT_EQ(replayed.code, 1) << replayed.out << replayed.err;
+    const json answer = json::parse(replayed.out);
+    EXPECT_EQ(answer["replay"]["matches"], true) << replayed.out;
+    EXPECT_EQ(answer["history_hash"], run["history_hash"]) << replayed.out;
+    EXPECT_EQ(answer["status"], "violation") << replayed.out;
+  }
+  EXPECT_EQ(files.size(), 2u);
+  EXPECT_FALSE(files.contains(parent_file));
+  EXPECT_TRUE(fs::is_regular_file(path("out/" + parent_file)));
+
+  // The folder merges as the one shard it is; a branch run in it twice is named by its point.
+  const Result merged = fencesim("merge --out merged out");
+  EXPECT_EQ(merged.code, 1) << merged.out << merged.err;
+  // Its branch records read back and written again whole, with what each reached after its point.
+  std::vector<json> merged_branches;
+  for (const json& run : runs(path("merged"))) {
+    if (run.contains("branch")) merged_branches.push_back(run["branch"]);
+  }
+  ASSERT_EQ(merged_branches.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(merged_branches[i], branches[i]["branch"]);
+    EXPECT_FALSE(merged_branches[i]["marks_after"].empty()) << merged_branches[i].dump();
+  }
+  write("out/runs.jsonl", read_text(path("out/runs.jsonl")) + branches[0].dump() + "\n");
+  const json& at = branches[0]["branch"];
+  expect_usage_error(fencesim("merge --out merged-twice out"),
+                     "merge: kleppmann-fencing random seed 1 branch takeover-mid-step:" +
+                         at["event"].dump() + ":" + at["number"].dump() +
+                         " is in two shards (again in 'out')");
+}
+
 TEST_F(BranchSweepTest, BadBranchOptionsExit2WithOneLine) {
   const std::string sweep = "sweep --scenario kleppmann-fencing --seeds 1..2 --out out ";
   const Result unknown = fencesim(sweep + "--branch-at stale-write-refused,no-such-mark");

@@ -528,6 +528,40 @@ TEST_F(CliTest, CheckDeterminismChecksTheRangesLastSeed) {
   EXPECT_NE(passing.out.find("1 seeds deterministic"), std::string::npos) << passing.out;
 }
 
+// One history judged two ways is nondeterminism too, and check-determinism says which it is: the
+// histories are equal, the verdicts (status and the invariants violated) are not. The test hook
+// verdict-differs-on-second-run (docs/reports.md, "Test hook") adds a violation to seed 2's second
+// run; seed 1 before it passes, seed 3 after it is never run.
+TEST_F(CliTest, CheckDeterminismSaysWhenOnlyTheVerdictsDiffer) {
+  setenv("FENCESIM_TEST_CRASH_SEED", "2", 1);
+  setenv("FENCESIM_TEST_CRASH_KIND", "verdict-differs-on-second-run", 1);
+  const Result result = fencesim("check-determinism --scenario kleppmann-fencing --seeds 1..3");
+  unsetenv("FENCESIM_TEST_CRASH_SEED");
+  unsetenv("FENCESIM_TEST_CRASH_KIND");
+  EXPECT_EQ(result.code, 4) << result.out << result.err;
+  const Result run = fencesim("run --scenario kleppmann-fencing --seed 2 --json");
+  ASSERT_EQ(run.code, 0) << run.out << run.err;
+  const std::string hash = json::parse(run.out)["history_hash"];
+  const std::string strategy = json::parse(run.out)["strategy"];
+  EXPECT_EQ(result.out, "nondeterminism: scenario kleppmann-fencing seed 2 strategy " + strategy +
+                            ": history hash " + hash + " then " + hash +
+                            "\nthe histories are equal; the verdicts differ: pass then violation "
+                            "(test-hook)\n");
+  EXPECT_EQ(result.err, "fencesim: scenario kleppmann-fencing seed 2 is not deterministic\n");
+}
+
+// Seeds that fail, the same way twice, are deterministic: counted, and the line after says how
+// many did not pass and how to look at one (planted-failing-step fails liveness on every seed).
+TEST_F(CliTest, CheckDeterminismCountsTheSeedsThatDidNotPass) {
+  setenv("FENCESIM_TEST_PLANTED_BUGS", "1", 1);
+  const Result result = fencesim("check-determinism --scenario planted-failing-step --seeds 1..2");
+  unsetenv("FENCESIM_TEST_PLANTED_BUGS");
+  EXPECT_EQ(result.code, 0) << result.out << result.err;
+  EXPECT_EQ(result.out,
+            "2 seeds deterministic\n(2 of them did not pass: see 'fencesim run --scenario "
+            "planted-failing-step --seed N')\n");
+}
+
 // The count check-determinism prints is of the seeds it ran twice, not the range's size: a loop
 // that skipped seeds (stepping by two, stopping one short) would still print the range's size and
 // pass every seed it never ran. Six seeds, an even count, from an even first seed.

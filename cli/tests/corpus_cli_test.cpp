@@ -138,6 +138,29 @@ TEST_F(CorpusCliTest, ExitCodes) {
 }
 
 
+// A liveness failure in a corpus, still failing, says how the run stopped short and what it was
+// stuck on (the run's detail), not the bare status: two liveness bugs read as one otherwise.
+// planted-lost-wakeup's tree stops with its lease held and its step running (scenarios/
+// planted_bugs.cpp).
+TEST_F(CorpusCliTest, AStillFailingLivenessEntrySaysWhatItWasStuckOn) {
+  std::filesystem::create_directories(dir_ / "stuck");
+  setenv("FENCESIM_TEST_PLANTED_BUGS", "1", 1);
+  const CommandResult run = fencesim(
+      "run --scenario planted-lost-wakeup --seed 1 --json --replay-out stuck/lost-wakeup.json");
+  const CommandResult corpus = fencesim("corpus run stuck --json");
+  unsetenv("FENCESIM_TEST_PLANTED_BUGS");
+  ASSERT_EQ(run.code, 3) << run.out << run.err;
+  const std::string detail = json::parse(run.out)["detail"];
+  ASSERT_TRUE(detail.starts_with("trees not completed when the run ended (time-reached)\n"))
+      << detail;
+  EXPECT_EQ(corpus.code, 1) << corpus.out << corpus.err;
+  const json report = json::parse(corpus.out);
+  ASSERT_EQ(report["files"].size(), 1u) << corpus.out;
+  EXPECT_EQ(report["files"][0]["verdict"], "still-failing") << corpus.out;
+  EXPECT_EQ(report["files"][0]["status"], "liveness") << corpus.out;
+  EXPECT_EQ(report["files"][0]["detail"], "liveness: " + detail) << corpus.out;
+}
+
 // A corpus holds failures. A file that records a passing run (a sweep's passing branch, copied in
 // by mistake) is unreadable as a corpus entry, not judged: run, it would read "fixed" (or
 // "fails-differently"), and a corpus of passing files would gate nothing.

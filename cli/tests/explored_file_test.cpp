@@ -51,6 +51,29 @@ class ExploredFileTest : public BinaryTest {
   }
 };
 
+// An exploration cut short by --max-schedules says so, with how many schedules it ran, on each
+// line and in its verdict: "complete" would claim every schedule within the bound was tried. The
+// same world within one delay has 93 schedules (95 without the reduction) and completes.
+TEST_F(ExploredFileTest, AnExplorationCutShortSaysWhereItStopped) {
+  const Result cut =
+      fencesim("explore --scenario explore-yield-sibling --bound 2 --max-schedules 7 --out cut");
+  ASSERT_EQ(cut.code, 0) << cut.out << cut.err;
+  EXPECT_TRUE(cut.out.ends_with("\nviolations: 0\nincomplete: stopped at 7 schedules\n"))
+      << cut.out;
+  for (const char* label : {"with reduction ", "without reduction "}) {
+    const std::size_t line = cut.out.find("  " + std::string(label));
+    ASSERT_NE(line, std::string::npos) << cut.out;
+    const std::string text = cut.out.substr(line, cut.out.find('\n', line) - line);
+    EXPECT_NE(text.find(" 7 schedules "), std::string::npos) << text;
+    EXPECT_NE(text.find("  incomplete: stopped at 7 schedules  "), std::string::npos) << text;
+  }
+  const Result whole =
+      fencesim("explore --scenario explore-yield-sibling --bound 1 --max-schedules 1000 --out all");
+  ASSERT_EQ(whole.code, 0) << whole.out << whole.err;
+  EXPECT_TRUE(whole.out.ends_with("\nviolations: 0\ncomplete\n")) << whole.out;
+  EXPECT_EQ(whole.out.find("incomplete"), std::string::npos) << whole.out;
+}
+
 // --keep N writes the first N failing schedules and no more (the world has 28 at bound 1), and
 // prints a replay command for each file written; --keep 0 writes none.
 TEST_F(ExploredFileTest, KeepWritesExactlyThatManyFailingSchedules) {

@@ -4,6 +4,8 @@
 // shards that branch at other marks or into another number of branches, in one line naming the
 // option (exit 2, nothing written). A sweep.json written before the options were recorded reads
 // as a sweep that does not branch.
+#include <set>
+
 #include "cli/tests/sweep_fixture.h"
 
 namespace fencesim::cli::testing::merge_branch_test {
@@ -67,13 +69,23 @@ TEST_F(MergeBranchTest, ShardsThatBranchAlikeMergeAndAnOldPlainShardIsPlain) {
   // with its branch replay file (branches/), which replays from the merged folder.
   const std::vector<json> merged = runs(path("merged"));
   EXPECT_EQ(merged.size(), runs(path("b0")).size() + runs(path("b1")).size());
+  // Each branch as its shard recorded it, marks_after included (read back and written again).
+  std::set<std::string> shard_branches;
+  for (const std::string shard : {"b0", "b1"}) {
+    for (const json& run : runs(path(shard))) {
+      if (run.contains("branch")) shard_branches.insert(run["seed"].dump() + run["branch"].dump());
+    }
+  }
+  std::set<std::string> merged_branches;
   std::string replay;
   for (const json& run : merged) {
     if (!run.contains("branch")) continue;
+    merged_branches.insert(run["seed"].dump() + run["branch"].dump());
     replay = run["branch"]["replay"];
     EXPECT_TRUE(fs::is_regular_file(path("merged/" + replay))) << replay;
   }
   ASSERT_FALSE(replay.empty());
+  EXPECT_EQ(merged_branches, shard_branches);
   const Result replayed = fencesim("replay merged/" + replay);
   EXPECT_EQ(replayed.code, 0) << replayed.out << replayed.err;
 

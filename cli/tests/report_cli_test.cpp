@@ -65,6 +65,21 @@ class ReportCliTest : public ::testing::Test {
     return result;
   }
 
+  // Runs `COMMAND` (a line fencesim printed, "fencesim ...") through /bin/sh in the test's folder,
+  // with the built binary for its first word.
+  Result through_shell(const std::string& command) const {
+    const std::string line = "cd '" + dir_.string() + "' && '" +
+                             fencesim::testing::fencesim_binary() + "'" +
+                             command.substr(std::string("fencesim").size()) +
+                             " >out.txt 2>err.txt";
+    const int status = std::system(line.c_str());
+    Result result;
+    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = read_text(dir_ / "out.txt");
+    result.err = read_text(dir_ / "err.txt");
+    return result;
+  }
+
   fs::path dir_;
 };
 
@@ -81,6 +96,40 @@ TEST_F(ReportCliTest, PassingRunWritesPageAndTrace) {
   const json trace = json::parse(read_text(dir_ / "run.json"));
   EXPECT_FALSE(trace["traceEvents"].empty());
   EXPECT_EQ(trace["otherData"]["scenario"], "kleppmann-fencing");
+}
+
+// The command a page prints runs as printed, through a POSIX shell, whatever the path it names:
+// a spec in a folder with a space, its name with a quote (a passing run has no replay file, so its
+// page says how to run it again: `fencesim run --spec ...`), and a failing run's replay file in
+// such a folder (the first line `fencesim run` prints). Unquoted, the shell split the path.
+TEST_F(ReportCliTest, TheCommandsARunPrintsRunThroughAShellWithSpacesAndQuotesInPaths) {
+  fs::create_directories(dir_ / "my specs");
+  fs::copy_file(fs::path(fencesim::testing::source_dir()) / "specs" / "stall-and-drift.toml",
+                dir_ / "my specs" / "bob's drift.toml");
+  const Result run = fencesim(R"(run --spec "my specs/bob's drift.toml" --seed 3 --json )"
+                              "--html run.html");
+  ASSERT_EQ(run.code, 0) << run.out << run.err;
+  const std::string hash = json::parse(run.out)["history_hash"];
+  const std::string again = page_timeline(read_text(dir_ / "run.html"))["replay_command"];
+  EXPECT_EQ(again, R"(fencesim run --spec 'my specs/bob'\''s drift.toml' --seed 3 --strategy )"
+                   "random");
+  ASSERT_TRUE(again.starts_with("fencesim ")) << again;
+  const Result rerun = through_shell(again + " --json");
+  ASSERT_EQ(rerun.code, 0) << again << "\n" << rerun.out << rerun.err;
+  EXPECT_EQ(json::parse(rerun.out)["history_hash"], hash) << again;
+
+  fs::create_directories(dir_ / "bob's runs");
+  const Result failing = fencesim(
+      R"(run --scenario kleppmann-fencing --seed 1 --sink-double accept-stale --replay-out )"
+      R"("bob's runs/r 1.json")");
+  ASSERT_EQ(failing.code, 1) << failing.out << failing.err;
+  const std::string replay = failing.out.substr(0, failing.out.find('\n'));
+  EXPECT_EQ(replay, R"(fencesim replay 'bob'\''s runs/r 1.json')");
+  const Result replayed = through_shell(replay);
+  EXPECT_EQ(replayed.code, 1) << replay << "\n" << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("\nreplay matches bob's runs/r 1.json: status violation, "),
+            std::string::npos)
+      << replayed.out;
 }
 
 TEST_F(ReportCliTest, FailingRunAndItsReplayWriteTheSamePicture) {

@@ -76,6 +76,18 @@ class SweepInterruptTest : public BinaryTest {
     // Within a few seconds: the workers are stopped, not waited for.
     return wait_exit(pid, 20);
   }
+
+  // Makes `folder`'s sweep.json say what a sweep stopped by SIGTERM writes: `seeds_not_run` (spans)
+  // and the budget it had left (null for a sweep of fixed seeds). A real signal's timing decides
+  // what it lacks; the refusals and the merge below read only this.
+  void mark_interrupted(const std::string& folder, const nlohmann::json& seeds_not_run,
+                        const nlohmann::json& budget_left_ms) const {
+    nlohmann::json manifest = read_json(path(folder + "/sweep.json"));
+    manifest["interrupted"] = {{"signal", "SIGTERM"},
+                               {"seeds_not_run", seeds_not_run},
+                               {"budget_left_ms", budget_left_ms}};
+    write(folder + "/sweep.json", manifest.dump(2));
+  }
 };
 
 using RunKey = std::tuple<std::string, std::string, std::uint64_t, std::string, std::string>;
@@ -316,6 +328,82 @@ TEST_F(SweepInterruptTest, AMergeOfAHugeRangeCutEarlyKeepsEachShardsSpanWhole) {
       return in_span(span, seed);
     });
     EXPECT_NE(listed, made.contains(seed)) << "seed " << seed << " in " << spans.dump();
+  }
+}
+
+// A resume runs the rest of a sweep with the fencesim and scenarios that ran its first part, or
+// not at all: another version's runs would not compare with its own (other oracles, other hashes),
+// and a spec edited since (its description or marks) is another scenario under the same name.
+// Refused in one line, exit 2, nothing run.
+TEST_F(SweepInterruptTest, AResumeRefusesAnotherVersionsSweep) {
+  ASSERT_EQ(fencesim("sweep --scenario kleppmann-fencing --seeds 1..2 --jobs 1 --out cut").code, 0);
+  mark_interrupted("cut", nlohmann::json::array({{{"first", 2}, {"last", 2}, {"every", 1}}}),
+                   nullptr);
+  nlohmann::json manifest = read_json(path("cut/sweep.json"));
+  const std::string version = manifest["fencesim_version"];
+  manifest["fencesim_version"] = "0.0.9";
+  write("cut/sweep.json", manifest.dump(2));
+  const std::string runs_before = read_text(path("cut/runs.jsonl"));
+  expect_usage_error(fencesim("sweep --resume cut --jobs 1"),
+                     "--resume: 'cut' was made by fencesim 0.0.9, this is " + version +
+                         ": a sweep resumes only with its own version");
+  EXPECT_EQ(read_text(path("cut/runs.jsonl")), runs_before) << "nothing ran";
+  EXPECT_EQ(read_json(path("cut/sweep.json"))["fencesim_version"], "0.0.9");
+}
+
+TEST_F(SweepInterruptTest, AResumeRefusesASpecWhoseDescriptionOrMarksChanged) {
+  const std::string spec = read_text(fs::path(fencesim::testing::source_dir()) / "specs" /
+                                     "stall-and-drift.toml");
+  write("drift.toml", spec);
+  ASSERT_EQ(fencesim("sweep --spec drift.toml --seeds 1..2 --jobs 1 --out cut").code, 0);
+  mark_interrupted("cut", nlohmann::json::array({{{"first", 2}, {"last", 2}, {"every", 1}}}),
+                   nullptr);
+  const std::string runs_before = read_text(path("cut/runs.jsonl"));
+  const std::string refused =
+      "--resume: scenario 'stall-and-drift' is not what 'cut' ran (its description or marks "
+      "differ): resume with the same build and specs";
+  const auto edited = [&](const std::string& from, const std::string& to) {
+    std::string text = spec;
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.replace(at, from.size(), to);
+  };
+  write("drift.toml", edited("a second stall\"", "a third stall\""));
+  expect_usage_error(fencesim("sweep --resume cut --spec drift.toml --jobs 1"), refused);
+  write("drift.toml",
+        edited("marks = [\"stale-write-refused\", \"takeover-mid-step\"]",
+               "marks = [\"stale-write-refused\"]"));
+  expect_usage_error(fencesim("sweep --resume cut --spec drift.toml --jobs 1"), refused);
+  EXPECT_EQ(read_text(path("cut/runs.jsonl")), runs_before) << "nothing ran";
+  // The spec as it was: the sweep resumes.
+  write("drift.toml", spec);
+  const Result resumed = fencesim("sweep --resume cut --spec drift.toml --jobs 1");
+  EXPECT_EQ(resumed.code, 0) << resumed.out << resumed.err;
+}
+
+// Budget shards stopped with different budgets left merge into a sweep a resume would finish with
+// the most any shard had left (a shard resumed alone spends only its own): the larger of the two,
+// whichever shard comes first.
+TEST_F(SweepInterruptTest, AMergeOfBudgetShardsKeepsTheLargestBudgetLeft) {
+  const std::string plan = "sweep --scenario kleppmann-fencing --budget 1s --jobs 1 --shard ";
+  ASSERT_EQ(fencesim(plan + "0/2 --out zero").code, 0);
+  ASSERT_EQ(fencesim(plan + "1/2 --out one").code, 0);
+  const auto open_from = [&](const std::string& folder, std::uint64_t step) {
+    std::uint64_t last = 0;
+    for (const nlohmann::json& run : runs(path(folder))) {
+      last = std::max(last, run["seed"].get<std::uint64_t>());
+    }
+    return nlohmann::json::array({{{"first", last + step}, {"last", nullptr}, {"every", step}}});
+  };
+  mark_interrupted("zero", open_from("zero", 2), 300);
+  mark_interrupted("one", open_from("one", 2), 700);
+  for (const std::string order : {"zero one", "one zero"}) {
+    const std::string out = order == "zero one" ? "merged-a" : "merged-b";
+    const Result merged = fencesim("merge --out " + out + " " + order);
+    EXPECT_EQ(merged.code, 6) << merged.out << merged.err;
+    const nlohmann::json stop = read_json(path(out + "/sweep.json"))["interrupted"];
+    ASSERT_TRUE(stop.is_object()) << merged.out;
+    EXPECT_EQ(stop["budget_left_ms"], 700) << order << ": " << stop.dump();
   }
 }
 

@@ -2,12 +2,16 @@
 // seeds that crash, abort, throw or hang in a worker, sharding, the budget's seed order, and every
 // kind of bad input (one line, exit 2, nothing already written lost).
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 #include <tuple>
 
+#include "cli/sweep_pool.h"
+#include "cli/sweep_worker.h"
 #include "cli/tests/sweep_fixture.h"
 #include "reports/replay_file.h"
+#include "scenarios/scenario.h"
 
 namespace fencesim::cli::testing::sweep_test {
 namespace {
@@ -601,6 +605,99 @@ TEST_F(SweepTest, AFolderOfOtherFilesOrAnotherSweepIsRefusedAndKept) {
                      "--out: 'old' holds the results of another sweep (other version, "
                      "configuration or shard); give an empty or new folder");
   EXPECT_EQ(read_text(path("old/runs.jsonl")), before);
+}
+
+// The pool of worker processes (cli/sweep_pool.h), driven here as the sweep's parent drives it:
+// tasks sent, answers waited for, draw answers told. Every seed of kleppmann-fencing fails with a
+// stale-accepting sink, so each task's first answer is "found".
+class WorkerPoolTest : public BinaryTest {
+ protected:
+  void SetUp() override {
+    BinaryTest::SetUp();
+    registry_ = scenarios::builtin_scenarios();
+    plan_.config.scenarios = {reports::SweptScenario{"kleppmann-fencing", "", {}}};
+    plan_.config.strategies = {"random"};
+    plan_.config.sink_double = "accept-stale";
+    plan_.out = path("out").string();
+    fs::create_directories(path("out/failures"));
+    setup_ = WorkerSetup{&registry_, &plan_, std::nullopt};
+  }
+
+  static TaskMessage task(std::uint64_t id, std::uint64_t seed) {
+    return TaskMessage{false, id, SweepTask{0, 0, seed}};
+  }
+
+  // The pool's next event, in the order it reported them, waiting at most 20 s (none: an event of
+  // kind kDied with no tasks and death "none", which every check below refuses).
+  PoolEvent next_event(WorkerPool& pool) {
+    for (int tick = 0; tick < 200 && events_.empty(); ++tick) {
+      for (PoolEvent& event : pool.wait(0.1)) events_.push_back(std::move(event));
+    }
+    PoolEvent next;
+    if (events_.empty()) {
+      next.kind = PoolEvent::Kind::kDied;
+      next.death = "none";
+      return next;
+    }
+    next = std::move(events_.front());
+    events_.pop_front();
+    return next;
+  }
+
+  scenarios::ScenarioRegistry registry_;
+  SweepPlan plan_;
+  WorkerSetup setup_;
+  std::deque<PoolEvent> events_;  // reported by the pool, not yet taken
+};
+
+// The parent sends a worker a batch of tasks; the worker, at its first failure, waits for the
+// answer to "found" and reads the batch's other tasks first. They are kept and served after it, in
+// the order they came: a task dropped there is never answered (the sweep hangs until the run
+// timeout calls the worker dead), and one served out of order answers for a task the pool does not
+// expect first (the worker is killed as broken).
+TEST_F(WorkerPoolTest, TasksThatComeWhileAWorkerWaitsForADrawAnswerAreServedInOrder) {
+  WorkerPool pool(setup_, 1, 60);
+  const pid_t worker = pool.pid(0);
+  pool.send(0, {task(1, 1), task(2, 2), task(3, 3)});
+  for (std::uint64_t id = 1; id <= 3; ++id) {
+    const PoolEvent found = next_event(pool);
+    ASSERT_EQ(found.kind, PoolEvent::Kind::kMessage) << id << ": " << found.death;
+    EXPECT_EQ(found.message["type"], "found") << found.message.dump();
+    EXPECT_EQ(found.message["id"], id) << found.message.dump();
+    pool.tell(worker, encode_draw(id, false));
+    const PoolEvent done = next_event(pool);
+    ASSERT_EQ(done.kind, PoolEvent::Kind::kMessage) << id << ": " << done.death;
+    EXPECT_EQ(done.message["type"], "done") << done.message.dump();
+    EXPECT_EQ(done.message["id"], id) << done.message.dump();
+    EXPECT_EQ(done.message["record"]["seed"], id) << done.message.dump();
+    EXPECT_EQ(done.message["record"]["status"], "violation") << done.message.dump();
+  }
+  EXPECT_FALSE(pool.busy());
+  EXPECT_EQ(pool.pid(0), worker) << "the worker was replaced";
+  pool.close();
+}
+
+// A worker whose answer names a task it was not given (here: one told to it past the pool, so the
+// pool holds another first) is broken: killed at once, reported dead with the task it held (whose
+// seed the sweep then reports) and with the answer, and replaced, never trusted.
+TEST_F(WorkerPoolTest, AWorkerThatAnswersForAnotherTaskIsKilledWithTheSeedItHeld) {
+  plan_.config.sink_double = "";  // passing runs: "done" at once
+  WorkerPool pool(setup_, 1, 60);
+  const pid_t worker = pool.pid(0);
+  pool.tell(worker, encode_task(task(99, 7)));
+  pool.send(0, {task(1, 5)});
+  const PoolEvent event = next_event(pool);
+  ASSERT_EQ(event.kind, PoolEvent::Kind::kDied) << event.message.dump();
+  EXPECT_EQ(event.pid, worker);
+  EXPECT_TRUE(event.death.starts_with("sent a malformed answer: {\"type\":\"done\",\"id\":99,"))
+      << event.death;
+  ASSERT_EQ(event.tasks.size(), 1u);
+  EXPECT_EQ(event.tasks.front().id, 1u);
+  EXPECT_EQ(event.tasks.front().task.seed, 5u);
+  EXPECT_GT(pool.pid(0), 0);
+  EXPECT_NE(pool.pid(0), worker) << "a new worker takes its place";
+  EXPECT_EQ(::kill(worker, 0), -1) << "the broken worker is gone";
+  pool.close();
 }
 
 }  // namespace

@@ -49,5 +49,35 @@ TEST(RunRecord, EveryFactOfTheReportIsRecordedAndReadsBack) {
   }
 }
 
+// A branch run's record reads back whole: its branch point, its replay file and the marks it
+// reached after the branch point (marks_after), which a merge and a resume read from runs.jsonl
+// and write again. Lost there, a merged or resumed branching sweep counts every branch's hits as
+// none (the summary's mark_hits count a branch's marks after its point). A count that is not one
+// is refused, naming the mark.
+TEST(RunRecord, ABranchsMarksAfterItsPointReadBack) {
+  RunRecord record = make_run_record(outside_the_assumptions());
+  record.branch = BranchRecord{{"stale-write-refused", 134, 2},
+                               {{"stale-write-refused", 1}, {"takeover-mid-step", 3}},
+                               "branches/swarm-random-17-stale-write-refused-e134-b2.replay.json"};
+  const nlohmann::json json = nlohmann::json::parse(to_json(record).dump());
+  EXPECT_EQ(json["branch"]["marks_after"],
+            (nlohmann::json{{"stale-write-refused", 1}, {"takeover-mid-step", 3}}));
+  const RunRecord back = run_record_from_json(json, "runs.jsonl:1");
+  ASSERT_TRUE(back.branch.has_value());
+  EXPECT_EQ(*back.branch, *record.branch);
+  EXPECT_EQ(back.branch->marks_after.at("takeover-mid-step"), 3u);
+
+  nlohmann::json bad = json;
+  bad["branch"]["marks_after"]["takeover-mid-step"] = "three";
+  try {
+    run_record_from_json(bad, "runs.jsonl:1");
+    ADD_FAILURE() << "a count that is a string was read";
+  } catch (const SweepFileError& error) {
+    EXPECT_NE(std::string(error.what()).find("mark 'takeover-mid-step' must be a count"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
 }  // namespace
 }  // namespace fencesim::reports::run_record_test

@@ -146,6 +146,47 @@ TEST(SignatureTest, ALeaseLostTermCarriesWhyItWasLost) {
   EXPECT_TRUE(signature.ends_with(", local-expiry)")) << signature;
 }
 
+// A violation may point at world events: the fault that set the bug up, a mark a workload
+// recorded. Such a term is the world event's kind and its node's role, and a mark's name (fixed by
+// the code that records it, so the same on every seed); never a fault's words, which name nodes and
+// durations. A phase among them is the run's structure and no term.
+TEST(SignatureTest, AWorldEventsTermIsItsKindRoleAndAMarksName) {
+  properties::RunRequest request;
+  request.scenario = "fenced-in-aggregate";
+  request.seed = 1;
+  std::string fault_detail;
+  std::string mark_name;
+  std::string signature;
+  std::string mark_first;
+  properties::run_scenario(
+      registry(), request, [&](const sim::World& world, const properties::RunReport&) {
+        std::optional<std::uint64_t> fault;
+        std::optional<std::uint64_t> mark;
+        std::optional<std::uint64_t> phase;
+        for (const sim::HistoryEvent& e : world.history().events()) {
+          if (!fault && e.world == sim::WorldEventKind::kFaultApplied) {
+            fault = e.index;
+            fault_detail = std::string(e.detail.str());
+          }
+          if (!mark && e.world == sim::WorldEventKind::kMark) {
+            mark = e.index;
+            mark_name = std::string(e.detail.str());
+          }
+          if (!phase && e.world == sim::WorldEventKind::kPhase) phase = e.index;
+        }
+        if (!fault || !mark || !phase) return;
+        signature =
+            violation_signature(world, properties::Violation{"x", "m", {*mark, *phase, *fault}});
+        mark_first = violation_signature(world, properties::Violation{"x", "m", {*mark}});
+      });
+  // instance-1's messages are delayed right after its write was sent; the refusal comes back
+  // wrapped in the step's own error.
+  ASSERT_EQ(fault_detail.rfind("network-delay instance-1 for ", 0), 0u) << fault_detail;
+  ASSERT_EQ(mark_name, "fenced-error-wrapped");
+  EXPECT_EQ(signature, "x: fault-applied(instance) -> mark(instance, fenced-error-wrapped)");
+  EXPECT_EQ(mark_first, "x: mark(instance, fenced-error-wrapped)");
+}
+
 TEST(SignatureTest, AViolationWithoutUsableEventsStillHasOne) {
   properties::Violation empty{"per-key-epochs", "no events", {}};
   properties::Violation bad_index{"per-key-epochs", "an index past the history", {1u << 30}};
@@ -184,6 +225,11 @@ TEST(SignatureTest, HarnessErrorsByKindAndSite) {
   EXPECT_EQ(harness_signature("worker exceeded --run-timeout (1s) and was killed while running "
                               "this seed; last events (oldest first): take-sent, lease-taken"),
             "harness: worker exceeded --run-timeout after take-sent, lease-taken");
+  // A worker that exited by itself: its code, whatever followed it.
+  EXPECT_EQ(harness_signature("worker exited with code 5 while running this seed"),
+            "harness: worker exited with code 5");
+  EXPECT_NE(harness_signature("worker exited with code 5 while running this seed"),
+            harness_signature("worker exited with code 1 while running this seed"));
   EXPECT_EQ(harness_signature("an exception escaped the harness: boom at step 12"),
             harness_signature("an exception escaped the harness: boom at step 7"));
 }

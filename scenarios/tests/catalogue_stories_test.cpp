@@ -13,6 +13,7 @@
 #include "properties/run.h"
 #include "scenarios/scenario.h"
 #include "scenarios/tests/built_world.h"
+#include "sim/restartable_lease_store.h"
 
 namespace fencesim::scenarios::catalogue_stories_test {
 namespace {
@@ -187,6 +188,23 @@ TEST(CatalogueStories, TheLingeringWithdrawalReadsItsSignalBeforeAndAfterTheLeas
     runs_with_both += live && reason ? 1 : 0;
   }
   EXPECT_GE(runs_with_both, 5) << "of 20 runs";  // measured: 16 (0 with the bug)
+}
+
+// spent-epochs: the lease store's table comes from a long-lived disk whose rows were released by
+// their last holders, as a deployment that shut down cleanly leaves them (red team 36a-59 left them
+// expired instead: the take of a released row at the last epochs was then never made).
+TEST(CatalogueStories, TheSpentKeysRowsAreReleasedAtTheirLastEpochs) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  const auto world = testing::built_world(*registry.find("spent-epochs"), 1);
+  const std::optional<runtime::Lease> spent =
+      world->lease_table().read(runtime::LeaseKey{"tenant-1", "order-spent"});
+  const std::optional<runtime::Lease> last =
+      world->lease_table().read(runtime::LeaseKey{"tenant-1", "order-last"});
+  ASSERT_TRUE(spent && last);
+  EXPECT_EQ(spent->token, sim::kLastSafeToken);
+  EXPECT_EQ(last->token, sim::kLastSafeToken - 1);
+  EXPECT_TRUE(spent->released);
+  EXPECT_TRUE(last->released);
 }
 
 // confirm-then-unchecked-call: a careful caller makes no call after a refused confirm. The holder

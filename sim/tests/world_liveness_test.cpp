@@ -12,6 +12,7 @@
 #include "runtime/lease_repository.h"
 #include "runtime/placement_queue.h"
 #include "runtime/scope_key.h"
+#include "sim/node_kind.h"
 #include "sim/restartable_lease_store.h"
 #include "sim/waiter.h"
 #include "sim/world.h"
@@ -123,6 +124,15 @@ TEST(WorldLiveness, AStuckTreeIsNamedByItsPlacementCheckpointAndLease) {
                                  "tree: placement finished, no step checkpointed, no pass began "
                                  "since the heal, lease never taken, no event"}));
   }
+}
+
+// A liveness term names a node by its kind, in fixed words that tell a sink from a store (red team
+// 36a-60 called a sink a store: a hang in a sink's handler would then group with one in a store's).
+TEST(WorldLiveness, EachNodeKindHasAWordOfItsOwn) {
+  EXPECT_EQ(kind_word(NodeKind::kInstance), "instance");
+  EXPECT_EQ(kind_word(NodeKind::kStore), "store");
+  EXPECT_EQ(kind_word(NodeKind::kSink), "sink");
+  EXPECT_EQ(kind_word(NodeKind::kWorld), "world");
 }
 
 // A world whose fibers all wait on what nobody will send, with no timer left, is deadlocked: the

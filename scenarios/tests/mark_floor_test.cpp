@@ -33,6 +33,11 @@ TEST(MarkFloor, ARateFloorNeedsThreeOverTheRateRuns) {
   // not judged under it by chance.
   EXPECT_EQ(parse_mark_floor("x >= 95%").runs_needed(), kHighFloorRuns);
   EXPECT_EQ(parse_mark_floor("x >= 100%").runs_needed(), kHighFloorRuns);
+  // In runs, not by the constant alone (red team 36a-61 raised it to 1,000: a 90 s sweep gives a
+  // scenario a few hundred runs, and every 95% floor went unjudged, "not enough runs"); and a
+  // reached-at-all floor is judged from 20 runs.
+  EXPECT_EQ(kHighFloorRuns, 100u);
+  EXPECT_EQ(kReachedAtAllRuns, 20u);
   // The text reads back as the same floor (sweep.json keeps floors as text).
   EXPECT_EQ(parse_mark_floor(parse_mark_floor("x >= 0.25%").text()), parse_mark_floor("x >= 0.25%"));
 }

@@ -7,6 +7,10 @@
 
 #include <algorithm>
 
+#include "scenarios/builder.h"
+#include "scenarios/spec_durations.h"
+#include "scenarios/workload.h"
+
 namespace fencesim::properties::shrink_test {
 namespace {
 
@@ -93,6 +97,52 @@ TEST(Shrink, TheStallShrinksTowardTheShortestDurationThatStillFails) {
   RunRequest none = failure.request;
   none.plan_override = sim::FaultPlan{};
   EXPECT_EQ(run_scenario(registry, none).status, RunStatus::kPass);
+}
+
+// A failure built on faults at fixed times (not triggered): holder 1's write leaves while its
+// lease is held and is delayed 45 s on the way, past the takeover and holder 2's write, and the
+// broken sink accepts it; a drop fault (with its probability) beside it matters to nothing.
+// Shrinking drops the drop fault and shrinks the delay's time, duration and amount while it still
+// fails: each line names a value the kept plan holds, and the kept plan fails again on its own.
+TEST(Shrink, FaultsAtFixedTimesShrinkByTheirTime) {
+  scenarios::ScenarioRegistry registry;
+  scenarios::ScenarioBuilder("timed-stall")
+      .describe("test only: holder 1's write delayed past the takeover by a fault at a fixed time")
+      .safety_phase(120 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .instance("instance-2", 2 * kSecond)
+      .workflow([](sim::World& world, sim::Rng&) {
+        return runtime::Workflow{
+            "order", {scenarios::write_step(world, "charge", 20 * kSecond, "payments", "x")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .add_to(registry);
+  RunRequest request{"timed-stall", 1};
+  request.sink_double = "accept-stale";
+  request.plan_override = sim::FaultPlan{
+      {timed(sim::FaultKind::kNetworkDrop, "instance-2", 90 * kSecond, 2 * kSecond, 0, 0.5),
+       timed(sim::FaultKind::kNetworkDelay, "instance-1", 15 * kSecond, 10 * kSecond,
+             45 * kSecond)}};
+  const RunReport failure = run_scenario(registry, request);
+  ASSERT_EQ(failure.status, RunStatus::kViolation) << failure.detail;
+
+  const ShrinkResult shrunk = shrink_failure(registry, failure);
+  ASSERT_EQ(shrunk.plan.faults.size(), 1u);
+  const sim::Fault& delay = shrunk.plan.faults.front();
+  EXPECT_EQ(delay.kind, sim::FaultKind::kNetworkDelay);
+  EXPECT_LE(delay.at_ns, 15 * kSecond);
+  EXPECT_TRUE(fails_the_same_way(failure, shrunk.report));
+  RunRequest again = failure.request;
+  again.plan_override = shrunk.plan;
+  EXPECT_EQ(run_scenario(registry, again).history_hash, shrunk.report.history_hash);
+  bool time_line = false;
+  for (const std::string& line : shrunk.removed) {
+    if (!line.starts_with("fault 2: time ")) continue;
+    time_line = true;
+    EXPECT_TRUE(line.ends_with("-> " + scenarios::spec::format_duration(delay.at_ns))) << line;
+  }
+  EXPECT_TRUE(time_line);
 }
 
 TEST(Shrink, IsDeterministic) {

@@ -27,6 +27,9 @@ TEST(MarkFloor, ARateFloorNeedsThreeOverTheRateRuns) {
   EXPECT_EQ(floor.runs_needed(), 150u);
   EXPECT_TRUE(floor.met_by(2, 100));
   EXPECT_FALSE(floor.met_by(1, 100));
+  // No run proves no floor: 0 of 0 is not 2% (a scenario the sweep never ran is not met).
+  EXPECT_FALSE(floor.met_by(0, 0));
+  EXPECT_FALSE(parse_mark_floor("x >= 0.5%").met_by(0, 0));
   EXPECT_EQ(parse_mark_floor("x >= 0.5%").runs_needed(), 600u);
   EXPECT_EQ(parse_mark_floor("x >= 80%").runs_needed(), kReachedAtAllRuns);
   // Above 80%, a floor waits for enough runs that a mark missed by one run in a few hundred is

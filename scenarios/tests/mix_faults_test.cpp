@@ -74,6 +74,28 @@ TEST(MixFaults, TheNightlyMixDuplicatesRequestsToTheSinksAndToTheLeaseStore) {
   EXPECT_EQ(targets.size(), 3u);
 }
 
+// The mix's clock drifts run both ways within 80% of the bound: a slow clock makes a holder
+// believe its lease too long, a fast one gives it up early, and both must stay inside the
+// assumptions (red team 36a-23 drew fast clocks only, and every seed still passed).
+TEST(MixFaults, TheNightlyMixDriftsClocksBothWaysInsideTheBound) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  int slow = 0;
+  int fast = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    const auto world = testing::built_world(*registry.find("nightly-mix"), seed);
+    const std::int64_t bound = world->options().lease.drift_bound_ppm;
+    for (const sim::Fault& fault : world->fault_plan().faults) {
+      if (fault.kind != FaultKind::kClockDrift) continue;
+      EXPECT_LE(fault.amount, bound * 8 / 10) << "seed " << seed;
+      EXPECT_GE(fault.amount, -bound * 8 / 10) << "seed " << seed;
+      slow += fault.amount < 0;
+      fast += fault.amount > 0;
+    }
+  }
+  EXPECT_GE(slow, 5);
+  EXPECT_GE(fast, 5);
+}
+
 // The swarm's mix is drawn per seed from the nightly mix's kinds and its own: the lease store
 // crashing, pauses at a protocol moment, a slow or silent checkpoint store as a remote wait begins,
 // network trouble at a protocol moment, and a step of the lease store's clock in a seed in five.

@@ -138,6 +138,24 @@ TEST(FaultAim, AFaultAimedAtTheRpcTimeoutFiresWhenTheRequestsTimeoutElapses) {
             sent.time_ns + world->options().network.rpc_timeout_ns + 3 * kMillisecond);
 }
 
+// A request held in a paused process leaves when the process resumes, and its timeout counts from
+// then: a stall applied at the renewal's send holds it 2 s, so the aimed fault fires 2 s later
+// than at an unheld renewal (red team 36a-06 counted the timeout from the send).
+TEST(FaultAim, AnRpcTimeoutCountsFromWhenAHeldRequestLeaves) {
+  Fault stall{FaultKind::kStall, "instance-1"};
+  stall.trigger = Trigger{EventKind::kRenewSent, 1, 0, {}};
+  stall.duration_ns = 2 * kSecond;
+  const auto world =
+      run_aimed({stall, aimed(FaultKind::kClockStep, "instance-1", EventKind::kRenewSent,
+                              Aim::kRpcTimeout, 3 * kMillisecond)});
+  const HistoryEvent& sent = nth(*world, EventKind::kRenewSent);
+  const auto applied = of_kind(*world, WorldEventKind::kFaultApplied);
+  ASSERT_EQ(applied.size(), 2u);
+  EXPECT_EQ(applied[0]->time_ns, sent.time_ns);  // the stall, at the send
+  EXPECT_EQ(applied[1]->time_ns, sent.time_ns + 2 * kSecond +
+                                     world->options().network.rpc_timeout_ns + 3 * kMillisecond);
+}
+
 TEST(FaultAim, AFaultAimedAtADeadlineThatDoesNotExistIsRecordedAndNeverFires) {
   // At the store's grant there is no holder's expiry to aim at: the store holds no lease.
   const auto world = run_aimed({aimed(FaultKind::kStall, "lease-store",

@@ -560,6 +560,20 @@ TEST(StoppedHolder, AWriteAfterItsHolderReleasedTheTokenIsReported) {
   expect_one(found, StoppedHolder{}.name(), {released, again});
 }
 
+// Every kind of send under a stopped token is reported, not only writes: a confirm, and a call to a
+// system that cannot check tokens (red team 36b-03 no longer counted the unchecked call, the one
+// send a token cannot refuse afterwards).
+TEST(StoppedHolder, AnUncheckedCallOrAConfirmAfterARefusalIsReported) {
+  for (const EventKind kind : {EventKind::kUncheckedCallSent, EventKind::kConfirmSent}) {
+    Story s;
+    const auto refused = s.holder(EventKind::kWriteRefused, "a", 1, "charge", "idem", 2);
+    const auto again = s.holder(kind, "a", 1, "notify");
+    std::vector<Violation> found;
+    check_stopped_holder(s.events(), found);
+    expect_one(found, StoppedHolder{}.name(), {refused, again});
+  }
+}
+
 // Every report, not only the first: two holders going on after their refusals are both reported
 // (tools/quiet-oracles.py --sites --first-only: the oracle stopped at its first report passed every
 // test above, each of which had one holder going on).

@@ -288,6 +288,17 @@ TEST(ConservativeBelief, ABeliefAMicrosecondPastTheStoresEndIsReported) {
   expect_one(found, ConservativeBelief{}.name(), {0, 1});
 }
 
+// The rounding allowed is 4 ns, the conversions' own (a floor or a round-up at each end of two):
+// 5 ns past the store's end is already past it (red team 36b-08 allowed 16 ns).
+TEST(ConservativeBelief, TheRoundingAllowedIsFourNanoseconds) {
+  const runtime::Nanoseconds store_end_ns = 1 * kMillisecond + kTtl;
+  std::vector<Violation> found;
+  check_conservative_belief(take_story(store_end_ns + 4).events(), RunFacts{kTtl, true, {}}, found);
+  EXPECT_TRUE(found.empty()) << all(found);
+  check_conservative_belief(take_story(store_end_ns + 5).events(), RunFacts{kTtl, true, {}}, found);
+  expect_one(found, ConservativeBelief{}.name(), {0, 1});
+}
+
 TEST(ConservativeBelief, AWorldsBeliefCountedFromTheReplyIsReported) {
   // As a sweep judges it: the world's facts (its terms, its assumptions) from the world itself.
   EXPECT_EQ(

@@ -614,6 +614,18 @@ TEST(Classification, AStepThatMetARefusalEndsFenced) {
   expect_one(found, Classification{}.name(), {started, refused, ended});
 }
 
+// A step's checkpoint refused by a later token is the step's own refusal, as a refused write is
+// (red team 36b-24 read only refused writes as a step run's own refusal).
+TEST(Classification, AStepWhoseCheckpointWasRefusedEndsFenced) {
+  Story s;
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  const auto refused = s.holder(EventKind::kCheckpointRefused, "a", 1, "charge", {}, 2);
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", kLost);
+  std::vector<Violation> found;
+  check_classification(s.events(), found);
+  expect_one(found, Classification{}.name(), {started, refused, ended});
+}
+
 TEST(Classification, ASiblingStepEndsFencedWhenTheTokenWasFirstLostToAFence) {
   Story s;
   const auto started = s.holder(EventKind::kStepStarted, "a", 1, "audit/record");

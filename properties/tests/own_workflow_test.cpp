@@ -225,6 +225,22 @@ TEST(OwnWorkflow, AStepTheStoreOnlyRefusedWasNeverCheckpointed) {
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{placed, completed}));
 }
 
+// A step of another workflow sent under a key is caught whether or not the store took it: a
+// refused commit still says the holder ran a step its tree does not have (red team 36b-26 judged
+// committed checkpoints alone, and a foreign step whose commit was refused went unseen).
+TEST(OwnWorkflow, AForeignStepIsCaughtEvenWhenTheStoreRefusedItsCheckpoint) {
+  const auto r = registry();
+  History h;
+  h.place(kTwin, "remote");
+  h.step(kTwin, "charge");
+  h.step(kTwin, "reserve", "refused");  // order's step, not remote's
+  h.step(kTwin, "sub/check/prepare");
+  h.step(kTwin, "settle");
+  h.complete(kTwin);
+  const auto found = judged(h, r);
+  EXPECT_TRUE(says(found, "step 'reserve' ran")) << text(found);
+}
+
 // Two trees of one workflow are still two trees: a key placed as the child of two parents (or as a
 // root and a child) shares one lease between them, and one of them never runs.
 TEST(OwnWorkflow, OneKeyPlacedAsTheChildOfTwoParentsIsCaught) {

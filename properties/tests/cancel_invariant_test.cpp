@@ -90,6 +90,18 @@ TEST(CancelIsFinal, AConfirmBegunAfterTheRecordingMustNotReturn) {
   EXPECT_NE(found[0].message.find("confirmNow() returned"), std::string::npos);
 }
 
+// Strictly after: a confirm begun in the very nanosecond of the recording may have read the store
+// before it, and returns without a report; one a nanosecond later may not (red team 36b-27
+// reported the first too).
+TEST(CancelIsFinal, AConfirmBegunAtTheRecordingsInstantMayReturn) {
+  Story at_instant = started_then_cancelled();
+  at_instant.confirm(100, 140, "confirmed");
+  EXPECT_TRUE(at_instant.check().empty());
+  Story later = started_then_cancelled();
+  later.confirm(101, 140, "confirmed");
+  EXPECT_EQ(later.check().size(), 1u);
+}
+
 // The cancel's moment is its first recording: a store that answers "recorded" again later (a
 // store that lost its flag) does not move it, and a confirm begun between the two still must not
 // return (round 30b: the oracle kept the latest recording, and the confirm went unjudged).

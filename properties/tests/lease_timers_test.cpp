@@ -132,6 +132,26 @@ TEST(RenewalCadence, ATimerThatStopsAfterAFailedRenewalIsReported) {
   EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{failed, lost}));
 }
 
+// After a renewal the timer waits for its reply (an RPC timeout at most, 2 s), then an interval
+// (10 s): the next is due 12 s later, and one 12.5 s later is late (red team 36b-44 allowed two
+// timeouts, 14 s).
+TEST(RenewalCadence, TheNextRenewalIsDueAnIntervalAndOneTimeoutAfterTheLast) {
+  History on_time;
+  on_time.taken();
+  on_time.renewed(10 * kSecond, true);
+  on_time.renewed(22 * kSecond, true);
+  on_time.at(25 * kSecond);
+  on_time.holder(EventKind::kLeaseReleased);
+  EXPECT_TRUE(cadence(on_time).empty()) << all(cadence(on_time));
+  History late;
+  late.taken();
+  const auto last = late.renewed(10 * kSecond, true);
+  const auto next = late.renewed(22 * kSecond + 500 * kMillisecond, true);
+  const auto found = cadence(late);
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{last, next}));
+}
+
 TEST(RenewalCadence, ALeaseNeverRenewedAfterItsTakeIsReported) {
   History h;
   const auto taken = h.taken();

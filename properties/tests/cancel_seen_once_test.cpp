@@ -5,6 +5,8 @@
 // later pass of the same holder over the tree learning the cancel again, pass.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "properties/invariants_cancel_seen_once.h"
 #include "properties/tests/reports_of.h"
 #include "properties/tests/story_event.h"
@@ -103,6 +105,25 @@ TEST(CancelSeenOncePerPass, AReadInFlightAtThePassEndMayBringTheCancelAfterIt) {
   s.load(sent);
   s.seen(1, "watcher");
   EXPECT_TRUE(s.check().empty());
+}
+
+// A read in flight at the end excuses one learning after it, the pass's first: a pass that had
+// already learned of the cancel while it ran and reports it again after its end learned it twice
+// (red team 36b-42 excused every learning after the end that such a read could explain).
+TEST(CancelSeenOncePerPass, ALearningAfterTheEndOfAPassThatHadLearnedIsReported) {
+  Story s;
+  const std::uint64_t started = s.report(EventKind::kTreeStarted, 1);
+  const std::int64_t sent = s.now();
+  s.seen(1, "step-start");  // learned while it ran
+  s.report(EventKind::kErrorClassified, 1, "execution.cancelled");
+  s.report(EventKind::kTreeCancelled, 1, "execution.cancelled");
+  s.load(sent);
+  const std::uint64_t again = s.seen(1, "watcher");
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(std::find(found[0].events.begin(), found[0].events.end(), again),
+            found[0].events.end());
+  EXPECT_EQ(found[0].events.front(), started);
 }
 
 TEST(CancelSeenOncePerPass, AReadSentAfterThePassEndedIsNotThePasss) {

@@ -109,6 +109,17 @@ TEST(StoreReportedAsReplied, AGrantOrACommitReportedOtherwiseThanRepliedIsReport
   EXPECT_EQ(s.judged().size(), 2u);
 }
 
+// A grant reported to another holder than the reply's lease names is reported, token and expiry
+// alike (red team 36b-50 compared the token and the expiry alone).
+TEST(StoreReportedAsReplied, AGrantReportedToAnotherHolderIsReported) {
+  Store s;
+  s.reported(1, EventKind::kStoreLeaseGranted, "instance-2", 1, 31 * kSecond);
+  s.replied(1, Store::lease_call(sim::StoreOp::kTake, "taken", 0, 1, 31 * kSecond));
+  const std::vector<Violation> out = s.judged();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_NE(out[0].message.find("is token 1 of instance-1"), std::string::npos) << out[0].message;
+}
+
 TEST(StoreReportedAsRepliedEveryReport, TwoRenewalsReportedWrongAreBothReported) {
   Store s;
   for (int i = 0; i < 2; ++i) {

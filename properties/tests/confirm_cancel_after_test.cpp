@@ -111,6 +111,19 @@ TEST(ConfirmCancelAfterRenewal, ASecondCancelAfterTheGrantDoesNotExcuseTheFirst)
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{first, grant, confirm}));
 }
 
+// The window is the confirm's whole call, both ends included: a renewal sent in the very
+// nanosecond the confirm returned (recorded at the store after the cancel) answered it too (red
+// team 36b-64 ended the window a nanosecond early, and the confirm went unjudged).
+TEST(ConfirmCancelAfterRenewal, ARenewalSentAsTheConfirmReturnedIsItsAnswer) {
+  Story s;
+  const std::uint64_t cancel = s.cancel(13);
+  const std::uint64_t grant = s.store(StoreOp::kRenew, "renewed", 14, 20);
+  const std::uint64_t confirm = s.confirmed(10, 20);
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{cancel, grant, confirm}));
+}
+
 TEST(ConfirmCancelAfterRenewal, EveryConfirmThatSkippedTheCheckIsReported) {
   Story s;
   s.cancel(5);

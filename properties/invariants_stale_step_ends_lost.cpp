@@ -20,10 +20,24 @@ void check_stale_step_ends_lost(const Events& events, const LocalExpiryPolicy& p
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr || r->kind != EventKind::kStepEnded) continue;
     const std::string_view code = r->detail;
-    if (code == "ok" || code == lost || code.starts_with(lost + ".")) continue;
+    if (code == lost || code.starts_with(lost + ".")) continue;
     if (r->token == runtime::kTokenNone) continue;
     const std::optional<LocalExpiries::Expiry> expiry = expiries.expiry(r->key, r->token, e.node);
     if (!expiry || e.local_monotonic_ns < expiry->monotonic_ns) continue;
+    if (code == "ok") {
+      // Its checkpoint may stand (the store took it while the lease was live there), but the
+      // step's outcome settled after its lease ran out: it does not report success (ADR-0023,
+      // Consequences), as a fenced write that settles after the expiry does not.
+      out.push_back(violation(
+          StaleStepEndsLost{}.name(),
+          fmt::format("{}: step '{}' of {} under token {} ended ok at monotonic {}ns, at or after "
+                      "the local expiry {}ns that the store's grants give it: expected "
+                      "execution.lease-lost...",
+                      r->holder, r->step, runtime::to_string(r->key), r->token,
+                      e.local_monotonic_ns, expiry->monotonic_ns),
+          {expiry->grant_index, e.index}));
+      continue;
+    }
     out.push_back(violation(
         StaleStepEndsLost{}.name(),
         fmt::format("{}: step '{}' of {} under token {} ended '{}' at monotonic {}ns, at or after "

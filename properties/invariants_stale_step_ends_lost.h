@@ -19,8 +19,9 @@ class StaleStepEndsLost final : public Invariant {
  public:
   std::string_view name() const override { return "stale-step-ends-lost"; }
   std::string_view statement() const override {
-    return "a step that ends failed at or after the local expiry the store's grants give its "
-           "token ends execution.lease-lost..., never with its body's or a sink's own failure";
+    return "a step that ends at or after the local expiry the store's grants give its token "
+           "ends execution.lease-lost..., never ok and never with its body's or a sink's own "
+           "failure";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };

@@ -184,11 +184,23 @@ TEST(StaleStepEndsLost, BeforeTheExpiryOrEndingLostOrOkPasses) {
   s.at(kExpiry - 1, EventKind::kStepEnded, 1, "error");  // a nanosecond early: its own failure
   s.at(kExpiry, EventKind::kStepEnded, 1, kLost);
   s.at(kExpiry + 1, EventKind::kStepEnded, 1, kFenced);
-  s.at(kExpiry + 2, EventKind::kStepEnded, 1, "ok");  // judged by stale-step-never-succeeds
+  s.at(kExpiry - 1, EventKind::kStepEnded, 1, "ok");  // a nanosecond early: its success stands
   EXPECT_TRUE(s.stale_step().empty());
   // A code that only begins like the family's is not of it.
   s.at(kExpiry + 3, EventKind::kStepEnded, 1, "execution.lease-lostly");
   expect_one(s.stale_step(), "stale-step-ends-lost", "lease-lostly");
+}
+
+// A step whose checkpoint committed while the lease was live at the store, but whose reply was
+// read only after the lease ran out locally (its holder paused with the checkpoint on the wire),
+// does not report success: it ends lost (red team 36c-06's runner read the lease's recorded state,
+// not its belief, and ended such a step ok; no oracle judged an ok after the local expiry).
+TEST(StaleStepEndsLost, AStepEndingOkAtTheLocalExpiryIsReported) {
+  Story s;
+  s.granted(0, 1);
+  s.at(1 * kSecond, EventKind::kStepStarted, 1);
+  s.at(kExpiry, EventKind::kStepEnded, 1, "ok");
+  expect_one(s.stale_step(), "stale-step-ends-lost", "ended ok");
 }
 
 TEST(StaleStepEndsLost, ARenewalGrantedInTimeMovesTheExpiry) {

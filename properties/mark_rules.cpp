@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "properties/history_support.h"
+#include "properties/local_expiry.h"
 #include "runtime/errors.h"
 #include "sim/fault.h"
 
@@ -163,6 +164,32 @@ class RenewalReplyLate final : public MarkRule {
   runtime::Nanoseconds margin_ns_;
   // True time of the store's latest renewal per (requester, key, token).
   std::map<MarkHolderToken, std::int64_t> store_renewed_;
+};
+
+// checkpoint-reply-after-local-expiry: a step's checkpoint was committed, and its holder read the
+// reply only at or after the local expiry the store's grants give its token (a holder paused with
+// the checkpoint on the wire): the step must then end lost (stale-step-ends-lost).
+class CheckpointReplyAfterLocalExpiry final : public MarkRule {
+ public:
+  explicit CheckpointReplyAfterLocalExpiry(const sim::World* world)
+      : expiries_(world ? LocalExpiryPolicy{world->options().lease.drift_bound_ppm,
+                                            world->options().lease.drift_margin_min_ns}
+                        : LocalExpiryPolicy{}) {}
+  std::vector<std::string_view> names() const override {
+    return {"checkpoint-reply-after-local-expiry"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    expiries_.add(e);
+    const sim::RuntimeRecord* r = runtime_event(e);
+    if (r == nullptr || r->kind != EventKind::kCheckpointCommitted || r->step == "<tree>") return;
+    const std::optional<LocalExpiries::Expiry> expiry = expiries_.expiry(r->key, r->token, e.node);
+    if (expiry && e.local_monotonic_ns >= expiry->monotonic_ns) {
+      reach("checkpoint-reply-after-local-expiry");
+    }
+  }
+
+ private:
+  LocalExpiries expiries_;
 };
 
 // renewal-raced-expiry: a renewal was refused as expired, or a holder's lease expired locally
@@ -697,6 +724,7 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<SinkMarks>());
   rules.push_back(std::make_unique<StoreRenewalRefusals>());
   rules.push_back(std::make_unique<RenewalReplyLate>(world));
+  rules.push_back(std::make_unique<CheckpointReplyAfterLocalExpiry>(world));
   rules.push_back(std::make_unique<RenewalRacedExpiry>());
   rules.push_back(std::make_unique<ExpiryDuringWrite>());
   rules.push_back(std::make_unique<FencedAfterLocalExpiry>());

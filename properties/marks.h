@@ -27,6 +27,8 @@ namespace fencesim::properties {
 //   the key (granted, not given back).
 // renewal-reply-late: a renewal's reply reached its holder more than the drift margin after the
 //   store renewed (confirmedUntil must count from the send).
+// checkpoint-reply-after-local-expiry: a step's committed checkpoint's reply was read by its holder
+//   at or after the local expiry of its token (the step must end lost).
 // fenced-after-local-expiry: a pass was classified fenced although its lease had expired locally
 //   first (the abort signal's reason was a plain lease-lost).
 // expiry-during-write: a holder's lease expired locally while its fenced write was in flight.

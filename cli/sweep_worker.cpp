@@ -1,8 +1,11 @@
 #include "cli/sweep_worker.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -38,15 +41,13 @@ std::optional<CrashHook> crash_hook_from_environment() {
   hook.seed = parse_seed("FENCESIM_TEST_CRASH_SEED", seed);
   const char* kind = std::getenv("FENCESIM_TEST_CRASH_KIND");
   hook.kind = kind == nullptr ? "segv" : kind;
-  if (hook.kind != "segv" && hook.kind != "abort" && hook.kind != "hang" && hook.kind != "throw" &&
-      hook.kind != "hang-after-branching" && hook.kind != "segv-on-rerun" &&
-      hook.kind != "verdict-differs-in-another-worker" && hook.kind != "segv-while-shrinking" &&
-      hook.kind != "hang-while-shrinking" && hook.kind != "verdict-differs-on-second-run") {
-    throw UsageError(fmt::format(
-        "FENCESIM_TEST_CRASH_KIND: expected segv, abort, hang, throw, hang-after-branching, "
-        "segv-on-rerun, verdict-differs-in-another-worker, segv-while-shrinking, "
-        "hang-while-shrinking or verdict-differs-on-second-run, got '{}'",
-        hook.kind));
+  static constexpr std::array<std::string_view, 10> kKinds{
+      "segv", "abort", "hang", "throw", "hang-after-branching", "segv-on-rerun",
+      "verdict-differs-in-another-worker", "segv-while-shrinking", "hang-while-shrinking",
+      "verdict-differs-on-second-run"};
+  if (std::find(kKinds.begin(), kKinds.end(), hook.kind) == kKinds.end()) {
+    throw UsageError(fmt::format("FENCESIM_TEST_CRASH_KIND: expected one of {}, got '{}'",
+                                 fmt::join(kKinds, ", "), hook.kind));
   }
   return hook;
 }
@@ -101,8 +102,8 @@ class Worker {
   // hangs on its process's state would. A sweep sees it only if it re-runs the seed in another
   // worker and compares the verdicts, not the hashes alone.
   bool verdict_hook_fires(const TaskMessage& message) const {
-    return setup_.crash_hook && setup_.crash_hook->kind == "verdict-differs-in-another-worker" &&
-           setup_.crash_hook->seed == message.task.seed && !ran_here_.contains(task_key(message.task));
+    return hooked(message.task.seed, "verdict-differs-in-another-worker") &&
+           !ran_here_.contains(task_key(message.task));
   }
 
   void serve(const TaskMessage& message) {

@@ -24,26 +24,16 @@ void check_stale_step_ends_lost(const Events& events, const LocalExpiryPolicy& p
     if (r->token == runtime::kTokenNone) continue;
     const std::optional<LocalExpiries::Expiry> expiry = expiries.expiry(r->key, r->token, e.node);
     if (!expiry || e.local_monotonic_ns < expiry->monotonic_ns) continue;
-    if (code == "ok") {
-      // Its checkpoint may stand (the store took it while the lease was live there), but the
-      // step's outcome settled after its lease ran out: it does not report success (ADR-0023,
-      // Consequences), as a fenced write that settles after the expiry does not.
-      out.push_back(violation(
-          StaleStepEndsLost{}.name(),
-          fmt::format("{}: step '{}' of {} under token {} ended ok at monotonic {}ns, at or after "
-                      "the local expiry {}ns that the store's grants give it: expected "
-                      "execution.lease-lost...",
-                      r->holder, r->step, runtime::to_string(r->key), r->token,
-                      e.local_monotonic_ns, expiry->monotonic_ns),
-          {expiry->grant_index, e.index}));
-      continue;
-    }
+    // An ok too: its checkpoint may stand (the store took it while the lease was live there), but
+    // the step's outcome settled after its lease ran out, and it does not report success
+    // (ADR-0023, Consequences), as a fenced write that settles after the expiry does not.
+    const std::string ended = code == "ok" ? std::string("ok") : fmt::format("'{}'", code);
     out.push_back(violation(
         StaleStepEndsLost{}.name(),
-        fmt::format("{}: step '{}' of {} under token {} ended '{}' at monotonic {}ns, at or after "
+        fmt::format("{}: step '{}' of {} under token {} ended {} at monotonic {}ns, at or after "
                     "the local expiry {}ns that the store's grants give it: expected "
                     "execution.lease-lost...",
-                    r->holder, r->step, runtime::to_string(r->key), r->token, code,
+                    r->holder, r->step, runtime::to_string(r->key), r->token, ended,
                     e.local_monotonic_ns, expiry->monotonic_ns),
         {expiry->grant_index, e.index}));
   }

@@ -47,6 +47,41 @@ class Story {
     e.runtime.detail = detail;
     return observe(std::move(e));
   }
+  // The marks the lease store's grant of a take or renewal of `key`, token `token`, sent by
+  // `node` at `sent_ns` on its clock with the world's ttl, reaches.
+  Marks granted(sim::StoreOp op, runtime::Token token, std::int64_t sent_ns,
+                sim::NodeId node, const runtime::LeaseKey& key = kTree) {
+    sim::HistoryEvent e = testing::next_event(events_, store_, sim::WorldEventKind::kStoreCall,
+                                              sent_ns);
+    sim::StoreCall call;
+    call.op = op;
+    call.store = "lease-store";
+    call.key = key;
+    call.holder = "instance-1";
+    call.token = token;
+    call.ttl_ns = world_.options().lease.ttl_ns;
+    call.sent_ns = sent_ns;
+    call.sent_monotonic_ns = sent_ns;
+    call.from = node;
+    call.outcome = op == sim::StoreOp::kTake ? "taken" : "renewed";
+    if (op == sim::StoreOp::kTake) {
+      call.lease = runtime::Lease{key, "instance-1", token, sent_ns + call.ttl_ns, false};
+    }
+    e.store = std::make_shared<const sim::StoreCall>(std::move(call));
+    return observe(std::move(e));
+  }
+  // The marks a committed checkpoint of `step` by the holder at `node`, at `at_ns` on its clock,
+  // reaches.
+  Marks committed(runtime::Token token, std::int64_t at_ns, const std::string& step,
+                  sim::NodeId node, const runtime::LeaseKey& key = kTree) {
+    sim::HistoryEvent e = testing::next_event(events_, node, sim::WorldEventKind::kRuntime, at_ns);
+    e.runtime.kind = EventKind::kCheckpointCommitted;
+    e.runtime.holder = "instance-1";
+    e.runtime.key = key;
+    e.runtime.token = token;
+    e.runtime.step = step;
+    return observe(std::move(e));
+  }
   // The marks a world event at `node` reaches.
   Marks world(sim::WorldEventKind kind, sim::NodeId node, const std::string& detail = "") {
     sim::HistoryEvent e = testing::next_event(events_, node, kind, next_ns());
@@ -201,6 +236,44 @@ TEST(MarkRulesTest, ARenewalsReplyMoreThanTheWorldsDriftMarginAfterTheStoreRenew
   s.runtime(EventKind::kStoreLeaseRenewed, 1, 4'000'000'000);
   EXPECT_EQ(s.runtime(EventKind::kLeaseRenewed, 1, 4'100'000'000), Marks{})
       << "counted from the store's latest renewal";
+}
+
+// checkpoint-reply-after-local-expiry: the store's commit reply reached the holder at or after
+// the moment its own clock said the lease was gone (the grant's send time plus the ttl less the
+// drift margin), counted from the grants the store gave that node for that key and token.
+TEST(MarkRulesTest, AStepsCommitReplyAtOrAfterTheHoldersLocalExpiryIsAfterLocalExpiry) {
+  sim::WorldOptions options;
+  const std::int64_t ttl_ns = options.lease.ttl_ns;
+  // Written out from the ADR's rule (ttl less 2 x drift x ttl less the scheduling floor), not
+  // read from the oracle's own margin.
+  const std::int64_t margin_ns = 2 * options.lease.drift_bound_ppm * (ttl_ns / 1'000'000) +
+                                 options.lease.drift_margin_min_ns;
+  const std::int64_t sent_ns = 1'000'000'000;
+  const std::int64_t expiry_ns = sent_ns + ttl_ns - margin_ns;
+  const char* const mark = "checkpoint-reply-after-local-expiry";
+  Story s(options);
+  const sim::NodeId holder = s.instance();
+  EXPECT_EQ(s.committed(1, expiry_ns, "charge", holder), Marks{}) << "never granted";
+  s.granted(sim::StoreOp::kTake, 1, sent_ns, holder);
+  EXPECT_EQ(s.committed(1, expiry_ns - 1, "charge", holder), Marks{}) << "a nanosecond early";
+  EXPECT_EQ(s.committed(1, expiry_ns, "charge", holder), Marks{mark}) << "exactly at expiry";
+  EXPECT_EQ(s.committed(1, expiry_ns + 5'000'000'000, "charge", holder), Marks{mark});
+  EXPECT_EQ(s.committed(1, expiry_ns, "<tree>", holder), Marks{}) << "the tree's, not a step's";
+  EXPECT_EQ(s.committed(2, expiry_ns, "charge", holder), Marks{}) << "token 2 never granted";
+  EXPECT_EQ(s.committed(1, expiry_ns, "charge", holder, kOtherTree), Marks{}) << "another key";
+  EXPECT_EQ(s.committed(1, expiry_ns, "charge", holder + 7), Marks{})
+      << "another node than the one granted";
+  // A renewal sent while the lease was still held extends it by its own send time.
+  const std::int64_t renewed_ns = sent_ns + 20'000'000'000;
+  s.granted(sim::StoreOp::kRenew, 1, renewed_ns, holder);
+  EXPECT_EQ(s.committed(1, expiry_ns + 5'000'000'000, "charge", holder), Marks{})
+      << "renewed before it expired";
+  EXPECT_EQ(s.committed(1, renewed_ns + ttl_ns - margin_ns, "charge", holder), Marks{mark});
+  // A renewal sent after the local expiry does not bring the lease back.
+  s.granted(sim::StoreOp::kTake, 3, sent_ns, holder);
+  s.granted(sim::StoreOp::kRenew, 3, expiry_ns + 1, holder);
+  EXPECT_EQ(s.committed(3, expiry_ns + 2, "charge", holder), Marks{mark})
+      << "a renewal sent after the lease was gone";
 }
 
 TEST(MarkRulesTest, ARenewalRefusedAsExpiredOrOverrunByALocalExpiryRacedTheExpiry) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "sim/node_kind.h"
+#include "sim/tree_passes.h"
 #include "sim/world.h"
 #include "sim/world_incarnation.h"
 
@@ -70,23 +71,10 @@ std::string World::tree_state(const runtime::LeaseKey& key) {
   // never by where the run's end happened to cut the cycle; one stuck inside a pass (or in no
   // pass at all) by the state the end found it in.
   const std::vector<HistoryEvent>& events = history_.events();
-  std::size_t from = 0;
-  for (std::size_t i = events.size(); i > 0; --i) {
-    const HistoryEvent& e = events[i - 1];
-    if (e.world == WorldEventKind::kPhase && e.detail == "quiet") {
-      from = i;
-      break;
-    }
-  }
-  const std::string_view since = from == 0 ? "in the run" : "since the heal";
-  int passes = 0;
-  std::set<std::string> given_up;  // how its passes ended (kTreeAbandoned's codes)
-  for (std::size_t i = from; i < events.size(); ++i) {
-    const HistoryEvent& e = events[i];
-    if (e.world != WorldEventKind::kRuntime || !(e.runtime.key == key)) continue;
-    if (e.runtime.kind == runtime::EventKind::kTreeStarted) ++passes;
-    if (e.runtime.kind == runtime::EventKind::kTreeAbandoned) given_up.insert(e.runtime.detail);
-  }
+  const TreePasses tree = tree_passes(events, key);
+  const std::string_view since = tree.since_heal ? "since the heal" : "in the run";
+  const int passes = tree.started;
+  const std::set<std::string>& given_up = tree.given_up;
   if (passes >= 2) {
     state += fmt::format(", passes repeat {}", since);
     if (given_up.empty()) return state + ", none given up";

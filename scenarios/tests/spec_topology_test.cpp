@@ -225,6 +225,10 @@ TEST(SpecTopology, EveryMistakeNamesItsLineAndKey) {
       {head + node + tree,
        "bad.toml:9: [[tree]].workflow: unknown workflow 'w' (declare it as "
        "[[workflow]], or use one registered: order)"},
+      // Two trees of one key would share one lease: one root, run as two.
+      {head + node + "[[workflow]]\nname = \"w\"\nsteps = [{ kind = \"work\", name = \"x\" }]\n" +
+           tree + tree,
+       "bad.toml:13: [[tree]]: two trees with the same tenant and execution"},
       {head + "[[sink]]\nname = \"s\"\n" + tree,
        "bad.toml:1: [[instance]]: a topology needs an instance"},
       {head + node + "[[instance]]\nname = \"s\"\n" + tree,

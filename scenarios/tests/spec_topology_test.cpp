@@ -157,6 +157,20 @@ TEST(SpecTopology, ATreeRunsUnderTheTenantAndExecutionItNames) {
   EXPECT_FALSE(started.contains({"order 1", "t:1/%"}));
 }
 
+// Trees are told apart by their whole key: two of one tenant and workflow under two executions
+// are two trees, and each runs; one key written twice is refused (EveryMistakeNamesItsLineAndKey).
+TEST(SpecTopology, TwoTreesOfOneTenantAndWorkflowUnderTwoExecutionsAreTwoTrees) {
+  const std::string text =
+      "name = \"twins\"\n[[instance]]\nname = \"a\"\n[[sink]]\nname = \"s\"\n"
+      "[[workflow]]\nname = \"w\"\nsteps = [{ kind = \"work\", name = \"x\" }]\n"
+      "[[tree]]\ntenant = \"t\"\nexecution = \"e-1\"\nworkflow = \"w\"\n"
+      "[[tree]]\ntenant = \"t\"\nexecution = \"e-2\"\nworkflow = \"w\"\n";
+  ScenarioRegistry registry;
+  ASSERT_EQ(register_spec_text(registry, text, "twins.toml"), "twins");
+  const auto world = testing::built_world(*registry.find("twins"), 1);
+  EXPECT_EQ(world->submitted(), (std::vector<runtime::LeaseKey>{{"t", "e-1"}, {"t", "e-2"}}));
+}
+
 // Each placement a spec writes is the runtime's placement of that name: a this-workflow child
 // runs in its parent's pass, not as a branch of its own (parent-instance).
 TEST(SpecTopology, EachPlacementIsTheOneItNames) {

@@ -28,7 +28,7 @@ probability = [0.25, 0.5]
 kind = "network-duplicate"
 node = "instance-2"
 after = "write-sent"
-delay = "500ms"
+delay = ["0ms", "500ms"]
 lasting = "1s"
 probability = 0.3
 chance = 0.5
@@ -74,7 +74,7 @@ TEST(SpecOutline, EachFaultIsDescribedInEveryFormItTakes) {
             (std::vector<std::string>{
                 "network-drop on instance-1, at 1s, lasting 2s, probability 0.25..0.5, count 1 "
                 "(line 4)",
-                "network-duplicate on instance-2, after write-sent #1 of its node + 500ms, "
+                "network-duplicate on instance-2, after write-sent #1 of its node + 0s..500ms, "
                 "lasting 1s, probability 0.3, chance 0.5, count 1 (line 11)",
                 "clock-drift on instance-1, at 2s..3s, amount -200..150 ppm, count 1..2 (line 20)",
                 "stall on instance-1, after lease-taken #2 of instance-2, lasting 40s, count 1 "

@@ -189,10 +189,19 @@ TEST(RealMode, ASinkWithoutTheTokenCheckIsCaught) {
   const std::string report = scratch.path() + "/report.json";
   const Outcome outcome = run_fencesim(
       "real --scenario kleppmann-fencing --seed 1 --time-scale 0.02 --sink-double accept-stale "
-      "--json " + report,
+      "--json " + report + " --trace " + scratch.path() + "/trace.txt",
       scratch);
   EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
   const nlohmann::json json = read_json(report);
+  // --trace holds the real run's history, one described event a line, as the run's own count.
+  std::ifstream trace_file(scratch.path() + "/trace.txt");
+  std::vector<std::string> trace;
+  for (std::string line; std::getline(trace_file, line);) trace.push_back(line);
+  EXPECT_EQ(trace.size(), json["events"].get<std::size_t>());
+  ASSERT_FALSE(trace.empty());
+  EXPECT_TRUE(trace.front().starts_with("#0 ")) << trace.front();
+  EXPECT_TRUE(trace.back().starts_with("#" + std::to_string(trace.size() - 1) + " "))
+      << trace.back();
   EXPECT_EQ(json["status"], "violation");
   bool monotonicity = false;
   for (const auto& violation : json["violations"]) {

@@ -41,10 +41,10 @@ std::optional<CrashHook> crash_hook_from_environment() {
   hook.seed = parse_seed("FENCESIM_TEST_CRASH_SEED", seed);
   const char* kind = std::getenv("FENCESIM_TEST_CRASH_KIND");
   hook.kind = kind == nullptr ? "segv" : kind;
-  static constexpr std::array<std::string_view, 10> kKinds{
+  static constexpr std::array<std::string_view, 11> kKinds{
       "segv", "abort", "hang", "throw", "hang-after-branching", "segv-on-rerun",
-      "verdict-differs-in-another-worker", "segv-while-shrinking", "hang-while-shrinking",
-      "verdict-differs-on-second-run"};
+      "throw-on-rerun", "verdict-differs-in-another-worker", "segv-while-shrinking",
+      "hang-while-shrinking", "verdict-differs-on-second-run"};
   if (std::find(kKinds.begin(), kKinds.end(), hook.kind) == kKinds.end()) {
     throw UsageError(fmt::format("FENCESIM_TEST_CRASH_KIND: expected one of {}, got '{}'",
                                  fmt::join(kKinds, ", "), hook.kind));
@@ -120,6 +120,9 @@ class Worker {
                           {"history_hash", ""},  {"status", ""},
                           {"violations", ordered_json::array()}};
       try {
+        if (hooked(request.seed, "throw-on-rerun")) {
+          throw std::runtime_error("FENCESIM_TEST_CRASH_KIND=throw-on-rerun");
+        }
         properties::RunReport report = execute(*setup_.registry, request, "").report;
         if (verdict_hook_fires(message)) {
           report.violations.push_back(properties::Violation{

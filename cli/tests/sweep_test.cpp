@@ -305,6 +305,32 @@ TEST_F(SweepTest, ADeterminismReRunThatKillsItsWorkerFailsTheSweep) {
   EXPECT_EQ(summary["totals"]["nondeterministic"], 1) << summary["totals"].dump();
 }
 
+// A determinism re-run that throws out of the harness: its worker lives and answers with the
+// error, which the record carries in its detail; no re-run hash is not the same hash, so the sweep
+// fails it as nondeterministic.
+TEST_F(SweepTest, ADeterminismReRunThatThrowsFailsTheSweepAndSaysWhy) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..3 --strategy random --jobs 2 --out out",
+      "FENCESIM_TEST_CRASH_SEED=1 FENCESIM_TEST_CRASH_KIND=throw-on-rerun ");
+  EXPECT_EQ(result.code, 4) << result.out << result.err;
+  const std::vector<json> all = runs(path("out"));
+  ASSERT_EQ(all.size(), 3u);
+  bool seen = false;
+  for (const json& run : all) {
+    if (run["seed"] != 1) continue;
+    seen = true;
+    EXPECT_EQ(run["status"], "pass") << "the first run passed: " << run.dump();
+    EXPECT_EQ(run["rerun_history_hash"], "") << run.dump();
+    EXPECT_EQ(run["detail"],
+              "determinism re-run: an exception escaped the harness: "
+              "FENCESIM_TEST_CRASH_KIND=throw-on-rerun")
+        << run.dump();
+  }
+  EXPECT_TRUE(seen);
+  const json summary = read_json(path("out/summary.json"));
+  EXPECT_EQ(summary["totals"]["nondeterministic"], 1) << summary["totals"].dump();
+}
+
 // A re-run that judges the same history another way: seed 1's re-run, in a worker that did not
 // run its first run, finds a violation (the hook stands for an oracle whose verdict hangs on its
 // process). The hashes agree; the sweep must still fail it as nondeterministic, which it does only

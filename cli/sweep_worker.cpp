@@ -41,10 +41,10 @@ std::optional<CrashHook> crash_hook_from_environment() {
   hook.seed = parse_seed("FENCESIM_TEST_CRASH_SEED", seed);
   const char* kind = std::getenv("FENCESIM_TEST_CRASH_KIND");
   hook.kind = kind == nullptr ? "segv" : kind;
-  static constexpr std::array<std::string_view, 11> kKinds{
-      "segv", "abort", "hang", "throw", "hang-after-branching", "segv-on-rerun",
-      "throw-on-rerun", "verdict-differs-in-another-worker", "segv-while-shrinking",
-      "hang-while-shrinking", "verdict-differs-on-second-run"};
+  static constexpr std::array<std::string_view, 12> kKinds{
+      "segv", "abort", "hang", "throw", "hang-after-branching", "segv-in-second-branch",
+      "segv-on-rerun", "throw-on-rerun", "verdict-differs-in-another-worker",
+      "segv-while-shrinking", "hang-while-shrinking", "verdict-differs-on-second-run"};
   if (std::find(kKinds.begin(), kKinds.end(), hook.kind) == kKinds.end()) {
     throw UsageError(fmt::format("FENCESIM_TEST_CRASH_KIND: expected one of {}, got '{}'",
                                  fmt::join(kKinds, ", "), hook.kind));
@@ -158,6 +158,10 @@ class Worker {
                                [&](const properties::BranchPoint& at, const std::string& how) {
                                  lost_branch(message.id, request, at, how);
                                });
+        // A branch that dies before it answers (a test's): its worker must report it lost.
+        if (branch && branch->at.number == 2 && hooked(request.seed, "segv-in-second-branch")) {
+          std::raise(SIGSEGV);
+        }
         // The parent, its branches ended and answered: a sweep stopped now holds their records
         // and not the parent's, which a test of interrupted sweeps needs to happen for sure.
         if (!branch && setup_.crash_hook && setup_.crash_hook->seed == request.seed &&

@@ -250,6 +250,12 @@ std::string failure_command(const RunRecord& record, const SweepConfig& config) 
   std::string command = fmt::format("fencesim run --scenario {} --seed {} --strategy {}",
                                     shell_quote(record.scenario), record.seed, record.strategy);
   if (!config.sink_double.empty()) command += " --sink-double " + shell_quote(config.sink_double);
+  // A branch with no replay file (its process died before it wrote one) is run again from its
+  // parent's seed to its branch point: without --branch the command would run the parent.
+  if (record.branch) {
+    command += fmt::format(" --branch {}:{}:{}", shell_quote(record.branch->at.mark),
+                           record.branch->at.event, record.branch->at.number);
+  }
   return command;
 }
 

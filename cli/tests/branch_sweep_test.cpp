@@ -198,10 +198,51 @@ TEST_F(BranchSweepTest, AFailingBranchKeepsItsOwnReplayFileBesideItsParents) {
   }
   write("out/runs.jsonl", read_text(path("out/runs.jsonl")) + branches[0].dump() + "\n");
   const json& at = branches[0]["branch"];
-  expect_usage_error(fencesim("merge --out merged-twice out"),
-                     "merge: kleppmann-fencing random seed 1 branch takeover-mid-step:" +
-                         at["event"].dump() + ":" + at["number"].dump() +
-                         " is in two shards (again in 'out')");
+  expect_usage_error(
+      fencesim("merge --out merged-twice out"),
+      "merge: kleppmann-fencing random seed 1 branch takeover-mid-step:" + at["event"].dump() +
+          ":" + at["number"].dump() + " is in two shards (again in 'out')");
+}
+
+// A branch whose process dies before it answers is lost, not missing: its worker writes a
+// harness-error record for it, with its branch point, and the sweep says how to run it again (the
+// parent's seed to that branch point, which `fencesim run --branch` does). The other branches of
+// the point and the parent stand.
+TEST_F(BranchSweepTest, ABranchThatDiesBeforeItAnswersIsReportedLost) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..1 --strategy random --jobs 1 --out out "
+      "--branch-at stale-write-refused --branches 3",
+      "FENCESIM_TEST_CRASH_SEED=1 FENCESIM_TEST_CRASH_KIND=segv-in-second-branch ");
+  EXPECT_EQ(result.code, 5) << result.out << result.err;
+  std::map<std::uint64_t, json> branches;  // by number
+  std::uint64_t parents = 0;
+  for (const json& run : runs(path("out"))) {
+    if (!run.contains("branch")) {
+      ++parents;
+      EXPECT_EQ(run["status"], "pass") << run.dump();
+      continue;
+    }
+    branches[run["branch"]["number"].get<std::uint64_t>()] = run;
+  }
+  EXPECT_EQ(parents, 1u);
+  ASSERT_EQ(branches.size(), 3u);
+  EXPECT_EQ(branches.at(1)["status"], "pass");
+  EXPECT_EQ(branches.at(3)["status"], "pass");
+  const json& lost = branches.at(2);
+  EXPECT_EQ(lost["status"], "harness-error") << lost.dump();
+  EXPECT_NE(lost["detail"].get<std::string>().find("the branch's process killed by signal 11"),
+            std::string::npos)
+      << lost.dump();
+  EXPECT_EQ(lost["branch"]["mark"], "stale-write-refused");
+  EXPECT_EQ(lost["branch"]["event"], branches.at(1)["branch"]["event"]) << "the same point";
+  const std::string again =
+      "fencesim run --scenario kleppmann-fencing --seed 1 --strategy random "
+      "--branch stale-write-refused:" +
+      lost["branch"]["event"].dump() + ":2";
+  EXPECT_NE(result.out.find(again + "\n"), std::string::npos) << result.out;
+  // That command runs the lost branch: a branch of seed 1 at that point, which passes.
+  const Result rerun = fencesim(again.substr(std::string("fencesim ").size()) + " --json");
+  EXPECT_EQ(rerun.code, 0) << rerun.out << rerun.err;
 }
 
 TEST_F(BranchSweepTest, BadBranchOptionsExit2WithOneLine) {
@@ -209,12 +250,14 @@ TEST_F(BranchSweepTest, BadBranchOptionsExit2WithOneLine) {
   const Result unknown = fencesim(sweep + "--branch-at stale-write-refused,no-such-mark");
   EXPECT_EQ(unknown.code, 2);
   EXPECT_EQ(unknown.out, "");
-  EXPECT_TRUE(unknown.err.starts_with("fencesim: --branch-at: unknown mark 'no-such-mark' (the "
-                                      "history's marks: cancel-during-confirm, "))
+  EXPECT_TRUE(
+      unknown.err.starts_with("fencesim: --branch-at: unknown mark 'no-such-mark' (the "
+                              "history's marks: cancel-during-confirm, "))
       << unknown.err;
   EXPECT_EQ(unknown.err.find('\n'), unknown.err.size() - 1) << "one line";
-  expect_usage_error(fencesim(sweep + "--branch-at stale-write-refused,,lease-yielded"),
-                     "--branch-at: expected MARK[,MARK...], got 'stale-write-refused,,lease-yielded'");
+  expect_usage_error(
+      fencesim(sweep + "--branch-at stale-write-refused,,lease-yielded"),
+      "--branch-at: expected MARK[,MARK...], got 'stale-write-refused,,lease-yielded'");
   expect_usage_error(fencesim(sweep + "--branch-at lease-yielded,lease-yielded"),
                      "--branch-at: 'lease-yielded' is given twice");
   expect_usage_error(fencesim(sweep + "--branch-at lease-yielded --branches 0"),

@@ -1054,6 +1054,46 @@ TEST(SafeYield, ALaneThatStartsWorkAfterTheReleaseWasBusyAtIt) {
   expect_one(found, SafeYield{}.name(), {released, started});
 }
 
+// The end of a pass gives the lease back too: a release outside any remote-children wait while a
+// step still runs, or a checkpoint is still unanswered, is as unsafe as a yield's (red team 37a-08
+// judged only the releases made during a wait, and every sweep passed).
+TEST(SafeYield, AReleaseAtThePasssEndWhileALaneIsBusyIsReported) {
+  {
+    History h;
+    h.runtime_event(EventKind::kTreeStarted, 1);
+    const auto started = h.runtime_event(EventKind::kStepStarted, 1, "a");
+    const auto released = h.runtime_event(EventKind::kLeaseReleased, 1);
+    std::vector<Violation> found;
+    check_safe_yield(h.events(), found);
+    expect_one(found, SafeYield{}.name(), {started, released});
+    EXPECT_NE(found.front().message.find("outside a remote-children wait"), std::string::npos)
+        << found.front().message;
+  }
+  {
+    History h;
+    h.runtime_event(EventKind::kTreeStarted, 1);
+    h.runtime_event(EventKind::kStepStarted, 1, "a");
+    h.runtime_event(EventKind::kStepEnded, 1, "a");
+    const auto sent = h.runtime_event(EventKind::kCheckpointSent, 1, "a");
+    const auto released = h.runtime_event(EventKind::kLeaseReleased, 1);
+    std::vector<Violation> found;
+    check_safe_yield(h.events(), found);
+    expect_one(found, SafeYield{}.name(), {sent, released});
+  }
+  {
+    History h;  // every lane idle at the pass's end: nothing to report
+    h.runtime_event(EventKind::kTreeStarted, 1);
+    h.runtime_event(EventKind::kStepStarted, 1, "a");
+    h.runtime_event(EventKind::kStepEnded, 1, "a");
+    h.runtime_event(EventKind::kCheckpointSent, 1, "a");
+    h.runtime_event(EventKind::kCheckpointCommitted, 1, "a");
+    h.runtime_event(EventKind::kLeaseReleased, 1);
+    std::vector<Violation> found;
+    check_safe_yield(h.events(), found);
+    EXPECT_TRUE(found.empty());
+  }
+}
+
 // A lane shows it was busy at the release by sending a checkpoint too, not only by starting a step
 // (round 30b: with the checkpoint's send not judged, the test above still passed).
 TEST(SafeYield, ALaneThatSendsACheckpointAfterTheReleaseWasBusyAtIt) {

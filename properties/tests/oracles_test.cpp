@@ -1066,6 +1066,7 @@ TEST(SafeYield, AReleaseAtThePasssEndWhileALaneIsBusyIsReported) {
     std::vector<Violation> found;
     check_safe_yield(h.events(), found);
     expect_one(found, SafeYield{}.name(), {started, released});
+    ASSERT_FALSE(found.empty());
     EXPECT_NE(found.front().message.find("outside a remote-children wait"), std::string::npos)
         << found.front().message;
   }

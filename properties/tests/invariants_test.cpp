@@ -614,6 +614,21 @@ TEST(Classification, AStepThatMetARefusalEndsFenced) {
   expect_one(found, Classification{}.name(), {started, refused, ended});
 }
 
+// A step that met its own refusal and still ended "ok" is reported as well: the refusal is final,
+// whatever the body did with it (red team 37a-09 let every "ok" step go before looking at its
+// refusal, and every sweep passed: the runtime never ends such a step ok).
+TEST(Classification, AStepThatMetARefusalAndEndedOkIsReported) {
+  for (const EventKind refusal : {EventKind::kWriteRefused, EventKind::kCheckpointRefused}) {
+    Story s;
+    const auto started = s.holder(EventKind::kStepStarted, "a", 1, "charge");
+    const auto refused = s.holder(refusal, "a", 1, "charge", "idem", 2);
+    const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", "ok");
+    std::vector<Violation> found;
+    check_classification(s.events(), found);
+    expect_one(found, Classification{}.name(), {started, refused, ended});
+  }
+}
+
 // A step's checkpoint refused by a later token is the step's own refusal, as a refused write is
 // (red team 36b-24 read only refused writes as a step run's own refusal).
 TEST(Classification, AStepWhoseCheckpointWasRefusedEndsFenced) {

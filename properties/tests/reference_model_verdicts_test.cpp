@@ -224,10 +224,18 @@ TEST(ReferenceModelVerdicts, TheInvariantReportsEachWrongReplyAtItsRequest) {
   add(take("a", 0, "taken", lease("a", 1, kTtl)));
   const auto wrong_take = add(take("b", 1000, "held", lease("a", 2, kTtl)));
   add(lease_call(StoreOp::kRenew, "a", 1, 2000, "stale"));  // a renewal refused wrongly
+  // A read changes nothing at the store, and its reply is judged all the same: one that names an
+  // epoch never granted is a store lying to whoever reads it (red team 37a-10 skipped the reads).
+  StoreCall read = lease_call(StoreOp::kRead, "", runtime::kTokenNone, 3000, "ok");
+  read.lease = lease("a", 1, kTtl);
+  add(read);  // right
+  read.lease = lease("a", 3, kTtl);
+  const auto wrong_read = add(read);
   const std::vector<Violation> found = testing::judged_in_world(ReferenceModel{}, events);
-  ASSERT_EQ(found.size(), 2u);
+  ASSERT_EQ(found.size(), 3u);
   EXPECT_EQ(found[0].events, std::vector<std::uint64_t>{wrong_take});
   EXPECT_EQ(found[1].events, std::vector<std::uint64_t>{2u});
+  EXPECT_EQ(found[2].events, std::vector<std::uint64_t>{wrong_read});
   for (const Violation& v : found) EXPECT_EQ(v.invariant, ReferenceModel{}.name());
 }
 

@@ -116,6 +116,17 @@ TEST(RunRecord, AWrongFieldIsNamedWithItsLine) {
   } catch (const SweepFileError& error) {
     EXPECT_STREQ(error.what(), "runs.jsonl line 7: field 'seed' must be an unsigned integer");
   }
+  // A negative number is no unsigned integer either, read from text or built in code: it must not
+  // wrap to a seed near 2^64 (red team 37a-14).
+  for (const json& negative : {json::parse("-3"), json(-3)}) {
+    line["seed"] = negative;
+    try {
+      run_record_from_json(line, "runs.jsonl line 8");
+      FAIL() << "accepted a negative seed";
+    } catch (const SweepFileError& error) {
+      EXPECT_STREQ(error.what(), "runs.jsonl line 8: field 'seed' must be an unsigned integer");
+    }
+  }
   line = json::parse(to_json(passing("a", "pct", 1)).dump());
   line["status"] = "fine";
   EXPECT_THROW(run_record_from_json(line, "x"), SweepFileError);

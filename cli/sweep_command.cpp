@@ -11,6 +11,7 @@
 #include <csignal>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <ostream>
 
@@ -78,14 +79,17 @@ void keep_failures_in_corpus(const SweepPlan& plan, const std::vector<reports::R
   fmt::print(out, "corpus: {} new failure{} kept in {}\n", kept, kept == 1 ? "" : "s", plan.corpus);
 }
 
-// Registers each --spec into the sweep's registry (the workers inherit it when they are forked).
+// Registers each --spec into the sweep's registry (the workers inherit it when they are forked),
+// and notes the file each scenario was read from in `files`.
 std::vector<std::string> register_specs(scenarios::ScenarioRegistry& registry,
                                         const std::vector<std::string>& specs,
-                                        std::string_view option) {
+                                        std::string_view option,
+                                        std::map<std::string, std::string>& files) {
   std::vector<std::string> names;
   for (const std::string& spec : specs) {
     try {
       names.push_back(scenarios::register_spec_file(registry, spec));
+      files.try_emplace(names.back(), spec);
     } catch (const scenarios::SpecError& error) {
       throw UsageError(fmt::format("{}: {}", option, error.what()));
     }
@@ -101,13 +105,21 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   // Caught from here on: a signal while the plan is made still gets an orderly end.
   const InterruptCatcher catcher;
   scenarios::ScenarioRegistry registry = builtin;
-  const std::vector<std::string> spec_names = register_specs(registry, args.specs, "--spec");
+  std::map<std::string, std::string> spec_files;  // scenario -> the spec file it was read from
+  const std::vector<std::string> spec_names =
+      register_specs(registry, args.specs, "--spec", spec_files);
   // Registered only: the plan sweeps every registered scenario unless the sweep is narrowed.
-  register_specs(registry, args.with_specs, "--with-spec");
+  register_specs(registry, args.with_specs, "--with-spec", spec_files);
   std::optional<InterruptedSweep> resumed;
   if (!args.resume.empty()) resumed = read_interrupted_sweep(args.resume);
-  const SweepPlan plan =
+  SweepPlan plan =
       resumed ? plan_resumed(registry, args, *resumed) : plan_sweep(registry, args, spec_names);
+  // The files given now, where the plan (a resumed sweep's sweep.json) does not name one already.
+  for (reports::SweptScenario& swept : plan.config.scenarios) {
+    if (const auto it = spec_files.find(swept.name); it != spec_files.end() && swept.spec.empty()) {
+      swept.spec = it->second;
+    }
+  }
   WorkerSetup setup{&registry, &plan, crash_hook_from_environment()};
 
   reports::SweepManifest manifest;

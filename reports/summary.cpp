@@ -247,8 +247,13 @@ std::string failure_command(const RunRecord& record, const SweepConfig& config) 
   if (record.failure && !record.failure->replay.empty()) {
     return "fencesim replay " + shell_quote(record.failure->replay);
   }
-  std::string command = fmt::format("fencesim run --scenario {} --seed {} --strategy {}",
-                                    shell_quote(record.scenario), record.seed, record.strategy);
+  const auto swept = std::find_if(
+      config.scenarios.begin(), config.scenarios.end(),
+      [&](const SweptScenario& scenario) { return scenario.name == record.scenario; });
+  const bool from_spec = swept != config.scenarios.end() && !swept->spec.empty();
+  std::string command = fmt::format(
+      "fencesim run {} {} --seed {} --strategy {}", from_spec ? "--spec" : "--scenario",
+      shell_quote(from_spec ? swept->spec : record.scenario), record.seed, record.strategy);
   if (!config.sink_double.empty()) command += " --sink-double " + shell_quote(config.sink_double);
   // A branch with no replay file (its process died before it wrote one) is run again from its
   // parent's seed to its branch point: without --branch the command would run the parent.

@@ -29,8 +29,10 @@ ordered_json to_json(const SweepConfig& config) {
   for (const SweptScenario& scenario : config.scenarios) {
     ordered_json marks = ordered_json::array();
     for (const scenarios::MarkFloor& mark : scenario.marks) marks.push_back(mark.text());
-    scenarios.push_back(ordered_json{
-        {"name", scenario.name}, {"description", scenario.description}, {"marks", marks}});
+    ordered_json swept{
+        {"name", scenario.name}, {"description", scenario.description}, {"marks", marks}};
+    if (!scenario.spec.empty()) swept["spec"] = scenario.spec;
+    scenarios.push_back(std::move(swept));
   }
   ordered_json seeds;
   if (config.seeds_first && config.seeds_last) {
@@ -109,9 +111,10 @@ SweepConfig config_from_json(const JsonReader& reader, const json& object) {
   SweepConfig config;
   for (const json& scenario : reader.array(object, "scenarios")) {
     reader.expect_object(scenario, "each of 'scenarios'");
-    config.scenarios.push_back(SweptScenario{reader.string(scenario, "name"),
-                                             reader.string(scenario, "description"),
-                                             mark_floors(reader, scenario)});
+    config.scenarios.push_back(SweptScenario{
+        reader.string(scenario, "name"), reader.string(scenario, "description"),
+        mark_floors(reader, scenario),
+        scenario.contains("spec") ? reader.string(scenario, "spec") : std::string()});
   }
   if (!reader.is_null(object, "seeds")) {
     const json& seeds = reader.object(object, "seeds");

@@ -305,6 +305,29 @@ TEST_F(SweepTest, ADeterminismReRunThatKillsItsWorkerFailsTheSweep) {
   EXPECT_EQ(summary["totals"]["nondeterministic"], 1) << summary["totals"].dump();
 }
 
+// A spec's run that fails with no replay file (an exception out of the harness here) is told to be
+// run again from its spec file: `fencesim run --scenario NAME` knows no spec's name, and the
+// printed command would not run. The file travels in sweep.json, so a merge says the same.
+TEST_F(SweepTest, AFailureOfASpecWithNoReplayFileIsRunAgainFromItsSpecFile) {
+  write("my drift.toml",
+        "name = \"drifting-fencing\"\nworkload = \"kleppmann-fencing\"\n[[fault]]\n"
+        "kind = \"clock-drift\"\nnode = \"instance-1\"\nat = \"1s\"\namount = 200\n");
+  const Result result =
+      fencesim("sweep --spec 'my drift.toml' --seeds 1..2 --strategy random --jobs 1 --out out",
+               "FENCESIM_TEST_CRASH_SEED=1 FENCESIM_TEST_CRASH_KIND=throw ");
+  EXPECT_EQ(result.code, 5) << result.out << result.err;
+  const std::string again = "fencesim run --spec 'my drift.toml' --seed 1 --strategy random";
+  EXPECT_NE(result.out.find(again + "\n"), std::string::npos) << result.out;
+  const json sweep = read_json(path("out/sweep.json"));
+  EXPECT_EQ(sweep["configuration"]["scenarios"][0]["spec"], "my drift.toml") << sweep.dump();
+  const json summary = read_json(path("out/summary.json"));
+  ASSERT_EQ(summary["failures"].size(), 1u) << summary.dump();
+  EXPECT_EQ(summary["failures"][0]["replay_command"], again) << summary["failures"][0].dump();
+  // The command runs: the hook is the sweep's, so the run itself passes.
+  const Result rerun = fencesim(again.substr(std::string("fencesim ").size()));
+  EXPECT_EQ(rerun.code, 0) << rerun.out << rerun.err;
+}
+
 // A determinism re-run that throws out of the harness: its worker lives and answers with the
 // error, which the record carries in its detail; no re-run hash is not the same hash, so the sweep
 // fails it as nondeterministic.

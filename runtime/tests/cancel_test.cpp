@@ -12,6 +12,7 @@
 #include "runtime/held_lease.h"
 #include "runtime/testing/leases_fixture.h"
 #include "runtime/tree_cancel.h"
+#include "runtime/tree_runner.h"
 
 namespace fencesim::runtime::cancel_test {
 namespace {
@@ -416,6 +417,31 @@ TEST(Cancel, ALeaseTakenBackAfterTheCancelWasSeenHasItsSignalAborted) {
   cancel.set_lease(retaken);
   ASSERT_TRUE(retaken->signal().aborted());
   EXPECT_NE(find_cancelled_ptr(retaken->signal().reason()), nullptr);
+}
+
+// A lease given back is not a lost one: a failure with the cancel's reason, decided under a lease
+// its holder released (a cancel seen while the lease is yielded for a remote-children wait, or a
+// withdrawal outliving its cancelled pass), ends the tree cancelled; a lease that ran out or was
+// refused ends it lost (AWithdrawalOfAStaleHolderEndsLostNotCancelled). Red team 37b-15 decided
+// every cancel under a lease not held now as a loss, and every sweep passed.
+TEST(Cancel, ACancelDecidedUnderALeaseGivenBackIsTheCancelNotALoss) {
+  LeasesFixture f;
+  const LeaseServices services{f.store_env, f.leases, f.events, f.policy, "A"};
+  TreeCancel cancel(f.checkpoints, kKey);
+  std::shared_ptr<HeldLease> lease = HeldLease::take(services, kKey);
+  ASSERT_NE(lease, nullptr);
+  cancel.set_lease(lease);
+  ASSERT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
+  cancel.read("test");
+  ASSERT_TRUE(lease->signal().aborted());
+  const std::exception_ptr reason = lease->signal().reason();
+  EXPECT_EQ(decide_under_lease(reason, *lease).kind, FailureDecision::Kind::Cancelled)
+      << "held: the cancel";
+  lease->release();
+  ASSERT_EQ(lease->state(), LeaseState::kReleased);
+  const FailureDecision given_back = decide_under_lease(reason, *lease);
+  EXPECT_EQ(given_back.kind, FailureDecision::Kind::Cancelled) << "given back: still the cancel";
+  EXPECT_EQ(given_back.code, "execution.cancelled");
 }
 
 }  // namespace

@@ -124,8 +124,7 @@ TEST_F(MergeTest, DifferentConfigurationsAreRefused) {
 // both by one shard's floors (red team 34b: scenarios compared by name alone).
 TEST_F(MergeTest, ShardsWhoseScenariosClaimOtherFloorsAreRefused) {
   make_shards();
-  for (const auto& [field, edit] :
-       std::vector<std::pair<std::string, std::function<void(json&)>>>{
+  for (const auto& [field, edit] : std::vector<std::pair<std::string, std::function<void(json&)>>>{
            {"marks", [](json& s) { s["marks"].push_back("lease-yielded >= 50%"); }},
            {"description", [](json& s) { s["description"] = "another story"; }}}) {
     const json original = read_json(path("s1/sweep.json"));
@@ -135,6 +134,19 @@ TEST_F(MergeTest, ShardsWhoseScenariosClaimOtherFloorsAreRefused) {
     EXPECT_FALSE(fs::exists(path("merged"))) << field;
     write("s1/sweep.json", original.dump(2));
   }
+}
+
+// The spec file a scenario was read from says how to run a failure again, not which runs were made:
+// shards that name one spec by two paths (two machines, two working folders) merge, and the merge
+// keeps the first shard's file.
+TEST_F(MergeTest, ShardsNamingASpecByTwoPathsMerge) {
+  make_shards();
+  edit_manifest("s0", [](json& m) { m["configuration"]["scenarios"][0]["spec"] = "a/x.toml"; });
+  edit_manifest("s1", [](json& m) { m["configuration"]["scenarios"][0]["spec"] = "/b/x.toml"; });
+  const Result merged = fencesim("merge --out merged s0 s1");
+  ASSERT_EQ(merged.code, 1) << "merged, with the shards' failures: " << merged.out << merged.err;
+  EXPECT_EQ(read_json(path("merged/sweep.json"))["configuration"]["scenarios"][0].value("spec", ""),
+            "a/x.toml");
 }
 
 TEST_F(MergeTest, DuplicateAndMissingShardsAreRefused) {
@@ -245,12 +257,11 @@ TEST_F(MergeTest, ShardsStoppedAtDifferentSeedsLackEverySeedFromTheEarlierStop) 
       write(folder + "/" + file, kept);
     }
     edit_manifest(folder, [&](json& m) {
-      m["interrupted"] = json{{"signal", "SIGTERM"},
-                              {"seeds_not_run", json::array({json{{"first", stop},
-                                                                  {"last", nullptr},
-                                                                  {"every", 2}}})},
-                              {"seeds_not_run_text", std::to_string(stop) + ".."},
-                              {"budget_left_ms", nullptr}};
+      m["interrupted"] = json{
+          {"signal", "SIGTERM"},
+          {"seeds_not_run", json::array({json{{"first", stop}, {"last", nullptr}, {"every", 2}}})},
+          {"seeds_not_run_text", std::to_string(stop) + ".."},
+          {"budget_left_ms", nullptr}};
     });
   }
   const Result merge = fencesim("merge --out merged s0 s1");
@@ -268,9 +279,9 @@ TEST_F(MergeTest, ShardsStoppedAtDifferentSeedsLackEverySeedFromTheEarlierStop) 
 }
 
 // A shard's runs.jsonl names the failure files the merge copies, from the shard and into the merged
-// folder: a name that climbs out of failures/ would read and write elsewhere ("failures/../runs.jsonl"
-// is the shard's own runs, copied over the merged folder's). Refused with one line, nothing written,
-// whether the name starts in failures/ or not.
+// folder: a name that climbs out of failures/ would read and write elsewhere
+// ("failures/../runs.jsonl" is the shard's own runs, copied over the merged folder's). Refused with
+// one line, nothing written, whether the name starts in failures/ or not.
 TEST_F(MergeTest, AFailureFileNamedOutsideFailuresIsRefused) {
   make_shards();
   const std::vector<std::string> lines = read_lines(path("s0/runs.jsonl"));

@@ -1,8 +1,9 @@
-// What `fencesim check-spec` says of each fault a spec draws (spec::describe, scenarios/
-// spec_faults.cpp): every form a generator takes, written out. The same text is the spec's outline
-// that `sweep --resume` compares with the sweep's (cli/sweep_resume.cpp): a form described wrongly
-// or not at all lets an edited spec resume a sweep it no longer is, or shows a user a fault that
-// is not the one drawn.
+// What a spec makes, read back without running it: each fault it draws as `fencesim check-spec`
+// describes it (spec::describe, scenarios/spec_faults.cpp), every form a generator takes written
+// out, and the world its [options] make. The description is also the spec's outline that
+// `sweep --resume` compares with the sweep's (cli/sweep_resume.cpp): a form described wrongly or
+// not at all lets an edited spec resume a sweep it no longer is, or shows a user a fault that is
+// not the one drawn.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "scenarios/scenario.h"
 #include "scenarios/spec.h"
+#include "sim/world.h"
 
 namespace fencesim::scenarios {
 namespace {
@@ -83,6 +85,42 @@ TEST(SpecOutline, EachFaultIsDescribedInEveryFormItTakes) {
                 "offset by -1s, until store-expiry offset by 2s, count 1 (line 35)",
                 "stall on instance-1, after write-sent #1 of its node, aimed in flight at "
                 "0.2..0.8 of the way, lasting 35s, count 1 (line 44)"}));
+}
+
+// Every [options] key reaches the world it names, each value as written (red team 37a-22 set the
+// latency's high to its low: every spec with a latency range ran at one fixed latency, and no
+// test looked at the world a spec's options make).
+TEST(SpecOptions, EveryOptionReachesTheWorld) {
+  const std::string text = R"(name = "every-option"
+workload = "kleppmann-fencing"
+[options]
+safety_phase = "70s"
+liveness_budget = "200s"
+lease_ttl = "20s"
+renew_interval = "4s"
+drift_bound_ppm = 500
+drift_margin_min = "15ms"
+poll_interval = "750ms"
+rpc_timeout = "3s"
+latency = ["2ms", "40ms"]
+step_limit = 123456
+)";
+  ScenarioRegistry registry = builtin_scenarios();
+  ASSERT_EQ(register_spec_text(registry, text, "options.toml"), "every-option");
+  sim::WorldOptions world;
+  registry.find("every-option")->configure(world);
+  constexpr std::int64_t kMs = 1'000'000;
+  EXPECT_EQ(world.safety_phase_ns, 70'000 * kMs);
+  EXPECT_EQ(world.liveness_budget_ns, 200'000 * kMs);
+  EXPECT_EQ(world.lease.ttl_ns, 20'000 * kMs);
+  EXPECT_EQ(world.lease.renew_interval_ns, 4'000 * kMs);
+  EXPECT_EQ(world.lease.drift_bound_ppm, 500);
+  EXPECT_EQ(world.lease.drift_margin_min_ns, 15 * kMs);
+  EXPECT_EQ(world.poll_interval_ns, 750 * kMs);
+  EXPECT_EQ(world.network.rpc_timeout_ns, 3'000 * kMs);
+  EXPECT_EQ(world.network.latency_min_ns, 2 * kMs);
+  EXPECT_EQ(world.network.latency_max_ns, 40 * kMs);
+  EXPECT_EQ(world.step_limit, 123456u);
 }
 
 }  // namespace

@@ -51,7 +51,14 @@ TEST(Fence, KeptPastItsStepRefuses) {
   std::optional<ExecutionFence> kept;
   EXPECT_FALSE(fixture.run_step(kKey, [&](ExecutionContext& ctx) { kept = ctx.fence(); }));
   ASSERT_TRUE(kept.has_value());
+  // Every fact of the fence is read live, so each refuses once its step ended (red team 37b-25
+  // read the key's parts from the frame: a kept fence still answered its tenant and execution).
   EXPECT_THROW((void)kept->token(), ExecutionContextUnavailableError);
+  EXPECT_THROW((void)kept->scope_key(), ExecutionContextUnavailableError);
+  EXPECT_THROW((void)kept->tenant_id(), ExecutionContextUnavailableError);
+  EXPECT_THROW((void)kept->lease_execution_id(), ExecutionContextUnavailableError);
+  EXPECT_THROW((void)kept->confirmed_until_ns(), ExecutionContextUnavailableError);
+  EXPECT_THROW((void)kept->confirm_now(), ExecutionContextUnavailableError);
   EXPECT_THROW(kept->assert_held(), ExecutionContextUnavailableError);
   EXPECT_THROW(kept->write(fixture.sink, "charge", "late"), ExecutionContextUnavailableError);
   EXPECT_EQ(fixture.events.count(EventKind::kWriteSent), 0u);

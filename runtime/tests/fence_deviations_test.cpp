@@ -319,6 +319,19 @@ TEST(Deviations, ConfirmedUntilIsNotInTheFutureAfterTheLeaseWasReleased) {
   EXPECT_LE(frame->lease->confirmed_until_ns(), f.time.now_ns());
 }
 
+// A lease given back aborts its signal: whatever still runs under it (a withdrawal in the step's
+// frame outliving the pass, a fiber the step spawned) is told the lease is gone and stops, as at a
+// loss (red team 37b-16 released without aborting: a lingering withdrawal went on to its end, and
+// only a mark's floor in a long sweep noticed).
+TEST(Deviations, AReleaseAbortsTheLeasesSignal) {
+  LeasesFixture f;
+  auto frame = step_frame(f, f.leases);
+  ASSERT_FALSE(frame->lease->signal().aborted());
+  frame->lease->release();
+  ASSERT_TRUE(frame->lease->signal().aborted());
+  EXPECT_NE(find_lease_lost_ptr(frame->lease->signal().reason()), nullptr);
+}
+
 // Found by the session 12 sanitizer sweep (swarm seed 6600): a write left in flight when a
 // remote-children wait gave the lease back is refused while the lease is yielded. The refusal is
 // kept as the error that ended the lease, so that the pass, deciding when its retake is refused,

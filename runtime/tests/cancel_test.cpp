@@ -149,6 +149,29 @@ TEST(Cancel, TheNextStepStartReadsTheCancelAndRefuses) {
   expect_ended_cancelled(f);
 }
 
+// The first step of a pass reads the cancel at its start too: a remote-children wait may have
+// lasted long since the pass's start read the checkpoint. The child records its parent's cancel
+// as its step returns; the parent's first step, after the wait, starts never (red team 37b-21
+// skipped the read while the pass had committed no step and ran none).
+TEST(Cancel, TheFirstStepAfterARemoteWaitReadsTheCancel) {
+  LeasesFixture f;
+  f.workflows.add(Workflow{"child", {StepItem{"work", [&](ExecutionContext& c) {
+                                                c.env().sleep(kSecond);
+                                                ASSERT_EQ(f.checkpoints.request_cancel(kKey),
+                                                          CancelStatus::kRecorded);
+                                              }}}});
+  f.workflows.add(Workflow{"w",
+                           {GroupItem{"g", {{"c", ChildPlacement::kAnyInstance, "child"}}},
+                            StepItem{"after", [](ExecutionContext&) {}}}});
+  f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(60 * kSecond);
+  EXPECT_EQ(started(f, "after"), 0u) << "a step started after its tree's cancel was recorded";
+  ASSERT_NE(f.events.last(EventKind::kCancelSeen), nullptr);
+  expect_ended_cancelled(f);
+}
+
 // A tree cancelled before any holder ran it: the first pass runs no step and finishes the
 // placement; no instance takes it again.
 TEST(Cancel, ACancelledTreeIsNotRetaken) {

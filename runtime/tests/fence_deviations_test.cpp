@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "runtime/errors.h"
 #include "runtime/execution_context.h"
 #include "runtime/scope_key.h"
 #include "runtime/testing/leases_fixture.h"
 #include "runtime/testing/leases_route.h"
+#include "runtime/tree_runner.h"
 
 namespace fencesim::runtime::fence_deviations_test {
 namespace {
@@ -347,6 +349,16 @@ TEST(Deviations, RefusalLandingAfterAYieldIsKeptForTheDecision) {
   EXPECT_EQ(frame->lease->lost_reason(), "fenced");
   EXPECT_TRUE(threw<ExecutionFencedError>(frame->lease->lost_error()));
   EXPECT_EQ(frame->lease->state(), LeaseState::kReleased);
+  // And the decision weighs it: a failure decided under the released lease (the pass that gave it
+  // back, deciding when its retake is refused) ends fenced and stops the holder of that token, not
+  // lease-lost with the plain error (red team 37b-27 looked for a late refusal under a lost lease
+  // only).
+  const FailureDecision decision = decide_under_lease(
+      std::make_exception_ptr(std::runtime_error("the retake was refused")), *frame->lease);
+  EXPECT_EQ(decision.kind, FailureDecision::Kind::Fenced);
+  EXPECT_EQ(decision.code, "execution.lease-lost.fenced");
+  ASSERT_TRUE(decision.stop_token.has_value());
+  EXPECT_EQ(*decision.stop_token, frame->lease->token());
 }
 
 // Item 5: a fence used from another fiber (spawned by the step) across a suspension: the refusal

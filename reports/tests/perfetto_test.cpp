@@ -97,6 +97,33 @@ TEST(PerfettoTest, SpansNestOnEveryTrack) {
   }
 }
 
+// Where spans of one kind overlap at a node (leases of several trees, faults, steps of parallel
+// lanes), the trace packs them onto tracks "NAME #2", "NAME #3", ...: none overlaps another on its
+// track, and the packing is used (red team 37a-46 took a free track for a busy one: overlapping
+// spans shared a track, and the kleppmann runs above have none to overlap).
+TEST(PerfettoTest, OverlappingSpansOfABusyRunArePackedOntoTracksOfTheirOwn) {
+  const testing::Captured run = testing::run_and_capture("nightly-mix", 1);
+  std::map<std::pair<int, int>, std::string> names;
+  for (const ordered_json& event : run.trace["traceEvents"]) {
+    if (event["ph"] == "M" && event["name"] == "thread_name") {
+      names[{event["pid"].get<int>(), event["tid"].get<int>()}] =
+          event["args"]["name"].get<std::string>();
+    }
+  }
+  std::map<std::pair<int, int>, double> free_at;
+  std::set<std::pair<int, int>> packed;  // the tracks a second span of a family went to
+  for (const ordered_json& event : run.trace["traceEvents"]) {
+    if (event["ph"] != "X") continue;
+    const auto track = std::make_pair(event["pid"].get<int>(), event["tid"].get<int>());
+    if (names[track].find(" #") != std::string::npos) packed.insert(track);
+    const double start = event["ts"].get<double>();
+    auto [it, fresh] = free_at.emplace(track, start);
+    EXPECT_GE(start, it->second) << names[track] << ": " << event.dump();
+    it->second = std::max(it->second, start + event["dur"].get<double>());
+  }
+  EXPECT_FALSE(packed.empty()) << "no span overlapped another of its kind: the test sees nothing";
+}
+
 TEST(PerfettoTest, AWriteInFlightIsDrawnBesideTheStepItOutlives) {
   // In kleppmann-fencing, instance-1's charge step ends at the abort (its lease's local expiry
   // after the stall) while its request is still in flight; the refusal comes back later. The

@@ -46,6 +46,23 @@ TEST(Fence, ExposesTheLeaseItsStepRunsUnder) {
   EXPECT_EQ(confirmed_until, fixture.policy.ttl_ns - fixture.policy.drift_margin_ns());
 }
 
+// The margin a holder takes off its lease: twice the drift bound of the ttl (holder and store may
+// err in opposite directions) plus the fixed floor, written out here for terms that are not whole
+// seconds (red team 37b-37 counted the ttl in whole seconds: a 1.5 s lease lost a millisecond of
+// its margin, a 300 ms one all but the floor, and no scenario runs such a lease).
+TEST(Fence, TheDriftMarginIsTwiceTheBoundOfTheTtlPlusItsFloor) {
+  const auto margin = [](Nanoseconds ttl_ns, std::int64_t ppm) {
+    LeasePolicy policy;
+    policy.ttl_ns = ttl_ns;
+    policy.drift_bound_ppm = ppm;
+    return policy.drift_margin_ns();
+  };
+  EXPECT_EQ(margin(30 * kSecond, 1000), 70 * kMillisecond);         // 2 x 30 ms + 10 ms
+  EXPECT_EQ(margin(1500 * kMillisecond, 1000), 13 * kMillisecond);  // 2 x 1.5 ms + 10 ms
+  EXPECT_EQ(margin(300 * kMillisecond, 1000), 10'600'000);          // 2 x 0.3 ms + 10 ms
+  EXPECT_EQ(margin(2500 * kMillisecond, 200), 11 * kMillisecond);   // 2 x 0.5 ms + 10 ms
+}
+
 TEST(Fence, KeptPastItsStepRefuses) {
   LeasesFixture fixture;
   std::optional<ExecutionFence> kept;
@@ -175,8 +192,8 @@ TEST(Fence, WriteThatSettlesAfterLocalExpiryStillEndsWithLeaseLost) {
   // The renewals leave and never reach the store, so the lease expires locally at its belief's
   // end, 10 s before the sink's reply: the call ends then, and its request lands afterwards.
   fixture.lease_calls("unit-runner").stall("renew:sent");
-  auto failure =
-      fixture.run_step(kKey, [&](ExecutionContext& ctx) { ctx.fence().write(slow, "charge", "slow"); });
+  auto failure = fixture.run_step(
+      kKey, [&](ExecutionContext& ctx) { ctx.fence().write(slow, "charge", "slow"); });
   EXPECT_TRUE(threw<ExecutionLeaseLostError>(failure));
   EXPECT_LT(fixture.time.now_ns(), 40 * kSecond);
   fixture.time.advance(15 * kSecond);

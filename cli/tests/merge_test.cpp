@@ -154,6 +154,9 @@ TEST_F(MergeTest, DuplicateAndMissingShardsAreRefused) {
   expect_usage_error(fencesim("merge --out merged s0 s0"),
                      "merge: shard 0/2 is given twice ('s0' and 's0')");
   expect_usage_error(fencesim("merge --out merged s1"), "merge: shard 0/2 is missing");
+  // The last shard missing too (red team 37a-50 looked for missing shards below the last only: the
+  // first shard alone merged into the reports of a whole sweep).
+  expect_usage_error(fencesim("merge --out merged s0"), "merge: shard 1/2 is missing");
   EXPECT_FALSE(fs::exists(path("merged")));
 }
 

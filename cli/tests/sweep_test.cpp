@@ -329,6 +329,35 @@ TEST_F(SweepTest, AFailureOfASpecWithNoReplayFileIsRunAgainFromItsSpecFile) {
   EXPECT_EQ(rerun.code, 0) << rerun.out << rerun.err;
 }
 
+// A failure's picture that cannot be written (here a folder stands where its page goes) is named
+// nowhere: the record says why in its note and names only the files that exist, so that no report
+// links a page that is not there (red team 37a-56 kept the path of the file it failed to write).
+TEST_F(SweepTest, AFailureFileThatCannotBeWrittenIsNamedNowhere) {
+  const std::string args =
+      "sweep --scenario kleppmann-fencing --seeds 1..1 --strategy random --jobs 1 "
+      "--sink-double accept-stale --out out";
+  ASSERT_EQ(fencesim(args).code, 1);
+  const std::vector<json> first = runs(path("out"));
+  ASSERT_EQ(first.size(), 1u);
+  const std::string page = first[0]["failure"]["html"];
+  ASSERT_FALSE(page.empty());
+  fs::remove(path("out/" + page));
+  fs::create_directories(path("out/" + page));  // the same sweep again writes over its own files
+  const Result again = fencesim(args);
+  EXPECT_EQ(again.code, 1) << again.out << again.err;
+  const std::vector<json> all = runs(path("out"));
+  ASSERT_EQ(all.size(), 1u);
+  const json& failure = all[0]["failure"];
+  EXPECT_TRUE(failure["html"].is_null()) << failure.dump();
+  EXPECT_NE(failure["note"].get<std::string>().find(page + " not written: "), std::string::npos)
+      << failure.dump();
+  for (const char* field : {"replay_file", "shrunk_replay_file", "timeline_file", "perfetto_file"}) {
+    if (!failure.contains(field) || failure[field].is_null()) continue;
+    EXPECT_TRUE(fs::is_regular_file(path("out/" + failure[field].get<std::string>())))
+        << field << ": " << failure.dump();
+  }
+}
+
 // A determinism re-run that throws out of the harness: its worker lives and answers with the
 // error, which the record carries in its detail; no re-run hash is not the same hash, so the sweep
 // fails it as nondeterministic.

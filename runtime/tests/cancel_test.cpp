@@ -419,6 +419,18 @@ TEST(Cancel, AWithdrawalOfAStaleHolderEndsLostNotCancelled) {
   EXPECT_EQ(ended->detail, "execution.lease-lost");
 }
 
+// A lease of kKey taken by "A" and watched by `cancel`, whose tree's cancel is then recorded and
+// read: null if the take was refused.
+std::shared_ptr<HeldLease> taken_and_cancelled(LeasesFixture& f, const LeaseServices& services,
+                                               TreeCancel& cancel) {
+  std::shared_ptr<HeldLease> lease = HeldLease::take(services, kKey);
+  if (lease == nullptr) return nullptr;
+  cancel.set_lease(lease);
+  EXPECT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
+  cancel.read("test");
+  return lease;
+}
+
 // A lease taken back after the cancel was seen (a remote-children wait's retake) runs no step
 // either: its signal is aborted with the cancel as the pass hands it over. Red team 35c-15's
 // TreeCancel aborted only the signal of the lease it held when it learnt of the cancel.
@@ -426,11 +438,8 @@ TEST(Cancel, ALeaseTakenBackAfterTheCancelWasSeenHasItsSignalAborted) {
   LeasesFixture f;
   const LeaseServices services{f.store_env, f.leases, f.events, f.policy, "A"};
   TreeCancel cancel(f.checkpoints, kKey);
-  std::shared_ptr<HeldLease> first = HeldLease::take(services, kKey);
+  const std::shared_ptr<HeldLease> first = taken_and_cancelled(f, services, cancel);
   ASSERT_NE(first, nullptr);
-  cancel.set_lease(first);
-  ASSERT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
-  cancel.read("test");
   ASSERT_TRUE(cancel.seen());
   EXPECT_TRUE(first->signal().aborted());
   first->release();
@@ -451,11 +460,8 @@ TEST(Cancel, ACancelDecidedUnderALeaseGivenBackIsTheCancelNotALoss) {
   LeasesFixture f;
   const LeaseServices services{f.store_env, f.leases, f.events, f.policy, "A"};
   TreeCancel cancel(f.checkpoints, kKey);
-  std::shared_ptr<HeldLease> lease = HeldLease::take(services, kKey);
+  const std::shared_ptr<HeldLease> lease = taken_and_cancelled(f, services, cancel);
   ASSERT_NE(lease, nullptr);
-  cancel.set_lease(lease);
-  ASSERT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
-  cancel.read("test");
   ASSERT_TRUE(lease->signal().aborted());
   const std::exception_ptr reason = lease->signal().reason();
   EXPECT_EQ(decide_under_lease(reason, *lease).kind, FailureDecision::Kind::Cancelled)

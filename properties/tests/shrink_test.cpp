@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "scenarios/builder.h"
 #include "scenarios/spec_durations.h"
@@ -150,6 +151,37 @@ TEST(Shrink, FaultsAtFixedTimesShrinkByTheirTime) {
   EXPECT_TRUE(std::any_of(shrunk.removed.begin(), shrunk.removed.end(), [](const std::string& l) {
     return l.starts_with("fault 2: amount 45s -> ");
   }));
+}
+
+// A failure that needs no fault at all (a step that fails every pass, so that the tree is given up
+// and taken again until the run ends stuck) with one fault beside it that plays no part: the whole
+// plan goes, the fault is named as removed, and the empty plan fails the same way (red team 37c-05
+// began delta debugging at half the plan, so a plan of one fault never lost it).
+TEST(Shrink, ALoneFaultThatPlaysNoPartIsRemoved) {
+  scenarios::ScenarioRegistry registry;
+  scenarios::ScenarioBuilder("always-failing")
+      .describe("test only: a step that fails every pass, whatever the faults")
+      .safety_phase(20 * kSecond)
+      .options([](sim::WorldOptions& options) { options.liveness_budget_ns = 60 * kSecond; })
+      .instance("instance-1")
+      .workflow([](sim::World&, sim::Rng&) {
+        return runtime::Workflow{"order",
+                                 {runtime::StepItem{"charge", [](runtime::ExecutionContext&) {
+                                                      throw std::runtime_error("always");
+                                                    }}}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .add_to(registry);
+  RunRequest request{"always-failing", 1};
+  request.plan_override =
+      sim::FaultPlan{{timed(sim::FaultKind::kStall, "instance-1", 5 * kSecond, kSecond)}};
+  const RunReport failure = run_scenario(registry, request);
+  ASSERT_NE(failure.status, RunStatus::kPass) << failure.detail;
+  const ShrinkResult shrunk = shrink_failure(registry, failure);
+  EXPECT_TRUE(shrunk.plan.faults.empty()) << shrunk.plan.faults.size() << " faults kept";
+  ASSERT_FALSE(shrunk.removed.empty());
+  EXPECT_TRUE(shrunk.removed.front().starts_with("removed fault 1: ")) << shrunk.removed.front();
+  EXPECT_TRUE(fails_the_same_way(failure, shrunk.report));
 }
 
 TEST(Shrink, IsDeterministic) {

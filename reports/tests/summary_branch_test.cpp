@@ -63,6 +63,22 @@ std::vector<RunRecord> branched_sweep() {
   return records;
 }
 
+// A seed's branches come after its own run, by branch point and then by number, whatever order the
+// workers or the shards gave them: every file a sweep or a merge writes lists them so (red team
+// 37c-03 left the number out of the order: sibling branches kept their arrival order, and two
+// merges of one sweep could differ).
+TEST(SummaryOfBranches, RecordsSortByBranchPointAndNumber) {
+  std::vector<RunRecord> records = {branch(3, "00000000000000b3"), branch(1, "00000000000000b1"),
+                                    parent(), branch(2, "00000000000000b2")};
+  sort_records(records);
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_FALSE(records[0].branch.has_value()) << "the parent's run first";
+  for (std::uint64_t number = 1; number <= 3; ++number) {
+    ASSERT_TRUE(records[number].branch.has_value());
+    EXPECT_EQ(records[number].branch->at.number, number);
+  }
+}
+
 TEST(SummaryOfBranches, AMarkIsCountedOnceBeforeTheBranchPointAndPerBranchAfterIt) {
   const ordered_json summary = sweep_summary(manifest(), branched_sweep(), {});
   // The parent's 2 refusals and 1 yield, and each branch's 1 refusal and 1 yield after event 40.

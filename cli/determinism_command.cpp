@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "cli/commands.h"
+#include "cli/divergence.h"
 #include "cli/execute.h"
 #include "cli/parse.h"
 #include "cli/sweep_worker.h"
@@ -59,17 +60,15 @@ void print_divergence(std::ostream& out, const Captured& first, const Captured& 
              request.scenario, request.seed, reports::strategy_name(request),
              reports::hash_hex(first.report.history_hash),
              reports::hash_hex(second.report.history_hash));
-  const auto [left, right] = std::mismatch(first.rolling.begin(), first.rolling.end(),
-                                           second.rolling.begin(), second.rolling.end());
-  const auto index = static_cast<std::size_t>(left - first.rolling.begin());
-  if (left == first.rolling.end() && right == second.rolling.end()) {
+  const std::optional<std::size_t> index = first_divergence(first.rolling, second.rolling);
+  if (!index) {
     fmt::print(out, "the histories are equal; the verdicts differ: {} then {}\n",
                verdict(first.report), verdict(second.report));
     return;
   }
-  fmt::print(out, "first diverging event: #{}\n", index);
-  fmt::print(out, "  first run:  {}\n", describe_at(first, index));
-  fmt::print(out, "  second run: {}\n", describe_at(second, index));
+  fmt::print(out, "first diverging event: #{}\n", *index);
+  fmt::print(out, "  first run:  {}\n", describe_at(first, *index));
+  fmt::print(out, "  second run: {}\n", describe_at(second, *index));
 }
 
 }  // namespace

@@ -405,6 +405,16 @@ TEST_F(CliTest, ReplaySaysSoWhenOnlyTheViolatedInvariantDiffers) {
       << replay.err;
   EXPECT_NE(replay.err.find("but the file recorded no-such-invariant"), std::string::npos)
       << replay.err;
+  // Every invariant counts, in order, not the first alone: the file records one more after the
+  // run's own (red team 37c-16 compared the first invariants only, and this replay matched).
+  json longer = broken_sink_replay();
+  json extra = longer["violations"][0];
+  extra["invariant"] = "no-such-invariant";
+  longer["violations"].push_back(extra);
+  write("blamed-once-more.json", longer.dump());
+  const Result again = fencesim("replay blamed-once-more.json --json");
+  EXPECT_EQ(again.code, 4) << again.out << again.err;
+  EXPECT_EQ(json::parse(again.out)["replay"]["matches"], false) << again.out;
 }
 
 TEST_F(CliTest, ReplayUsesTheFilesFaultPlan) {

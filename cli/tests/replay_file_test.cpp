@@ -43,6 +43,9 @@ ReplayFile sample() {
   file.expected_status = "violation";
   file.expected_history_hash = "00000000000000ff";
   file.violations = {{"sink-monotonicity", "sink 'payments' accepted token 1 after token 2"}};
+  // Every optional field filled, so that the round trip below sees each one read back (red team
+  // 37c-14 wrote the signature and never read it).
+  file.signature = "violation: sink-monotonicity: sink write accepted(sink)";
   return file;
 }
 

@@ -111,10 +111,7 @@ class Worker {
     properties::RunRequest request = request_for(message.task);
     if (message.rerun) {
       // The seed's first run went well; its determinism re-run kills the worker (a test's).
-      if (setup_.crash_hook && setup_.crash_hook->seed == request.seed &&
-          setup_.crash_hook->kind == "segv-on-rerun") {
-        std::raise(SIGSEGV);
-      }
+      if (hooked(request.seed, "segv-on-rerun")) std::raise(SIGSEGV);
       // The re-run answers with its verdict as well as its hash: the parent judges both.
       ordered_json answer{{"type", "rerun"},     {"id", message.id},
                           {"history_hash", ""},  {"status", ""},
@@ -164,8 +161,7 @@ class Worker {
         }
         // The parent, its branches ended and answered: a sweep stopped now holds their records
         // and not the parent's, which a test of interrupted sweeps needs to happen for sure.
-        if (!branch && setup_.crash_hook && setup_.crash_hook->seed == request.seed &&
-            setup_.crash_hook->kind == "hang-after-branching") {
+        if (!branch && hooked(request.seed, "hang-after-branching")) {
           for (;;) pause();
         }
       };

@@ -20,9 +20,9 @@ namespace fencesim::cli {
 // the run of seed N in a branching sweep once its first branches have ended: their records reach
 // the sweep, the run's never does (a test interrupts the sweep then); "segv-in-second-branch"
 // kills the second branch of each of seed N's branch points before it answers (the worker reports
-// it lost). "segv-on-rerun" kills the
-// worker on seed N's determinism re-run, "throw-on-rerun" throws out of that re-run; "verdict-differs-in-another-worker" adds a violation to
-// that re-run when it runs in a worker that did not run the first run; "segv-while-shrinking" and
+// it lost). "segv-on-rerun" kills the worker on seed N's determinism re-run, "throw-on-rerun"
+// throws out of that re-run; "verdict-differs-in-another-worker" adds a violation to that re-run
+// when it runs in a worker that did not run the first run; "segv-while-shrinking" and
 // "hang-while-shrinking" kill or hang the worker in the shrinking of seed N's failure, once its
 // replay file is kept. "verdict-differs-on-second-run" is check-determinism's: its second run of
 // seed N finds a violation on the same history.

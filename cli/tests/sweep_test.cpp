@@ -351,7 +351,8 @@ TEST_F(SweepTest, AFailureFileThatCannotBeWrittenIsNamedNowhere) {
   EXPECT_TRUE(failure["html"].is_null()) << failure.dump();
   EXPECT_NE(failure["note"].get<std::string>().find(page + " not written: "), std::string::npos)
       << failure.dump();
-  for (const char* field : {"replay_file", "shrunk_replay_file", "timeline_file", "perfetto_file"}) {
+  for (const char* field :
+       {"replay_file", "shrunk_replay_file", "timeline_file", "perfetto_file"}) {
     if (!failure.contains(field) || failure[field].is_null()) continue;
     EXPECT_TRUE(fs::is_regular_file(path("out/" + failure[field].get<std::string>())))
         << field << ": " << failure.dump();

@@ -80,7 +80,7 @@ void keep_failures_in_corpus(const SweepPlan& plan, const std::vector<reports::R
 }
 
 // Registers each --spec into the sweep's registry (the workers inherit it when they are forked),
-// and notes the file each scenario was read from in `files`.
+// and notes the file each scenario was read from, as an absolute path, in `files`.
 std::vector<std::string> register_specs(scenarios::ScenarioRegistry& registry,
                                         const std::vector<std::string>& specs,
                                         std::string_view option,
@@ -89,7 +89,8 @@ std::vector<std::string> register_specs(scenarios::ScenarioRegistry& registry,
   for (const std::string& spec : specs) {
     try {
       names.push_back(scenarios::register_spec_file(registry, spec));
-      files.try_emplace(names.back(), spec);
+      // Absolute: the commands in a sweep's files are run from inside its output folder.
+      files.try_emplace(names.back(), std::filesystem::absolute(spec).lexically_normal().string());
     } catch (const scenarios::SpecError& error) {
       throw UsageError(fmt::format("{}: {}", option, error.what()));
     }

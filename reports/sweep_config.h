@@ -23,7 +23,7 @@ struct SweptScenario {
   // The marks a sweep of it must reach, with their floors; in sweep.json as written
   // ("takeover-mid-step >= 2%"), so that a merge judges the floors the sweep was given.
   std::vector<scenarios::MarkFloor> marks;
-  // The spec file a --spec or --with-spec scenario was read from, as given ("" for a scenario
+  // The spec file a --spec or --with-spec scenario was read from, absolute ("" for a scenario
   // written in C++, and in a sweep.json written before it was recorded): a failure with no replay
   // file (a crash, a hang, an exception out of the harness) is run again from it, since
   // `fencesim run --scenario NAME` knows no spec's name. Not compared: it says how to run a failure

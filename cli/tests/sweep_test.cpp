@@ -316,16 +316,17 @@ TEST_F(SweepTest, AFailureOfASpecWithNoReplayFileIsRunAgainFromItsSpecFile) {
       fencesim("sweep --spec 'my drift.toml' --seeds 1..2 --strategy random --jobs 1 --out out",
                "FENCESIM_TEST_CRASH_SEED=1 FENCESIM_TEST_CRASH_KIND=throw ");
   EXPECT_EQ(result.code, 5) << result.out << result.err;
-  const std::string again = "fencesim run --spec 'my drift.toml' --seed 1 --strategy random";
+  // The file's absolute path: the commands in a sweep's files are run from its output folder.
+  const std::string spec = path("my drift.toml").string();
+  const std::string again = "fencesim run --spec '" + spec + "' --seed 1 --strategy random";
   EXPECT_NE(result.out.find(again + "\n"), std::string::npos) << result.out;
   const json sweep = read_json(path("out/sweep.json"));
-  EXPECT_EQ(sweep["configuration"]["scenarios"][0].value("spec", ""), "my drift.toml")
-      << sweep.dump();
+  EXPECT_EQ(sweep["configuration"]["scenarios"][0].value("spec", ""), spec) << sweep.dump();
   const json summary = read_json(path("out/summary.json"));
   ASSERT_EQ(summary["failures"].size(), 1u) << summary.dump();
   EXPECT_EQ(summary["failures"][0]["replay_command"], again) << summary["failures"][0].dump();
-  // The command runs: the hook is the sweep's, so the run itself passes.
-  const Result rerun = fencesim(again.substr(std::string("fencesim ").size()));
+  // The command runs from inside the output folder: the hook is the sweep's, so the run passes.
+  const Result rerun = fencesim(again.substr(std::string("fencesim ").size()), "cd out && ");
   EXPECT_EQ(rerun.code, 0) << rerun.out << rerun.err;
 }
 

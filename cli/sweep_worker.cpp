@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "cli/execute.h"
@@ -41,10 +42,11 @@ std::optional<CrashHook> crash_hook_from_environment() {
   hook.seed = parse_seed("FENCESIM_TEST_CRASH_SEED", seed);
   const char* kind = std::getenv("FENCESIM_TEST_CRASH_KIND");
   hook.kind = kind == nullptr ? "segv" : kind;
-  static constexpr std::array<std::string_view, 12> kKinds{
+  static constexpr std::array<std::string_view, 13> kKinds{
       "segv", "abort", "hang", "throw", "hang-after-branching", "segv-in-second-branch",
       "segv-on-rerun", "throw-on-rerun", "verdict-differs-in-another-worker",
-      "segv-while-shrinking", "hang-while-shrinking", "verdict-differs-on-second-run"};
+      "segv-while-shrinking", "hang-while-shrinking", "slow-around-found",
+      "verdict-differs-on-second-run"};
   if (std::find(kKinds.begin(), kKinds.end(), hook.kind) == kKinds.end()) {
     throw UsageError(fmt::format("FENCESIM_TEST_CRASH_KIND: expected one of {}, got '{}'",
                                  fmt::join(kKinds, ", "), hook.kind));
@@ -302,6 +304,7 @@ class Worker {
         [&](const reports::FailureFiles& files) {
           reports::RunRecord found = record;
           found.failure = files;
+          slow_down(report.request.seed);
           send(ordered_json{{"type", "found"}, {"id", id}, {"record", reports::to_json(found)}});
           const bool draw = await_draw(id);
           // The failure was found and its replay file kept; the worker dies, or hangs, in the
@@ -310,9 +313,18 @@ class Worker {
           if (draw && hooked(report.request.seed, "hang-while-shrinking")) {
             for (;;) pause();
           }
+          if (draw) slow_down(report.request.seed);
           return draw;
         });
   }
+
+  // The test hook slow-around-found: seed N's run, then its shrinking, each take most of a run
+  // timeout (kSlowAroundFound, against a test's --run-timeout of 3s). Neither alone may be killed:
+  // "found" starts the shrinking's own run timeout.
+  void slow_down(std::uint64_t seed) const {
+    if (hooked(seed, "slow-around-found")) std::this_thread::sleep_for(kSlowAroundFound);
+  }
+  static constexpr std::chrono::milliseconds kSlowAroundFound{1800};
 
   // The parent's answer to "found": whether to shrink and draw. Tasks sent before it are kept.
   bool await_draw(std::uint64_t id) {

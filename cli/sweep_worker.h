@@ -24,7 +24,9 @@ namespace fencesim::cli {
 // throws out of that re-run; "verdict-differs-in-another-worker" adds a violation to that re-run
 // when it runs in a worker that did not run the first run; "segv-while-shrinking" and
 // "hang-while-shrinking" kill or hang the worker in the shrinking of seed N's failure, once its
-// replay file is kept. "verdict-differs-on-second-run" is check-determinism's: its second run of
+// replay file is kept; "slow-around-found" sleeps 1.8 s before seed N's "found" and 1.8 s more
+// before its shrinking (each within a run timeout of 3 s, the two together beyond it).
+// "verdict-differs-on-second-run" is check-determinism's: its second run of
 // seed N finds a violation on the same history.
 struct CrashHook {
   std::uint64_t seed = 0;

@@ -476,6 +476,25 @@ TEST_F(SweepTest, AFailureWhoseShrinkingTheBudgetCutsShortStands) {
   EXPECT_TRUE(seen) << "seed 1's failure is not in runs.jsonl";
 }
 
+// A run that finds its failure late in its run timeout, then shrinks it: the shrinking has a run
+// timeout of its own, not what the run left over. The hook spends 1.8 s before "found" and 1.8 s
+// before the shrinking: either alone is within --run-timeout 3s, the two together are not.
+TEST_F(SweepTest, TheShrinkingOfALateFailureGetsARunTimeoutOfItsOwn) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..1 --strategy random --jobs 1 "
+      "--sink-double accept-stale --run-timeout 3s --out out",
+      "FENCESIM_TEST_CRASH_SEED=1 FENCESIM_TEST_CRASH_KIND=slow-around-found ");
+  EXPECT_EQ(result.code, 1) << result.out << result.err;
+  EXPECT_EQ(result.out.find("run-timeout"), std::string::npos) << result.out;
+  const std::vector<json> all = runs(path("out"));
+  ASSERT_EQ(all.size(), 1u);
+  const json& run = all.front();
+  EXPECT_EQ(run["status"], "violation") << run.dump();
+  ASSERT_TRUE(run["failure"].is_object()) << run.dump();
+  EXPECT_TRUE(run["failure"]["shrunk_replay_file"].is_string()) << run.dump();
+  EXPECT_EQ(run.dump().find("run-timeout"), std::string::npos) << run.dump();
+}
+
 TEST_F(SweepTest, ASeedThatAbortsIsReportedWithOneWorker) {
   const std::string args =
       "sweep --scenario kleppmann-fencing --seeds 1..5 --strategy random --jobs 1 --out out";

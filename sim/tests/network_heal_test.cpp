@@ -82,6 +82,31 @@ TEST(NetworkHealTest, AHeldRequestTimesOutCountingFromTheHeal) {
   EXPECT_EQ(gave_up_at, 20 * kSec + NetworkOptions{}.rpc_timeout_ns);
 }
 
+// A pause shorter than the request's timeout is cut short the same way: the timeout counts from
+// the heal (20 s + 30 s), not from the pause's planned end (25 s + 30 s), however short the pause.
+TEST(NetworkHealTest, AShortHoldsTimeoutCountsFromTheHealToo) {
+  Scheduler world({.seed = 1});
+  NetworkOptions options;
+  options.latency_min_ns = options.latency_max_ns = kMs;
+  options.rpc_timeout_ns = 30 * kSec;
+  Network network(world, Rng(7), options, [](NodeId, NodeId, const std::string&, const char*) {});
+  network.set_up(kStore, false);
+  std::int64_t gave_up_at = -1;
+  world.spawn(kClient, "client", [&] {
+    network.hold_sends(kClient, 25 * kSec);
+    world.pause_node(kClient);
+    EXPECT_THROW(network.call<int>(kClient, kStore, "ping", [] { return 1; }),
+                 runtime::StoreUnavailableError);
+    gave_up_at = world.now_ns();
+  });
+  world.at(20 * kSec, [&] {
+    world.resume_node(kClient);
+    network.heal();
+  });
+  EXPECT_EQ(world.run(), RunStatus::kIdle);
+  EXPECT_EQ(gave_up_at, 50 * kSec);
+}
+
 // Messages in flight to a migrating node wait for the migration's end, or for the heal.
 TEST(NetworkHealTest, AMessageDelayedByAMigrationGoesOnAtTheHeal) {
   Scheduler world({.seed = 1});

@@ -187,6 +187,23 @@ TEST(CancelSeenInTime, AWorldIsJudgedByItsOwnBound) {
   }
 }
 
+// Only a pass begun in the last second before the deadline (113 s: the quiet phase's 100 s + 13
+// s) may still be reading the cancel at its start: one begun at 105 s, inside the quiet phase but
+// long before the deadline, that goes on unaware is reported; one begun at 112.5 s is not judged.
+TEST(CancelSeenInTime, APassBegunInTheQuietPhaseLongBeforeTheDeadlineIsJudged) {
+  for (const std::int64_t begun_ns : {105 * kSecond, 112'500 * kMillisecond}) {
+    Story s;
+    s.runtime(EventKind::kTreeStarted, 1 * kSecond);
+    s.store(StoreOp::kCancel, "recorded", 50 * kSecond, 50 * kSecond, sim::kWorldNode);
+    s.world(sim::WorldEventKind::kPhase, 100 * kSecond, "quiet");
+    s.runtime(EventKind::kCancelSeen, 101 * kSecond);
+    s.runtime(EventKind::kTreeCancelled, 102 * kSecond);
+    s.runtime(EventKind::kTreeStarted, begun_ns, kOther);
+    s.world(sim::WorldEventKind::kPhase, 200 * kSecond, "end");
+    EXPECT_EQ(s.in_time().size(), begun_ns == 105 * kSecond ? 1U : 0U) << begun_ns;
+  }
+}
+
 TEST(CancelSeenInTime, APassThatEndedOrAHistoryThatStoppedIsNotJudged) {
   Story ended;
   ended.runtime(EventKind::kTreeStarted, 1 * kSecond);

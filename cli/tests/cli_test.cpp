@@ -186,6 +186,19 @@ TEST_F(CliTest, BenchCountsEachStrategysOwnRuns) {
   EXPECT_NE(events["random"], events["pct"]);
 }
 
+// A run that fails for liveness is a failed run in the bench's count as much as one with a
+// violation: planted-lost-wakeup's tree stops on every seed (a liveness failure, no violation).
+TEST_F(CliTest, BenchCountsALivenessFailureAsFailed) {
+  ::setenv("FENCESIM_TEST_PLANTED_BUGS", "1", 1);
+  const Result bench = fencesim("bench --scenario planted-lost-wakeup --seeds 1..2 --switches 2000");
+  ::unsetenv("FENCESIM_TEST_PLANTED_BUGS");
+  ASSERT_EQ(bench.code, 0) << bench.err;
+  for (const char* line : {"planted-lost-wakeup random: 2 runs (2 failed)",
+                           "planted-lost-wakeup pct: 2 runs (2 failed)"}) {
+    EXPECT_NE(bench.out.find(line), std::string::npos) << line << "\n" << bench.out;
+  }
+}
+
 TEST_F(CliTest, HelpAndVersionExitZero) {
   EXPECT_EQ(fencesim("--help").code, 0);
   EXPECT_EQ(fencesim("run --help").code, 0);

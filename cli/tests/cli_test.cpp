@@ -461,6 +461,14 @@ TEST_F(CliTest, TraceReplacesAnEarlierRunsFile) {
   EXPECT_EQ(trace.find("an earlier run"), std::string::npos) << trace.substr(0, 80);
 }
 
+// A trace whose writes fail after the file opened (a full disk: /dev/full opens, and every write
+// to it fails) is a usage error naming the file, not a run that ends as if the trace were kept.
+TEST_F(CliTest, ATraceThatCannotBeWrittenIsAnError) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  expect_usage_error(fencesim("run --scenario kleppmann-fencing --seed 1 --trace /dev/full"),
+                     "fencesim: --trace: cannot write '/dev/full'");
+}
+
 // A real run is not replayable by seed: its page says how to run it again, and that command names
 // the broken sink the run had, or running it again runs a correct sink and passes (round 30b:
 // the command without --sink-double passed every test; no test drew a real run's page).

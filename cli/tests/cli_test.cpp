@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <regex>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -184,6 +185,32 @@ TEST_F(CliTest, BenchCountsEachStrategysOwnRuns) {
   }
   // The two strategies' runs differ: a line that counted the other strategy's runs is told.
   EXPECT_NE(events["random"], events["pct"]);
+}
+
+// Each switch figure is the mean of its own kind's measures before and after the runs, and each
+// ratio divides it by the raw switch's mean: arithmetic on the printed numbers, no timing asserted
+// (the printed figures are rounded to 0.1 ns and 0.01x, hence the tolerances).
+TEST_F(CliTest, BenchSwitchFiguresAreTheMeansOfTheirOwnMeasures) {
+  const Result bench = fencesim("bench --scenario kleppmann-fencing --seeds 1..1 --switches 2000");
+  ASSERT_EQ(bench.code, 0) << bench.err;
+  const std::regex raw_line(R"(raw Boost\.Fiber switch [^:]*: ([0-9.]+) ns \(before the runs )"
+                            R"(([0-9.]+), after ([0-9.]+)\))");
+  const std::regex sim_line(R"(simulator switch: random walk ([0-9.]+) ns \(before the runs )"
+                            R"(([0-9.]+), after ([0-9.]+)\) = ([0-9.]+)x round_robin; PCT )"
+                            R"(([0-9.]+) ns \(before the runs ([0-9.]+), after ([0-9.]+)\) = )"
+                            R"(([0-9.]+)x round_robin)");
+  std::smatch raw;
+  std::smatch sim;
+  ASSERT_TRUE(std::regex_search(bench.out, raw, raw_line)) << bench.out;
+  ASSERT_TRUE(std::regex_search(bench.out, sim, sim_line)) << bench.out;
+  const auto number = [](const std::ssub_match& m) { return std::stod(m.str()); };
+  const double raw_mean = number(raw[1]);
+  EXPECT_NEAR(raw_mean, (number(raw[2]) + number(raw[3])) / 2, 0.11) << raw.str();
+  for (const std::size_t at : {1U, 5U}) {  // random walk, then PCT
+    const double mean = number(sim[at]);
+    EXPECT_NEAR(mean, (number(sim[at + 1]) + number(sim[at + 2])) / 2, 0.11) << sim.str();
+    EXPECT_NEAR(number(sim[at + 3]), mean / raw_mean, 0.01 + mean / raw_mean * 0.01) << sim.str();
+  }
 }
 
 // A run that fails for liveness is a failed run in the bench's count as much as one with a

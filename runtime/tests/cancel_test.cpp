@@ -4,11 +4,15 @@
 // the old runtime (no cancel checks), kept as mutants/cancel-checks-dead.patch.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
 #include "runtime/errors.h"
 #include "runtime/execution_context.h"
+#include "runtime/execution_fence.h"
+#include "runtime/frame.h"
 #include "runtime/held_lease.h"
 #include "runtime/testing/leases_fixture.h"
 #include "runtime/tree_cancel.h"
@@ -379,6 +383,56 @@ TEST(Cancel, ConfirmNowOfAHolderWhoseLeaseRanOutThrowsTheLossNotTheCancel) {
   EXPECT_FALSE(confirmed);
   EXPECT_TRUE(is<ExecutionLeaseLostError>(confirm_failure));
   EXPECT_FALSE(is<ExecutionCancelledError>(confirm_failure));
+}
+
+// Passes every event on to `inner` and runs `hook` once, at the first kConfirmSent: the moment a
+// confirm's first cancel read is about to leave.
+class AtConfirmSent final : public Observer {
+ public:
+  explicit AtConfirmSent(Observer& inner) : inner_(inner) {}
+  void on_event(const RuntimeEvent& event) override {
+    inner_.on_event(event);
+    if (event.kind != EventKind::kConfirmSent || !hook) return;
+    const std::function<void()> run = std::move(hook);
+    hook = nullptr;
+    run();
+  }
+  std::function<void()> hook;
+
+ private:
+  Observer& inner_;
+};
+
+// The same rule inside the confirm's cancel read (red team 38b-11): the lease was held and the
+// cancel unseen when confirmNow() began; while its cancel read was out, the client cancelled and
+// the lease ran out locally. The read comes back with the cancel, and the confirm throws the loss:
+// the holder may be stale, and must not run its cancel handling. A check_cancel that read the
+// cancel before the lease threw the cancel, and every sweep passed (the pass's own decision
+// re-checks the lease, so only what the body is told differed).
+TEST(Cancel, ALeaseLostWhileTheConfirmsCancelReadWasOutIsTheLossNotTheCancel) {
+  LeasesFixture f;
+  AtConfirmSent observer(f.events);
+  const LeaseServices services{f.store_env, f.leases, observer, f.policy, "A"};
+  const std::shared_ptr<HeldLease> lease = HeldLease::take(services, kKey);
+  ASSERT_NE(lease, nullptr);
+  auto cancel = std::make_shared<TreeCancel>(f.checkpoints, kKey);
+  cancel->set_lease(lease);
+  auto frame = std::make_shared<Frame>(
+      Frame{FrameKind::kStep, kKey, "slow", lease, false, nullptr, cancel});
+  observer.hook = [&] {
+    EXPECT_EQ(f.checkpoints.request_cancel(kKey), CancelStatus::kRecorded);
+    lease->lose("local-expiry",
+                std::make_exception_ptr(ExecutionLeaseLostError(kKey, lease->token())));
+  };
+  std::exception_ptr failure;
+  try {
+    (void)ExecutionFence(frame).confirm_now();
+  } catch (const std::exception&) {
+    failure = std::current_exception();
+  }
+  ASSERT_TRUE(cancel->seen());  // the read did bring the cancel
+  EXPECT_TRUE(is<ExecutionLeaseLostError>(failure));
+  EXPECT_FALSE(is<ExecutionCancelledError>(failure));
 }
 
 }  // namespace

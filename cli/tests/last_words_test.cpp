@@ -80,5 +80,27 @@ TEST(TakeLastWords, KeepsTheEndOfALongStderrWhereTheSanitizerReports) {
   std::filesystem::remove_all(out);
 }
 
+// A worker's stderr may hold more than one "last events" line: a branch forked from it shares
+// the file and says its own as it ends. The worker says its line just before it dies, so the line
+// kept is the last one, not the branch's earlier one.
+TEST(TakeLastWords, TheLastEventsLineKeptIsTheLastOne) {
+  const std::string out =
+      (std::filesystem::temp_directory_path() /
+       ("fencesim-last-events-" + std::to_string(::getpid())))
+          .string();
+  std::filesystem::remove_all(out);
+  std::filesystem::create_directories(out + "/workers");
+  const pid_t pid = 4243;
+  {
+    std::ofstream file(worker_stderr_path(out, pid), std::ios::binary);
+    file << "last events (oldest first): #7 a branch's own\n"
+         << "something the worker said\n"
+         << "last events (oldest first): #90 the worker's own, at its end\n";
+  }
+  const LastWords words = take_last_words(out, pid);
+  EXPECT_EQ(words.last_events, "last events (oldest first): #90 the worker's own, at its end");
+  std::filesystem::remove_all(out);
+}
+
 }  // namespace
 }  // namespace fencesim::cli::last_words_test

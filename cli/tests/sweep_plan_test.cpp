@@ -189,5 +189,25 @@ TEST(Protocol, AReRunAnswerIsRefusedWithoutItsVerdict) {
   EXPECT_FALSE(decode_answer(odd.dump()).has_value());
 }
 
+// A re-run that threw answers with its error (the record's detail carries it, "determinism re-run:
+// ..."): the error is read as text, and an error of another type is a broken worker's answer.
+TEST(Protocol, AReRunAnswerCarriesItsErrorAsText) {
+  const nlohmann::json whole{{"type", "rerun"},
+                             {"id", 9},
+                             {"history_hash", ""},
+                             {"status", ""},
+                             {"violations", nlohmann::json::array()},
+                             {"error", "an exception escaped the harness: boom"}};
+  const std::optional<WorkerAnswer> answer = decode_answer(whole.dump());
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_EQ(answer->error, "an exception escaped the harness: boom");
+  nlohmann::json odd = whole;
+  odd["error"] = 7;
+  EXPECT_FALSE(decode_answer(odd.dump()).has_value());
+  odd.erase("error");
+  ASSERT_TRUE(decode_answer(odd.dump()).has_value());
+  EXPECT_FALSE(decode_answer(odd.dump())->error.has_value());
+}
+
 }  // namespace
 }  // namespace fencesim::cli::sweep_plan_test

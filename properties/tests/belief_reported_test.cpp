@@ -70,6 +70,20 @@ TEST(BeliefReportedAsRead, ATakeReportingAnotherBeliefThanItsFenceIsReported) {
   EXPECT_NE(out[0].message.find("said 0ns"), std::string::npos) << out[0].message;
 }
 
+// Either way: a fence that reads a belief short of the one its holder reported (a renewal the
+// fence never took in, or a report that ran ahead of the belief) is as wrong as one beyond it.
+TEST(BeliefReportedAsRead, AFenceReadingLessThanTheReportedBeliefIsReported) {
+  Beliefs b;
+  b.reported(0, EventKind::kLeaseTaken, 1, 29 * kSecond);
+  b.reported(10 * kSecond, EventKind::kLeaseRenewed, 1, 39 * kSecond);
+  b.read(11 * kSecond, 1, "until 29000000000 held");
+  const std::vector<Violation> out = b.judged();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_NE(out[0].message.find("confirmedUntil 29000000000ns"), std::string::npos)
+      << out[0].message;
+  EXPECT_NE(out[0].message.find("said 39000000000ns"), std::string::npos) << out[0].message;
+}
+
 TEST(BeliefReportedAsRead, AFenceHeldUnderATokenNeverReportedAtItsNodeIsReported) {
   Beliefs b;
   b.reported(0, EventKind::kLeaseTaken, 1, 29 * kSecond, kOther);  // another node's report

@@ -174,6 +174,17 @@ TEST(ConditionalRenewal, AStaleHoldersLateRenewalOfTheNextLeaseIsReported) {
   expect_one(found, ConditionalRenewal{}.name(), {taken, renewed});
 }
 
+// A token from the future: the holder of epoch 1 renewed under token 2, which the store never
+// granted. The holder matches, the token does not: reported as a stale token would be.
+TEST(ConditionalRenewal, ARenewalUnderATokenAboveTheEpochIsReported) {
+  Story s;
+  const auto granted = s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto renewed = s.store(EventKind::kStoreLeaseRenewed, "a", 2, 10 * kSecond + kTtl);
+  std::vector<Violation> found;
+  check_conditional_renewal(s.events(), kTtl, found);
+  expect_one(found, ConditionalRenewal{}.name(), {granted, renewed});
+}
+
 TEST(ConditionalRenewal, ARenewalByAnotherHolderAtTheEpochIsReported) {
   Story s;
   const auto granted = s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);

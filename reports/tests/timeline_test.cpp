@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "reports/replay_file.h"
 #include "reports/tests/timeline_fixture.h"
@@ -71,6 +72,25 @@ TEST(TimelineTest, BeliefsPerHolderAgainstEpochsAtTheStore) {
   // The holder's belief of token 1 never outlasts the store's lease (conservative belief).
   EXPECT_LE(first[0]["confirmed_until_ns"].get<std::int64_t>(),
             epochs[0]["valid_until_ns"].get<std::int64_t>());
+}
+
+// A renewal the store granted moves its epoch's end: an epoch is drawn valid until its last
+// granted renewal's expiry (a refused one moves nothing), not its grant's.
+TEST(TimelineTest, ARenewedEpochIsValidUntilItsLastRenewal) {
+  const Captured& run = testing::passing_kleppmann();
+  std::size_t renewed = 0;
+  for (const ordered_json& epoch : run.timeline["epochs"]) {
+    std::optional<std::int64_t> last;
+    for (const ordered_json& renewal : epoch["renewals"]) {
+      if (renewal.contains("until_ns")) last = renewal["until_ns"].get<std::int64_t>();
+    }
+    if (!last) continue;
+    ++renewed;
+    EXPECT_EQ(epoch["valid_until_ns"].get<std::int64_t>(), *last) << epoch.dump();
+    const std::int64_t ttl = run.timeline["ttl_ns"].get<std::int64_t>();
+    EXPECT_GT(*last, epoch["granted_ns"].get<std::int64_t>() + ttl) << epoch.dump();
+  }
+  EXPECT_GT(renewed, 0u) << "no epoch renewed in the run";
 }
 
 // An epoch the store released ends at its release, and stays ended there when the run ends: the

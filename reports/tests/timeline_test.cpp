@@ -79,9 +79,9 @@ TEST(TimelineTest, BeliefsPerHolderAgainstEpochsAtTheStore) {
 TEST(TimelineTest, ARenewedEpochIsValidUntilItsLastRenewal) {
   const Captured& run = testing::passing_kleppmann();
   std::size_t renewed = 0;
-  for (const ordered_json& epoch : run.timeline["epochs"]) {
+  for (const auto& epoch : run.timeline["epochs"]) {
     std::optional<std::int64_t> last;
-    for (const ordered_json& renewal : epoch["renewals"]) {
+    for (const auto& renewal : epoch["renewals"]) {
       if (renewal.contains("until_ns")) last = renewal["until_ns"].get<std::int64_t>();
     }
     if (!last) continue;

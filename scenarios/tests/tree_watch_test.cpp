@@ -53,5 +53,22 @@ TEST(TreeWatch, ARefusedCheckpointIsNoLongerInFlight) {
   EXPECT_EQ(watch.moment(kTree, "ship"), "after-end");
 }
 
+// Two lanes of one holder waiting on remote children at once is the overlap (the mark
+// remote-waits-overlapped): one wait is not, two are, and the overlap ends with either wait; two
+// holders waiting once each are not one holder's overlap.
+TEST(TreeWatch, TwoRemoteWaitsOfOneHolderOverlap) {
+  sim::World world(sim::WorldOptions{});
+  TreeWatch watch(world);
+  record(world, EventKind::kTreeStarted, "instance-1");
+  record(world, EventKind::kRemoteWaitBegan, "instance-1", "left");
+  EXPECT_FALSE(watch.remote_waits_overlap());
+  record(world, EventKind::kRemoteWaitBegan, "instance-2", "right");
+  EXPECT_FALSE(watch.remote_waits_overlap());
+  record(world, EventKind::kRemoteWaitBegan, "instance-1", "right");
+  EXPECT_TRUE(watch.remote_waits_overlap());
+  record(world, EventKind::kRemoteWaitEnded, "instance-1", "left");
+  EXPECT_FALSE(watch.remote_waits_overlap());
+}
+
 }  // namespace
 }  // namespace fencesim::scenarios::tree_watch_test

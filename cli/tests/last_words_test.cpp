@@ -55,23 +55,26 @@ TEST(SanitizerFinding, OtherLastWordsAreNoFinding) {
   EXPECT_EQ(sanitizer_finding("terminate called after throwing an instance of 'x'\n"), "");
 }
 
+// A fresh sweep output folder named `name` (with its workers/ folder) holding `text` as the
+// stderr of worker `pid`.
+std::string output_with_stderr(const std::string& name, pid_t pid, const std::string& text) {
+  const std::string out =
+      (std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove_all(out);
+  std::filesystem::create_directories(out + "/workers");
+  std::ofstream(worker_stderr_path(out, pid), std::ios::binary) << text;
+  return out;
+}
+
 // A worker that said much before it died: the last 256 KiB are kept, so that the report a
 // sanitizer writes as the process ends is read, however long what came before it.
 TEST(TakeLastWords, KeepsTheEndOfALongStderrWhereTheSanitizerReports) {
-  const std::string out =
-      (std::filesystem::temp_directory_path() /
-       ("fencesim-last-words-" + std::to_string(::getpid())))
-          .string();
-  std::filesystem::remove_all(out);
-  std::filesystem::create_directories(out + "/workers");
   const pid_t pid = 4242;
   const std::string report =
       "==4242==ERROR: AddressSanitizer: heap-use-after-free on address 0x1\n"
       "SUMMARY: AddressSanitizer: heap-use-after-free /work/x/a.cpp:3 in f()\n";
-  {
-    std::ofstream file(worker_stderr_path(out, pid), std::ios::binary);
-    file << std::string(300 * 1024, 'x') << '\n' << report;
-  }
+  const std::string out = output_with_stderr("fencesim-last-words", pid,
+                                             std::string(300 * 1024, 'x') + '\n' + report);
   const LastWords words = take_last_words(out, pid);
   EXPECT_EQ(words.sanitizer, "AddressSanitizer: heap-use-after-free at a.cpp:3 in f()");
   EXPECT_EQ(words.text.size(), 256u * 1024);
@@ -84,19 +87,12 @@ TEST(TakeLastWords, KeepsTheEndOfALongStderrWhereTheSanitizerReports) {
 // the file and says its own as it ends. The worker says its line just before it dies, so the line
 // kept is the last one, not the branch's earlier one.
 TEST(TakeLastWords, TheLastEventsLineKeptIsTheLastOne) {
-  const std::string out =
-      (std::filesystem::temp_directory_path() /
-       ("fencesim-last-events-" + std::to_string(::getpid())))
-          .string();
-  std::filesystem::remove_all(out);
-  std::filesystem::create_directories(out + "/workers");
   const pid_t pid = 4243;
-  {
-    std::ofstream file(worker_stderr_path(out, pid), std::ios::binary);
-    file << "last events (oldest first): #7 a branch's own\n"
-         << "something the worker said\n"
-         << "last events (oldest first): #90 the worker's own, at its end\n";
-  }
+  const std::string out = output_with_stderr(
+      "fencesim-last-events", pid,
+      "last events (oldest first): #7 a branch's own\n"
+      "something the worker said\n"
+      "last events (oldest first): #90 the worker's own, at its end\n");
   const LastWords words = take_last_words(out, pid);
   EXPECT_EQ(words.last_events, "last events (oldest first): #90 the worker's own, at its end");
   std::filesystem::remove_all(out);

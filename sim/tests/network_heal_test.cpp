@@ -60,15 +60,18 @@ TEST(NetworkHealTest, ARequestHeldByAPauseLeavesAtTheHeal) {
   EXPECT_EQ(replied_at, 20 * kSec + 2 * kMs);
 }
 
-// The store never answers (its requests are lost): the timeout counts from the heal, not from the
-// pause's planned end.
-TEST(NetworkHealTest, AHeldRequestTimesOutCountingFromTheHeal) {
+// When a client, paused until `held_until` right after it sent a ping to a store that never
+// answers, gives up, the world healing at 20 s.
+std::int64_t gave_up_after_heal(std::int64_t held_until, std::int64_t rpc_timeout_ns) {
   Scheduler world({.seed = 1});
-  Network network = make_network(world);
+  NetworkOptions options;
+  options.latency_min_ns = options.latency_max_ns = kMs;
+  options.rpc_timeout_ns = rpc_timeout_ns;
+  Network network(world, Rng(7), options, [](NodeId, NodeId, const std::string&, const char*) {});
   network.set_up(kStore, false);
   std::int64_t gave_up_at = -1;
   world.spawn(kClient, "client", [&] {
-    network.hold_sends(kClient, 60 * kSec);
+    network.hold_sends(kClient, held_until);
     world.pause_node(kClient);
     EXPECT_THROW(network.call<int>(kClient, kStore, "ping", [] { return 1; }),
                  runtime::StoreUnavailableError);
@@ -79,32 +82,20 @@ TEST(NetworkHealTest, AHeldRequestTimesOutCountingFromTheHeal) {
     network.heal();
   });
   EXPECT_EQ(world.run(), RunStatus::kIdle);
-  EXPECT_EQ(gave_up_at, 20 * kSec + NetworkOptions{}.rpc_timeout_ns);
+  return gave_up_at;
+}
+
+// The store never answers (its requests are lost): the timeout counts from the heal, not from the
+// pause's planned end.
+TEST(NetworkHealTest, AHeldRequestTimesOutCountingFromTheHeal) {
+  const std::int64_t timeout_ns = NetworkOptions{}.rpc_timeout_ns;
+  EXPECT_EQ(gave_up_after_heal(60 * kSec, timeout_ns), 20 * kSec + timeout_ns);
 }
 
 // A pause shorter than the request's timeout is cut short the same way: the timeout counts from
 // the heal (20 s + 30 s), not from the pause's planned end (25 s + 30 s), however short the pause.
 TEST(NetworkHealTest, AShortHoldsTimeoutCountsFromTheHealToo) {
-  Scheduler world({.seed = 1});
-  NetworkOptions options;
-  options.latency_min_ns = options.latency_max_ns = kMs;
-  options.rpc_timeout_ns = 30 * kSec;
-  Network network(world, Rng(7), options, [](NodeId, NodeId, const std::string&, const char*) {});
-  network.set_up(kStore, false);
-  std::int64_t gave_up_at = -1;
-  world.spawn(kClient, "client", [&] {
-    network.hold_sends(kClient, 25 * kSec);
-    world.pause_node(kClient);
-    EXPECT_THROW(network.call<int>(kClient, kStore, "ping", [] { return 1; }),
-                 runtime::StoreUnavailableError);
-    gave_up_at = world.now_ns();
-  });
-  world.at(20 * kSec, [&] {
-    world.resume_node(kClient);
-    network.heal();
-  });
-  EXPECT_EQ(world.run(), RunStatus::kIdle);
-  EXPECT_EQ(gave_up_at, 50 * kSec);
+  EXPECT_EQ(gave_up_after_heal(25 * kSec, 30 * kSec), 50 * kSec);
 }
 
 // Messages in flight to a migrating node wait for the migration's end, or for the heal.

@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <regex>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 

@@ -273,6 +273,9 @@ void read_tree(const SpecReader& reader, const toml::table& table, Topology& top
                 required_string(reader, table, kPrefix, "execution"),
                 required_string(reader, table, kPrefix, "workflow"),
                 optional_duration(reader, table, kPrefix, "at")};
+  if (const toml::node* cancel = table.get("cancel")) {
+    tree.cancel = reader.duration_range(*cancel, "[[tree]].cancel", 0);
+  }
   if (!workflows.contains(tree.workflow)) {
     reader.fail(*table.get("workflow"), "[[tree]].workflow",
                 fmt::format("unknown workflow '{}' (declare it as [[workflow]], or use one "
@@ -319,7 +322,7 @@ Topology read_topology(const SpecReader& reader, const toml::table& document) {
   for (const toml::node& element : *trees) {
     const toml::table& table = *element.as_table();
     constexpr std::string_view kPrefix = "[[tree]].";
-    reader.only_keys(table, kPrefix, {"tenant", "execution", "workflow", "at"});
+    reader.only_keys(table, kPrefix, {"tenant", "execution", "workflow", "at", "cancel"});
     reader.attempt([&] { read_tree(reader, table, topology, workflows, keys); });
   }
   return topology;
@@ -379,8 +382,15 @@ void build_topology(const Topology& topology, sim::World& world) {
     }
     world.workflows().add(std::move(workflow));
   }
+  // The cancels' own stream, drawn in the trees' order: a spec that adds a cancel to one tree
+  // moves no other draw of the run (the workload's, the faults').
+  sim::Rng cancels = world.stream("spec-cancels");
   for (const TreeSpec& tree : topology.trees) {
-    world.submit(runtime::LeaseKey{tree.tenant, tree.execution}, tree.workflow, tree.at_ns);
+    const runtime::LeaseKey key{tree.tenant, tree.execution};
+    world.submit(key, tree.workflow, tree.at_ns);
+    if (tree.cancel) {
+      world.cancel_at(tree.at_ns + cancels.between(tree.cancel->low, tree.cancel->high), key);
+    }
   }
 }
 

@@ -9,7 +9,8 @@
 //                                           {kind = "group", name = "children", children = [
 //                                              {name = "a", placement = "any-instance",
 //                                               workflow = "leaf"}]} ]
-//   [[tree]]                tenant, execution, workflow, at (default "0s")
+//   [[tree]]                tenant, execution, workflow, at (default "0s"), cancel (a client's
+//                           cancel, a duration or range after `at`, drawn per run; default none)
 //
 // Step kinds: work (duration), write (duration, sink, effect = name, payload = name), busy-write
 // (duration, sink, other_sink: keeps working after its write), confirm-call (duration of a call to
@@ -17,6 +18,7 @@
 // parent-instance, this-workflow or any-instance). Registered workflows: "order" (reserve, a write
 // to "payments", ship).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,8 @@ struct TreeSpec {
   std::string execution;
   std::string workflow;
   std::int64_t at_ns = 0;
+  // When a client cancels the tree (#360), counted from at_ns: drawn per run in [low, high].
+  std::optional<Range> cancel;
 };
 
 struct Topology {

@@ -3,9 +3,12 @@
 // topology with every placement and step kind passes, and every mistake names its line and key.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "properties/run.h"
 #include "scenarios/spec.h"
@@ -192,6 +195,51 @@ TEST(SpecTopology, EachPlacementIsTheOneItNames) {
                           {"order", runtime::ChildPlacement::kAnyInstance}}));
 }
 
+// A tree's `cancel` is a client's cancel (#360) at a time drawn per run, counted from the tree's
+// submission: sent once in the range on every seed, at times that differ between seeds, and the
+// tree, still running then, ends cancelled; a tree without one is never cancelled, and a fixed
+// `cancel` is sent at exactly that time.
+TEST(SpecTopology, ATreesCancelIsSentAtATimeDrawnAfterItsSubmission) {
+  const std::string text =
+      "name = \"cancels\"\n[[instance]]\nname = \"a\"\n"
+      "[[workflow]]\nname = \"w\"\nsteps = [{ kind = \"work\", name = \"x\", duration = \"30s\" "
+      "}]\n"
+      "[[tree]]\ntenant = \"t\"\nexecution = \"drawn\"\nworkflow = \"w\"\nat = \"2s\"\n"
+      "cancel = [\"3s\", \"9s\"]\n"
+      "[[tree]]\ntenant = \"t\"\nexecution = \"kept\"\nworkflow = \"w\"\n"
+      "[[tree]]\ntenant = \"t\"\nexecution = \"fixed\"\nworkflow = \"w\"\nat = \"1s\"\n"
+      "cancel = \"4s\"\n";
+  ScenarioRegistry registry;
+  ASSERT_EQ(register_spec_text(registry, text, "cancels.toml"), "cancels");
+  std::set<std::int64_t> drawn_times;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    std::map<std::string, std::vector<std::int64_t>> sent;  // execution -> times of "sent"
+    std::set<std::string> cancelled;
+    const properties::RunReport report = properties::run_scenario(
+        registry, properties::RunRequest{"cancels", seed},
+        [&](const sim::World& world, const properties::RunReport&) {
+          for (const sim::HistoryEvent& e : world.history().events()) {
+            if (e.world == sim::WorldEventKind::kCancelRequest && e.runtime.detail == "sent") {
+              sent[e.runtime.key.lease_execution_id.str()].push_back(e.time_ns);
+            }
+            if (e.world == sim::WorldEventKind::kRuntime &&
+                e.runtime.kind == EventKind::kTreeCancelled) {
+              cancelled.insert(e.runtime.key.lease_execution_id.str());
+            }
+          }
+        });
+    ASSERT_EQ(report.status, properties::RunStatus::kPass) << report.detail;
+    ASSERT_EQ(sent["drawn"].size(), 1U) << "seed " << seed;
+    EXPECT_GE(sent["drawn"][0], 5 * runtime::kSecond) << "seed " << seed;
+    EXPECT_LE(sent["drawn"][0], 11 * runtime::kSecond) << "seed " << seed;
+    drawn_times.insert(sent["drawn"][0]);
+    EXPECT_EQ(sent["fixed"], std::vector<std::int64_t>{5 * runtime::kSecond}) << "seed " << seed;
+    EXPECT_FALSE(sent.contains("kept")) << "seed " << seed;
+    EXPECT_EQ(cancelled, (std::set<std::string>{"drawn", "fixed"})) << "seed " << seed;
+  }
+  EXPECT_GE(drawn_times.size(), 3U) << "the cancel's time is drawn per seed";
+}
+
 TEST(SpecTopology, EveryMistakeNamesItsLineAndKey) {
   const std::string head = "name = \"bad\"\n";
   const std::string node = "[[instance]]\nname = \"a\"\n[[sink]]\nname = \"s\"\n";
@@ -248,6 +296,9 @@ TEST(SpecTopology, EveryMistakeNamesItsLineAndKey) {
       {head + node + "[[instance]]\nname = \"s\"\n" + tree,
        "bad.toml:7: [[instance]].name: 's' is empty or names another node"},
       {head + node, "bad.toml:1: [[tree]]: a topology needs a tree"},
+      {head + node + "[[workflow]]\nname = \"w\"\nsteps = [{ kind = \"work\", name = \"x\" }]\n" +
+           tree + "cancel = [\"9s\", \"3s\"]\n",
+       "bad.toml:13: [[tree]].cancel: a range must be [low, high] with low <= high"},
   };
   for (const Bad& bad : cases) {
     ScenarioRegistry registry = builtin_scenarios();

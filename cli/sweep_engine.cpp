@@ -155,10 +155,10 @@ class Engine {
 
   void handle(PoolEvent& event) {
     if (event.kind == PoolEvent::Kind::kDied) return died(event);
-    const std::string type = event.message["type"].get<std::string>();
+    const std::string& type = event.answer.type;
     const TaskMessage& task = event.tasks.front();
     if (type == "found") {
-      reports::RunRecord record = reports::run_record_from_json(event.message["record"], "worker");
+      reports::RunRecord record = std::move(*event.answer.record);
       failed(record);
       const bool draw = may_draw(task.id, record);
       pool_.tell(event.pid, encode_draw(task.id, draw));
@@ -174,27 +174,24 @@ class Engine {
 
   // A branch of a run: a run of its own (not run again for determinism: its replay file is the
   // check, and the CLI test replays branches to their hashes).
-  void branched(const PoolEvent& event) {
-    reports::RunRecord record = reports::run_record_from_json(event.message["record"], "worker");
+  void branched(PoolEvent& event) {
+    reports::RunRecord record = std::move(*event.answer.record);
     results_.times.push_back(reports::RunTime{record.scenario, record.strategy, record.seed,
-                                              event.message["wall_seconds"].get<double>(),
-                                              event.message["cpu_seconds"].get<double>()});
+                                              event.answer.wall_seconds, event.answer.cpu_seconds});
     if (!record.passed()) failed(record);
     finish(std::move(record));
   }
 
-  void done(const PoolEvent& event, const TaskMessage& task) {
-    reports::RunRecord record = reports::run_record_from_json(event.message["record"], "worker");
-    const double task_seconds = event.message["task_seconds"].get<double>();
+  void done(PoolEvent& event, const TaskMessage& task) {
+    reports::RunRecord record = std::move(*event.answer.record);
+    const double task_seconds = event.answer.task_seconds;
     task_seconds_[task.task.scenario] += task_seconds;
     ++task_count_[task.task.scenario];
     all_seconds_ += task_seconds;
     ++all_count_;
-    // cpu_seconds is absent from a worker of an older binary: 0 then.
-    const auto cpu = event.message.find("cpu_seconds");
-    results_.times.push_back(reports::RunTime{
-        record.scenario, record.strategy, record.seed, event.message["wall_seconds"].get<double>(),
-        cpu != event.message.end() && cpu->is_number() ? cpu->get<double>() : 0.0});
+    // cpu_seconds is 0 for a worker of an older binary, which did not send it.
+    results_.times.push_back(reports::RunTime{record.scenario, record.strategy, record.seed,
+                                              event.answer.wall_seconds, event.answer.cpu_seconds});
     if (!record.passed() && !found_.contains(task.id)) failed(record);
     found_.erase(task.id);
     if (const auto note = not_drawn_.find(task.id); note != not_drawn_.end()) {
@@ -217,14 +214,14 @@ class Engine {
           "a determinism re-run runs in another worker than the original");
     rerun_of_.erase(task.id);
     rerun_exclude_.erase(task.id);
-    record.rerun_history_hash = event.message["history_hash"].get<std::string>();
-    record.rerun_status = event.message["status"].get<std::string>();
-    if (event.message.contains("error")) {
-      record.detail = "determinism re-run: " + event.message["error"].get<std::string>();
+    record.rerun_history_hash = event.answer.history_hash;
+    record.rerun_status = event.answer.rerun_status;
+    if (event.answer.error) {
+      record.detail = "determinism re-run: " + *event.answer.error;
     } else if (*record.rerun_status != record.status) {
       std::string violated;
-      for (const auto& invariant : event.message["violations"]) {
-        violated += (violated.empty() ? "" : ", ") + invariant.get<std::string>();
+      for (const std::string& invariant : event.answer.rerun_violations) {
+        violated += (violated.empty() ? "" : ", ") + invariant;
       }
       record.detail = fmt::format("determinism re-run: {}{}", *record.rerun_status,
                                   violated.empty() ? "" : " (" + violated + ")");

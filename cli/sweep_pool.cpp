@@ -148,10 +148,10 @@ PoolEvent WorkerPool::bury(std::size_t slot, const std::string& reason) {
 void WorkerPool::take_message(std::size_t slot, const std::string& line,
                               std::vector<PoolEvent>& events) {
   Worker& worker = workers_[slot];
-  nlohmann::json message = nlohmann::json::parse(line, nullptr, false);
-  // Checked whole before the engine reads a field: a broken worker is killed, never trusted.
-  const bool valid = decode_answer(line).has_value() && !worker.held.empty() &&
-                     message["id"] == worker.held.front().id;
+  // Checked whole before the engine reads a field: a broken worker is killed, never trusted. The
+  // engine reads the decoded answer only, so no field it uses escapes the check.
+  std::optional<WorkerAnswer> answer = decode_answer(line);
+  const bool valid = answer && !worker.held.empty() && answer->id == worker.held.front().id;
   if (!valid) {
     ::kill(worker.pid, SIGKILL);
     events.push_back(bury(slot, fmt::format("sent a malformed answer: {}", line.substr(0, 200))));
@@ -160,12 +160,12 @@ void WorkerPool::take_message(std::size_t slot, const std::string& line,
   PoolEvent event;
   event.pid = worker.pid;
   event.tasks.push_back(worker.held.front());
-  const std::string type = message["type"].get<std::string>();
+  const std::string& type = answer->type;
   // "found" comes before shrinking: the shrinking gets a run timeout of its own; so does each
   // branch of a run (cli/sweep_branch.h), which answers before the run it branched from.
   worker.current_since = Clock::now();
   if (type != "found" && type != "branch") worker.held.pop_front();
-  event.message = std::move(message);
+  event.answer = std::move(*answer);
   events.push_back(std::move(event));
 }
 

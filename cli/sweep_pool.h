@@ -8,7 +8,6 @@
 
 #include <chrono>
 #include <deque>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -23,7 +22,7 @@ struct PoolEvent {
   enum class Kind { kMessage, kDied };
   Kind kind = Kind::kMessage;
   pid_t pid = 0;
-  nlohmann::json message;  // kMessage: a worker's answer
+  WorkerAnswer answer;  // kMessage: a worker's answer, decoded and checked whole once
   // kMessage: the task the answer is about. kDied: every task the worker held; the first is the
   // one it was running when it died.
   std::deque<TaskMessage> tasks;

@@ -122,9 +122,11 @@ std::optional<WorkerAnswer> decode_answer(std::string_view line) {
     answer.wall_seconds = *wall;
     answer.task_seconds = *task;
   }
-  // The parent reads a branch's CPU time as a number (a done's only when it is one: an older
-  // worker's answer had none), so a branch answer without it is a broken worker's.
-  if (answer.type == "branch" && !number_field(message, "cpu_seconds")) return std::nullopt;
+  // A branch's CPU time is always there; a done's only when it is a number (an older worker's
+  // answer had none), so a branch answer without it is a broken worker's.
+  const std::optional<double> cpu = number_field(message, "cpu_seconds");
+  if (answer.type == "branch" && !cpu) return std::nullopt;
+  if (answer.type != "found") answer.cpu_seconds = cpu.value_or(0.0);
   return answer;
 }
 

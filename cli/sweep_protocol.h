@@ -49,6 +49,8 @@ struct WorkerAnswer {
   std::optional<reports::RunRecord> record;  // found, done, branch
   double wall_seconds = 0;                   // done, branch
   double task_seconds = 0;                   // done, branch
+  // done (absent from an older worker's answer: 0 then), branch (always there)
+  double cpu_seconds = 0;
   std::string history_hash;                  // rerun ("" when the re-run failed)
   std::string rerun_status;                  // rerun ("" when the re-run failed)
   std::vector<std::string> rerun_violations;  // rerun: the invariants it violated, in order

@@ -153,6 +153,7 @@ TEST(Protocol, ABranchAnswerIsRefusedWithoutItsTimes) {
   EXPECT_EQ(answer->type, "branch");
   EXPECT_EQ(answer->wall_seconds, 1.5);
   EXPECT_EQ(answer->task_seconds, 2.5);
+  EXPECT_EQ(answer->cpu_seconds, 1.25);
   for (const char* field : {"wall_seconds", "task_seconds", "cpu_seconds"}) {
     nlohmann::json without = whole;
     without.erase(field);
@@ -160,6 +161,32 @@ TEST(Protocol, ABranchAnswerIsRefusedWithoutItsTimes) {
     without[field] = "soon";
     EXPECT_FALSE(decode_answer(without.dump()).has_value()) << field;
   }
+}
+
+// A done answer's CPU time is read when it is a number; a worker of an older binary sent none, and
+// its runs count no CPU time (0) rather than making the worker a broken one.
+TEST(Protocol, ADoneAnswersCpuTimeIsZeroWhenItSentNone) {
+  reports::RunRecord record;
+  record.scenario = "a";
+  record.strategy = "random";
+  record.seed = 3;
+  record.status = "pass";
+  record.history_hash = "0123456789abcdef";
+  const nlohmann::json whole{{"type", "done"},
+                             {"id", 4},
+                             {"record", reports::to_json(record)},
+                             {"wall_seconds", 1.5},
+                             {"cpu_seconds", 0.75},
+                             {"task_seconds", 2.5}};
+  const std::optional<WorkerAnswer> answer = decode_answer(whole.dump());
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_EQ(answer->cpu_seconds, 0.75);
+  ASSERT_TRUE(answer->record.has_value());
+  EXPECT_EQ(answer->record->seed, 3U);
+  nlohmann::json older = whole;
+  older.erase("cpu_seconds");
+  ASSERT_TRUE(decode_answer(older.dump()).has_value());
+  EXPECT_EQ(decode_answer(older.dump())->cpu_seconds, 0.0);
 }
 
 // A determinism re-run answers with its hash and its verdict; the engine reads both (and the

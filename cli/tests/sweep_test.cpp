@@ -762,15 +762,16 @@ TEST_F(WorkerPoolTest, TasksThatComeWhileAWorkerWaitsForADrawAnswerAreServedInOr
   for (std::uint64_t id = 1; id <= 3; ++id) {
     const PoolEvent found = next_event(pool);
     ASSERT_EQ(found.kind, PoolEvent::Kind::kMessage) << id << ": " << found.death;
-    EXPECT_EQ(found.message["type"], "found") << found.message.dump();
-    EXPECT_EQ(found.message["id"], id) << found.message.dump();
+    EXPECT_EQ(found.answer.type, "found") << id;
+    EXPECT_EQ(found.answer.id, id);
     pool.tell(worker, encode_draw(id, false));
     const PoolEvent done = next_event(pool);
     ASSERT_EQ(done.kind, PoolEvent::Kind::kMessage) << id << ": " << done.death;
-    EXPECT_EQ(done.message["type"], "done") << done.message.dump();
-    EXPECT_EQ(done.message["id"], id) << done.message.dump();
-    EXPECT_EQ(done.message["record"]["seed"], id) << done.message.dump();
-    EXPECT_EQ(done.message["record"]["status"], "violation") << done.message.dump();
+    EXPECT_EQ(done.answer.type, "done") << id;
+    EXPECT_EQ(done.answer.id, id);
+    ASSERT_TRUE(done.answer.record.has_value()) << id;
+    EXPECT_EQ(done.answer.record->seed, id);
+    EXPECT_EQ(done.answer.record->status, "violation");
   }
   EXPECT_FALSE(pool.busy());
   EXPECT_EQ(pool.pid(0), worker) << "the worker was replaced";
@@ -787,7 +788,7 @@ TEST_F(WorkerPoolTest, AWorkerThatAnswersForAnotherTaskIsKilledWithTheSeedItHeld
   pool.tell(worker, encode_task(task(99, 7)));
   pool.send(0, {task(1, 5)});
   const PoolEvent event = next_event(pool);
-  ASSERT_EQ(event.kind, PoolEvent::Kind::kDied) << event.message.dump();
+  ASSERT_EQ(event.kind, PoolEvent::Kind::kDied) << "answered: " << event.answer.type << " " << event.answer.id;
   EXPECT_EQ(event.pid, worker);
   EXPECT_TRUE(event.death.starts_with("sent a malformed answer: {\"type\":\"done\",\"id\":99,"))
       << event.death;

@@ -5,8 +5,11 @@
 // "deduplicated" (the mechanical sample's survivor reconcile_step.cpp:217, session 29).
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <string_view>
 
 #include "properties/run.h"
 #include "scenarios/scenario.h"
@@ -58,6 +61,60 @@ TEST(ReconcileMarks, EachRetryDeduplicatedFollowsADeduplicatedReconcileWrite) {
   EXPECT_EQ(reaching, kSeedsReaching)
       << "swarm seeds 1.." << kLastSeed << " (pct) reach retry-deduplicated in " << reaching
       << " runs: the swarm's reconcile retries no longer find their entry written";
+}
+
+// A downstream's rejection is marked by how the token it saw stands to the call's own
+// (downstream-rejected-later, -own, -older): a mark made for the wrong case leaves its floor unmet
+// only by luck, and a branching sweep aimed at one case would branch at another (red team 39b-23:
+// a rejection of the body's own token marked "later"; only the swarm's claim noticed). Each mark
+// must follow, on its node and at its instant, the workload's record of that call's reply, and say
+// what the reply's token and the call's give.
+TEST(ReconcileMarks, EachDownstreamRejectionIsMarkedByTheTokenItSaw) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  std::map<std::string, std::size_t> marked;  // mark -> how many
+  for (std::uint64_t seed = 1; seed <= 120 && marked.size() < 3; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"swarm", seed},
+        [&](const sim::World& world, const properties::RunReport&) {
+          const auto& events = world.history().events();
+          for (std::size_t i = 0; i < events.size(); ++i) {
+            const sim::HistoryEvent& mark = events[i];
+            if (mark.world != sim::WorldEventKind::kMark ||
+                !mark.detail.starts_with("downstream-rejected-") ||
+                mark.detail == "downstream-rejected-no-token") {
+              continue;
+            }
+            ++marked[mark.detail.str()];
+            // The latest downstream reply this node's workload recorded before the mark.
+            std::string expected = "no reply recorded at the mark's instant";
+            for (std::size_t j = i; j > 0; --j) {
+              const sim::HistoryEvent& e = events[j - 1];
+              if (e.node != mark.node || e.world != sim::WorldEventKind::kObserved ||
+                  e.runtime.holder != "downstream") {
+                continue;
+              }
+              constexpr std::string_view kRejected = "rejected seen ";
+              std::uint64_t seen = 0;
+              const std::string_view reply = e.detail.view();
+              if (e.time_ns == mark.time_ns && reply.starts_with(kRejected)) {
+                const auto parsed =
+                    std::from_chars(reply.data() + kRejected.size(), reply.data() + reply.size(),
+                                    seen);
+                if (parsed.ec == std::errc()) {
+                  expected = seen > e.runtime.token    ? "downstream-rejected-later"
+                             : seen == e.runtime.token ? "downstream-rejected-own"
+                                                       : "downstream-rejected-older";
+                }
+              }
+              break;
+            }
+            EXPECT_EQ(mark.detail.str(), expected)
+                << "swarm seed " << seed << ": event #" << mark.index;
+          }
+        });
+  }
+  EXPECT_EQ(marked.size(), 3U) << "swarm seeds 1..120 reach " << marked.size()
+                               << " of the three rejection marks";
 }
 
 }  // namespace

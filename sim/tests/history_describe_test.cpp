@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/history.h"
@@ -12,7 +13,7 @@
 namespace fencesim::sim::testing::history_describe_test {
 namespace {
 
-HistoryEvent runtime_event(std::int64_t value) {
+HistoryEvent runtime_event(std::int64_t value, std::string scope_key = "tenant-1:order-1") {
   HistoryEvent e;
   e.index = 7;
   e.time_ns = 1'500'000'000;
@@ -20,7 +21,7 @@ HistoryEvent runtime_event(std::int64_t value) {
   e.world = WorldEventKind::kRuntime;
   e.runtime = RuntimeRecord(runtime::RuntimeEvent{runtime::EventKind::kLeaseRenewed, "instance-1",
                                                   runtime::LeaseKey{"tenant-1", "order-1"},
-                                                  "tenant-1:order-1", 3, "charge", "why", value});
+                                                  std::move(scope_key), 3, "charge", "why", value});
   return e;
 }
 
@@ -35,6 +36,18 @@ TEST(HistoryDescribe, ARuntimeEventNamesEveryFieldItHolds) {
   const std::string negative = describe(runtime_event(-250), nodes);
   EXPECT_NE(negative.find(" value=-250"), std::string::npos) << negative;
   EXPECT_EQ(describe(runtime_event(0), nodes).find("value="), std::string::npos);
+}
+
+// An event names its tree once: by its scope key when it has one, else by the key's two parts (a
+// store's or a take's events carry no scope key); never both, never neither (red team 39a-09
+// swapped the two: a take's line named no tree).
+TEST(HistoryDescribe, AnEventNamesItsTreeByTheScopeKeyOrElseByTheKeysParts) {
+  const std::vector<std::string> nodes{"world", "instance-1"};
+  const std::string scoped = describe(runtime_event(0), nodes);
+  EXPECT_NE(scoped.find(" key=tenant-1:order-1 "), std::string::npos) << scoped;
+  EXPECT_EQ(scoped.find("(tenant-1, order-1)"), std::string::npos) << scoped;
+  const std::string unscoped = describe(runtime_event(0, ""), nodes);
+  EXPECT_NE(unscoped.find(" key=(tenant-1, order-1) "), std::string::npos) << unscoped;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The swarm's reconcile step marks `retry-deduplicated` when a retry of its unit finds its entry
-// already written (the sink answers "deduplicated"). A mark floor is a minimum, so a mark made on
+// The swarm's reconcile step marks `retry-deduplicated` when a retry of its unit (a second or
+// later attempt of one run of the step) finds its entry already written (the sink answers
+// "deduplicated"). A mark floor is a minimum, so a mark made on
 // the wrong writes (every first write, say) would still meet it and prove nothing: each mark must
 // follow, on its node and at its instant, the workload's record of a reconcile write answered
 // "deduplicated" (the mechanical sample's survivor reconcile_step.cpp:217, session 29).
@@ -43,17 +44,36 @@ TEST(ReconcileMarks, EachRetryDeduplicatedFollowsADeduplicatedReconcileWrite) {
             ++marks;
             // The latest reconcile write this node's workload recorded before the mark.
             std::string answered = "none";
+            std::size_t write = 0;  // its index + 1
             for (std::size_t j = i; j > 0; --j) {
               const sim::HistoryEvent& e = events[j - 1];
               if (e.node == mark.node && e.world == sim::WorldEventKind::kObserved &&
                   e.runtime.holder == "write" && e.runtime.detail == "reconcile") {
                 answered = e.time_ns == mark.time_ns ? e.detail.str() : "an earlier instant's";
+                write = j;
                 break;
               }
             }
             EXPECT_EQ(answered, "deduplicated")
                 << "swarm seed " << seed << " (pct): event #" << mark.index
                 << " marks retry-deduplicated after a write answered " << answered;
+            if (write == 0) continue;
+            // A retry: the step's body called the downstream (once per attempt, before its write)
+            // at least twice in this run of the step (node, tree, token, step path); a first
+            // attempt that another pass's write deduplicated is no retry (red team 39b-39).
+            const sim::HistoryEvent& wrote = events[write - 1];
+            std::size_t attempts = 0;
+            for (std::size_t j = 0; j < write; ++j) {
+              const sim::HistoryEvent& e = events[j];
+              if (e.node == wrote.node && e.world == sim::WorldEventKind::kObserved &&
+                  e.runtime.holder == "downstream" && e.runtime.scope_key == "downstream" &&
+                  e.runtime.key == wrote.runtime.key && e.runtime.token == wrote.runtime.token &&
+                  e.runtime.step == wrote.runtime.step) {
+                ++attempts;
+              }
+            }
+            EXPECT_GE(attempts, 2U) << "swarm seed " << seed << " (pct): event #" << mark.index
+                                    << " marks retry-deduplicated at a first attempt";
           }
         });
     if (marks > before) ++reaching;

@@ -33,7 +33,10 @@ TEST(MarkFloor, ARateFloorNeedsThreeOverTheRateRuns) {
   EXPECT_EQ(parse_mark_floor("x >= 0.5%").runs_needed(), 600u);
   EXPECT_EQ(parse_mark_floor("x >= 80%").runs_needed(), kReachedAtAllRuns);
   // Above 80%, a floor waits for enough runs that a mark missed by one run in a few hundred is
-  // not judged under it by chance.
+  // not judged under it by chance: from just above 80%, not only from 90% (red team 39d-06 moved
+  // the line to 90%, and an 85% floor was judged over 20 runs).
+  EXPECT_EQ(parse_mark_floor("x >= 81%").runs_needed(), kHighFloorRuns);
+  EXPECT_EQ(parse_mark_floor("x >= 85%").runs_needed(), kHighFloorRuns);
   EXPECT_EQ(parse_mark_floor("x >= 95%").runs_needed(), kHighFloorRuns);
   EXPECT_EQ(parse_mark_floor("x >= 100%").runs_needed(), kHighFloorRuns);
   // In runs, not by the constant alone (red team 36a-61 raised it to 1,000: a 90 s sweep gives a

@@ -12,6 +12,8 @@
 #include "properties/run.h"
 #include "reports/replay_file.h"
 #include "scenarios/spec_durations.h"
+#include "scenarios/spec_faults.h"
+#include "scenarios/spec_values.h"
 #include "scenarios/tests/built_world.h"
 #include "tests/paths.h"
 
@@ -587,6 +589,42 @@ TEST(Spec, ATriggerAtAnotherNodeSurvivesTheReplayFile) {
       reports::replay_file_from_json(nlohmann::json::parse(reports::to_json(file).dump()), "t");
   ASSERT_EQ(read.plan.faults.size(), 1u);
   EXPECT_EQ(read.plan.faults[0], fault);
+}
+
+// A spec's faults are drawn from a stream of their own, never from a workload's: drawn from the
+// workload's "faults" stream, each would be a fixed function of the workload's own fault draws
+// for the seed (a spec stall early exactly when the story's stall is early), and most of the
+// combinations the spec asks for would never run (red team 39b-41: nothing failed, the spec
+// quietly tested less).
+TEST(Spec, ASpecsFaultsAreDrawnFromAStreamOfTheirOwn) {
+  const std::string fault = "kind = \"stall\"\nnode = \"instance-1\"\nat = [\"1s\", \"50s\"]\n"
+                            "lasting = [\"1s\", \"9s\"]\n";
+  ScenarioRegistry registry = builtin_scenarios();
+  ASSERT_EQ(register_spec_text(registry,
+                               "name = \"own-stream\"\nworkload = \"kleppmann-fencing\"\n"
+                               "workload_faults = \"drop\"\n[[fault]]\n" + fault,
+                               "own-stream.toml"),
+            "own-stream");
+  const toml::table table = toml::parse(fault);
+  const spec::FaultGenerator generator = spec::read_fault(spec::SpecReader("own-stream.toml"), table);
+  std::set<std::int64_t> drawn;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const auto world = testing::built_world(*registry.find("own-stream"), seed);
+    ASSERT_EQ(world->fault_plan().faults.size(), 1U) << seed;
+    const sim::Fault& ours = world->fault_plan().faults[0];
+    drawn.insert(ours.at_ns);
+    for (const char* workloads : {"faults", "workload"}) {
+      sim::FaultPlan theirs;
+      sim::Rng rng = world->stream(workloads);
+      spec::draw_faults(generator, *world, rng, theirs);
+      ASSERT_EQ(theirs.faults.size(), 1U);
+      EXPECT_FALSE(theirs.faults[0].at_ns == ours.at_ns &&
+                   theirs.faults[0].duration_ns == ours.duration_ns)
+          << "seed " << seed << ": the spec's stall is the one stream '" << workloads
+          << "' draws";
+    }
+  }
+  EXPECT_GE(drawn.size(), 5U) << "the spec's stall is drawn per seed";
 }
 
 }  // namespace

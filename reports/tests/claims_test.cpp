@@ -169,6 +169,28 @@ TEST(Claims, EveryReportShowsAMissedClaim) {
       << page;
 }
 
+// A claim with too few runs to judge is neither met nor missed, and every report says so: the
+// page read with scripts off lists it with its message and does not call every claim proven (red
+// team 39b-44: its table left out the claims not judged, and a short sweep's page read "Every
+// claim judged was proven" while summary.md and junit.xml listed them).
+TEST(Claims, EveryReportShowsAClaimNotJudged) {
+  std::vector<RunRecord> records;
+  for (std::uint64_t seed = 1; seed <= 149; ++seed) records.push_back(run(seed));
+  SweepManifest manifest;
+  manifest.fencesim_version = "test";
+  manifest.configuration = config({"takeover-mid-step >= 2%"});
+  manifest.shard_indices = {0};
+  const nlohmann::ordered_json summary = sweep_summary(manifest, records, {});
+  ASSERT_EQ(summary["claims"]["missed"], 0u);
+  ASSERT_EQ(summary["claims"]["not_judged"].size(), 1u) << summary["claims"].dump();
+  const std::string message =
+      "mark takeover-mid-step: 0 of 149 runs, floor 2% (not enough runs to judge: 150 needed)";
+  EXPECT_NE(summary_markdown(summary).find(message), std::string::npos);
+  const std::string page = html::static_sweep(summary);
+  EXPECT_NE(page.find(message), std::string::npos) << page;
+  EXPECT_EQ(page.find("Every claim judged was proven"), std::string::npos) << page;
+}
+
 TEST(Claims, ThousandsAreSeparated) {
   EXPECT_EQ(with_thousands(0), "0");
   EXPECT_EQ(with_thousands(999), "999");

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/bench_figures.h"
 #include "cli/commands.h"
 #include "cli/parse.h"
 #include "properties/run.h"
@@ -118,11 +119,7 @@ Switches measure_switches(std::uint64_t switches) {
     random_walk.push_back(per_switch(sim_switches(switches, sim::Strategy::kRandomWalk)));
     pct.push_back(per_switch(sim_switches(switches, sim::Strategy::kPct)));
   }
-  const auto median = [](std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-  };
-  return {median(raw), median(random_walk), median(pct)};
+  return {median_of_rounds(raw), median_of_rounds(random_walk), median_of_rounds(pct)};
 }
 
 struct Runs {

@@ -292,6 +292,10 @@ TEST(Spec, EveryErrorNamesTheFileTheLineAndTheKey) {
       {kHead + kStall + "at = \"95s\"\nlasting = \"3s\"\n",
        "bad.toml:6: [[fault]].at: 95s is not inside the safety phase (0s..90s): it would never "
        "fire"},
+      // At the safety phase's end exactly: the heal ends it as it begins (red team 39a-39).
+      {kHead + kStall + "at = \"90s\"\nlasting = \"3s\"\n",
+       "bad.toml:6: [[fault]].at: 90s is not inside the safety phase (0s..90s): it would never "
+       "fire"},
       {kHead + kStall + "at = \"1s\"\nlasting = \"3s\"\namount = \"1s\"\n",
        "bad.toml:8: [[fault]].amount: not used by a 'stall' fault"},
       {kHead + kStall + "after = \"write-snt\"\nlasting = \"3s\"\n",

@@ -108,6 +108,11 @@ int explore_command(const scenarios::ScenarioRegistry& registry, const ExploreAr
   print_line(out, "without reduction", plain);
   failures += plain.failures;
   if (args.no_reduction) primary = plain;
+  std::string marks;
+  for (const auto& [mark, schedules] : primary.marks) {
+    marks += fmt::format("{}{}={}", marks.empty() ? "" : " ", mark, schedules);
+  }
+  fmt::print(out, "marks (schedules reaching each): {}\n", marks.empty() ? "none" : marks);
   fmt::print(out, "violations: {}\n", primary.failures);
   fmt::print(out, "{}\n", verdict(primary));
   return failures > 0 ? kExitViolation : kExitPass;

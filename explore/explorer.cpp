@@ -87,6 +87,9 @@ ExploreResult explore(const scenarios::ScenarioRegistry& registry, const Explore
     ++result.schedules;
     if (chooser.covered()) ++result.covered_runs;
     result.deepest_path = std::max(result.deepest_path, path.size());
+    for (const auto& [mark, hits] : report.marks) {
+      if (hits > 0) ++result.marks[mark];
+    }
     if (report.status != properties::RunStatus::kPass) {
       ++result.failures;
       const std::string first = report.violations.empty()

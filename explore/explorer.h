@@ -42,6 +42,9 @@ struct ExploreResult {
   bool complete = false;
   std::uint64_t failures = 0;                         // failing schedules
   std::map<std::string, std::uint64_t> by_invariant;  // failing schedules by first invariant
+  // Schedules that reached each mark (a run the reduction cut short, by what it reached before):
+  // a story aimed at one instant says here whether any schedule met it.
+  std::map<std::string, std::uint64_t> marks;
   std::uint64_t covered_runs = 0;  // runs cut short by the reduction (covered states)
   std::size_t deepest_path = 0;    // choice points on the longest path
   double wall_seconds = 0;

@@ -192,6 +192,35 @@ class CheckpointReplyAfterLocalExpiry final : public MarkRule {
   LocalExpiries expiries_;
 };
 
+// write-attempted-at-belief-end: a step meant a fenced write (the workload's kIntent, recorded as
+// the write is attempted, before the fence's check) at the very instant the local expiry the
+// store's grants give its token ends, on the holder's monotonic clock: the instant
+// explore-write-at-expiry aims at, where the expiry watchdog and the write's check are runnable
+// together (red team 39a-32: the story's timing one latency off, no choice met the instant, and
+// nothing said so).
+class WriteAttemptedAtBeliefEnd final : public MarkRule {
+ public:
+  explicit WriteAttemptedAtBeliefEnd(const sim::World* world)
+      : expiries_(world ? LocalExpiryPolicy{world->options().lease.drift_bound_ppm,
+                                            world->options().lease.drift_margin_min_ns}
+                        : LocalExpiryPolicy{}) {}
+  std::vector<std::string_view> names() const override {
+    return {"write-attempted-at-belief-end"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    expiries_.add(e);
+    if (e.world != sim::WorldEventKind::kIntent) return;
+    const std::optional<LocalExpiries::Expiry> expiry =
+        expiries_.expiry(e.runtime.key, e.runtime.token, e.node);
+    if (expiry && e.local_monotonic_ns == expiry->monotonic_ns) {
+      reach("write-attempted-at-belief-end");
+    }
+  }
+
+ private:
+  LocalExpiries expiries_;
+};
+
 // renewal-raced-expiry: a renewal was refused as expired, or a holder's lease expired locally
 // while its renewal was in flight.
 class RenewalRacedExpiry final : public MarkRule {
@@ -739,6 +768,7 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<DrawnSituations>());
   rules.push_back(std::make_unique<CheckpointStoreTrouble>(world));
   rules.push_back(std::make_unique<RenewalAtStoreExpiry>());
+  rules.push_back(std::make_unique<WriteAttemptedAtBeliefEnd>(world));
   return rules;
 }
 

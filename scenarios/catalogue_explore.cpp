@@ -215,6 +215,9 @@ static void register_catalogue_explore(ScenarioRegistry& registry) {
                                      instances[world.choose("outage after the renewal of", 2)]};
         return sim::FaultPlan{{fault}};
       })
+      // A schedule where the write's check meets the belief's end (a floor: the instant the
+      // story is for; explore's output says how many of its schedules reached it).
+      .marks({"write-attempted-at-belief-end"})
       .add_to(registry);
 
   // A holder is stopped right after it sends its first renewal, which leaves when it resumes. The

@@ -57,6 +57,18 @@ TEST_F(CheckSpecTest, AGoodSpecIsOutlinedWithoutRunning) {
   EXPECT_FALSE(std::filesystem::exists(path("fencesim-sweep"))) << "check-spec ran something";
 }
 
+// The outline tells each phase by its own length (red team 39d-10 printed the safety phase as the
+// liveness budget too: a spec's author reads the budget the quiet phase gets from this line).
+TEST_F(CheckSpecTest, TheOutlineTellsEachPhaseByItsOwnLength) {
+  write("phases.toml",
+        "name = \"phases\"\nworkload = \"kleppmann-fencing\"\n[options]\n"
+        "safety_phase = \"70s\"\nliveness_budget = \"200s\"\n");
+  const Result result = fencesim("check-spec phases.toml");
+  ASSERT_EQ(result.code, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("\n  phases: safety 70s, liveness budget 200s\n"), std::string::npos)
+      << result.out;
+}
+
 // The shipped story of a pause past the lease while a checkpoint is on the wire passes its first
 // 40 seeds: its committed steps still end lost. It is the one story that reaches that moment (red
 // team 36c-06's runner, which ended such a step ok, fails several of these seeds and passed every

@@ -14,6 +14,7 @@
 #include "runtime/execution_fence.h"
 #include "runtime/frame.h"
 #include "runtime/held_lease.h"
+#include "runtime/placement_queue.h"
 #include "runtime/testing/leases_fixture.h"
 #include "runtime/tree_cancel.h"
 #include "runtime/tree_runner.h"
@@ -525,6 +526,33 @@ TEST(Cancel, ACancelDecidedUnderALeaseGivenBackIsTheCancelNotALoss) {
   const FailureDecision given_back = decide_under_lease(reason, *lease);
   EXPECT_EQ(given_back.kind, FailureDecision::Kind::Cancelled) << "given back: still the cancel";
   EXPECT_EQ(given_back.code, "execution.cancelled");
+}
+
+// A cancelled AnyInstance child has not completed: its parent waits for its children to complete,
+// so a client's cancel of a child's tree (its own lease key) leaves the parent waiting at the
+// group, never past it, and never completing its tree with that child's work undone (red team
+// 39c-38 counted a cancelled child as done: the parent went on and committed its completion).
+TEST(Cancel, ACancelledChildIsNotACompletedOne) {
+  LeasesFixture f;
+  const LeaseKey child = child_lease_key(kKey, "g/c");
+  f.workflows.add(Workflow{"child", {StepItem{"work", [&](ExecutionContext& c) {
+                                                c.env().sleep(2 * kSecond);
+                                              }}}});
+  f.workflows.add(Workflow{"w",
+                           {GroupItem{"g", {{"c", ChildPlacement::kAnyInstance, "child"}}},
+                            StepItem{"after", [](ExecutionContext&) {}}}});
+  f.add_instance("A");
+  f.queue.place(kKey, "w", std::nullopt);
+  f.start_all();
+  f.time.advance(500 * kMillisecond);  // the child is placed, its step runs
+  ASSERT_TRUE(f.queue.find(child).has_value())
+      << "no child placed under " << child.lease_execution_id;
+  ASSERT_EQ(f.checkpoints.request_cancel(child), CancelStatus::kRecorded);
+  f.time.advance(60 * kSecond);
+  EXPECT_FALSE(f.checkpoints.load(child).tree_completed);
+  EXPECT_EQ(started(f, "after"), 0u) << "the parent went past a group whose child was cancelled";
+  EXPECT_EQ(count_of(f, EventKind::kTreeCompleted, kKey), 0u);
+  EXPECT_FALSE(f.checkpoints.load(kKey).tree_completed);
 }
 
 }  // namespace

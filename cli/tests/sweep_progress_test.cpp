@@ -39,4 +39,17 @@ TEST(SweepProgress, EveryRunThatDidNotPassIsAFailureOfTheProgressLine) {
 }
 
 }  // namespace
+// The progress line's times: seconds under a minute, minutes and seconds under an hour, hours and
+// minutes from the hour on, rounded to the second (red team 39d-16 wrote an hour as "60m00s").
+TEST(SweepProgress, ADurationIsWrittenInTheLargestUnitsItReaches) {
+  EXPECT_EQ(format_duration(0), "0s");
+  EXPECT_EQ(format_duration(59.4), "59s");
+  EXPECT_EQ(format_duration(59.6), "1m00s");
+  EXPECT_EQ(format_duration(61), "1m01s");
+  EXPECT_EQ(format_duration(3599), "59m59s");
+  EXPECT_EQ(format_duration(3600), "1h00m");
+  EXPECT_EQ(format_duration(3660), "1h01m");
+  EXPECT_EQ(format_duration(-5), "0s");
+}
+
 }  // namespace fencesim::cli::sweep_progress_test

@@ -24,6 +24,7 @@
 
 #include "cli/commands.h"
 #include "cli/corpus_entry.h"
+#include "cli/corpus_faults.h"
 #include "cli/execute.h"
 #include "cli/parse.h"
 #include "reports/replay_compare.h"
@@ -80,23 +81,6 @@ std::string outcome(const properties::RunReport& report) {
     return fmt::format("{} of {}", status, first_invariant(report));
   }
   return report.detail.empty() ? status : fmt::format("{}: {}", status, report.detail);
-}
-
-// The plan's faults that never fired: each fired fault is recorded as a kFaultApplied event whose
-// detail is the fault in words, so the two are matched as multisets of descriptions.
-std::vector<std::string> unfired_faults(const sim::FaultPlan& plan,
-                                        const std::map<std::string, std::size_t>& applied) {
-  std::map<std::string, std::size_t> left = applied;
-  std::vector<std::string> unfired;
-  for (const sim::Fault& fault : plan.faults) {
-    auto it = left.find(sim::describe(fault));
-    if (it != left.end() && it->second > 0) {
-      --it->second;
-    } else {
-      unfired.push_back(sim::describe(fault));
-    }
-  }
-  return unfired;
 }
 
 Verdict judge(const scenarios::ScenarioRegistry& registry, const fs::path& path) {

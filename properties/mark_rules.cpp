@@ -29,6 +29,14 @@ bool names_fault(const sim::Name& detail, sim::FaultKind kind) {
          detail.view()[name.size()] == ' ';
 }
 
+// The world's lease terms as the local-expiry rules read them (the harness's terms, never the
+// runtime's policy); defaults when only the rules' names are listed.
+LocalExpiryPolicy expiry_policy_of(const sim::World* world) {
+  if (world == nullptr) return LocalExpiryPolicy{};
+  return LocalExpiryPolicy{world->options().lease.drift_bound_ppm,
+                           world->options().lease.drift_margin_min_ns};
+}
+
 // Marks a workload records itself (World::mark), by their names.
 class WorkloadMarks final : public MarkRule {
  public:
@@ -172,9 +180,7 @@ class RenewalReplyLate final : public MarkRule {
 class CheckpointReplyAfterLocalExpiry final : public MarkRule {
  public:
   explicit CheckpointReplyAfterLocalExpiry(const sim::World* world)
-      : expiries_(world ? LocalExpiryPolicy{world->options().lease.drift_bound_ppm,
-                                            world->options().lease.drift_margin_min_ns}
-                        : LocalExpiryPolicy{}) {}
+      : expiries_(expiry_policy_of(world)) {}
   std::vector<std::string_view> names() const override {
     return {"checkpoint-reply-after-local-expiry"};
   }
@@ -201,9 +207,7 @@ class CheckpointReplyAfterLocalExpiry final : public MarkRule {
 class WriteAttemptedAtBeliefEnd final : public MarkRule {
  public:
   explicit WriteAttemptedAtBeliefEnd(const sim::World* world)
-      : expiries_(world ? LocalExpiryPolicy{world->options().lease.drift_bound_ppm,
-                                            world->options().lease.drift_margin_min_ns}
-                        : LocalExpiryPolicy{}) {}
+      : expiries_(expiry_policy_of(world)) {}
   std::vector<std::string_view> names() const override {
     return {"write-attempted-at-belief-end"};
   }

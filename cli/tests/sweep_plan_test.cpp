@@ -131,16 +131,22 @@ TEST(Protocol, TasksRoundTripAndMalformedLinesAreRefused) {
   EXPECT_EQ(lines.next(), "cd");
 }
 
-// A worker's answer is checked whole before the parent reads a field of it (the engine reads a
-// branch's wall_seconds, task_seconds and cpu_seconds as numbers): a branch answer without one of
-// them is a broken worker's, refused, as a "done" without its times is.
-TEST(Protocol, ABranchAnswerIsRefusedWithoutItsTimes) {
+// A run record a worker could send: scenario "a", seed 3, passed.
+reports::RunRecord a_passing_record() {
   reports::RunRecord record;
   record.scenario = "a";
   record.strategy = "random";
   record.seed = 3;
   record.status = "pass";
   record.history_hash = "0123456789abcdef";
+  return record;
+}
+
+// A worker's answer is checked whole before the parent reads a field of it (the engine reads a
+// branch's wall_seconds, task_seconds and cpu_seconds as numbers): a branch answer without one of
+// them is a broken worker's, refused, as a "done" without its times is.
+TEST(Protocol, ABranchAnswerIsRefusedWithoutItsTimes) {
+  reports::RunRecord record = a_passing_record();
   record.branch = reports::BranchRecord{{"mark", 7, 2}, {}, ""};
   const nlohmann::json whole{{"type", "branch"},
                              {"id", 4},
@@ -166,12 +172,7 @@ TEST(Protocol, ABranchAnswerIsRefusedWithoutItsTimes) {
 // A done answer's CPU time is read when it is a number; a worker of an older binary sent none, and
 // its runs count no CPU time (0) rather than making the worker a broken one.
 TEST(Protocol, ADoneAnswersCpuTimeIsZeroWhenItSentNone) {
-  reports::RunRecord record;
-  record.scenario = "a";
-  record.strategy = "random";
-  record.seed = 3;
-  record.status = "pass";
-  record.history_hash = "0123456789abcdef";
+  reports::RunRecord record = a_passing_record();
   const nlohmann::json whole{{"type", "done"},
                              {"id", 4},
                              {"record", reports::to_json(record)},

@@ -19,6 +19,18 @@ namespace {
 
 using nlohmann::ordered_json;
 
+// Each track's name, by (pid, tid), from the trace's metadata.
+std::map<std::pair<int, int>, std::string> thread_names(const ordered_json& trace) {
+  std::map<std::pair<int, int>, std::string> names;
+  for (const ordered_json& event : trace["traceEvents"]) {
+    if (event["ph"] == "M" && event["name"] == "thread_name") {
+      names[{event["pid"].get<int>(), event["tid"].get<int>()}] =
+          event["args"]["name"].get<std::string>();
+    }
+  }
+  return names;
+}
+
 TEST(PerfettoTest, EveryEventIsWellFormed) {
   const testing::Captured& run = testing::failing_kleppmann();
   // Round-trips through text, as a viewer reads it.
@@ -105,13 +117,7 @@ TEST(PerfettoTest, SpansNestOnEveryTrack) {
 // spans shared a track, and the kleppmann runs above have none to overlap).
 TEST(PerfettoTest, OverlappingSpansOfABusyRunArePackedOntoTracksOfTheirOwn) {
   const testing::Captured run = testing::run_and_capture("nightly-mix", 1);
-  std::map<std::pair<int, int>, std::string> names;
-  for (const ordered_json& event : run.trace["traceEvents"]) {
-    if (event["ph"] == "M" && event["name"] == "thread_name") {
-      names[{event["pid"].get<int>(), event["tid"].get<int>()}] =
-          event["args"]["name"].get<std::string>();
-    }
-  }
+  std::map<std::pair<int, int>, std::string> names = thread_names(run.trace);
   std::map<std::pair<int, int>, double> free_at;
   std::set<std::pair<int, int>> packed;  // the tracks a second span of a family went to
   for (const ordered_json& event : run.trace["traceEvents"]) {
@@ -134,13 +140,7 @@ TEST(PerfettoTest, OverlappingSpansOfABusyRunArePackedOntoTracksOfTheirOwn) {
 // nearly in start order.)
 TEST(PerfettoTest, EachFamilyTakesAsManyTracksAsItsSpansOverlap) {
   const testing::Captured run = testing::run_and_capture("nightly-mix", 1);
-  std::map<std::pair<int, int>, std::string> names;
-  for (const ordered_json& event : run.trace["traceEvents"]) {
-    if (event["ph"] == "M" && event["name"] == "thread_name") {
-      names[{event["pid"].get<int>(), event["tid"].get<int>()}] =
-          event["args"]["name"].get<std::string>();
-    }
-  }
+  std::map<std::pair<int, int>, std::string> names = thread_names(run.trace);
   // (pid, family) -> its tracks, and its spans as [start, end) in whole nanoseconds, as they were
   // packed (a start and an end of one instant, read back from microseconds, compare equal).
   std::map<std::pair<int, std::string>, std::set<int>> tracks;

@@ -174,50 +174,37 @@ class RenewalReplyLate final : public MarkRule {
   std::map<MarkHolderToken, std::int64_t> store_renewed_;
 };
 
-// checkpoint-reply-after-local-expiry: a step's checkpoint was committed, and its holder read the
-// reply only at or after the local expiry the store's grants give its token (a holder paused with
-// the checkpoint on the wire): the step must then end lost (stale-step-ends-lost).
-class CheckpointReplyAfterLocalExpiry final : public MarkRule {
+// The moments at a holder's local expiry, by the expiry the store's grants give its token on the
+// holder's monotonic clock (one reading of the grants for both: it is fed every event):
+// - checkpoint-reply-after-local-expiry: a step's checkpoint was committed, and its holder read the
+//   reply only at or after that expiry (a holder paused with the checkpoint on the wire): the step
+//   must then end lost (stale-step-ends-lost);
+// - write-attempted-at-belief-end: a step meant a fenced write (the workload's kIntent, recorded
+//   as the write is attempted, before the fence's check) at that very instant: the instant
+//   explore-write-at-expiry aims at, where the expiry watchdog and the write's check are runnable
+//   together (red team 39a-32: the story's timing one latency off, no choice met the instant, and
+//   nothing said so).
+class LocalExpiryMoments final : public MarkRule {
  public:
-  explicit CheckpointReplyAfterLocalExpiry(const sim::World* world)
-      : expiries_(expiry_policy_of(world)) {}
+  explicit LocalExpiryMoments(const sim::World* world) : expiries_(expiry_policy_of(world)) {}
   std::vector<std::string_view> names() const override {
-    return {"checkpoint-reply-after-local-expiry"};
+    return {"checkpoint-reply-after-local-expiry", "write-attempted-at-belief-end"};
   }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     expiries_.add(e);
+    if (e.world == sim::WorldEventKind::kIntent) {
+      const std::optional<LocalExpiries::Expiry> expiry =
+          expiries_.expiry(e.runtime.key, e.runtime.token, e.node);
+      if (expiry && e.local_monotonic_ns == expiry->monotonic_ns) {
+        reach("write-attempted-at-belief-end");
+      }
+      return;
+    }
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr || r->kind != EventKind::kCheckpointCommitted || r->step == "<tree>") return;
     const std::optional<LocalExpiries::Expiry> expiry = expiries_.expiry(r->key, r->token, e.node);
     if (expiry && e.local_monotonic_ns >= expiry->monotonic_ns) {
       reach("checkpoint-reply-after-local-expiry");
-    }
-  }
-
- private:
-  LocalExpiries expiries_;
-};
-
-// write-attempted-at-belief-end: a step meant a fenced write (the workload's kIntent, recorded as
-// the write is attempted, before the fence's check) at the very instant the local expiry the
-// store's grants give its token ends, on the holder's monotonic clock: the instant
-// explore-write-at-expiry aims at, where the expiry watchdog and the write's check are runnable
-// together (red team 39a-32: the story's timing one latency off, no choice met the instant, and
-// nothing said so).
-class WriteAttemptedAtBeliefEnd final : public MarkRule {
- public:
-  explicit WriteAttemptedAtBeliefEnd(const sim::World* world)
-      : expiries_(expiry_policy_of(world)) {}
-  std::vector<std::string_view> names() const override {
-    return {"write-attempted-at-belief-end"};
-  }
-  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
-    expiries_.add(e);
-    if (e.world != sim::WorldEventKind::kIntent) return;
-    const std::optional<LocalExpiries::Expiry> expiry =
-        expiries_.expiry(e.runtime.key, e.runtime.token, e.node);
-    if (expiry && e.local_monotonic_ns == expiry->monotonic_ns) {
-      reach("write-attempted-at-belief-end");
     }
   }
 
@@ -757,7 +744,7 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<SinkMarks>());
   rules.push_back(std::make_unique<StoreRenewalRefusals>());
   rules.push_back(std::make_unique<RenewalReplyLate>(world));
-  rules.push_back(std::make_unique<CheckpointReplyAfterLocalExpiry>(world));
+  rules.push_back(std::make_unique<LocalExpiryMoments>(world));
   rules.push_back(std::make_unique<RenewalRacedExpiry>());
   rules.push_back(std::make_unique<ExpiryDuringWrite>());
   rules.push_back(std::make_unique<FencedAfterLocalExpiry>());
@@ -772,7 +759,6 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<DrawnSituations>());
   rules.push_back(std::make_unique<CheckpointStoreTrouble>(world));
   rules.push_back(std::make_unique<RenewalAtStoreExpiry>());
-  rules.push_back(std::make_unique<WriteAttemptedAtBeliefEnd>(world));
   return rules;
 }
 

@@ -1,0 +1,271 @@
+// Snapshots: what fencesim prints and writes for fixed inputs, every byte of it but the machine's
+// measurements (snapshot_text.h), compared with the text kept in cli/tests/snapshots/.
+//
+// Why: the other tests each assert the few fields their author thought of. A harness bug that
+// changes anything else a user reads (a line of a report, a fault's description, a mark's count, a
+// replay file's field, a run's history) leaves them all green; the main job's sweep sees only
+// failures and unproven claims. A snapshot sees every difference. When a change is meant, the
+// snapshots are written again and the difference is read in review:
+//
+//   FENCESIM_UPDATE_SNAPSHOTS=1 build/ci/cli/cli_tests --gtest_filter='Snapshots/*'
+//
+// A case runs its commands in a directory of its own holding a copy of specs/, so every path it
+// prints is relative and the same on every machine.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/tests/command_fixture.h"
+#include "cli/tests/snapshot_text.h"
+#include "tests/paths.h"
+
+namespace fencesim::cli::testing {
+namespace {
+
+struct SnapshotCase {
+  std::string name;
+  std::vector<std::string> commands;  // fencesim's arguments, run in order (a shell expands them)
+  std::vector<std::string> files;     // what the commands wrote that the snapshot keeps
+};
+
+void PrintTo(const SnapshotCase& c, std::ostream* out) { *out << c.name; }
+
+std::vector<std::string> every_scenario_run(const std::vector<int>& seeds) {
+  std::vector<std::string> commands{"list"};
+  // The names come from the binary's own list (read by the case), so a new scenario shows up in
+  // the snapshot as a difference to accept.
+  for (const int seed : seeds) {
+    commands.push_back("__each_scenario__ run --scenario {} --seed " + std::to_string(seed));
+  }
+  return commands;
+}
+
+std::vector<SnapshotCase> cases() {
+  const std::string failing_sweep =
+      "sweep --scenario kleppmann-fencing --seeds 1..3 --jobs 1 --progress-every 1h "
+      "--sink-double accept-stale --out out";
+  const std::string failure = "out/failures/kleppmann-fencing-pct-d0-1";
+  return {
+      {"every-scenario", every_scenario_run({1, 2}), {}},
+      {"every-spec",
+       {"__each_spec__ run --spec {} --seed 1", "__each_spec__ run --spec {} --seed 2",
+        "check-spec specs/*.toml"},
+       {}},
+      {"strategies",
+       {"run --scenario nightly-mix --seed 3 --strategy pct",
+        "run --scenario nightly-mix --seed 3 --strategy pct-d4",
+        "run --scenario nightly-mix --seed 3 --strategy drawn",
+        "run --scenario swarm --seed 5 --strategy random",
+        "run --scenario swarm --seed 6 --json",
+        "check-determinism --scenario nightly-mix --seeds 1..3"},
+       {}},
+      {"trace-kleppmann-fencing",
+       {"run --scenario kleppmann-fencing --seed 1 --trace trace.txt"},
+       {"trace.txt"}},
+      {"trace-instance-crash-restart",
+       {"run --scenario instance-crash-restart --seed 2 --trace trace.txt"},
+       {"trace.txt"}},
+      {"trace-lease-store-restart",
+       {"run --scenario lease-store-restart --seed 1 --trace trace.txt"},
+       {"trace.txt"}},
+      {"trace-migration-during-renewal",
+       {"run --scenario migration-during-renewal --seed 1 --trace trace.txt"},
+       {"trace.txt"}},
+      {"trace-withdrawal-inside-pass",
+       {"run --scenario withdrawal-inside-pass --seed 1 --trace trace.txt"},
+       {"trace.txt"}},
+      {"failing-run",
+       {"run --scenario kleppmann-fencing --seed 1 --sink-double accept-stale --html run.html "
+        "--perfetto run.perfetto.json --replay-out run.replay.json",
+        "replay run.replay.json", "shrink run.replay.json --out shrunk.json",
+        "replay shrunk.json"},
+       {"run.replay.json", "shrunk.json", "run.perfetto.json", "run.html"}},
+      {"failing-sweep",
+       {failing_sweep, "corpus run out/failures", "replay " + failure + ".shrunk.replay.json"},
+       {"out/summary.md", "out/summary.json", "out/junit.xml", "out/runs.jsonl", "out/sweep.json",
+        failure + ".replay.json", failure + ".shrunk.replay.json", failure + ".timeline.json",
+        "out/report.html"}},
+      {"passing-sweep",
+       {"sweep --scenario nightly-mix --scenario swarm --scenario cancel-races-confirm "
+        "--seeds 1..6 --jobs 1 --progress-every 1h --out out"},
+       {"out/summary.md", "out/summary.json", "out/runs.jsonl"}},
+      {"sharded-sweep",
+       {"sweep --scenario nightly-mix --seeds 1..6 --shard 0/2 --jobs 1 --progress-every 1h "
+        "--out a",
+        "sweep --scenario nightly-mix --seeds 1..6 --shard 1/2 --jobs 1 --progress-every 1h "
+        "--out b",
+        "merge a b --out merged"},
+       {"merged/summary.md", "merged/runs.jsonl"}},
+      {"explore",
+       {"explore --scenario explore-write-at-expiry",
+        "explore --scenario explore-confirm-stop --bound 1 --sink-double accept-stale --out ex"},
+       {}},
+      {"misuse",
+       {"run --scenario kleppmann-fencing --seed x", "run --scenario no-such-scenario --seed 1",
+        "sweep --scenario nightly-mix --seeds 5..1 --out out", "replay missing.json",
+        "check-spec missing.toml"},
+       {}},
+  };
+}
+
+std::string run_in(const std::filesystem::path& dir, const std::string& args,
+                   const std::vector<std::string>& names) {
+  std::string text;
+  auto one = [&](const std::string& command_args) {
+    const std::string command = "cd '" + dir.string() + "' && '" +
+                                fencesim::testing::fencesim_binary() + "' " + command_args +
+                                " >out.txt 2>err.txt";
+    const int status = std::system(command.c_str());
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    text += "$ fencesim " + command_args + "\nexit " + std::to_string(code) + "\n";
+    for (const char* stream : {"out", "err"}) {
+      const std::string output = read_text(dir / (std::string(stream) + ".txt"));
+      if (output.empty()) continue;
+      text += std::string("--- std") + stream + "\n" + snapshot::mask_text(output);
+    }
+    std::filesystem::remove(dir / "out.txt");
+    std::filesystem::remove(dir / "err.txt");
+  };
+  const std::size_t hole = args.find("{}");
+  if (hole == std::string::npos) {
+    one(args);
+    return text;
+  }
+  const std::string body = args.substr(args.find(' ') + 1);
+  const std::size_t body_hole = body.find("{}");
+  for (const std::string& name : names) {
+    one(body.substr(0, body_hole) + name + body.substr(body_hole + 2));
+  }
+  return text;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+class Snapshots : public CommandTest, public ::testing::WithParamInterface<SnapshotCase> {};
+
+TEST_P(Snapshots, OutputIsAsKept) {
+  const SnapshotCase& c = GetParam();
+  const std::filesystem::path source = fencesim::testing::source_dir();
+  std::filesystem::copy(source / "specs", dir_ / "specs");
+  std::vector<std::string> specs;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_ / "specs")) {
+    specs.push_back("specs/" + entry.path().filename().string());
+  }
+  std::sort(specs.begin(), specs.end());
+  const std::vector<std::string> scenarios = [&] {
+    std::vector<std::string> names;
+    for (const std::string& line : lines_of(fencesim("list").out)) {
+      names.push_back(line.substr(0, line.find(' ')));
+    }
+    return names;
+  }();
+  ASSERT_FALSE(scenarios.empty());
+
+  std::string actual = "# snapshot " + c.name + " (cli/tests/snapshot_test.cpp)\n";
+  for (const std::string& command : c.commands) {
+    const bool each_spec = command.starts_with("__each_spec__");
+    const bool each_scenario = command.starts_with("__each_scenario__");
+    actual += run_in(dir_, command,
+                     each_spec ? specs : each_scenario ? scenarios : std::vector<std::string>{});
+  }
+  for (const std::string& file : c.files) {
+    actual += "=== file " + file + "\n";
+    ASSERT_TRUE(exists(file)) << c.name << ": no " << file;
+    actual += snapshot::normalize_file(file, read(file));
+  }
+
+  const std::filesystem::path kept = source / "cli/tests/snapshots" / (c.name + ".txt");
+  if (std::getenv("FENCESIM_UPDATE_SNAPSHOTS") != nullptr) {
+    std::ofstream(kept, std::ios::binary) << actual;
+    return;
+  }
+  ASSERT_TRUE(std::filesystem::exists(kept))
+      << "no snapshot " << kept << ": write it with FENCESIM_UPDATE_SNAPSHOTS=1";
+  const std::vector<std::string> want = lines_of(read_text(kept));
+  const std::vector<std::string> got = lines_of(actual);
+  std::string section;
+  std::size_t differing = 0;
+  std::string first;
+  for (std::size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
+    const std::string w = i < want.size() ? want[i] : "<end>";
+    const std::string g = i < got.size() ? got[i] : "<end>";
+    if (g.starts_with("$ fencesim") || g.starts_with("=== file")) section = g;
+    if (w == g) continue;
+    if (differing++ == 0) {
+      first = "line " + std::to_string(i + 1) + " (under '" + section + "'):\n  kept: " +
+              w.substr(0, 300) + "\n  now:  " + g.substr(0, 300);
+    }
+  }
+  EXPECT_EQ(differing, 0U) << c.name << ": " << differing << " line(s) differ from " << kept
+                           << "; the first at " << first
+                           << "\nIf the change is meant: FENCESIM_UPDATE_SNAPSHOTS=1 "
+                              "build/ci/cli/cli_tests --gtest_filter='Snapshots/*'";
+}
+
+INSTANTIATE_TEST_SUITE_P(Snapshots, Snapshots, ::testing::ValuesIn(cases()),
+                         [](const auto& param_info) {
+                           std::string name = param_info.param.name;
+                           for (char& ch : name) {
+                             if (ch == '-') ch = '_';
+                           }
+                           return name;
+                         });
+
+TEST(SnapshotText, MasksTheMachinesMeasurementsAndKeepsTheRunsFacts) {
+  const std::string text =
+      "history hash: 9ca1e1622c0d4068\nwall seconds: 0.128\nsteps: 14573\n"
+      "kleppmann-fencing: 3 runs, 3 failures, 69947x virtual/wall, 3 distinct histories "
+      "(100.0%), 776 distinct per CPU-second\n";
+  const std::string masked = snapshot::mask_text(text);
+  EXPECT_NE(masked.find("history hash: 9ca1e1622c0d4068"), std::string::npos) << masked;
+  EXPECT_NE(masked.find("steps: 14573"), std::string::npos) << masked;
+  EXPECT_NE(masked.find("3 distinct histories (100.0%)"), std::string::npos) << masked;
+  EXPECT_EQ(masked.find("0.128"), std::string::npos) << masked;
+  EXPECT_EQ(masked.find("69947"), std::string::npos) << masked;
+  EXPECT_EQ(masked.find("776"), std::string::npos) << masked;
+}
+
+TEST(SnapshotText, MasksOnlyTheMeasuredColumnsOfATable) {
+  const std::string markdown =
+      "| runs | failed | wall s | seeds / s |\n| --- | --- | --- | --- |\n| 3 | 1 | 0.1 | 20.8 |\n"
+      "\n| runs |\n| --- |\n| 7 |\n";
+  const std::string masked = snapshot::mask_text(markdown);
+  EXPECT_NE(masked.find("| 3 | 1 |"), std::string::npos) << masked;
+  EXPECT_NE(masked.find("| 7 |"), std::string::npos) << masked;
+  EXPECT_EQ(masked.find("20.8"), std::string::npos) << masked;
+  EXPECT_EQ(masked.find("0.1 "), std::string::npos) << masked;
+
+  const std::string html =
+      "<table><thead><tr><th>runs</th><th>wall s</th><th>failed</th></tr></thead><tbody>"
+      "<tr><td>3</td><td>0.144</td><td>2</td></tr><tr><td>4</td><td>0.5</td><td>0</td></tr>"
+      "</tbody></table>\n";
+  const std::string page = snapshot::mask_text(html);
+  EXPECT_NE(page.find("<td>3</td><td><measured></td><td>2</td>"), std::string::npos) << page;
+  EXPECT_NE(page.find("<td>4</td><td><measured></td><td>0</td>"), std::string::npos) << page;
+}
+
+TEST(SnapshotText, JsonIsMaskedByKeyAtAnyDepth) {
+  const std::string json =
+      R"({"runs":3,"wall_seconds":0.14,"totals":{"cpu_seconds":0.003,"failed":1},)"
+      R"("mark_hits_per_cpu_second":{"a":775.7}})";
+  const std::string masked = snapshot::normalize_file("summary.json", json);
+  EXPECT_NE(masked.find("\"runs\": 3"), std::string::npos) << masked;
+  EXPECT_NE(masked.find("\"failed\": 1"), std::string::npos) << masked;
+  EXPECT_EQ(masked.find("0.14"), std::string::npos) << masked;
+  EXPECT_EQ(masked.find("0.003"), std::string::npos) << masked;
+  EXPECT_EQ(masked.find("775"), std::string::npos) << masked;
+}
+
+}  // namespace
+}  // namespace fencesim::cli::testing

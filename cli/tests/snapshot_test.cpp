@@ -91,6 +91,15 @@ std::vector<SnapshotCase> cases() {
        {"out/summary.md", "out/summary.json", "out/junit.xml", "out/runs.jsonl", "out/sweep.json",
         failure + ".replay.json", failure + ".shrunk.replay.json", failure + ".timeline.json",
         "out/report.html"}},
+      {"branching-and-known-sweeps",
+       {"sweep --scenario kleppmann-fencing --scenario withdrawal-inside-pass --seeds 1..3 "
+        "--jobs 1 --progress-every 1h --branch-at takeover-mid-step --branches 3 --out branched",
+        failing_sweep,
+        "sweep --scenario kleppmann-fencing --seeds 4..6 --jobs 1 --progress-every 1h "
+        "--sink-double accept-stale --known out --fail-on new --out again",
+        "sweep --spec specs/double-takeover.toml --seeds 1..4 --jobs 1 --progress-every 1h "
+        "--strategy both --out spec"},
+       {"branched/summary.md", "branched/runs.jsonl", "again/summary.md", "spec/summary.md"}},
       {"passing-sweep",
        {"sweep --scenario nightly-mix --scenario swarm --scenario cancel-races-confirm "
         "--seeds 1..6 --jobs 1 --progress-every 1h --out out"},

@@ -243,6 +243,9 @@ TEST(SnapshotText, MasksTheMachinesMeasurementsAndKeepsTheRunsFacts) {
   EXPECT_EQ(masked.find("0.128"), std::string::npos) << masked;
   EXPECT_EQ(masked.find("69947"), std::string::npos) << masked;
   EXPECT_EQ(masked.find("776"), std::string::npos) << masked;
+  // A sweep's report line, wherever it is in the output.
+  const std::string reports = snapshot::mask_text("reports: out/summary.json (0.9s)\nsweep: 3\n");
+  EXPECT_EQ(reports, "reports: out/summary.json (<measured>)\nsweep: 3\n");
 }
 
 TEST(SnapshotText, MasksOnlyTheMeasuredColumnsOfATable) {

@@ -136,7 +136,8 @@ inline std::string mask_text(std::string text) {
     // Right-aligned figures: the padding goes with them (its width is the figure's).
     r.emplace_back(R"( *[0-9.]+ (distinct )?per CPU-second)", " " + m + " $1per CPU-second");
     r.emplace_back(R"(\([0-9.]+ CPU s\))", "(" + m + " CPU s)");
-    r.emplace_back(R"(\(([0-9]+\.)?[0-9]+s\)$)", "(" + m + ")");
+    // The time a sweep took to write its reports, at the end of its line.
+    r.emplace_back(R"(\(([0-9]+\.)?[0-9]+s\)\n)", "(" + m + ")\n");
     // explore's search lines: "949 schedules      0.51 s  0 violations".
     r.emplace_back(R"(schedules +[0-9.]+ s )", "schedules " + m + " s ");
     // JUnit's times, and the same measurements inside JSON embedded in a page.

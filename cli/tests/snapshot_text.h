@@ -21,7 +21,7 @@ inline constexpr std::string_view kMasked = "<measured>";
 inline bool measured_key(std::string_view key) {
   static const std::set<std::string, std::less<>> keys = {
       "wall_seconds", "cpu_seconds", "seeds_per_second", "distinct_per_cpu_second",
-      "mark_hits_per_cpu_second", "runs_per_second", "events_per_cpu_second"};
+      "mark_hits_per_cpu_second", "virtual_per_wall", "used_seconds", "task_seconds"};
   return keys.contains(key);
 }
 
@@ -143,7 +143,8 @@ inline std::string mask_text(std::string text) {
     // JUnit's times, and the same measurements inside JSON embedded in a page.
     r.emplace_back(R"#(time="[0-9.]+")#", "time=\"" + m + "\"");
     r.emplace_back(
-        R"#("(wall_seconds|cpu_seconds|seeds_per_second|distinct_per_cpu_second)":[0-9.eE+-]+)#",
+        R"#("(wall_seconds|cpu_seconds|seeds_per_second|distinct_per_cpu_second|virtual_per_wall|)#"
+        R"#(used_seconds|task_seconds)":[0-9.eE+-]+)#",
         "\"$1\":\"" + m + "\"");
     r.emplace_back(R"#("mark_hits_per_cpu_second":\{[^}]*\})#",
                    "\"mark_hits_per_cpu_second\":\"" + m + "\"");

@@ -104,6 +104,14 @@ std::vector<SnapshotCase> cases() {
        {"sweep --scenario nightly-mix --scenario swarm --scenario cancel-races-confirm "
         "--seeds 1..6 --jobs 1 --progress-every 1h --out out"},
        {"out/summary.md", "out/summary.json", "out/runs.jsonl"}},
+      // Two workers: what a sweep reports does not depend on how its runs were shared out.
+      {"two-worker-sweeps",
+       {"sweep --scenario nightly-mix --scenario swarm --scenario cancel-races-confirm "
+        "--seeds 1..6 --jobs 2 --progress-every 1h --out out",
+        "sweep --scenario kleppmann-fencing --scenario completion-in-flight --seeds 1..4 --jobs 2 "
+        "--progress-every 1h --sink-double accept-stale --out failing"},
+       {"out/summary.md", "out/runs.jsonl", "failing/summary.md", "failing/summary.json",
+        "failing/runs.jsonl"}},
       {"sharded-sweep",
        {"sweep --scenario nightly-mix --seeds 1..6 --shard 0/2 --jobs 1 --progress-every 1h "
         "--out a",

@@ -224,25 +224,12 @@ TEST_P(Snapshots, OutputIsAsKept) {
   }
   ASSERT_TRUE(std::filesystem::exists(kept))
       << "no snapshot " << kept << ": write it with FENCESIM_UPDATE_SNAPSHOTS=1";
-  const std::vector<std::string> want = lines_of(read_text(kept));
-  const std::vector<std::string> got = lines_of(actual);
-  std::string section;
-  std::size_t differing = 0;
-  std::string first;
-  for (std::size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
-    const std::string w = i < want.size() ? want[i] : "<end>";
-    const std::string g = i < got.size() ? got[i] : "<end>";
-    if (g.starts_with("$ fencesim") || g.starts_with("=== file")) section = g;
-    if (w == g) continue;
-    if (differing++ == 0) {
-      first = "line " + std::to_string(i + 1) + " (under '" + section + "'):\n  kept: " +
-              w.substr(0, 300) + "\n  now:  " + g.substr(0, 300);
-    }
-  }
-  EXPECT_EQ(differing, 0U) << c.name << ": " << differing << " line(s) differ from " << kept
-                           << "; the first at " << first
-                           << "\nIf the change is meant: FENCESIM_UPDATE_SNAPSHOTS=1 "
-                              "build/ci/cli/cli_tests --gtest_filter='Snapshots/*'";
+  const snapshot::Difference difference = snapshot::compare(read_text(kept), actual);
+  EXPECT_EQ(difference.lines, 0U) << c.name << ": " << difference.lines
+                                   << " line(s) differ from " << kept << "; the first at "
+                                   << difference.first
+                                   << "\nIf the change is meant: FENCESIM_UPDATE_SNAPSHOTS=1 "
+                                      "build/ci/cli/cli_tests --gtest_filter='Snapshots/*'";
 }
 
 INSTANTIATE_TEST_SUITE_P(Snapshots, Snapshots, ::testing::ValuesIn(cases()),
@@ -288,6 +275,20 @@ TEST(SnapshotText, MasksOnlyTheMeasuredColumnsOfATable) {
   const std::string page = snapshot::mask_text(html);
   EXPECT_NE(page.find("<td>3</td><td><measured></td><td>2</td>"), std::string::npos) << page;
   EXPECT_NE(page.find("<td>4</td><td><measured></td><td>0</td>"), std::string::npos) << page;
+}
+
+TEST(SnapshotText, ADifferenceIsCountedAndTheFirstNamedUnderItsCommand) {
+  const std::string kept = "$ fencesim run\nexit 0\nsteps: 4\n=== file t.txt\na\nb\n";
+  EXPECT_EQ(snapshot::compare(kept, kept).lines, 0U);
+  const snapshot::Difference changed =
+      snapshot::compare(kept, "$ fencesim run\nexit 0\nsteps: 5\n=== file t.txt\na\nc\n");
+  EXPECT_EQ(changed.lines, 2U);
+  EXPECT_EQ(changed.first, "line 3 (under '$ fencesim run'):\n  kept: steps: 4\n  now:  steps: 5");
+  // A line gone at the end is a difference too.
+  const snapshot::Difference shorter =
+      snapshot::compare(kept, "$ fencesim run\nexit 0\nsteps: 4\n=== file t.txt\na\n");
+  EXPECT_EQ(shorter.lines, 1U);
+  EXPECT_EQ(shorter.first, "line 6 (under '=== file t.txt'):\n  kept: b\n  now:  <end>");
 }
 
 TEST(SnapshotText, JsonIsMaskedByKeyAtAnyDepth) {

@@ -5,6 +5,7 @@
 // harness's behaviour and stays, so a change to it shows as a difference.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <regex>
 #include <set>
@@ -176,6 +177,38 @@ inline std::string normalize_file(std::string_view name, const std::string& text
     return value.dump(1) + "\n";
   }
   return mask_text(text);
+}
+
+// How a kept snapshot and a new one differ: the number of lines that differ (line by line, a
+// line missing at either end counted as differing) and the first, named by the command or file
+// it is under.
+struct Difference {
+  std::size_t lines = 0;
+  std::string first;
+};
+
+inline Difference compare(const std::string& kept, const std::string& now) {
+  auto lines_of = [](const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  };
+  const std::vector<std::string> want = lines_of(kept);
+  const std::vector<std::string> got = lines_of(now);
+  Difference difference;
+  std::string section;
+  for (std::size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
+    const std::string w = i < want.size() ? want[i] : "<end>";
+    const std::string g = i < got.size() ? got[i] : "<end>";
+    if (g.starts_with("$ fencesim") || g.starts_with("=== file")) section = g;
+    if (w == g) continue;
+    if (difference.lines++ == 0) {
+      difference.first = "line " + std::to_string(i + 1) + " (under '" + section + "'):\n  kept: " +
+                         w.substr(0, 300) + "\n  now:  " + g.substr(0, 300);
+    }
+  }
+  return difference;
 }
 
 }  // namespace fencesim::cli::testing::snapshot

@@ -84,7 +84,13 @@ std::vector<SnapshotCase> cases() {
        {"run --scenario kleppmann-fencing --seed 1 --sink-double accept-stale --html run.html "
         "--perfetto run.perfetto.json --replay-out run.replay.json",
         "replay run.replay.json", "shrink run.replay.json --out shrunk.json",
-        "replay shrunk.json"},
+        "replay shrunk.json",
+        // A replay file whose fault was changed: the run diverges from the history on file.
+        "__shell__ sed 's/41782032669/30000000000/' run.replay.json >changed.json",
+        "replay changed.json",
+        "__shell__ sed 's/\"version\": 4/\"version\": 99/' run.replay.json >future.json",
+        "replay future.json", "__shell__ head -c 300 run.replay.json >cut.json",
+        "replay cut.json"},
        {"run.replay.json", "shrunk.json", "run.perfetto.json", "run.html"}},
       {"failing-sweep",
        {failing_sweep, "corpus run out/failures", "replay " + failure + ".shrunk.replay.json"},
@@ -151,12 +157,18 @@ std::string run_in(const std::filesystem::path& dir, const std::string& args,
     command_text = command_text.substr(std::string_view("__unordered__ ").size());
   }
   auto one = [&](const std::string& command_args) {
-    const std::string command = "cd '" + dir.string() + "' && '" +
-                                fencesim::testing::fencesim_binary() + "' " + command_args +
+    // A shell command prepares a case's input (edits a file); fencesim runs everything else.
+    const bool shell = command_args.starts_with("__shell__ ");
+    const std::string program =
+        shell ? "" : "'" + fencesim::testing::fencesim_binary() + "' ";
+    const std::string shown = shell ? "$ " + command_args.substr(10) : "$ fencesim " + command_args;
+    const std::string command = "cd '" + dir.string() + "' && " +
+                                (shell ? "(" + command_args.substr(10) + ")"
+                                       : program + command_args) +
                                 " >out.txt 2>err.txt";
     const int status = std::system(command.c_str());
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    text += "$ fencesim " + command_args + "\nexit " + std::to_string(code) + "\n";
+    text += shown + "\nexit " + std::to_string(code) + "\n";
     for (const char* stream : {"out", "err"}) {
       std::string output = read_text(dir / (std::string(stream) + ".txt"));
       if (output.empty()) continue;

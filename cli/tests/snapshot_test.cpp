@@ -55,7 +55,7 @@ std::vector<SnapshotCase> cases() {
       {"every-scenario", every_scenario_run({1, 2}), {}},
       {"every-spec",
        {"__each_spec__ run --spec {} --seed 1", "__each_spec__ run --spec {} --seed 2",
-        "check-spec specs/*.toml"},
+        "__each_spec__ check-spec {}"},
        {}},
       {"strategies",
        {"run --scenario nightly-mix --seed 3 --strategy pct",

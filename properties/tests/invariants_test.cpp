@@ -442,6 +442,23 @@ TEST(StaleStepNeverSucceeds, AStepOvertakenByALaterTakeMustNotEndOk) {
   expect_one(found, StaleStepNeverSucceeds{}.name(), {started, taken, committed, ended});
 }
 
+// The first later grant is the one that counts: a take of token 3 after the commit does not
+// hide the take of token 2 before it (red team 40c-07: the last later grant was read).
+TEST(StaleStepNeverSucceeds, AnOvertakingTakeIsNotHiddenByAnotherAfterTheCommit) {
+  Story s;
+  s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto started = s.holder(EventKind::kStepStarted, "a", 1, "charge");
+  s.holder(EventKind::kCheckpointSent, "a", 1, "charge");
+  const auto taken = s.store(EventKind::kStoreLeaseGranted, "b", 2, kTtl);
+  const auto committed =
+      s.store(EventKind::kStoreCheckpointCommitted, "lease-store", 1, 2, "charge");
+  s.store(EventKind::kStoreLeaseGranted, "c", 3, kTtl);
+  const auto ended = s.holder(EventKind::kStepEnded, "a", 1, "charge", "ok");
+  std::vector<Violation> found;
+  check_stale_step_never_succeeds(s.events(), found);
+  expect_one(found, StaleStepNeverSucceeds{}.name(), {started, taken, committed, ended});
+}
+
 TEST(StaleStepNeverSucceeds, ACheckpointThatSettlesAfterLocalExpiryCannotEndOk) {
   // The store still had the token's epoch when the checkpoint arrived, so the commit stands; but
   // the holder's lease had expired before it knew, so the step must not report success (as a

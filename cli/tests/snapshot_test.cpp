@@ -43,6 +43,11 @@ std::vector<std::string> every_scenario_run(const std::vector<int>& seeds) {
   for (const int seed : seeds) {
     commands.push_back("__each_scenario__ run --scenario {} --seed " + std::to_string(seed));
   }
+  // The sink doubles: the runs where the sink oracles and the reference model speak.
+  for (const char* double_kind : {"accept-stale", "non-atomic"}) {
+    commands.push_back(std::string("__each_scenario__ run --scenario {} --seed 1 --sink-double ") +
+                       double_kind + " --replay-out failed.json");
+  }
   return commands;
 }
 
@@ -79,6 +84,21 @@ std::vector<SnapshotCase> cases() {
        {"trace.txt"}},
       {"trace-withdrawal-inside-pass",
        {"run --scenario withdrawal-inside-pass --seed 1 --trace trace.txt"},
+       {"trace.txt"}},
+      {"trace-fence-scoping",
+       {"run --scenario fence-scoping --seed 1 --trace trace.txt"},
+       {"trace.txt"}},
+      {"trace-withdrawal-watches-signal",
+       {"run --scenario withdrawal-watches-signal --seed 1 --trace trace.txt"},
+       {"trace.txt"}},
+      {"trace-withdrawal-outlives-its-pass",
+       {"run --scenario withdrawal-outlives-its-pass --seed 1 --trace trace.txt"},
+       {"trace.txt"}},
+      {"trace-confirm-then-unchecked-call",
+       {"run --scenario confirm-then-unchecked-call --seed 1 --trace trace.txt"},
+       {"trace.txt"}},
+      {"trace-yield-deferred-for-sibling",
+       {"run --scenario yield-deferred-for-sibling --seed 1 --trace trace.txt"},
        {"trace.txt"}},
       {"failing-run",
        {"run --scenario kleppmann-fencing --seed 1 --sink-double accept-stale --html run.html "

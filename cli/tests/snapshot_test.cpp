@@ -126,6 +126,14 @@ std::vector<SnapshotCase> cases() {
         "sweep --spec specs/double-takeover.toml --seeds 1..4 --jobs 1 --progress-every 1h "
         "--strategy both --out spec"},
        {"branched/summary.md", "branched/runs.jsonl", "again/summary.md", "spec/summary.md"}},
+      // Every failure known (--fail-on new), yet marks the scenario declares never reached: the
+      // sweep fails on its unproven claims alone.
+      {"unproven-claims",
+       {"sweep --scenario fenced-in-aggregate --seeds 1..100 --jobs 1 --progress-every 1h "
+        "--sink-double accept-stale --out first",
+        "sweep --scenario fenced-in-aggregate --seeds 101..200 --jobs 1 --progress-every 1h "
+        "--sink-double accept-stale --known first --fail-on new --out second"},
+       {"second/summary.md", "second/junit.xml"}},
       {"passing-sweep",
        {"sweep --scenario nightly-mix --scenario swarm --scenario cancel-races-confirm "
         "--seeds 1..6 --jobs 1 --progress-every 1h --out out"},

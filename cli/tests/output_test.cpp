@@ -3,6 +3,9 @@
 // may hold a space: "nightly runs/failures/...").
 #include <gtest/gtest.h>
 
+#include <sstream>
+#include <string>
+
 #include "cli/output.h"
 
 namespace fencesim::cli::output_test {
@@ -28,6 +31,21 @@ TEST(RunJson, NamesTheReplayFileWrittenAndNullWhenNone) {
   EXPECT_EQ(run_json(run, "fencesim-replay-kleppmann-fencing-1.json")["replay_file"],
             "fencesim-replay-kleppmann-fencing-1.json");
   EXPECT_TRUE(run_json(run, "")["replay_file"].is_null());
+}
+
+// A declared mark counts as reached by its count, not by its name's presence: a mark counted
+// zero times was not reached (red team 40a-09: "declared marks" counted it).
+TEST(RunSummary, ADeclaredMarkCountedZeroTimesIsNotReached) {
+  TimedRun run;
+  run.report.request.scenario = "kleppmann-fencing";
+  run.report.marks = {{"stale-write-refused", 0}, {"takeover-mid-step", 2}};
+  run.report.declared_marks = {"stale-write-refused >= 95%", "takeover-mid-step >= 95%"};
+  std::ostringstream out;
+  print_summary(out, run);
+  EXPECT_NE(out.str().find("declared marks: 1 of 2 reached: takeover-mid-step=2; not reached: "
+                           "stale-write-refused >= 95%\n"),
+            std::string::npos)
+      << out.str();
 }
 
 }  // namespace

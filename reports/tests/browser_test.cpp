@@ -173,6 +173,27 @@ TEST_F(BrowserTest, RunPageOfAFailureDrawsItsTimeline) {
   EXPECT_NE(loaded.dom.find("showing 0.000000 s to"), std::string::npos);
 }
 
+// The sentence a run page draws when no invariant was violated, as the browser's DOM holds it (the
+// page's script, in the same DOM, holds the bare sentence whatever the run).
+constexpr std::string_view kNoViolation = R"(<p class="muted">No invariant was violated.</p>)";
+
+// "No invariant was violated." only for a run without violations: a run with one lists it (red
+// team 40b-05: a page that said so for a single violation passed every test).
+TEST_F(BrowserTest, RunPageSaysNoViolationOnlyWhenThereIsNone) {
+  nlohmann::json timeline = testing::failing_kleppmann().timeline;
+  ASSERT_GE(timeline["violations"].size(), 1U);
+  for (const std::size_t kept : {std::size_t{0}, std::size_t{1}}) {
+    nlohmann::json cut = timeline;
+    cut["violations"] = nlohmann::json::array();
+    for (std::size_t i = 0; i < kept; ++i) cut["violations"].push_back(timeline["violations"][i]);
+    const Loaded loaded = load("violations.html", render_run_html(cut));
+    expect_drawn(loaded);
+    // As drawn (the page's script holds the sentence too).
+    EXPECT_EQ(loaded.dom.find(kNoViolation) != std::string::npos, kept == 0)
+        << kept << " violation(s)";
+  }
+}
+
 // Whether the run kept to the protocol's assumptions is said on the page: a "no" tells the reader
 // that belief and liveness were not judged (red team 32a: "-" shown for a run outside them, read
 // as a judged pass, passed every test).
@@ -228,7 +249,7 @@ TEST_F(BrowserTest, RunPageOfALongPassingRunDraws) {
   const testing::Captured run = testing::run_and_capture("nightly-mix", 1);
   const Loaded loaded = load("nightly-mix.html", render_run_html(run.timeline));
   expect_drawn(loaded);
-  EXPECT_NE(loaded.dom.find("No invariant was violated."), std::string::npos);
+  EXPECT_NE(loaded.dom.find(kNoViolation), std::string::npos);
   const Loaded small =
       load("kleppmann.html", render_run_html(testing::passing_kleppmann().timeline));
   expect_drawn(small);

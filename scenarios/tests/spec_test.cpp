@@ -260,6 +260,14 @@ TEST(Spec, EveryErrorNamesTheFileTheLineAndTheKey) {
        "lease of 30s"},
       {kHead + "[options]\nlatency = [\"20ms\", \"1ms\"]\n",
        "bad.toml:4: options.latency: a range must be [low, high] with low <= high"},
+      // An integer below its floor as well as above its ceiling (red team 40c-17: only the
+      // ceiling was checked, so a negative drift bound or a five-step limit passed).
+      {kHead + "[options]\ndrift_bound_ppm = -500\n",
+       "bad.toml:4: options.drift_bound_ppm: -500 is not within 0..100000"},
+      {kHead + "[options]\nstep_limit = 5\n",
+       "bad.toml:4: options.step_limit: 5 is not within 1000..1000000000"},
+      {kHead + "[options]\nstep_limit = 2000000000\n",
+       "bad.toml:4: options.step_limit: 2000000000 is not within 1000..1000000000"},
       {kHead + "[fault]\nkind = \"stall\"\n",
        "bad.toml:3: fault: must be an array of tables: write each fault as [[fault]]"},
       {kHead + "[[fault]]\nkind = \"stal\"\nnode = \"instance-1\"\n",

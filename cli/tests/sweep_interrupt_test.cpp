@@ -203,15 +203,23 @@ TEST_F(SweepInterruptTest, AFailureBeforeTheSignalFailsTheResumedSweep) {
 // (red team 34b: the plan preferred the configured budget to what was left, and a nightly resumed
 // after a SIGTERM ran past its slot by the time it had already spent; every test passed).
 TEST_F(SweepInterruptTest, AResumedBudgetSpendsOnlyWhatWasLeft) {
+  const auto begun = std::chrono::steady_clock::now();
   ASSERT_EQ(interrupt(fmt::format("sweep --scenario {} --budget 8s --jobs 2 --out cut", kScenario),
                       "cut", SIGTERM),
             143)
       << read_text(dir_ / "cut.out");
+  // The sweep lived inside the time this test waited for it, so it had at least the budget less
+  // that time left: in milliseconds (red team 40b-12: seconds were written where milliseconds are
+  // meant, and the resume ran for a thousandth of what was left, ending "completed").
+  const auto waited_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::steady_clock::now() - begun)
+                             .count();
   const nlohmann::json sweep = read_json(path("cut/sweep.json"));
   ASSERT_TRUE(sweep["interrupted"].is_object()) << sweep.dump();
   const std::uint64_t left_ms = sweep["interrupted"]["budget_left_ms"];
   ASSERT_GT(left_ms, 0u);
   ASSERT_LT(left_ms, 7'950u) << "the signal came before any time was spent";
+  EXPECT_GE(static_cast<std::int64_t>(left_ms) + 1, 8'000 - waited_ms) << "waited " << waited_ms;
   const Result resumed = fencesim("sweep --resume cut --jobs 2");
   ASSERT_EQ(resumed.code, 0) << resumed.out << resumed.err;
   EXPECT_NE(resumed.out.find(fmt::format(" of {:.1f}s used", static_cast<double>(left_ms) / 1e3)),

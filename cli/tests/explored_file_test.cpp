@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <set>
 
+#include "cli/replay_run.h"
 #include "cli/tests/sweep_fixture.h"
+#include "reports/replay_file.h"
+#include "scenarios/scenario.h"
 
 namespace fencesim::cli::testing::explored_file_test {
 namespace {
@@ -116,6 +119,23 @@ TEST_F(ExploredFileTest, CorpusRunOfAnExploredFailureReproducesItsRecordedHistor
     const Result replay = fencesim("replay " + file);
     EXPECT_EQ(replay.code, 1) << replay.out << replay.err;
     EXPECT_NE(replay.out.find("replay matches"), std::string::npos) << replay.out;
+  }
+}
+
+// A ReplayRun of an explored schedule runs it from the start of its choice log every time: the
+// second run is the recorded one too (red team 40a-15: the chooser was set back only once, and a
+// second run read a spent log, taking the default alternatives).
+TEST_F(ExploredFileTest, EachRunOfAReplayRunFollowsTheWholeChoiceLog) {
+  const std::vector<std::string> files = one_per_history(explored_failures());
+  ASSERT_GE(files.size(), 3u);
+  const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+  for (const std::string& name : files) {
+    const reports::ReplayFile file = reports::read_replay_file(path(name).string());
+    const ReplayRun replay(registry, file, name);
+    for (int run = 0; run < 2; ++run) {
+      EXPECT_EQ(reports::hash_hex(replay.run(nullptr).history_hash), file.expected_history_hash)
+          << name << ", run " << run + 1;
+    }
   }
 }
 

@@ -285,9 +285,16 @@ TEST_F(SweepInterruptTest, SigintExits130AndAResumeTakesNoOtherPlan) {
   ASSERT_EQ(interrupt(plan, "cut", SIGINT), 130) << read_text(dir_ / "cut.out");
   EXPECT_EQ(read_json(path("cut/sweep.json"))["interrupted"]["signal"], "SIGINT");
   // What to run is the interrupted sweep's: a resume may not name another plan.
-  const Result seeds = fencesim("sweep --resume cut --seeds 1..3");
-  EXPECT_EQ(seeds.code, 2) << seeds.out << seeds.err;
-  EXPECT_NE(seeds.err.find("--resume"), std::string::npos) << seeds.err;
+  // Every option of the plan, each refused beside --resume rather than silently ignored (red team
+  // 40b-13: --determinism-every was taken and the resume kept the interrupted sweep's).
+  for (const char* other :
+       {"--seeds 1..3", "--scenario kleppmann-fencing", "--budget 5s", "--shard 0/2",
+        "--strategy pct", "--determinism-every 1", "--out elsewhere", "--sink-double accept-stale",
+        "--branch-at takeover-mid-step", "--branches 2"}) {
+    const Result refused = fencesim(std::string("sweep --resume cut ") + other);
+    EXPECT_EQ(refused.code, 2) << other << ": " << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("--resume"), std::string::npos) << other << ": " << refused.err;
+  }
   expect_usage_error(fencesim("sweep --resume nowhere"), "--resume: 'nowhere' is not a folder");
 }
 

@@ -155,6 +155,12 @@ TEST(ReferenceModelVerdicts, ACheckpointCommitsOnlyUnderTheCurrentEpoch) {
       << "a token that is not the epoch";
   EXPECT_TRUE(taken_by_a()->handle(commit(StoreOp::kCommitStep, 1, "committed", 2)))
       << "judged against another epoch";
+  // A refusal names the epoch it was judged against too (red team 40c-31: only a commit's reply
+  // token was read).
+  EXPECT_FALSE(taken_by_a()->handle(commit(StoreOp::kCommitStep, 2, "refused", 1)))
+      << "a faithful refusal of a token that is not the epoch";
+  EXPECT_TRUE(taken_by_a()->handle(commit(StoreOp::kCommitStep, 2, "refused", 3)))
+      << "a refusal judged against another epoch";
 }
 
 StoreCall cancel(const std::string& outcome) {

@@ -390,6 +390,22 @@ TEST(Junit, EscapesMarkupAndCharactersXmlCannotCarry) {
   EXPECT_EQ(xml_escape(std::string("x\x01y", 3)), "x\xEF\xBF\xBDy");
 }
 
+// A budget is written as it was given: whole seconds as seconds, anything else in milliseconds
+// (red team 40b-18: --budget 1500ms read "budget 1s" on the sweep's and the merge's lines).
+TEST(SweepConfig, ABudgetIsDescribedExactly) {
+  SweepConfig config;
+  for (const auto& [ms, text] : std::vector<std::pair<std::uint64_t, std::string>>{
+           {120'000, "budget 120s"}, {1'000, "budget 1s"}, {1'500, "budget 1500ms"},
+           {999, "budget 999ms"}, {90'001, "budget 90001ms"}}) {
+    config.budget_ms = ms;
+    EXPECT_EQ(describe_seeds(config), text) << ms;
+  }
+  config.budget_ms.reset();
+  config.seeds_first = 3;
+  config.seeds_last = 9;
+  EXPECT_EQ(describe_seeds(config), "3..9");
+}
+
 TEST(SweepManifest, RoundTripsAndRefusesAnotherVersion) {
   SweepManifest m = manifest();
   m.configuration.seeds_first.reset();

@@ -156,7 +156,10 @@ std::vector<SnapshotCase> cases() {
        {"merged/summary.md", "merged/runs.jsonl"}},
       {"explore",
        {"explore --scenario explore-write-at-expiry",
-        "explore --scenario explore-confirm-stop --bound 1 --sink-double accept-stale --out ex"},
+        "explore --scenario explore-confirm-stop --bound 1 --sink-double accept-stale --out ex",
+        // Cut where its one search has found exactly one failing schedule: still exit 1.
+        "explore --scenario explore-confirm-stop --bound 1 --sink-double accept-stale "
+        "--no-reduction --max-schedules 315 --keep 1 --out one"},
        {}},
       {"misuse",
        {"run --scenario kleppmann-fencing --seed x", "run --scenario no-such-scenario --seed 1",

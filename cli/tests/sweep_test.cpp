@@ -284,6 +284,21 @@ TEST_F(SweepTest, ASeedThatCrashesItsWorkerIsReportedAndTheSweepGoesOn) {
                         "worker killed by signal 11");
 }
 
+// A nondeterministic run is a failure --stop-after-failures counts (red team 40d-05: only
+// violations were counted, and a sweep finding nondeterminism went on through every seed).
+TEST_F(SweepTest, ANondeterministicRunCountsTowardsStopAfterFailures) {
+  const Result result = fencesim(
+      "sweep --scenario kleppmann-fencing --seeds 1..2000 --strategy random --jobs 2 "
+      "--stop-after-failures 1 --out out",
+      "FENCESIM_TEST_CRASH_SEED=1 FENCESIM_TEST_CRASH_KIND=verdict-differs-in-another-worker ");
+  EXPECT_EQ(result.code, 4) << result.out << result.err;
+  EXPECT_NE(result.out.find("stopped early: 1 failure (--stop-after-failures)"), std::string::npos)
+      << result.out;
+  // The re-run of seed 1 ends while the other worker goes on with later seeds (about a hundred
+  // here): far fewer than all of them.
+  EXPECT_LT(runs(path("out")).size(), 1000u);
+}
+
 // A determinism re-run that kills its worker: the first run of seed 1 passed, its re-run never
 // answered. The record must not read as deterministic (no re-run hash to compare is not "the
 // same hash"): the sweep fails as nondeterministic and says how the re-run ended.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <regex>
 #include <set>
 #include <tuple>
 
@@ -282,6 +283,17 @@ TEST_F(SweepTest, ASeedThatCrashesItsWorkerIsReportedAndTheSweepGoesOn) {
       "sweep --scenario kleppmann-fencing --seeds 1..5 --strategy random --jobs 2 --out out";
   expect_crash_reported(fencesim(args, "FENCESIM_TEST_CRASH_SEED=3 "), path("out"),
                         "worker killed by signal 11");
+}
+
+// A run still going when the budget ends is cut short and counted on the budget's line (red team
+// 40d-12: only cut determinism re-runs were counted, and the line never said so). Seed 3 hangs.
+TEST_F(SweepTest, ARunCutShortByTheBudgetIsCounted) {
+  const Result result =
+      fencesim("sweep --scenario kleppmann-fencing --budget 2s --jobs 1 --out out",
+               "FENCESIM_TEST_CRASH_SEED=3 FENCESIM_TEST_CRASH_KIND=hang ");
+  EXPECT_EQ(result.code, 0) << result.out << result.err;
+  const std::regex cut(R"(\nbudget: [^\n]*, [1-9][0-9]* runs cut short at the end\n)");
+  EXPECT_TRUE(std::regex_search(result.out, cut)) << result.out;
 }
 
 // A nondeterministic run is a failure --stop-after-failures counts (red team 40d-05: only

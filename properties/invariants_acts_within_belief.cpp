@@ -61,9 +61,7 @@ void check_acts_within_belief(const Events& events, const LocalExpiryPolicy& pol
 
 void ActsWithinBelief::check(const sim::World& world, std::vector<Violation>& out) const {
   const sim::LeaseTerms& lease = world.options().lease;
-  check_acts_within_belief(world.history().events(),
-                           LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
-                           out);
+  check_acts_within_belief(world.history().events(), expiry_policy_of(lease), out);
 }
 
 }  // namespace fencesim::properties

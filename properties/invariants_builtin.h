@@ -264,6 +264,12 @@ struct LocalExpiryPolicy {
   std::int64_t drift_bound_ppm = 1000;
   runtime::Nanoseconds drift_margin_min_ns = 10 * runtime::kMillisecond;
 };
+// The policy a world's lease terms give: the harness's terms (sim/lease_terms.h), never the
+// runtime's LeasePolicy, whose defaults are code under test. The one reading of them every
+// oracle and mark rule that recomputes a local expiry shares.
+inline LocalExpiryPolicy expiry_policy_of(const sim::LeaseTerms& lease) {
+  return LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns};
+}
 void check_expired_write_never_succeeds(const Events& events, const LocalExpiryPolicy& policy,
                                         std::vector<Violation>& out);
 void check_acts_within_belief(const Events& events, const LocalExpiryPolicy& policy,

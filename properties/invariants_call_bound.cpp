@@ -110,9 +110,8 @@ void check_call_ends_at_abort(const Events& events, const LocalExpiryPolicy& pol
 
 void CallEndsAtAbort::check(const sim::World& world, std::vector<Violation>& out) const {
   const sim::LeaseTerms& lease = world.options().lease;
-  check_call_ends_at_abort(world.history().events(),
-                           LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
-                           run_facts(world), out);
+  check_call_ends_at_abort(world.history().events(), expiry_policy_of(lease), run_facts(world),
+                           out);
 }
 
 }  // namespace fencesim::properties

@@ -49,9 +49,7 @@ void check_expired_write_never_succeeds(const Events& events, const LocalExpiryP
 
 void ExpiredWriteNeverSucceeds::check(const sim::World& world, std::vector<Violation>& out) const {
   const sim::LeaseTerms& lease = world.options().lease;
-  check_expired_write_never_succeeds(
-      world.history().events(), LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
-      out);
+  check_expired_write_never_succeeds(world.history().events(), expiry_policy_of(lease), out);
 }
 
 }  // namespace fencesim::properties

@@ -114,8 +114,7 @@ void check_fence_after_loss(const Events& events, const LocalExpiryPolicy& polic
 
 void FenceAfterLoss::check(const sim::World& world, std::vector<Violation>& out) const {
   const sim::LeaseTerms& lease = world.options().lease;
-  check_fence_after_loss(world.history().events(),
-                         LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
+  check_fence_after_loss(world.history().events(), expiry_policy_of(lease),
                          world.within_assumptions(), out);
 }
 

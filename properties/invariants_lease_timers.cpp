@@ -293,8 +293,7 @@ namespace {
 LeaseTimerPolicy timer_policy(const sim::World& world) {
   const sim::LeaseTerms& lease = world.options().lease;
   return LeaseTimerPolicy{lease.renew_interval_ns, world.options().network.rpc_timeout_ns,
-                          LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
-                          runtime::kMillisecond};
+                          expiry_policy_of(lease), runtime::kMillisecond};
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ namespace {
 
 LocalExpiryPolicy policy_of(const sim::World& world) {
   const sim::LeaseTerms& lease = world.options().lease;
-  return LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns};
+  return expiry_policy_of(lease);
 }
 
 }  // namespace

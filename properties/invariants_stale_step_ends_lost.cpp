@@ -41,9 +41,7 @@ void check_stale_step_ends_lost(const Events& events, const LocalExpiryPolicy& p
 
 void StaleStepEndsLost::check(const sim::World& world, std::vector<Violation>& out) const {
   const sim::LeaseTerms& lease = world.options().lease;
-  check_stale_step_ends_lost(world.history().events(),
-                             LocalExpiryPolicy{lease.drift_bound_ppm, lease.drift_margin_min_ns},
-                             out);
+  check_stale_step_ends_lost(world.history().events(), expiry_policy_of(lease), out);
 }
 
 }  // namespace fencesim::properties

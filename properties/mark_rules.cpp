@@ -29,14 +29,6 @@ bool names_fault(const sim::Name& detail, sim::FaultKind kind) {
          detail.view()[name.size()] == ' ';
 }
 
-// The world's lease terms as the local-expiry rules read them (the harness's terms, never the
-// runtime's policy); defaults when only the rules' names are listed.
-LocalExpiryPolicy expiry_policy_of(const sim::World* world) {
-  if (world == nullptr) return LocalExpiryPolicy{};
-  return LocalExpiryPolicy{world->options().lease.drift_bound_ppm,
-                           world->options().lease.drift_margin_min_ns};
-}
-
 // Marks a workload records itself (World::mark), by their names.
 class WorkloadMarks final : public MarkRule {
  public:
@@ -186,7 +178,9 @@ class RenewalReplyLate final : public MarkRule {
 //   nothing said so).
 class LocalExpiryMoments final : public MarkRule {
  public:
-  explicit LocalExpiryMoments(const sim::World* world) : expiries_(expiry_policy_of(world)) {}
+  // Defaults when only the rules' names are listed (no world).
+  explicit LocalExpiryMoments(const sim::World* world)
+      : expiries_(world ? expiry_policy_of(world->options().lease) : LocalExpiryPolicy{}) {}
   std::vector<std::string_view> names() const override {
     return {"checkpoint-reply-after-local-expiry", "write-attempted-at-belief-end"};
   }

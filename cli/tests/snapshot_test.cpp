@@ -169,13 +169,6 @@ std::vector<SnapshotCase> cases() {
   };
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 std::string run_in(const std::filesystem::path& dir, const std::string& args,
                    const std::vector<std::string>& names) {
   std::string text;
@@ -204,7 +197,7 @@ std::string run_in(const std::filesystem::path& dir, const std::string& args,
       std::string output = read_text(dir / (std::string(stream) + ".txt"));
       if (output.empty()) continue;
       if (unordered) {
-        std::vector<std::string> lines = lines_of(output);
+        std::vector<std::string> lines = snapshot::lines_of(output);
         std::sort(lines.begin(), lines.end());
         output.clear();
         for (const std::string& line : lines) output += line + "\n";
@@ -240,7 +233,7 @@ TEST_P(Snapshots, OutputIsAsKept) {
   std::sort(specs.begin(), specs.end());
   const std::vector<std::string> scenarios = [&] {
     std::vector<std::string> names;
-    for (const std::string& line : lines_of(fencesim("list").out)) {
+    for (const std::string& line : snapshot::lines_of(fencesim("list").out)) {
       names.push_back(line.substr(0, line.find(' ')));
     }
     return names;

@@ -187,13 +187,14 @@ struct Difference {
   std::string first;
 };
 
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
 inline Difference compare(const std::string& kept, const std::string& now) {
-  auto lines_of = [](const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-  };
   const std::vector<std::string> want = lines_of(kept);
   const std::vector<std::string> got = lines_of(now);
   Difference difference;

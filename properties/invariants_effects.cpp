@@ -14,6 +14,7 @@
 
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "properties/history_support.h"
 #include "properties/invariants_builtin.h"
@@ -29,9 +30,11 @@ std::string_view name() {
   return ExactlyOnce{}.name();
 }
 
+// Every text below is a name the history recorded (or a view into one), never a copy: the
+// history outlives the check, and names and views order by their bytes as strings do.
 struct Intended {
-  std::string sink;
-  std::set<std::string> payloads;
+  sim::Name sink;
+  std::set<sim::Name> payloads;
   std::set<runtime::Token> tokens;
   std::uint64_t first = 0;
 };
@@ -41,9 +44,9 @@ struct Intended {
 using RunKey = std::tuple<sim::NameKey, runtime::Token, sim::Name>;
 
 struct RunIntent {
-  std::string identity;
-  std::string sink;
-  std::string effect;
+  std::string_view identity;  // the start of the intent's payload
+  sim::Name sink;
+  sim::Name effect;
   std::uint64_t index = 0;
 };
 
@@ -84,16 +87,16 @@ DeclaredLookup declared_effects_of(const runtime::WorkflowRegistry& registry) {
 
 void check_exactly_once(const Events& events, const DeclaredLookup& declared,
                         std::vector<Violation>& out) {
-  std::map<std::string, Intended> intended;  // by identity
+  std::map<std::string_view, Intended> intended;  // by identity
   std::map<RunKey, std::vector<RunIntent>> by_run;
   // Per tree, per (sink, effect): the distinct step paths the workload intended it at.
-  std::map<sim::NameKey, std::map<std::pair<std::string, std::string>, std::set<std::string>>> paths;
-  std::set<std::tuple<RunKey, std::string, std::string>> failed;  // (run, sink, effect) seen failing
-  std::map<std::pair<std::string, std::string>, std::vector<std::uint64_t>> applied;
+  std::map<sim::NameKey, std::map<std::pair<sim::Name, sim::Name>, std::set<sim::Name>>> paths;
+  std::set<std::tuple<RunKey, sim::Name, sim::Name>> failed;  // (run, sink, effect) seen failing
+  std::map<std::pair<sim::Name, std::string_view>, std::vector<std::uint64_t>> applied;
   std::map<std::uint64_t, const sim::StoreCall*> applied_call;
   std::set<RunKey> committed;
   std::map<sim::NameKey, std::uint64_t> completed;
-  std::map<sim::NameKey, std::string> workflow_of;
+  std::map<sim::NameKey, sim::Name> workflow_of;
 
   for (const sim::HistoryEvent& e : events) {
     if (e.world == sim::WorldEventKind::kIntent) {
@@ -104,7 +107,7 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
                                 {e.index}));
         continue;
       }
-      const std::string id = e.detail.substr(0, identity->length);
+      const std::string_view id = e.detail.view().substr(0, identity->length);
       Intended& intent = intended[id];
       if (intent.payloads.empty()) {
         intent.sink = r.holder;
@@ -137,7 +140,7 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
                 {e.index}));
             break;
           }
-          applied[{call.store, call.payload.substr(0, identity->length)}].push_back(e.index);
+          applied[{call.store, call.payload.view().substr(0, identity->length)}].push_back(e.index);
           applied_call[e.index] = &call;
           break;
         }
@@ -224,9 +227,10 @@ void check_exactly_once(const Events& events, const DeclaredLookup& declared,
       std::size_t seen = 0;
       std::string where;
       if (tree_paths != paths.end()) {
-        if (auto p = tree_paths->second.find(effect); p != tree_paths->second.end()) {
+        const std::pair<sim::Name, sim::Name> named{effect.first, effect.second};
+        if (auto p = tree_paths->second.find(named); p != tree_paths->second.end()) {
           seen = p->second.size();
-          for (const std::string& path : p->second) where += " '" + path + "'";
+          for (const sim::Name& path : p->second) where += " '" + path + "'";
         }
       }
       if (seen >= static_cast<std::size_t>(count)) continue;

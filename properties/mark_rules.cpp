@@ -32,6 +32,7 @@ bool names_fault(const sim::Name& detail, sim::FaultKind kind) {
 // Marks a workload records itself (World::mark), by their names.
 class WorkloadMarks final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kMark); }
   std::vector<std::string_view> names() const override { return {}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     if (e.world == sim::WorldEventKind::kMark) reach(e.detail);
@@ -41,6 +42,7 @@ class WorkloadMarks final : public MarkRule {
 // instance-restarted, store-restarted: a crashed node came back.
 class Restarts final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kNodeRestarted); }
   explicit Restarts(const sim::World* world) : world_(world) {}
   std::vector<std::string_view> names() const override {
     return {"instance-restarted", "store-restarted"};
@@ -59,6 +61,11 @@ class Restarts final : public MarkRule {
 // holder that saw a cancel, a tree ended cancelled.
 class CancelMarks final : public MarkRule {
  public:
+  EventKinds reads() const override {
+    return kind_bit(sim::WorldEventKind::kStoreCall) |
+           kind_bit(sim::WorldEventKind::kObserved) |
+           kind_bit(sim::WorldEventKind::kRuntime);
+  }
   std::vector<std::string_view> names() const override {
     return {"cancel-during-confirm", "cancel-seen", "tree-cancelled"};
   }
@@ -84,6 +91,7 @@ class CancelMarks final : public MarkRule {
 // a tenant at different epochs (the high-water mark must be per scope key for both to pass).
 class SinkMarks final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   std::vector<std::string_view> names() const override {
     return {"stale-write-refused", "rerun-deduplicated", "independent-epochs"};
   }
@@ -114,6 +122,7 @@ class SinkMarks final : public MarkRule {
 // (granted, not given back).
 class StoreRenewalRefusals final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   std::vector<std::string_view> names() const override {
     return {"late-renewal-refused", "stale-renewal-refused"};
   }
@@ -144,6 +153,7 @@ class StoreRenewalRefusals final : public MarkRule {
 // store renewed (confirmedUntil must count from the send, never from this receive).
 class RenewalReplyLate final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   explicit RenewalReplyLate(const sim::World* world)
       : margin_ns_(world ? world->options().lease.drift_margin_ns() : 0) {}
   std::vector<std::string_view> names() const override { return {"renewal-reply-late"}; }
@@ -178,6 +188,11 @@ class RenewalReplyLate final : public MarkRule {
 //   nothing said so).
 class LocalExpiryMoments final : public MarkRule {
  public:
+  EventKinds reads() const override {
+    return kind_bit(sim::WorldEventKind::kStoreCall) |
+           kind_bit(sim::WorldEventKind::kIntent) |
+           kind_bit(sim::WorldEventKind::kRuntime);
+  }
   // Defaults when only the rules' names are listed (no world).
   explicit LocalExpiryMoments(const sim::World* world)
       : expiries_(world ? expiry_policy_of(world->options().lease) : LocalExpiryPolicy{}) {}
@@ -210,6 +225,7 @@ class LocalExpiryMoments final : public MarkRule {
 // while its renewal was in flight.
 class RenewalRacedExpiry final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   std::vector<std::string_view> names() const override { return {"renewal-raced-expiry"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     const sim::RuntimeRecord* r = runtime_event(e);
@@ -243,6 +259,7 @@ class RenewalRacedExpiry final : public MarkRule {
 // expiry-during-write: a holder's lease expired locally while its fenced write was in flight.
 class ExpiryDuringWrite final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   std::vector<std::string_view> names() const override { return {"expiry-during-write"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     const sim::RuntimeRecord* r = runtime_event(e);
@@ -266,6 +283,7 @@ class ExpiryDuringWrite final : public MarkRule {
 // failure).
 class FencedAfterLocalExpiry final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   std::vector<std::string_view> names() const override { return {"fenced-after-local-expiry"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     const sim::RuntimeRecord* r = runtime_event(e);
@@ -286,6 +304,7 @@ class FencedAfterLocalExpiry final : public MarkRule {
 // checkpoint-refused: the checkpoint store refused a stale token.
 class CheckpointRefused final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   std::vector<std::string_view> names() const override { return {"checkpoint-refused"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     const sim::RuntimeRecord* r = runtime_event(e);
@@ -304,6 +323,7 @@ class CheckpointRefused final : public MarkRule {
 // retake-refused-after-yield: the yielding holder found the lease taken when its wait ended.
 class StepsAndWaits final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   std::vector<std::string_view> names() const override {
     return {"takeover-mid-step",         "yield-deferred",        "lease-yielded",
             "yield-taken-over",          "retake-after-takeover", "retake-after-progress",
@@ -393,6 +413,7 @@ class StepsAndWaits final : public MarkRule {
 // runtime refuses it and its body, which marks the moment, never runs; the refusal is the mark.
 class WithdrawalRefused final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   std::vector<std::string_view> names() const override { return {"withdrawal-refused-while-live"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     const sim::RuntimeRecord* r = runtime_event(e);
@@ -408,6 +429,10 @@ class WithdrawalRefused final : public MarkRule {
 // judges.
 class WithdrawalOutlivedRelease final : public MarkRule {
  public:
+  EventKinds reads() const override {
+    return kind_bit(sim::WorldEventKind::kObserved) |
+           kind_bit(sim::WorldEventKind::kRuntime);
+  }
   std::vector<std::string_view> names() const override {
     return {"withdrawal-returned-after-its-release"};
   }
@@ -442,6 +467,10 @@ class WithdrawalOutlivedRelease final : public MarkRule {
 // signal-reason-kept judges.
 class SignalAbortedTwice final : public MarkRule {
  public:
+  EventKinds reads() const override {
+    return kind_bit(sim::WorldEventKind::kObserved) |
+           kind_bit(sim::WorldEventKind::kRuntime);
+  }
   std::vector<std::string_view> names() const override {
     return {"signal-reason-read-after-a-second-abort"};
   }
@@ -475,6 +504,11 @@ class SignalAbortedTwice final : public MarkRule {
 // nothing to judge while its own marks still hold; a floor on this mark says the oracle was fed.
 class SignalLookedAtAfterTheCancel final : public MarkRule {
  public:
+  EventKinds reads() const override {
+    return kind_bit(sim::WorldEventKind::kNodeCrashed) |
+           kind_bit(sim::WorldEventKind::kObserved) |
+           kind_bit(sim::WorldEventKind::kRuntime);
+  }
   std::vector<std::string_view> names() const override {
     return {"signal-looked-at-after-the-cancel-was-seen"};
   }
@@ -509,6 +543,7 @@ class SignalLookedAtAfterTheCancel final : public MarkRule {
 // name (red team 34a: long names never drawn) leaves its mark's floor unmet.
 class HostileNameTraits final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   static constexpr std::array<std::string_view, 8> kTraits{
       "hostile-name-colon-ran",     "hostile-name-percent-ran",   "hostile-name-slash-ran",
       "hostile-name-control-ran",   "hostile-name-nul-ran",       "hostile-name-non-ascii-ran",
@@ -564,6 +599,10 @@ class HostileNameTraits final : public MarkRule {
 // scenarios that inherit rows).
 class SpentKeyRefused final : public MarkRule {
  public:
+  EventKinds reads() const override {
+    return kind_bit(sim::WorldEventKind::kStoreCall) |
+           kind_bit(sim::WorldEventKind::kRuntime);
+  }
   std::vector<std::string_view> names() const override { return {"take-of-a-spent-key-refused"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     if (e.world == sim::WorldEventKind::kStoreCall && e.store) {
@@ -599,6 +638,12 @@ class SpentKeyRefused final : public MarkRule {
 //   (kTreeStarted, not yet completed, abandoned, cancelled or classified).
 class DrawnSituations final : public MarkRule {
  public:
+  EventKinds reads() const override {
+    return kind_bit(sim::WorldEventKind::kPhase) |
+           kind_bit(sim::WorldEventKind::kFaultApplied) |
+           kind_bit(sim::WorldEventKind::kStoreCall) |
+           kind_bit(sim::WorldEventKind::kRuntime);
+  }
   std::vector<std::string_view> names() const override {
     return {"store-fault-during-remote-wait", "withdrawal-in-quiet-phase",
             "cancel-recorded-while-its-tree-ran"};
@@ -673,6 +718,7 @@ class DrawnSituations final : public MarkRule {
 // every sweep stayed green). A partition names the store as its peer, the others as their node.
 class CheckpointStoreTrouble final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kFaultApplied); }
   explicit CheckpointStoreTrouble(const sim::World* world) {
     const std::optional<sim::NodeId> store = world ? world->checkpoint_store() : std::nullopt;
     if (store) {
@@ -708,6 +754,7 @@ class CheckpointStoreTrouble final : public MarkRule {
 // renewal 1 ms later, still refused, and its claims stayed met (red team 33b).
 class RenewalAtStoreExpiry final : public MarkRule {
  public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kStoreCall); }
   std::vector<std::string_view> names() const override {
     return {"renewal-at-store-expiry-instant"};
   }

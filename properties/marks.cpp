@@ -1,6 +1,7 @@
 #include "properties/marks.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "properties/mark_rules.h"
@@ -10,10 +11,25 @@ namespace fencesim::properties {
 
 struct MarkDetector::Rules {
   std::vector<std::unique_ptr<MarkRule>> rules;
+  // Per event kind, the rules that read it, in the rules' order (the order of marks at an event).
+  std::array<std::vector<MarkRule*>, static_cast<std::size_t>(sim::kLastWorldEventKind) + 1>
+      by_kind;
+
+  void sort_by_kind() {
+    for (std::size_t kind = 0; kind < by_kind.size(); ++kind) {
+      for (const std::unique_ptr<MarkRule>& rule : rules) {
+        if (rule->reads() & kind_bit(static_cast<sim::WorldEventKind>(kind))) {
+          by_kind[kind].push_back(rule.get());
+        }
+      }
+    }
+  }
 };
 
 MarkDetector::MarkDetector(const sim::World& world)
-    : rules_(std::make_unique<Rules>(Rules{make_mark_rules(world)})) {}
+    : rules_(std::make_unique<Rules>(Rules{make_mark_rules(world), {}})) {
+  rules_->sort_by_kind();
+}
 
 MarkDetector::MarkDetector(const sim::World& world, std::set<std::string> watched)
     : rules_(std::make_unique<Rules>()), watched_(std::move(watched)) {
@@ -32,11 +48,16 @@ MarkDetector::MarkDetector(const sim::World& world, std::set<std::string> watche
     }
     if (wanted) rules_->rules.push_back(std::move(rule));
   }
+  rules_->sort_by_kind();
 }
 
 MarkDetector::~MarkDetector() = default;
 
 void MarkDetector::observe(const sim::HistoryEvent& e, std::vector<PlacedMark>& out) {
+  const auto kind = static_cast<std::size_t>(e.world);
+  check(kind < rules_->by_kind.size(), "a history event's kind is a WorldEventKind");
+  const std::vector<MarkRule*>& readers = rules_->by_kind[kind];
+  if (readers.empty()) return;
   // One reference captured, so the callback fits std::function's own storage: no allocation per
   // event.
   struct Placing {
@@ -50,7 +71,7 @@ void MarkDetector::observe(const sim::HistoryEvent& e, std::vector<PlacedMark>& 
     }
     placing.out.push_back(PlacedMark{std::string(name), placing.event.index});
   };
-  for (const std::unique_ptr<MarkRule>& rule : rules_->rules) rule->observe(e, reach);
+  for (MarkRule* rule : readers) rule->observe(e, reach);
 }
 
 std::vector<std::string> history_mark_names() {

@@ -82,6 +82,19 @@ class Story {
     e.runtime.step = step;
     return observe(std::move(e));
   }
+  // The marks a step's intended fenced write (the workload's kIntent) under `token`, made by the
+  // holder at `node` at `at_ns` on its clock, reaches.
+  Marks intent(runtime::Token token, std::int64_t at_ns, sim::NodeId node,
+               const runtime::LeaseKey& key = kTree) {
+    sim::HistoryEvent e = testing::next_event(events_, node, sim::WorldEventKind::kIntent, at_ns);
+    e.runtime.key = key;
+    e.runtime.token = token;
+    e.runtime.step = "charge";
+    e.runtime.holder = "sink";
+    e.runtime.detail = "charge";
+    e.detail = "effect-1 charge";
+    return observe(std::move(e));
+  }
   // The marks a world event at `node` reaches.
   Marks world(sim::WorldEventKind kind, sim::NodeId node, const std::string& detail = "") {
     sim::HistoryEvent e = testing::next_event(events_, node, kind, next_ns());
@@ -274,6 +287,26 @@ TEST(MarkRulesTest, AStepsCommitReplyAtOrAfterTheHoldersLocalExpiryIsAfterLocalE
   s.granted(sim::StoreOp::kRenew, 3, expiry_ns + 1, holder);
   EXPECT_EQ(s.committed(3, expiry_ns + 2, "charge", holder), Marks{mark})
       << "a renewal sent after the lease was gone";
+}
+
+TEST(MarkRulesTest, AWriteIntendedAtTheVeryInstantOfTheHoldersLocalExpiryIsAtBeliefEnd) {
+  sim::WorldOptions options;
+  const std::int64_t ttl_ns = options.lease.ttl_ns;
+  // The ADR's rule written out, as above.
+  const std::int64_t margin_ns = 2 * options.lease.drift_bound_ppm * (ttl_ns / 1'000'000) +
+                                 options.lease.drift_margin_min_ns;
+  const std::int64_t sent_ns = 1'000'000'000;
+  const std::int64_t expiry_ns = sent_ns + ttl_ns - margin_ns;
+  const char* const mark = "write-attempted-at-belief-end";
+  Story s(options);
+  const sim::NodeId holder = s.instance();
+  EXPECT_EQ(s.intent(1, expiry_ns, holder), Marks{}) << "never granted";
+  s.granted(sim::StoreOp::kTake, 1, sent_ns, holder);
+  EXPECT_EQ(s.intent(1, expiry_ns - 1, holder), Marks{}) << "a nanosecond early";
+  EXPECT_EQ(s.intent(1, expiry_ns, holder), Marks{mark}) << "the very instant";
+  EXPECT_EQ(s.intent(1, expiry_ns + 1, holder), Marks{}) << "after it: the instant only";
+  EXPECT_EQ(s.intent(2, expiry_ns, holder), Marks{}) << "token 2 never granted";
+  EXPECT_EQ(s.intent(1, expiry_ns, holder, kOtherTree), Marks{}) << "another key";
 }
 
 TEST(MarkRulesTest, ARenewalRefusedAsExpiredOrOverrunByALocalExpiryRacedTheExpiry) {

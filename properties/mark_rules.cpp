@@ -62,8 +62,7 @@ class Restarts final : public MarkRule {
 class CancelMarks final : public MarkRule {
  public:
   EventKinds reads() const override {
-    return kind_bit(sim::WorldEventKind::kStoreCall) |
-           kind_bit(sim::WorldEventKind::kObserved) |
+    return kind_bit(sim::WorldEventKind::kStoreCall) | kind_bit(sim::WorldEventKind::kObserved) |
            kind_bit(sim::WorldEventKind::kRuntime);
   }
   std::vector<std::string_view> names() const override {
@@ -189,8 +188,7 @@ class RenewalReplyLate final : public MarkRule {
 class LocalExpiryMoments final : public MarkRule {
  public:
   EventKinds reads() const override {
-    return kind_bit(sim::WorldEventKind::kStoreCall) |
-           kind_bit(sim::WorldEventKind::kIntent) |
+    return kind_bit(sim::WorldEventKind::kStoreCall) | kind_bit(sim::WorldEventKind::kIntent) |
            kind_bit(sim::WorldEventKind::kRuntime);
   }
   // Defaults when only the rules' names are listed (no world).
@@ -430,8 +428,7 @@ class WithdrawalRefused final : public MarkRule {
 class WithdrawalOutlivedRelease final : public MarkRule {
  public:
   EventKinds reads() const override {
-    return kind_bit(sim::WorldEventKind::kObserved) |
-           kind_bit(sim::WorldEventKind::kRuntime);
+    return kind_bit(sim::WorldEventKind::kObserved) | kind_bit(sim::WorldEventKind::kRuntime);
   }
   std::vector<std::string_view> names() const override {
     return {"withdrawal-returned-after-its-release"};
@@ -468,8 +465,7 @@ class WithdrawalOutlivedRelease final : public MarkRule {
 class SignalAbortedTwice final : public MarkRule {
  public:
   EventKinds reads() const override {
-    return kind_bit(sim::WorldEventKind::kObserved) |
-           kind_bit(sim::WorldEventKind::kRuntime);
+    return kind_bit(sim::WorldEventKind::kObserved) | kind_bit(sim::WorldEventKind::kRuntime);
   }
   std::vector<std::string_view> names() const override {
     return {"signal-reason-read-after-a-second-abort"};
@@ -505,8 +501,7 @@ class SignalAbortedTwice final : public MarkRule {
 class SignalLookedAtAfterTheCancel final : public MarkRule {
  public:
   EventKinds reads() const override {
-    return kind_bit(sim::WorldEventKind::kNodeCrashed) |
-           kind_bit(sim::WorldEventKind::kObserved) |
+    return kind_bit(sim::WorldEventKind::kNodeCrashed) | kind_bit(sim::WorldEventKind::kObserved) |
            kind_bit(sim::WorldEventKind::kRuntime);
   }
   std::vector<std::string_view> names() const override {
@@ -545,12 +540,10 @@ class HostileNameTraits final : public MarkRule {
  public:
   EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   static constexpr std::array<std::string_view, 8> kTraits{
-      "hostile-name-colon-ran",     "hostile-name-percent-ran",   "hostile-name-slash-ran",
-      "hostile-name-control-ran",   "hostile-name-nul-ran",       "hostile-name-non-ascii-ran",
+      "hostile-name-colon-ran",     "hostile-name-percent-ran", "hostile-name-slash-ran",
+      "hostile-name-control-ran",   "hostile-name-nul-ran",     "hostile-name-non-ascii-ran",
       "hostile-name-four-byte-ran", "hostile-name-long-ran"};
-  std::vector<std::string_view> names() const override {
-    return {kTraits.begin(), kTraits.end()};
-  }
+  std::vector<std::string_view> names() const override { return {kTraits.begin(), kTraits.end()}; }
   // Each trait is marked once, at the first step that ran with it: a run's share is what its
   // claim judges, and a mark per step (a hundred a run) would crowd the timeline.
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
@@ -600,8 +593,7 @@ class HostileNameTraits final : public MarkRule {
 class SpentKeyRefused final : public MarkRule {
  public:
   EventKinds reads() const override {
-    return kind_bit(sim::WorldEventKind::kStoreCall) |
-           kind_bit(sim::WorldEventKind::kRuntime);
+    return kind_bit(sim::WorldEventKind::kStoreCall) | kind_bit(sim::WorldEventKind::kRuntime);
   }
   std::vector<std::string_view> names() const override { return {"take-of-a-spent-key-refused"}; }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
@@ -639,10 +631,8 @@ class SpentKeyRefused final : public MarkRule {
 class DrawnSituations final : public MarkRule {
  public:
   EventKinds reads() const override {
-    return kind_bit(sim::WorldEventKind::kPhase) |
-           kind_bit(sim::WorldEventKind::kFaultApplied) |
-           kind_bit(sim::WorldEventKind::kStoreCall) |
-           kind_bit(sim::WorldEventKind::kRuntime);
+    return kind_bit(sim::WorldEventKind::kPhase) | kind_bit(sim::WorldEventKind::kFaultApplied) |
+           kind_bit(sim::WorldEventKind::kStoreCall) | kind_bit(sim::WorldEventKind::kRuntime);
   }
   std::vector<std::string_view> names() const override {
     return {"store-fault-during-remote-wait", "withdrawal-in-quiet-phase",
@@ -709,7 +699,7 @@ class DrawnSituations final : public MarkRule {
   bool quiet_ = false;
   std::int64_t open_waits_ = 0;
   std::int64_t wait_began_ns_ = 0;  // when the latest remote wait began
-  std::set<HolderKey> passes_;  // (holder, tree) of the passes running
+  std::set<HolderKey> passes_;      // (holder, tree) of the passes running
 };
 
 // Trouble on a checkpoint store of its own (the nightly mix gives half its seeds one and draws one

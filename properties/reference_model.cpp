@@ -18,9 +18,9 @@ using sim::StoreOp;
 namespace {
 
 // A load's steps as the model keeps them.
-std::set<std::string> as_set(const std::vector<sim::Name>& steps) {
-  std::set<std::string> set;
-  for (const sim::Name& step : steps) set.insert(step.str());
+std::set<sim::Name> as_set(const std::vector<sim::Name>& steps) {
+  std::set<sim::Name> set;
+  for (const sim::Name& step : steps) set.insert(step);
   return set;
 }
 
@@ -239,13 +239,13 @@ std::optional<std::string> ReferenceStores::load(const StoreCall& call) {
           ? std::equal(steps.begin(), steps.end(), model.steps.begin(), model.steps.end())
           : as_set(steps) == model.steps;
   if (same_steps && call.tree_completed == model.tree) return std::nullopt;
-  const std::set<std::string> loaded = as_set(steps);
+  const std::set<sim::Name> loaded = as_set(steps);
   std::string missing;
   std::string extra;
-  for (const std::string& step : model.steps) {
+  for (const sim::Name& step : model.steps) {
     if (!loaded.contains(step)) missing += " '" + step + "'";
   }
-  for (const std::string& step : loaded) {
+  for (const sim::Name& step : loaded) {
     if (!model.steps.contains(step)) extra += " '" + step + "'";
   }
   return fmt::format("the loaded checkpoint differs from the commits: missing [{} ], never "

@@ -12,6 +12,7 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "properties/key_hash.h"
 #include "sim/store_record.h"
@@ -26,15 +27,16 @@ class ReferenceStores {
   std::optional<std::string> handle(const sim::StoreCall& call);
 
  private:
+  // Texts are the recorded names (sim/name.h): a lookup or a grant copies no bytes.
   struct ModelLease {
-    std::string holder;
+    sim::Name holder;
     runtime::Token epoch = runtime::kTokenNone;
     std::int64_t expires_at_ns = 0;
     bool released = false;
     bool live_at(std::int64_t now_ns) const { return !released && now_ns < expires_at_ns; }
   };
   struct ModelCheckpoint {
-    std::set<std::string> steps;
+    std::set<sim::Name> steps;
     bool tree = false;
     bool cancelled = false;  // a client's cancel was recorded (#360)
   };
@@ -50,10 +52,12 @@ class ReferenceStores {
 
   // Per store name, then per key (two lease stores never share a table).
   // Only looked up: hashed (KeyHash).
-  std::unordered_map<std::pair<std::string, sim::NameKey>, ModelLease, KeyHash> leases_;
-  std::unordered_map<std::pair<std::string, sim::NameKey>, ModelCheckpoint, KeyHash> checkpoints_;
-  std::map<std::pair<std::string, std::string>, runtime::Token> high_water_;  // (sink, scope key)
-  std::set<std::tuple<std::string, std::string, std::string>> applied_;  // + idempotency key
+  std::unordered_map<std::pair<sim::Name, sim::NameKey>, ModelLease, KeyHash> leases_;
+  std::unordered_map<std::pair<sim::Name, sim::NameKey>, ModelCheckpoint, KeyHash> checkpoints_;
+  // (sink, scope key)
+  std::unordered_map<std::pair<sim::Name, sim::Name>, runtime::Token, KeyHash> high_water_;
+  // + idempotency key
+  std::unordered_set<std::tuple<sim::Name, sim::Name, sim::Name>, KeyHash> applied_;
 };
 
 }  // namespace fencesim::properties

@@ -108,13 +108,14 @@ std::shared_ptr<const JoinShape> shape_of(const runtime::WorkflowRegistry& regis
 }
 
 // What the history says, per tree (lease key).
+// The history's own names, not copies (a tree starts a step per pass); looked up by either
+// spelling of a path (std::less<>: a name against a string, by their bytes).
 struct Tree {
-  std::string workflow;                                        // the first placement's
-  std::vector<std::pair<std::string, std::uint64_t>> started;  // step path, kStepStarted
-  std::map<std::string, std::uint64_t> committed;              // step path -> first commit
-  std::map<std::string, std::vector<std::pair<std::string, std::uint64_t>>>
-      placed;                                         // path ->
-                                                      // (child scope key, event)
+  sim::Name workflow;                                        // the first placement's
+  std::vector<std::pair<sim::Name, std::uint64_t>> started;  // step path, kStepStarted
+  std::map<sim::Name, std::uint64_t, std::less<>> committed;  // step path -> first commit
+  // path -> (child scope key, event)
+  std::map<sim::Name, std::vector<std::pair<sim::Name, std::uint64_t>>, std::less<>> placed;
   std::map<std::string, sim::NameKey> children;  // reference scope key -> child
 };
 
@@ -144,9 +145,9 @@ Read read(const Events& events) {
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr) continue;
     if (r->kind == runtime::EventKind::kStepStarted) {
-      in.trees[r->key].started.emplace_back(r->step.str(), e.index);
+      in.trees[r->key].started.emplace_back(r->step, e.index);
     } else if (r->kind == runtime::EventKind::kChildPlaced) {
-      in.trees[r->key].placed[r->step.str()].emplace_back(r->detail.str(), e.index);
+      in.trees[r->key].placed[r->step].emplace_back(r->detail, e.index);
     }
   }
   return in;

@@ -167,6 +167,19 @@ TEST(CancelSeenOncePerPass, ALearningAfterThePassEndedIsReported) {
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{started, decided, late}));
 }
 
+TEST(CancelSeenOncePerPass, ALearningAfterThePassEndedCancelledIsReported) {
+  // A pass ended by its tree's cancel is over as any other end is, with or without a
+  // classification before it (this runtime classifies first; the rule does not ask it to). Red
+  // team 41a-04: kTreeCancelled dropped from the ends, and nothing noticed.
+  Story s;
+  const std::uint64_t started = s.report(EventKind::kTreeStarted, 1);
+  const std::uint64_t ended = s.report(EventKind::kTreeCancelled, 1, "execution.cancelled");
+  const std::uint64_t late = s.seen(1, "watcher");
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{started, ended, late}));
+}
+
 TEST(CancelSeenOncePerPass, ALearningAfterTheNextPassBeganIsStillTheEndedPasss) {
   // The watcher of the pass under token 1 woke after the holder's next pass (token 2) began.
   Story s;

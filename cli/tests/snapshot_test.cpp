@@ -161,6 +161,11 @@ std::vector<SnapshotCase> cases() {
         "explore --scenario explore-confirm-stop --bound 1 --sink-double accept-stale "
         "--no-reduction --max-schedules 315 --keep 1 --out one"},
        {}},
+      // Its figures are the machine's (masked); its runs, failures, events and virtual seconds
+      // are the seeds' own.
+      {"bench", {"bench --seeds 1..2 --switches 1000", "bench --scenario swarm --seeds 3..3 "
+                                                       "--switches 1000"},
+       {}},
       {"misuse",
        {"run --scenario kleppmann-fencing --seed x", "run --scenario no-such-scenario --seed 1",
         "sweep --scenario nightly-mix --seeds 5..1 --out out", "replay missing.json",
@@ -292,6 +297,35 @@ TEST(SnapshotText, MasksTheMachinesMeasurementsAndKeepsTheRunsFacts) {
   // A sweep's report line, wherever it is in the output.
   const std::string reports = snapshot::mask_text("reports: out/summary.json (0.9s)\nsweep: 3\n");
   EXPECT_EQ(reports, "reports: out/summary.json (<measured>)\nsweep: 3\n");
+}
+
+TEST(SnapshotText, MasksBenchsFiguresAndKeepsItsRuns) {
+  const std::string text =
+      "fencesim bench: nightly-mix seeds 1..4, one thread, every invariant on, mimalloc 2.0.9; "
+      "load average 7.88 7.84 5.98 (2 cores)\n"
+      "raw Boost.Fiber switch (round_robin, ping-pong, 2000 switches): 53.3 ns (before the runs "
+      "50.7, after 55.9)\n"
+      "simulator switch: random walk 46.4 ns (before the runs 42.9, after 49.9) = 0.87x "
+      "round_robin; PCT 44.6 ns (before the runs 42.7, after 46.4) = 0.84x round_robin (goal <= "
+      "1.0x): met\n"
+      "nightly-mix random: 4 runs (0 failed), 76336 history events, 875 virtual s in 0.386 s wall "
+      "(0.174 s CPU)\n"
+      "  virtual/wall 2265x (CPU basis 5038x; goal >= 150000x): MISSED\n"
+      "  history events/s 197644 (CPU basis 439492; goal >= 2000000): MISSED\n"
+      "  wall per history event 5060 ns = 94.9x a raw fiber switch (goal <= 8x): MISSED\n"
+      "PCT wall per history event / random walk's: 1.01x\n"
+      "load average after: 7.88 7.84 5.98 (2 cores)\n";
+  const std::string masked = snapshot::mask_text(text);
+  for (const char* kept : {"nightly-mix seeds 1..4", "2000 switches", "4 runs (0 failed)",
+                           "76336 history events", "875 virtual s", "goal >= 150000x",
+                           "goal >= 2000000", "goal <= 8x", "goal <= 1.0x"}) {
+    EXPECT_NE(masked.find(kept), std::string::npos) << kept << "\n" << masked;
+  }
+  for (const char* measured :
+       {"2.0.9", "7.88", "53.3", "50.7", "55.9", "46.4", "0.87x", "0.84x", "0.386", "0.174",
+        "2265", "5038", "197644", "439492", "5060", "94.9", "1.01x", "met", "MISSED"}) {
+    EXPECT_EQ(masked.find(measured), std::string::npos) << measured << "\n" << masked;
+  }
 }
 
 TEST(SnapshotText, MasksOnlyTheMeasuredColumnsOfATable) {

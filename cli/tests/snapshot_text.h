@@ -149,6 +149,27 @@ inline std::string mask_text(std::string text) {
         "\"$1\":\"" + m + "\"");
     r.emplace_back(R"#("mark_hits_per_cpu_second":\{[^}]*\})#",
                    "\"mark_hits_per_cpu_second\":\"" + m + "\"");
+    // fencesim bench: the allocator and the load it ran under, the switches' costs, the runs'
+    // times and rates and each goal's verdict on them (the runs' counts, events and virtual
+    // seconds are the run's own facts, kept).
+    r.emplace_back(R"((mimalloc [0-9.]+|the C library's malloc); load average [^\n]*)",
+                   m + "; load average " + m);
+    r.emplace_back(R"(load average after: [^\n]*)", "load average after: " + m);
+    r.emplace_back(R"(([0-9]+ switches\):|random walk|PCT) [0-9.]+ ns \(before the runs [0-9.]+, )"
+                   R"(after [0-9.]+\))",
+                   "$1 " + m + " ns (before the runs " + m + ", after " + m + ")");
+    r.emplace_back(R"(= [0-9.]+x round_robin)", "= " + m + "x round_robin");
+    r.emplace_back(R"(goal (<=|>=) ([0-9.]+x?)\): (met|MISSED))", "goal $1 $2): " + m);
+    r.emplace_back(R"(virtual s in [0-9.]+ s wall \([0-9.]+ s CPU\))",
+                   "virtual s in " + m + " s wall (" + m + " s CPU)");
+    r.emplace_back(R"(virtual/wall [0-9]+x \(CPU basis [0-9]+x;)",
+                   "virtual/wall " + m + "x (CPU basis " + m + "x;");
+    r.emplace_back(R"(history events/s [0-9]+ \(CPU basis [0-9]+;)",
+                   "history events/s " + m + " (CPU basis " + m + ";");
+    r.emplace_back(R"(wall per history event [0-9]+ ns = [0-9.]+x)",
+                   "wall per history event " + m + " ns = " + m + "x");
+    r.emplace_back(R"(wall per history event / random walk's: [0-9.]+x)",
+                   "wall per history event / random walk's: " + m + "x");
     return r;
   }();
   for (const auto& [pattern, replacement] : rules) {

@@ -120,6 +120,19 @@ TEST(StoreReportedAsReplied, AGrantReportedToAnotherHolderIsReported) {
   EXPECT_NE(out[0].message.find("is token 1 of instance-1"), std::string::npos) << out[0].message;
 }
 
+// A grant reported until another time than the reply's lease ends is reported, as a renewal's
+// is (red team 41a-06 dropped the grant's expiry from the comparison, and nothing noticed).
+TEST(StoreReportedAsReplied, AGrantReportedUntilAnotherTimeIsReported) {
+  Store s;
+  s.reported(1, EventKind::kStoreLeaseGranted, "instance-1", 1, 30 * kSecond);
+  s.replied(1, Store::lease_call(sim::StoreOp::kTake, "taken", 0, 1, 31 * kSecond));
+  const std::vector<Violation> out = s.judged();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_NE(out[0].message.find("until 30000000000 reported"), std::string::npos)
+      << out[0].message;
+  EXPECT_NE(out[0].message.find("until 31000000000"), std::string::npos) << out[0].message;
+}
+
 TEST(StoreReportedAsRepliedEveryReport, TwoRenewalsReportedWrongAreBothReported) {
   Store s;
   for (int i = 0; i < 2; ++i) {

@@ -3,13 +3,18 @@
 // cancel's recording lands while a confirm is in flight, on either side of that confirm's cancel
 // reads: a confirm that began after the recording must throw ExecutionCancelledError, the step
 // must end cancelled, no step of the tree may start after, and the tree must never complete.
+// And a cancel learnt after the pass took its lease back from a remote-children wait: the steps it
+// must abort run under the retaken lease, not the one the wait gave back.
 #include "runtime/errors.h"
 #include "scenarios/builder.h"
+#include "scenarios/watchful_step.h"
 #include "scenarios/workload.h"
 
 namespace fencesim::scenarios {
 
+using runtime::ChildPlacement;
 using runtime::ExecutionContext;
+using runtime::GroupItem;
 using runtime::kMillisecond;
 using runtime::kSecond;
 
@@ -64,6 +69,44 @@ static void register_catalogue_cancel(ScenarioRegistry& registry) {
       // measured over seeds 1..1000: cancel-during-confirm 75.4%, confirm-refused-by-cancel 100%,
       // tree-cancelled 100%
       .marks({"cancel-during-confirm >= 20%", "confirm-refused-by-cancel >= 95%",
+              "tree-cancelled >= 95%"})
+      .add_to(registry);
+
+  // One instance holds the root, yields its lease while it waits for its AnyInstance child (which
+  // the same instance runs: nobody else can take the root meanwhile), takes it back at a new
+  // token, and runs a long step that looks at its signal every second. The client's cancel is
+  // recorded while that step runs: the pass learns it and must abort the signal of the step under
+  // the lease it holds now. Red team 41c-07: the cancel's watcher kept the lease the wait had
+  // given back, so the step's own signal stayed live, and one nightly-mix run in about 6,650
+  // showed it.
+  ScenarioBuilder("cancel-after-a-retake")
+      .describe(
+          "a client cancels a tree while a step runs under the lease its pass took back after a "
+          "remote-children wait yielded it: the cancel aborts that step's signal, and the tree "
+          "ends cancelled")
+      .safety_phase(90 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .workflow([](sim::World&, sim::Rng&) {
+        return runtime::Workflow{"invoice", {work_step("bill", 8 * kSecond)}};
+      })
+      .workflow([](sim::World& world, sim::Rng&) {
+        return runtime::Workflow{
+            "order",
+            {work_step("prepare", kSecond),
+             GroupItem{"invoices", {{"invoice", ChildPlacement::kAnyInstance, "invoice"}}},
+             watchful(world, work_step("ship", kSecond), 45 * kSecond),
+             write_step(world, "charge", kSecond, "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .setup([](sim::World& world) {
+        // While ship runs under the retaken lease (it starts about 10 s in and looks for 45 s):
+        // drawn per seed.
+        sim::Rng cancels = world.stream("cancels");
+        world.cancel_at(cancels.between(18 * kSecond, 40 * kSecond),
+                        runtime::LeaseKey{"tenant-1", "order-1"});
+      })
+      .marks({"lease-yielded >= 95%", "signal-looked-at-after-the-cancel-was-seen >= 95%",
               "tree-cancelled >= 95%"})
       .add_to(registry);
 }

@@ -254,13 +254,18 @@ TEST(MarkRulesTest, ARenewalsReplyMoreThanTheWorldsDriftMarginAfterTheStoreRenew
 // checkpoint-reply-after-local-expiry: the store's commit reply reached the holder at or after
 // the moment its own clock said the lease was gone (the grant's send time plus the ttl less the
 // drift margin), counted from the grants the store gave that node for that key and token.
+// The drift margin of the default world's lease, written out from the ADR's rule (ttl less 2 x
+// drift x ttl less the scheduling floor), not read from the oracle's own margin.
+std::int64_t adr_margin_ns(const sim::WorldOptions& options) {
+  const std::int64_t ttl_ns = options.lease.ttl_ns;
+  return 2 * options.lease.drift_bound_ppm * (ttl_ns / 1'000'000) +
+         options.lease.drift_margin_min_ns;
+}
+
 TEST(MarkRulesTest, AStepsCommitReplyAtOrAfterTheHoldersLocalExpiryIsAfterLocalExpiry) {
   sim::WorldOptions options;
   const std::int64_t ttl_ns = options.lease.ttl_ns;
-  // Written out from the ADR's rule (ttl less 2 x drift x ttl less the scheduling floor), not
-  // read from the oracle's own margin.
-  const std::int64_t margin_ns = 2 * options.lease.drift_bound_ppm * (ttl_ns / 1'000'000) +
-                                 options.lease.drift_margin_min_ns;
+  const std::int64_t margin_ns = adr_margin_ns(options);
   const std::int64_t sent_ns = 1'000'000'000;
   const std::int64_t expiry_ns = sent_ns + ttl_ns - margin_ns;
   const char* const mark = "checkpoint-reply-after-local-expiry";
@@ -291,12 +296,8 @@ TEST(MarkRulesTest, AStepsCommitReplyAtOrAfterTheHoldersLocalExpiryIsAfterLocalE
 
 TEST(MarkRulesTest, AWriteIntendedAtTheVeryInstantOfTheHoldersLocalExpiryIsAtBeliefEnd) {
   sim::WorldOptions options;
-  const std::int64_t ttl_ns = options.lease.ttl_ns;
-  // The ADR's rule written out, as above.
-  const std::int64_t margin_ns = 2 * options.lease.drift_bound_ppm * (ttl_ns / 1'000'000) +
-                                 options.lease.drift_margin_min_ns;
   const std::int64_t sent_ns = 1'000'000'000;
-  const std::int64_t expiry_ns = sent_ns + ttl_ns - margin_ns;
+  const std::int64_t expiry_ns = sent_ns + options.lease.ttl_ns - adr_margin_ns(options);
   const char* const mark = "write-attempted-at-belief-end";
   Story s(options);
   const sim::NodeId holder = s.instance();

@@ -28,16 +28,11 @@ std::vector<PlacedMark> only(const std::vector<PlacedMark>& all,
   return kept;
 }
 
-TEST(MarksTest, AWatchingDetectorPlacesWhatTheFullRulesPlaceForItsMarks) {
+// Runs every built-in scenario, with the runtime's sinks and with the broken one, seeds 1..3, and
+// hands each run's world and report to `check`.
+template <typename Check>
+void for_each_builtin_run(const Check& check) {
   const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
-  std::map<std::string, std::uint64_t> reached;  // over every run, to see the check was not empty
-  // One mark per rule that keeps state, one with shared state, and a workload's own mark.
-  const std::vector<std::set<std::string>> watches = {
-      {"fenced-after-local-expiry"},
-      {"renewal-raced-expiry", "expiry-during-write"},
-      {"takeover-mid-step", "stale-write-refused"},
-      {"withdrawal-refused-while-live", "stale-renewal-refused"},
-  };
   for (const scenarios::Scenario* scenario : registry.all()) {
     for (const char* sink_double : {"", "accept-stale"}) {
       for (std::uint64_t seed = 1; seed <= 3; ++seed) {
@@ -46,29 +41,45 @@ TEST(MarksTest, AWatchingDetectorPlacesWhatTheFullRulesPlaceForItsMarks) {
         request.seed = seed;
         request.sink_double = sink_double;
         run_scenario(registry, request, [&](const sim::World& world, const RunReport& report) {
-          const std::vector<PlacedMark> all = place_marks(world);
-          std::map<std::string, std::uint64_t> placed;
-          std::uint64_t previous = 0;
-          for (const PlacedMark& mark : all) {
-            ++placed[mark.name];
-            ASSERT_LT(mark.event, world.history().events().size());
-            EXPECT_GE(mark.event, previous) << "in history order";
-            previous = mark.event;
-          }
-          EXPECT_EQ(placed, report.marks) << scenario->name << " seed " << seed;
-          for (const auto& [name, count] : placed) reached[name] += count;
-          std::vector<std::set<std::string>> runs_watches = watches;
-          if (!scenario->marks.empty()) runs_watches.push_back({scenario->marks.front().name});
-          for (const std::set<std::string>& watched : runs_watches) {
-            MarkDetector detector(world, watched);
-            std::vector<PlacedMark> seen;
-            for (const sim::HistoryEvent& e : world.history().events()) detector.observe(e, seen);
-            EXPECT_EQ(seen, only(all, watched)) << scenario->name << " seed " << seed;
-          }
+          check(*scenario, seed, world, report);
         });
       }
     }
   }
+}
+
+TEST(MarksTest, AWatchingDetectorPlacesWhatTheFullRulesPlaceForItsMarks) {
+  std::map<std::string, std::uint64_t> reached;  // over every run, to see the check was not empty
+  // One mark per rule that keeps state, one with shared state, and a workload's own mark.
+  const std::vector<std::set<std::string>> watches = {
+      {"fenced-after-local-expiry"},
+      {"renewal-raced-expiry", "expiry-during-write"},
+      {"takeover-mid-step", "stale-write-refused"},
+      {"withdrawal-refused-while-live", "stale-renewal-refused"},
+  };
+  for_each_builtin_run([&](const scenarios::Scenario& s, std::uint64_t seed,
+                           const sim::World& world, const RunReport& report) {
+    const scenarios::Scenario* scenario = &s;
+    const std::vector<PlacedMark> all = place_marks(world);
+    std::map<std::string, std::uint64_t> placed;
+    std::uint64_t previous = 0;
+    for (const PlacedMark& mark : all) {
+      ++placed[mark.name];
+      ASSERT_LT(mark.event, world.history().events().size());
+      EXPECT_GE(mark.event, previous) << "in history order";
+      previous = mark.event;
+    }
+    EXPECT_EQ(placed, report.marks) << scenario->name << " seed " << seed;
+    for (const auto& [name, count] : placed) reached[name] += count;
+    std::vector<std::set<std::string>> runs_watches = watches;
+    if (!scenario->marks.empty()) runs_watches.push_back({scenario->marks.front().name});
+    for (const std::set<std::string>& watched : runs_watches) {
+      MarkDetector detector(world, watched);
+      std::vector<PlacedMark> seen;
+      for (const sim::HistoryEvent& e : world.history().events()) detector.observe(e, seen);
+      EXPECT_EQ(seen, only(all, watched)) << scenario->name << " seed " << seed;
+    }
+  });
   for (const char* name : {"stale-write-refused", "takeover-mid-step", "renewal-raced-expiry",
                            "expiry-during-write", "rerun-deduplicated"}) {
     EXPECT_GT(reached[name], 0u) << name;
@@ -80,31 +91,21 @@ TEST(MarksTest, AWatchingDetectorPlacesWhatTheFullRulesPlaceForItsMarks) {
 // is fed every event, as the walk did before the rules said what they read, and must place what
 // the detector places.
 TEST(MarksTest, EachRuleIsHandedEveryEventItReads) {
-  const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
   std::set<std::string> reached;
-  for (const scenarios::Scenario* scenario : registry.all()) {
-    for (const char* sink_double : {"", "accept-stale"}) {
-      for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-        RunRequest request;
-        request.scenario = scenario->name;
-        request.seed = seed;
-        request.sink_double = sink_double;
-        run_scenario(registry, request, [&](const sim::World& world, const RunReport&) {
-          std::vector<std::unique_ptr<MarkRule>> rules = make_mark_rules(world);
-          std::vector<PlacedMark> fed;
-          for (const sim::HistoryEvent& e : world.history().events()) {
-            for (const std::unique_ptr<MarkRule>& rule : rules) {
-              rule->observe(e, [&](std::string_view name) {
-                fed.push_back(PlacedMark{std::string(name), e.index});
-              });
-            }
-          }
-          EXPECT_EQ(place_marks(world), fed) << scenario->name << " seed " << seed;
-          for (const PlacedMark& mark : fed) reached.insert(mark.name);
+  for_each_builtin_run([&](const scenarios::Scenario& scenario, std::uint64_t seed,
+                           const sim::World& world, const RunReport&) {
+    std::vector<std::unique_ptr<MarkRule>> rules = make_mark_rules(world);
+    std::vector<PlacedMark> fed;
+    for (const sim::HistoryEvent& e : world.history().events()) {
+      for (const std::unique_ptr<MarkRule>& rule : rules) {
+        rule->observe(e, [&](std::string_view name) {
+          fed.push_back(PlacedMark{std::string(name), e.index});
         });
       }
     }
-  }
+    EXPECT_EQ(place_marks(world), fed) << scenario.name << " seed " << seed;
+    for (const PlacedMark& mark : fed) reached.insert(mark.name);
+  });
   // The comparison saw the marks of events of every kind the rules read: runtime events, store
   // calls, intents, observations, faults, restarts and a workload's own marks.
   for (const char* name :

@@ -14,6 +14,7 @@
 #include "properties/invariants_fence_use.h"
 #include "properties/invariants_group_join.h"
 #include "properties/invariants_hand_over.h"
+#include "properties/invariants_lease_given_back.h"
 #include "properties/invariants_lease_terms.h"
 #include "properties/invariants_lease_timers.h"
 #include "properties/invariants_loss_cause.h"
@@ -88,6 +89,7 @@ std::vector<std::unique_ptr<Invariant>> default_invariants() {
   out.push_back(std::make_unique<CancelSeenOncePerPass>());
   out.push_back(std::make_unique<ReturnedWithdrawalNotLost>());
   out.push_back(std::make_unique<SignalReasonKept>());
+  out.push_back(std::make_unique<EndedPassGivesBackItsLease>());
   // Liveness (every tree completes, or ends cancelled, in the quiet phase, its placement
   // finished) is judged by the run's outcome, and replay (same seed, same history hash) by running
   // twice: neither is a checker over one history.

@@ -1191,7 +1191,7 @@ TEST(DefaultInvariants, AreEveryInvariantOnceInTheirReportOrder) {
         "stale-withdrawal-ends-lost", "yield-lost-only-to-a-taker", "step-commits-under-its-token",
         "confirm-cancel-after-renewal", "belief-reported-as-read", "store-reported-as-replied",
         "remote-wait-ends-held", "loss-after-its-cause", "cancel-seen-once-per-pass",
-        "returned-withdrawal-not-lost", "signal-reason-kept"};
+        "returned-withdrawal-not-lost", "signal-reason-kept", "ended-pass-gives-back-its-lease"};
   EXPECT_EQ(names, expected);
 }
 

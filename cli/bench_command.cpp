@@ -31,12 +31,6 @@ namespace fencesim::cli {
 
 namespace {
 
-// The issue's goals (issue 13 section 1).
-constexpr double kGoalVirtualPerWall = 150'000;
-constexpr double kGoalEventsPerSecond = 2'000'000;
-constexpr double kGoalEventPerSwitch = 8;
-constexpr double kGoalPctPerRoundRobin = 1.0;
-
 struct BenchClock {
   std::chrono::steady_clock::time_point wall = std::chrono::steady_clock::now();
   double cpu = thread_cpu_seconds();
@@ -48,15 +42,10 @@ struct BenchClock {
   }
 };
 
-struct Spent {
-  double wall = 0;  // seconds
-  double cpu = 0;   // seconds of this thread
-
-  static Spent since(const BenchClock& start) {
-    const BenchClock end;
-    return {std::chrono::duration<double>(end.wall - start.wall).count(), end.cpu - start.cpu};
-  }
-};
+Spent spent_since(const BenchClock& start) {
+  const BenchClock end;
+  return {std::chrono::duration<double>(end.wall - start.wall).count(), end.cpu - start.cpu};
+}
 
 // Ping-pong between two fibers: `switches` switches in all. Boost installs its scheduling
 // algorithm per thread, so each measurement gets a fresh thread (a clean round_robin).
@@ -73,7 +62,7 @@ Spent raw_switches(std::uint64_t switches) {
       done = true;
     });
     ping.join();
-    spent = Spent::since(start);
+    spent = spent_since(start);
     pong.join();
   });
   thread.join();
@@ -94,19 +83,13 @@ Spent sim_switches(std::uint64_t switches, sim::Strategy strategy) {
     });
     const BenchClock start;
     world.run();
-    spent = Spent::since(start);
+    spent = spent_since(start);
   });
   thread.join();
   return spent;
 }
 
 // Nanoseconds per switch of each kind, the median of three rounds taken back to back.
-struct Switches {
-  double raw = 0;
-  double random_walk = 0;
-  double pct = 0;
-};
-
 Switches measure_switches(std::uint64_t switches) {
   std::vector<double> raw;
   std::vector<double> random_walk;
@@ -121,14 +104,6 @@ Switches measure_switches(std::uint64_t switches) {
   }
   return {median_of_rounds(raw), median_of_rounds(random_walk), median_of_rounds(pct)};
 }
-
-struct Runs {
-  std::uint64_t runs = 0;
-  std::uint64_t failed = 0;  // violations or liveness: a built-in scenario should have none
-  std::uint64_t events = 0;
-  double virtual_seconds = 0;
-  Spent spent;
-};
 
 Runs run_seeds(const scenarios::ScenarioRegistry& registry, const std::string& scenario,
                SeedRange seeds, sim::Strategy strategy) {
@@ -151,40 +126,8 @@ Runs run_seeds(const scenarios::ScenarioRegistry& registry, const std::string& s
     runs.virtual_seconds += static_cast<double>(report.virtual_ns) / 1e9;
     if (seed == seeds.last) break;
   }
-  runs.spent = Spent::since(start);
+  runs.spent = spent_since(start);
   return runs;
-}
-
-std::string verdict(bool met) {
-  return met ? "met" : "MISSED";
-}
-
-// Prints one strategy's whole runs; returns wall nanoseconds per history event.
-double print_runs(std::ostream& out, const std::string& scenario, sim::Strategy strategy,
-                  const Runs& runs, double raw_switch_ns) {
-  const double events = static_cast<double>(std::max<std::uint64_t>(runs.events, 1));
-  const double virtual_per_wall = runs.virtual_seconds / runs.spent.wall;
-  const double virtual_per_cpu = runs.virtual_seconds / runs.spent.cpu;
-  const double events_per_wall = events / runs.spent.wall;
-  const double events_per_cpu = events / runs.spent.cpu;
-  const double ns_per_event = runs.spent.wall * 1e9 / events;
-  fmt::print(out,
-             "{} {}: {} runs ({} failed), {} history events, {:.0f} virtual s in {:.3f} s wall "
-             "({:.3f} s CPU)\n",
-             scenario, reports::strategy_name(strategy), runs.runs, runs.failed, runs.events,
-             runs.virtual_seconds, runs.spent.wall, runs.spent.cpu);
-  fmt::print(out, "  virtual/wall {:.0f}x (CPU basis {:.0f}x; goal >= {:.0f}x): {}\n",
-             virtual_per_wall, virtual_per_cpu, kGoalVirtualPerWall,
-             verdict(virtual_per_wall >= kGoalVirtualPerWall));
-  fmt::print(out, "  history events/s {:.0f} (CPU basis {:.0f}; goal >= {:.0f}): {}\n",
-             events_per_wall, events_per_cpu, kGoalEventsPerSecond,
-             verdict(events_per_wall >= kGoalEventsPerSecond));
-  fmt::print(
-      out,
-      "  wall per history event {:.0f} ns = {:.1f}x a raw fiber switch (goal <= {:.0f}x): {}\n",
-      ns_per_event, ns_per_event / raw_switch_ns, kGoalEventPerSwitch,
-      verdict(ns_per_event / raw_switch_ns <= kGoalEventPerSwitch));
-  return ns_per_event;
 }
 
 // Which allocator the process runs on: the figures depend on it (CMakeLists.txt links mimalloc
@@ -226,27 +169,17 @@ int bench_command(const scenarios::ScenarioRegistry& registry, const BenchArgs& 
   const Runs random_walk = run_seeds(registry, args.scenario, seeds, sim::Strategy::kRandomWalk);
   const Runs pct = run_seeds(registry, args.scenario, seeds, sim::Strategy::kPct);
   const Switches after = measure_switches(switches);
-  // The switch costs bracket the runs; their mean is the figure the runs are compared with.
-  const Switches cost{(before.raw + after.raw) / 2, (before.random_walk + after.random_walk) / 2,
-                      (before.pct + after.pct) / 2};
-
-  fmt::print(out,
-             "raw Boost.Fiber switch (round_robin, ping-pong, {} switches): {:.1f} ns "
-             "(before the runs {:.1f}, after {:.1f})\n",
-             switches, cost.raw, before.raw, after.raw);
-  // Each figure with the two it is the mean of, as the raw switch's: a reader (and a test) can
-  // see that every mean brackets the runs with its own kind's two measures.
-  fmt::print(out,
-             "simulator switch: random walk {:.1f} ns (before the runs {:.1f}, after {:.1f}) = "
-             "{:.2f}x round_robin; PCT {:.1f} ns (before the runs {:.1f}, after {:.1f}) = "
-             "{:.2f}x round_robin (goal <= {:.1f}x): {}\n",
-             cost.random_walk, before.random_walk, after.random_walk, cost.random_walk / cost.raw,
-             cost.pct, before.pct, after.pct, cost.pct / cost.raw, kGoalPctPerRoundRobin,
-             verdict(cost.pct / cost.raw <= kGoalPctPerRoundRobin));
-  const double random_ns =
-      print_runs(out, args.scenario, sim::Strategy::kRandomWalk, random_walk, cost.raw);
-  const double pct_ns = print_runs(out, args.scenario, sim::Strategy::kPct, pct, cost.raw);
-  fmt::print(out, "PCT wall per history event / random walk's: {:.2f}x\n", pct_ns / random_ns);
+  fmt::print(out, "{}", switch_lines(switches, before, after));
+  // The runs are compared with the raw switch's mean cost over the two measures bracketing them.
+  const double raw_switch_ns = (before.raw + after.raw) / 2;
+  const RunsLines random_lines =
+      runs_lines(args.scenario, reports::strategy_name(sim::Strategy::kRandomWalk), random_walk,
+                 raw_switch_ns);
+  const RunsLines pct_lines =
+      runs_lines(args.scenario, reports::strategy_name(sim::Strategy::kPct), pct, raw_switch_ns);
+  fmt::print(out, "{}{}", random_lines.text, pct_lines.text);
+  fmt::print(out, "PCT wall per history event / random walk's: {:.2f}x\n",
+             pct_lines.ns_per_event / random_lines.ns_per_event);
   fmt::print(out, "load average after: {}\n", load_average());
   return kExitPass;
 }

@@ -394,6 +394,25 @@ TEST(CancelEndsNoLaterStep, AnEarlierHolderFinishingTheCancelledTreeWhileALaterS
   expect_one(s.cancel_end(), "cancel-ends-no-later-step", "under the later token 2");
 }
 
+// Two runs of one step under one token overlap at its holder (a step started again while its
+// first run still ran): the end of one leaves the other running (red team 41a-16: one end closed
+// every run of the step, and the second run's step hid from the finish).
+TEST(CancelEndsNoLaterStep, TheEndOfOneOfTwoOverlappingRunsLeavesTheOtherRunning) {
+  Story s;
+  s.granted(0, 1);
+  s.granted(40 * kSecond, 2, kOther);
+  s.at(41 * kSecond, EventKind::kStepStarted, 2, {}, "charge", kOther);
+  const std::uint64_t second = s.events().size();
+  s.at(41 * kSecond + 1, EventKind::kStepStarted, 2, {}, "charge", kOther);
+  s.at(41 * kSecond + 2, EventKind::kStepEnded, 2, "execution.cancelled", "charge", kOther);
+  s.store(42 * kSecond, tree_call(sim::StoreOp::kCancel, "recorded", kStore));
+  s.store(43 * kSecond, tree_call(sim::StoreOp::kFinish, "ok", kHolder));  // token 1's holder
+  const std::vector<Violation> found = s.cancel_end();
+  expect_one(found, "cancel-ends-no-later-step", "under the later token 2");
+  ASSERT_FALSE(found.empty());
+  EXPECT_EQ(found[0].events.front(), second) << "the run still running";
+}
+
 TEST(CancelEndsNoLaterStep, TheLatestHolderFinishingOrAnEndedStepOrNoCancelPasses) {
   Story latest;
   latest.granted(0, 1);

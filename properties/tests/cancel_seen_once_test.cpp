@@ -180,6 +180,22 @@ TEST(CancelSeenOncePerPass, ALearningAfterThePassEndedCancelledIsReported) {
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{started, ended, late}));
 }
 
+TEST(CancelSeenOncePerPass, ALearningUnderTheRetakenTokenAfterThePassEndedIsReported) {
+  // The pass yielded (token 1), took the tree back (token 2) and completed; its watcher then
+  // reported the cancel under token 2. The retaken token is the pass's even after the pass ended
+  // and left the holder's running passes (red team 41a-20: the retake not mapped to its pass, and
+  // the late learning went unjudged).
+  Story s;
+  const std::uint64_t started = s.report(EventKind::kTreeStarted, 1);
+  s.report(EventKind::kLeaseReleased, 1);
+  s.report(EventKind::kLeaseTaken, 2);
+  const std::uint64_t ended = s.report(EventKind::kTreeCompleted, 2);
+  const std::uint64_t late = s.seen(2, "watcher");
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{started, ended, late}));
+}
+
 TEST(CancelSeenOncePerPass, ALearningAfterTheNextPassBeganIsStillTheEndedPasss) {
   // The watcher of the pass under token 1 woke after the holder's next pass (token 2) began.
   Story s;

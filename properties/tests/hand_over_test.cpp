@@ -141,6 +141,30 @@ TEST(RefusalHandsOver, AHolderThatGoesOnSendingUnderTheTokenIsCaught) {
   }
 }
 
+// fenced(observed) refused because its step had ended (finding 2 of 2026-12-04): the refusal still
+// stops the holder of the token, so a send under it afterwards is caught (red team 41a-24 left
+// such a hand-over not silent, and nothing judged its holder's sends).
+TEST(RefusalHandsOver, AHolderThatSendsAfterARefusalPastItsStepIsCaught) {
+  for (const EventKind send :
+       {EventKind::kWriteSent, EventKind::kCheckpointSent, EventKind::kConfirmSent}) {
+    Story s;
+    s.runtime_event(0, EventKind::kTreeStarted, 3, "order", {});
+    s.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);
+    s.runtime_event(2 * kSecond, EventKind::kStepEnded, 3, "ok");
+    s.observed(3 * kSecond, "fenced-past-step", 3, std::string(kFenced));
+    s.runtime_event(4 * kSecond, send, 3, {}, "ship");
+    const auto found = s.check();
+    ASSERT_EQ(found.size(), 1U) << runtime::to_string(send);
+    EXPECT_NE(found[0].message.find("still sent"), std::string::npos) << found[0].message;
+  }
+  // Before the refusal, the same sends are the pass's own.
+  Story before;
+  before.runtime_event(0, EventKind::kTreeStarted, 3, "order", {});
+  before.runtime_event(1 * kSecond, EventKind::kWriteSent, 3, {}, "ship");
+  before.observed(3 * kSecond, "fenced-past-step", 3, std::string(kFenced));
+  EXPECT_TRUE(before.check().empty());
+}
+
 TEST(RefusalHandsOver, AWithdrawalsHandOverIsJudgedByTheWithdrawalsEnd) {
   Story good;
   good.runtime_event(1 * kSecond, EventKind::kStepStarted, 3);

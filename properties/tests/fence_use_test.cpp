@@ -359,6 +359,18 @@ TEST(ErrorCodeFamilies, ADottedOutcomeCodeOutsideTheExecutionFamilyIsCaught) {
   EXPECT_EQ(s.error_codes().size(), 2U);
 }
 
+// Every outcome the runtime reports is judged, a withdrawal's end too (red team 41a-27 left
+// kWithdrawalEnded out of the outcomes, and a withdrawal's foreign code went unjudged).
+TEST(ErrorCodeFamilies, EveryKindOfOutcomeIsJudged) {
+  for (const EventKind outcome :
+       {EventKind::kStepEnded, EventKind::kErrorClassified, EventKind::kTreeAbandoned,
+        EventKind::kTreeCancelled, EventKind::kWithdrawalEnded}) {
+    Story s;
+    s.runtime_event(1, outcome, 1, "step.failed");
+    EXPECT_EQ(s.error_codes().size(), 1U) << runtime::to_string(outcome);
+  }
+}
+
 // A code extends another only at a dot: "execution.lease-lost-x" is no code of the lease-lost
 // family, and "executions.step-failed" none of the execution family, though each begins with it.
 TEST(ErrorCodeFamilies, ACodeThatOnlyBeginsWithItsFamilysCodeIsCaught) {

@@ -133,6 +133,17 @@ TEST(StoreReportedAsReplied, AGrantReportedUntilAnotherTimeIsReported) {
   EXPECT_NE(out[0].message.find("until 31000000000"), std::string::npos) << out[0].message;
 }
 
+// A renewal reported of another token than the request renewed is reported, its expiry right or
+// not (red team 41a-26 compared the renewal's expiry alone).
+TEST(StoreReportedAsReplied, ARenewalReportedOfAnotherTokenIsReported) {
+  Store s;
+  s.reported(10, EventKind::kStoreLeaseRenewed, "instance-1", 2, 40 * kSecond);
+  s.replied(10, Store::lease_call(sim::StoreOp::kRenew, "renewed", 1, 1, 40 * kSecond));
+  const std::vector<Violation> out = s.judged();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].invariant, "store-reported-as-replied");
+}
+
 TEST(StoreReportedAsRepliedEveryReport, TwoRenewalsReportedWrongAreBothReported) {
   Store s;
   for (int i = 0; i < 2; ++i) {

@@ -47,46 +47,60 @@ Spent spent_since(const BenchClock& start) {
   return {std::chrono::duration<double>(end.wall - start.wall).count(), end.cpu - start.cpu};
 }
 
-// Ping-pong between two fibers: `switches` switches in all. Boost installs its scheduling
+// Ping-pong between two fibers: about `switches` yields in all. Boost installs its scheduling
 // algorithm per thread, so each measurement gets a fresh thread (a clean round_robin).
-Spent raw_switches(std::uint64_t switches) {
-  Spent spent;
+Measured raw_switches(std::uint64_t switches) {
+  Measured measured;
   std::thread thread([&] {
     bool done = false;
-    boost::fibers::fiber pong([&done] {
-      while (!done) boost::this_fiber::yield();
+    std::uint64_t yields = 0;
+    boost::fibers::fiber pong([&done, &yields] {
+      while (!done) {
+        boost::this_fiber::yield();
+        ++yields;
+      }
     });
     const BenchClock start;
-    boost::fibers::fiber ping([&done, switches] {
-      for (std::uint64_t i = 0; i < switches / 2; ++i) boost::this_fiber::yield();
+    boost::fibers::fiber ping([&done, &yields, switches] {
+      for (std::uint64_t i = 0; i < switches / 2; ++i) {
+        boost::this_fiber::yield();
+        ++yields;
+      }
       done = true;
     });
     ping.join();
-    spent = spent_since(start);
+    measured = {spent_since(start), yields};
     pong.join();
   });
   thread.join();
-  return spent;
+  return measured;
 }
 
-Spent sim_switches(std::uint64_t switches, sim::Strategy strategy) {
-  Spent spent;
+Measured sim_switches(std::uint64_t switches, sim::Strategy strategy) {
+  Measured measured;
   std::thread thread([&] {
     sim::Scheduler world({.seed = 1, .strategy = strategy});
     bool done = false;
-    world.spawn(1, "pong", [&world, &done] {
-      while (!done) world.yield();
+    std::uint64_t yields = 0;
+    world.spawn(1, "pong", [&world, &done, &yields] {
+      while (!done) {
+        world.yield();
+        ++yields;
+      }
     });
-    world.spawn(1, "ping", [&world, &done, switches] {
-      for (std::uint64_t i = 0; i < switches / 2; ++i) world.yield();
+    world.spawn(1, "ping", [&world, &done, &yields, switches] {
+      for (std::uint64_t i = 0; i < switches / 2; ++i) {
+        world.yield();
+        ++yields;
+      }
       done = true;
     });
     const BenchClock start;
     world.run();
-    spent = spent_since(start);
+    measured = {spent_since(start), yields};
   });
   thread.join();
-  return spent;
+  return measured;
 }
 
 // Nanoseconds per switch of each kind, the median of three rounds taken back to back.
@@ -94,9 +108,7 @@ Switches measure_switches(std::uint64_t switches) {
   std::vector<double> raw;
   std::vector<double> random_walk;
   std::vector<double> pct;
-  const auto per_switch = [switches](Spent spent) {
-    return spent.wall * 1e9 / static_cast<double>(switches);
-  };
+  const auto per_switch = [](const Measured& measured) { return ns_per_yield(measured); };
   for (int round = 0; round < 3; ++round) {
     raw.push_back(per_switch(raw_switches(switches)));
     random_walk.push_back(per_switch(sim_switches(switches, sim::Strategy::kRandomWalk)));

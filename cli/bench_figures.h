@@ -34,6 +34,21 @@ struct Switches {
   double pct = 0;
 };
 
+// What a switch measurement took, and how many yields its two fibers made in it.
+struct Measured {
+  Spent spent;
+  std::uint64_t yields = 0;
+};
+
+// A switch's cost: the wall time over the yields counted, not over the yields asked for, so that
+// a loop that runs more or fewer of them than asked moves the count with the time (red team
+// 41b-16: the raw ping-pong ran twice its share, and every "x a raw fiber switch" read twice
+// better).
+inline double ns_per_yield(const Measured& measured) {
+  check(measured.yields > 0, "a switch measurement made yields");
+  return measured.spent.wall * 1e9 / static_cast<double>(measured.yields);
+}
+
 // One strategy's runs of a scenario.
 struct Runs {
   std::uint64_t runs = 0;

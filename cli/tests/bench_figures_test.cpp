@@ -37,6 +37,11 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+TEST(BenchFigures, ASwitchCostsItsWallTimeOverTheYieldsCounted) {
+  EXPECT_DOUBLE_EQ(ns_per_yield({{0.001, 0.002}, 20'000}), 50.0);  // 1 ms over 20,000 yields
+  EXPECT_DOUBLE_EQ(ns_per_yield({{0.001, 0.0005}, 40'000}), 25.0);  // wall time, not CPU
+}
+
 TEST(BenchFigures, TheSwitchGoalIsJudgedOnPctsCostAndTheMeansBracketTheRuns) {
   // The random walk as cheap as a raw switch, PCT dearer: the goal (PCT at most 1.0x) missed.
   const std::vector<std::string> missed =

@@ -23,12 +23,16 @@ constexpr std::string_view kLost = "execution.lease-lost";
 
 class Story {
  public:
-  // A runtime report of the node's holder at `at_s` seconds (true time and its clock).
+  // The holders' monotonic clocks read `clock_offset_s` seconds more than true time (a clock
+  // starts where its machine booted: beliefs and releases are compared on it, never on true time).
+  explicit Story(std::int64_t clock_offset_s = 0) : offset_s_(clock_offset_s) {}
+  // A runtime report of the node's holder at `at_s` seconds of true time.
   std::uint64_t report(std::int64_t at_s, EventKind kind, runtime::Token token,
                        std::string_view detail = {}, std::int64_t value = 0,
                        sim::NodeId node = kInstance) {
     sim::HistoryEvent e =
         testing::next_event(events_, node, sim::WorldEventKind::kRuntime, at_s * kSecond);
+    e.local_monotonic_ns = (at_s + offset_s_) * kSecond;
     e.runtime.kind = kind;
     e.runtime.holder = node == kInstance ? "instance-1" : "instance-2";
     e.runtime.key = kTree;
@@ -39,15 +43,17 @@ class Story {
     events_.push_back(std::move(e));
     return events_.back().index;
   }
-  // Token `token` taken at `at_s`, believed for 29 s.
+  // Token `token` taken at `at_s`, believed for 29 s (confirmedUntil on the holder's clock).
   std::uint64_t taken(std::int64_t at_s, runtime::Token token, sim::NodeId node = kInstance) {
-    return report(at_s, EventKind::kLeaseTaken, token, {}, (at_s + 29) * kSecond, node);
+    return report(at_s, EventKind::kLeaseTaken, token, {}, (at_s + offset_s_ + 29) * kSecond,
+                  node);
   }
   // The withdrawal's body returned (its own record) and the runtime reported its end.
   std::uint64_t returned_and_ended(std::int64_t at_s, runtime::Token token, std::string_view detail,
                                    sim::NodeId node = kInstance) {
     sim::HistoryEvent e =
         testing::next_event(events_, node, sim::WorldEventKind::kObserved, at_s * kSecond);
+    e.local_monotonic_ns = (at_s + offset_s_) * kSecond;
     e.runtime.holder = "withdrawal-body-returned";
     e.runtime.key = kTree;
     e.runtime.token = token;
@@ -64,7 +70,29 @@ class Story {
 
  private:
   Events events_;
+  std::int64_t offset_s_ = 0;
 };
+
+// Whether the release came while the lease was still believed is read on the holder's clock, the
+// one confirmedUntil counts on (red team 41a-31 compared the release's true time with it).
+TEST(ReturnedWithdrawalNotLost, TheReleaseIsWeighedAgainstTheBeliefOnTheHoldersClock) {
+  // The clock 100 s behind true time: released at true 108 s, 8 s on the clock, inside the
+  // belief (until 29 s on the clock): judged.
+  Story behind(-100);
+  behind.taken(100, 1);
+  behind.report(102, EventKind::kWithdrawal, 1, "fenced");
+  behind.report(108, EventKind::kLeaseReleased, 1);
+  behind.returned_and_ended(112, 1, kLost);
+  EXPECT_EQ(behind.check().size(), 1u);
+  // The clock 100 s ahead: released at true 40 s, 140 s on the clock, after the belief ran out
+  // (129 s on the clock): a lease run out is lost, not given back, and not judged.
+  Story ahead(100);
+  ahead.taken(0, 1);
+  ahead.report(2, EventKind::kWithdrawal, 1, "fenced");
+  ahead.report(40, EventKind::kLeaseReleased, 1);
+  ahead.returned_and_ended(44, 1, kLost);
+  EXPECT_TRUE(ahead.check().empty());
+}
 
 TEST(ReturnedWithdrawalNotLost, AReturnAfterTheReleaseReportedAsALossIsReported) {
   Story s;

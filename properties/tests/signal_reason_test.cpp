@@ -24,6 +24,7 @@ class Story {
                      const runtime::LeaseKey& key = kTree) {
     sim::HistoryEvent e =
         testing::next_event(events_, node, sim::WorldEventKind::kObserved, ++now_);
+    e.local_monotonic_ns = now_ + 1'000'000;  // the holder's clock is not true time
     e.runtime.holder = "signal-reason";
     e.runtime.key = key;
     e.runtime.token = token;
@@ -57,6 +58,8 @@ TEST(SignalReasonKept, AReasonReplacedByALaterAbortIsReportedAtEveryRead) {
       << found[0].message;
   EXPECT_NE(found[0].message.find("aborted with 'execution.cancelled'"), std::string::npos)
       << found[0].message;
+  // The read's true time, as the message says (red team 41a-34 printed the holder's clock).
+  EXPECT_NE(found[0].message.find("at true time 4 ns"), std::string::npos) << found[0].message;
 }
 
 TEST(SignalReasonKept, AnAbortedSignalReadLiveAgainIsReported) {

@@ -57,6 +57,9 @@ TEST(RemoteWaitEndsHeld, AWaitEndedBeforeTheRetakeIsReported) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].invariant, "remote-wait-ends-held");
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{yielded, ended}));
+  // The report says what became of the token (red team 41a-32 swapped the two words).
+  EXPECT_NE(found[0].message.find("after it released (yielded) that token"), std::string::npos)
+      << found[0].message;
 }
 
 TEST(RemoteWaitEndsHeld, AWaitEndedInAPassWhoseRetakeWasRefusedIsReported) {
@@ -76,7 +79,11 @@ TEST(RemoteWaitEndsHeld, AWaitEndedAfterTheLeaseWasLostIsReported) {
   s.at(1, EventKind::kRemoteWaitBegan, 1);
   const std::uint64_t lost = s.at(2, EventKind::kLeaseLost, 1, "local-expiry");
   const std::uint64_t ended = s.at(3, EventKind::kRemoteWaitEnded, 1);
-  EXPECT_EQ(events_of(s.check()), (Reports{{lost, ended}}));
+  const std::vector<Violation> found = s.check();
+  EXPECT_EQ(events_of(found), (Reports{{lost, ended}}));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].message.find("after it lost that token"), std::string::npos)
+      << found[0].message;
 }
 
 TEST(RemoteWaitEndsHeld, AWaitEndedUnderATokenNeverTakenIsReported) {

@@ -114,7 +114,7 @@ Switches measure_switches(std::uint64_t switches) {
     random_walk.push_back(per_switch(sim_switches(switches, sim::Strategy::kRandomWalk)));
     pct.push_back(per_switch(sim_switches(switches, sim::Strategy::kPct)));
   }
-  return {median_of_rounds(raw), median_of_rounds(random_walk), median_of_rounds(pct)};
+  return {median_of_rounds(raw), median_of_rounds(random_walk), median_of_rounds(pct), raw.size()};
 }
 
 Runs run_seeds(const scenarios::ScenarioRegistry& registry, const std::string& scenario,

@@ -45,11 +45,11 @@ TEST(BenchFigures, ASwitchCostsItsWallTimeOverTheYieldsCounted) {
 TEST(BenchFigures, TheSwitchGoalIsJudgedOnPctsCostAndTheMeansBracketTheRuns) {
   // The random walk as cheap as a raw switch, PCT dearer: the goal (PCT at most 1.0x) missed.
   const std::vector<std::string> missed =
-      lines_of(switch_lines(2000, {50, 50, 60}, {50, 50, 60}));
+      lines_of(switch_lines(2000, {50, 50, 60, 3}, {50, 50, 60, 3}));
   ASSERT_EQ(missed.size(), 2u);
   EXPECT_EQ(missed[0],
-            "raw Boost.Fiber switch (round_robin, ping-pong, 2000 switches): 50.0 ns (before the "
-            "runs 50.0, after 50.0)");
+            "raw Boost.Fiber switch (round_robin, ping-pong, 2000 switches, each measure the median "
+            "of 3 and 3 rounds): 50.0 ns (before the runs 50.0, after 50.0)");
   EXPECT_TRUE(ends_with(missed[1], "PCT 60.0 ns (before the runs 60.0, after 60.0) = 1.20x "
                                    "round_robin (goal <= 1.0x): MISSED"))
       << missed[1];
@@ -57,10 +57,10 @@ TEST(BenchFigures, TheSwitchGoalIsJudgedOnPctsCostAndTheMeansBracketTheRuns) {
   const std::vector<std::string> met = lines_of(switch_lines(2000, {50, 70, 40}, {50, 70, 40}));
   EXPECT_TRUE(ends_with(met[1], "= 0.80x round_robin (goal <= 1.0x): met")) << met[1];
   // Each mean is its own kind's two measures'.
-  const std::vector<std::string> means = lines_of(switch_lines(1000, {40, 30, 20}, {60, 50, 40}));
+  const std::vector<std::string> means = lines_of(switch_lines(1000, {40, 30, 20, 3}, {60, 50, 40, 5}));
   EXPECT_EQ(means[0],
-            "raw Boost.Fiber switch (round_robin, ping-pong, 1000 switches): 50.0 ns (before the "
-            "runs 40.0, after 60.0)");
+            "raw Boost.Fiber switch (round_robin, ping-pong, 1000 switches, each measure the median "
+            "of 3 and 5 rounds): 50.0 ns (before the runs 40.0, after 60.0)");
   EXPECT_EQ(means[1],
             "simulator switch: random walk 40.0 ns (before the runs 30.0, after 50.0) = 0.80x "
             "round_robin; PCT 30.0 ns (before the runs 20.0, after 40.0) = 0.60x round_robin "

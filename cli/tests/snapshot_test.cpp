@@ -303,7 +303,8 @@ TEST(SnapshotText, MasksBenchsFiguresAndKeepsItsRuns) {
   const std::string text =
       "fencesim bench: nightly-mix seeds 1..4, one thread, every invariant on, mimalloc 2.0.9; "
       "load average 7.88 7.84 5.98 (2 cores)\n"
-      "raw Boost.Fiber switch (round_robin, ping-pong, 2000 switches): 53.3 ns (before the runs "
+      "raw Boost.Fiber switch (round_robin, ping-pong, 2000 switches, each measure the median of "
+      "3 and 3 rounds): 53.3 ns (before the runs "
       "50.7, after 55.9)\n"
       "simulator switch: random walk 46.4 ns (before the runs 42.9, after 49.9) = 0.87x "
       "round_robin; PCT 44.6 ns (before the runs 42.7, after 46.4) = 0.84x round_robin (goal <= "

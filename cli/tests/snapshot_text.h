@@ -155,7 +155,7 @@ inline std::string mask_text(std::string text) {
     r.emplace_back(R"((mimalloc [0-9.]+|the C library's malloc); load average [^\n]*)",
                    m + "; load average " + m);
     r.emplace_back(R"(load average after: [^\n]*)", "load average after: " + m);
-    r.emplace_back(R"(([0-9]+ switches\):|random walk|PCT) [0-9.]+ ns \(before the runs [0-9.]+, )"
+    r.emplace_back(R"((rounds\):|random walk|PCT) [0-9.]+ ns \(before the runs [0-9.]+, )"
                    R"(after [0-9.]+\))",
                    "$1 " + m + " ns (before the runs " + m + ", after " + m + ")");
     r.emplace_back(R"(= [0-9.]+x round_robin)", "= " + m + "x round_robin");

@@ -149,7 +149,7 @@ std::string allocator_in_use() {
   using Version = int (*)();
   if (void* symbol = dlsym(RTLD_DEFAULT, "mi_version"); symbol != nullptr) {
     const int version = reinterpret_cast<Version>(symbol)();
-    return fmt::format("mimalloc {}.{}.{}", version / 100, (version / 10) % 10, version % 10);
+    return mimalloc_name(version);
   }
   return "the C library's malloc";
 }

@@ -60,6 +60,11 @@ struct Runs {
   Spent spent;
 };
 
+// mimalloc's mi_version() (major * 100 + minor * 10 + patch, each one digit) as a reader knows it.
+inline std::string mimalloc_name(int version) {
+  return fmt::format("mimalloc {}.{}.{}", version / 100, (version / 10) % 10, version % 10);
+}
+
 inline std::string verdict(bool met) {
   return met ? "met" : "MISSED";
 }

@@ -37,6 +37,14 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+// The allocator the figures ran on, by its own version number (red team 41d-12 printed 2.0.9 as
+// "mimalloc 2.20.9"; the snapshots mask the allocator, which differs between machines).
+TEST(BenchFigures, MimallocsVersionIsSpelledAsItsReleases) {
+  EXPECT_EQ(mimalloc_name(209), "mimalloc 2.0.9");
+  EXPECT_EQ(mimalloc_name(217), "mimalloc 2.1.7");
+  EXPECT_EQ(mimalloc_name(180), "mimalloc 1.8.0");
+}
+
 TEST(BenchFigures, ASwitchCostsItsWallTimeOverTheYieldsCounted) {
   EXPECT_DOUBLE_EQ(ns_per_yield({{0.001, 0.002}, 20'000}), 50.0);  // 1 ms over 20,000 yields
   EXPECT_DOUBLE_EQ(ns_per_yield({{0.001, 0.0005}, 40'000}), 25.0);  // wall time, not CPU

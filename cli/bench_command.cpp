@@ -108,11 +108,10 @@ Switches measure_switches(std::uint64_t switches) {
   std::vector<double> raw;
   std::vector<double> random_walk;
   std::vector<double> pct;
-  const auto per_switch = [](const Measured& measured) { return ns_per_yield(measured); };
   for (int round = 0; round < 3; ++round) {
-    raw.push_back(per_switch(raw_switches(switches)));
-    random_walk.push_back(per_switch(sim_switches(switches, sim::Strategy::kRandomWalk)));
-    pct.push_back(per_switch(sim_switches(switches, sim::Strategy::kPct)));
+    raw.push_back(ns_per_yield(raw_switches(switches)));
+    random_walk.push_back(ns_per_yield(sim_switches(switches, sim::Strategy::kRandomWalk)));
+    pct.push_back(ns_per_yield(sim_switches(switches, sim::Strategy::kPct)));
   }
   return {median_of_rounds(raw), median_of_rounds(random_walk), median_of_rounds(pct), raw.size()};
 }
@@ -182,8 +181,7 @@ int bench_command(const scenarios::ScenarioRegistry& registry, const BenchArgs& 
   const Runs pct = run_seeds(registry, args.scenario, seeds, sim::Strategy::kPct);
   const Switches after = measure_switches(switches);
   fmt::print(out, "{}", switch_lines(switches, before, after));
-  // The runs are compared with the raw switch's mean cost over the two measures bracketing them.
-  const double raw_switch_ns = (before.raw + after.raw) / 2;
+  const double raw_switch_ns = mean_of(before, after).raw;
   const RunsLines random_lines =
       runs_lines(args.scenario, reports::strategy_name(sim::Strategy::kRandomWalk), random_walk,
                  raw_switch_ns);

@@ -69,12 +69,18 @@ inline std::string verdict(bool met) {
   return met ? "met" : "MISSED";
 }
 
-// The two switch lines: the switch costs measured `before` and `after` the runs, and their means,
-// which the runs are compared with. PCT's is the goal's (`kGoalPctPerRoundRobin`).
+// The switch costs the runs are compared with: each kind's mean of its two measures, taken before
+// and after the runs so that they bracket them.
+inline Switches mean_of(const Switches& before, const Switches& after) {
+  return {(before.raw + after.raw) / 2, (before.random_walk + after.random_walk) / 2,
+          (before.pct + after.pct) / 2};
+}
+
+// The two switch lines: the switch costs measured `before` and `after` the runs, and their means
+// (mean_of). PCT's is the goal's (`kGoalPctPerRoundRobin`).
 inline std::string switch_lines(std::uint64_t switches, const Switches& before,
                                 const Switches& after) {
-  const Switches cost{(before.raw + after.raw) / 2, (before.random_walk + after.random_walk) / 2,
-                      (before.pct + after.pct) / 2};
+  const Switches cost = mean_of(before, after);
   // How many rounds each measure is the median of: one round alone lets a slow or fast moment of
   // a shared machine decide a verdict (red team 41d-10 measured one round, and nothing showed it).
   std::string out =

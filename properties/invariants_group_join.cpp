@@ -107,9 +107,9 @@ std::shared_ptr<const JoinShape> shape_of(const runtime::WorkflowRegistry& regis
   return shape;
 }
 
-// What the history says, per tree (lease key).
-// The history's own names, not copies (a tree starts a step per pass); looked up by either
-// spelling of a path (std::less<>: a name against a string, by their bytes).
+// What the history says, per tree (lease key), in the history's own names, not copies (a tree
+// starts a step per pass); looked up by either spelling of a path (std::less<>: a name against a
+// string, by their bytes).
 struct Tree {
   sim::Name workflow;                                        // the first placement's
   std::vector<std::pair<sim::Name, std::uint64_t>> started;  // step path, kStepStarted

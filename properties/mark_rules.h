@@ -30,7 +30,7 @@ class MarkRule {
   virtual std::vector<std::string_view> names() const = 0;
   // The kinds of event the rule reads: a detector hands it no other (a rule reads two or three of
   // the sixteen kinds, and the marks' walk called every rule at every event). A rule that
-  // declares too few misses events: MarkRules.EachRuleIsHandedEveryEventItReads feeds every rule
+  // declares too few misses events: MarksTest.EachRuleIsHandedEveryEventItReads feeds every rule
   // every event and compares.
   virtual EventKinds reads() const { return kAllEventKinds; }
   // Reads the next event of the history; calls `reach` for each mark it reaches there.

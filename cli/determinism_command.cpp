@@ -5,8 +5,10 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <ostream>
+#include <string>
 
 #include "cli/commands.h"
 #include "cli/divergence.h"
@@ -86,6 +88,9 @@ int determinism_command(const scenarios::ScenarioRegistry& registry, const Deter
   std::uint64_t failing = 0;
   // Counted as they run, not taken from the range: the line says how many seeds were checked.
   std::uint64_t checked = 0;
+  // The strategy each checked seed ran under, by name, as its replay file names it: with
+  // "drawn", what the seeds drew, so that a check stuck on one strategy says so.
+  std::map<std::string, std::uint64_t> strategies;
   for (std::uint64_t seed = seeds.first;; ++seed) {
     request.seed = seed;
     set_strategy("--strategy", args.strategy, request);  // "drawn" draws per seed
@@ -105,10 +110,16 @@ int determinism_command(const scenarios::ScenarioRegistry& registry, const Deter
       return kExitNondeterminism;
     }
     ++checked;
+    ++strategies[reports::strategy_name(request)];
     if (first.report.status != properties::RunStatus::kPass) ++failing;
     if (seed == seeds.last) break;
   }
   fmt::print(out, "{} seeds deterministic\n", checked);
+  std::string under;
+  for (const auto& [strategy, count] : strategies) {
+    under += fmt::format("{}{} {}", under.empty() ? "" : ", ", strategy, count);
+  }
+  fmt::print(out, "strategies: {}\n", under);
   if (failing > 0) {
     fmt::print(out, "({} of them did not pass: see 'fencesim run --scenario {} --seed N')\n",
                failing, args.scenario);

@@ -618,8 +618,33 @@ TEST_F(CliTest, CheckDeterminismCountsTheSeedsThatDidNotPass) {
   unsetenv("FENCESIM_TEST_PLANTED_BUGS");
   EXPECT_EQ(result.code, 0) << result.out << result.err;
   EXPECT_EQ(result.out,
-            "2 seeds deterministic\n(2 of them did not pass: see 'fencesim run --scenario "
-            "planted-failing-step --seed N')\n");
+            "2 seeds deterministic\nstrategies: random 2\n(2 of them did not pass: see "
+            "'fencesim run --scenario planted-failing-step --seed N')\n");
+}
+
+// With --strategy drawn each seed is checked under the strategy it draws, the one `fencesim run
+// --strategy drawn` runs it under (its JSON names it), and the line after the count tallies them
+// by name: a check that drew once for the whole range would name one strategy for every seed.
+TEST_F(CliTest, CheckDeterminismRunsEachSeedUnderTheStrategyItDraws) {
+  std::map<std::string, int> drawn;
+  for (int seed = 1; seed <= 12; ++seed) {
+    const Result run = fencesim("run --scenario kleppmann-fencing --seed " + std::to_string(seed) +
+                                " --strategy drawn --json");
+    ASSERT_EQ(run.code, 0) << run.err;
+    ++drawn[json::parse(run.out)["strategy"].get<std::string>()];
+  }
+  ASSERT_GT(drawn.size(), 1u) << "twelve seeds drew one strategy: pick other seeds";
+  std::string tally;
+  for (const auto& [strategy, count] : drawn) {
+    tally += (tally.empty() ? "" : ", ") + strategy + " " + std::to_string(count);
+  }
+  const Result result =
+      fencesim("check-determinism --scenario kleppmann-fencing --seeds 1..12 --strategy drawn");
+  EXPECT_EQ(result.code, 0) << result.err;
+  EXPECT_EQ(result.out, "12 seeds deterministic\nstrategies: " + tally + "\n");
+  const Result fixed =
+      fencesim("check-determinism --scenario kleppmann-fencing --seeds 1..3 --strategy pct-d2");
+  EXPECT_EQ(fixed.out, "3 seeds deterministic\nstrategies: pct-d2 3\n");
 }
 
 // The count check-determinism prints is of the seeds it ran twice, not the range's size: a loop

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -12,6 +13,8 @@
 
 #include "explore/explorer.h"
 #include "explore/replay_chooser.h"
+#include "sim/waiter.h"
+#include "sim/world.h"
 
 namespace fencesim::explore::explore_test {
 namespace {
@@ -35,6 +38,35 @@ scenarios::Scenario sleeping_world(int steps, bool shared) {
         if (shared) world.scheduler().note_touch(other);
       });
     }
+  };
+  return scenario;
+}
+
+// A world whose two fibers, on two nodes that each touch the other's, both wake at 1 s: the order
+// they run in then is the explorer's choice. When b runs first, a fails: it throws (`how` "throw":
+// a harness error) or waits for a wake nobody sends (`how` "hang": a deadlock, a liveness
+// failure). The other order passes.
+scenarios::Scenario failing_when_b_runs_first(const std::string& how) {
+  scenarios::Scenario scenario;
+  scenario.name = "test-fails-by-" + how;
+  scenario.build = [how](sim::World& world) {
+    world.add_lease_store();
+    const sim::NodeId a = world.add_sink("a");
+    const sim::NodeId b = world.add_sink("b");
+    auto b_ran = std::make_shared<bool>(false);
+    auto never = std::make_shared<sim::Waiter>();
+    world.scheduler().spawn(b, "b", [&world, a, b_ran] {
+      world.scheduler().sleep_for(runtime::kSecond);
+      world.scheduler().note_touch(a);
+      *b_ran = true;
+    });
+    world.scheduler().spawn(a, "a", [&world, b, b_ran, never, how] {
+      world.scheduler().sleep_for(runtime::kSecond);
+      world.scheduler().note_touch(b);
+      if (!*b_ran) return;
+      if (how == "throw") throw std::runtime_error("a ran after b");
+      world.scheduler().block(*never);
+    });
   };
   return scenario;
 }
@@ -254,6 +286,35 @@ TEST(Explorer, TheTallyCountsEachFailureUnderItsFirstInvariant) {
   ASSERT_GT(result.failures, 0u);
   EXPECT_EQ(result.by_invariant, first_invariants);
   EXPECT_FALSE(result.by_invariant.contains("violation"));
+}
+
+// A failing schedule is any that does not pass: a harness error or a liveness failure found by
+// exploration is counted, tallied under its status and handed on (to write its replay file) as
+// a violation is. An explorer that counted violations only would call these worlds clean.
+TEST(Explorer, EveryFailingStatusIsCountedAndHandedOn) {
+  for (const auto& [how, status] :
+       {std::pair{std::string("throw"), properties::RunStatus::kHarnessError},
+        std::pair{std::string("hang"), properties::RunStatus::kLiveness}}) {
+    SCOPED_TRACE(how);
+    scenarios::ScenarioRegistry registry;
+    registry.add(failing_when_b_runs_first(how));
+    ExploreOptions options;
+    options.scenario = "test-fails-by-" + how;
+    options.bound = 1;
+    options.reduce = false;
+    std::vector<properties::RunStatus> handed;
+    const ExploreResult result = explore(registry, options, [&handed](const ExploredFailure& f) {
+      handed.push_back(f.report.status);
+      return true;
+    });
+    ASSERT_TRUE(result.complete);
+    EXPECT_GE(result.failures, 1u);
+    EXPECT_LT(result.failures, result.schedules);  // a first passes
+    EXPECT_EQ(handed, std::vector<properties::RunStatus>(result.failures, status));
+    const std::map<std::string, std::uint64_t> tally{
+        {std::string(properties::to_string(status)), result.failures}};
+    EXPECT_EQ(result.by_invariant, tally);
+  }
 }
 
 TEST(Explorer, AFailingScheduleReplaysFromItsChoiceLog) {

@@ -340,6 +340,33 @@ TEST(PerfettoTest, EveryPieceOfTheTimelineIsInTheTrace) {
   }
 }
 
+// Each fault of the timeline is drawn from its start to its end, found by its event: a span whose
+// end were read from its start would draw every stall, pause and partition as an instant, and the
+// counts above would not see it. swarm seed 10 has faults that last and one that does not.
+TEST(PerfettoTest, EachFaultIsDrawnFromItsStartToItsEnd) {
+  const testing::Captured swarm = testing::run_and_capture("swarm", 10);
+  std::map<std::uint64_t, const ordered_json*> spans;  // by the fault's event
+  for (const ordered_json& event : swarm.trace["traceEvents"]) {
+    if (event["ph"] == "X" && event["cat"] == "fault") {
+      spans[event["args"]["event"].get<std::uint64_t>()] = &event;
+    }
+  }
+  std::uint64_t lasting = 0;
+  for (const ordered_json& fault : swarm.timeline["faults"]) {
+    const auto start = fault["start_ns"].get<std::int64_t>();
+    const auto end = fault["end_ns"].get<std::int64_t>();
+    lasting += end > start;
+    const auto span = spans.find(fault["event"].get<std::uint64_t>());
+    ASSERT_NE(span, spans.end()) << fault.dump();
+    const ordered_json& drawn = *span->second;
+    EXPECT_EQ(drawn["name"], fault["kind"]) << fault.dump();
+    EXPECT_NEAR(drawn["ts"].get<double>() * 1000, static_cast<double>(start), 0.5) << fault.dump();
+    EXPECT_NEAR(drawn["dur"].get<double>() * 1000, static_cast<double>(end - start), 0.5)
+        << fault.dump();
+  }
+  EXPECT_GT(lasting, 0u) << "swarm seed 10 has faults that last";
+}
+
 TEST(PerfettoTest, SameRunGivesTheSameTrace) {
   const testing::Captured a = testing::run_and_capture("nightly-mix", 2);
   const testing::Captured b = testing::run_and_capture("nightly-mix", 2);

@@ -6,14 +6,64 @@
 // loss of a lease the holder's clock says it still has without a refusal to say so. Until session
 // 32 only the swarm (6 seeds in 100) refused a renewal its holder still believed, the one moment
 // where red team 31a's bug 36 (the loss reported before its refusal) shows.
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runtime/errors.h"
 #include "scenarios/builder.h"
 #include "scenarios/fault_spec.h"
+#include "scenarios/watchful_step.h"
 #include "scenarios/workload.h"
 
 namespace fencesim::scenarios {
 
+using runtime::ChildPlacement;
 using runtime::EventKind;
+using runtime::GroupItem;
 using runtime::kSecond;
+
+namespace {
+
+// A step that writes one effect a second (tick-1, tick-2, ...) to `sink`, each with an
+// idempotency key of its own: whoever holds the tree next writes the same ticks with its token,
+// so the stale holder's next tick finds the sink's mark above its token.
+runtime::StepItem ticking_step(sim::World& world, std::string name, int ticks, std::string sink) {
+  std::vector<DeclaredEffect> effects;
+  for (int i = 1; i <= ticks; ++i) effects.push_back({sink, fmt::format("tick-{}", i)});
+  return declared_step(std::move(name), std::move(effects),
+                       [&world, ticks, sink](runtime::ExecutionContext& ctx) {
+                         for (int i = 1; i <= ticks; ++i) {
+                           ctx.env().sleep(kSecond);
+                           write_effect(world, ctx, sink, fmt::format("tick-{}", i), "tick");
+                         }
+                       });
+}
+
+// A step that looks at its signal once a second for `watch` and, once it is aborted, gives up
+// with an error of its own, as code that maps an abort to its own error does: the runtime finds
+// the refusal in the signal's reason, not in what the step threw (ADR-0023: found and checked
+// before the signal's reason wherever the runtime decides). Marks the give-up when the reason it
+// read was a refusal (the runtime's own code for it).
+runtime::StepItem giving_up_step(sim::World& world, std::string name, runtime::Nanoseconds watch) {
+  return {std::move(name), [&world, watch](runtime::ExecutionContext& ctx) {
+            for (runtime::Nanoseconds left = watch; left > 0; left -= kSecond) {
+              ctx.env().sleep(kSecond);
+              if (!look_at_signal(world, ctx)) continue;
+              try {
+                std::rethrow_exception(ctx.signal().reason());
+              } catch (const runtime::ExecutionFencedError&) {
+                world.mark(ctx, "gave-up-after-a-refusal");
+              } catch (const std::exception&) {
+              }
+              throw std::runtime_error("watch: gave up, its signal was aborted");
+            }
+          }};
+}
+
+}  // namespace
 
 static void register_catalogue_store_clock(ScenarioRegistry& registry) {
   ScenarioBuilder("store-clock-leaps")
@@ -37,6 +87,50 @@ static void register_catalogue_store_clock(ScenarioRegistry& registry) {
                  .amount_between(31 * kSecond, 60 * kSecond))
       // measured over seeds 1..400: late-renewal-refused 100%, takeover-mid-step 100%
       .marks({"late-renewal-refused >= 95%", "takeover-mid-step >= 90%"})
+      .add_to(registry);
+
+  // The same leap, with the tree in two branches: one writes a tick a second, the other watches
+  // its signal. The store expires holder 1's lease while holder 1 still believes it; instance-2
+  // takes the tree over and writes its ticks, and holder 1's next tick is refused while its belief
+  // lasts: the refusal is the first loss, and the signal's reason. The watching branch gives up
+  // with its own error, which carries no refusal: its decision must read the signal's reason
+  // (ADR-0023: the refusal is found before the reason wherever the runtime decides) and end it
+  // fenced, not with its own error (stale-step-never-succeeds, classification). No other scenario
+  // aborts a signal by a refusal first under a step that throws an error of its own (red team
+  // 42b-11, which searched the failure only for the refusal, is equivalent here: the reason is
+  // then the lease's loss itself, so an Aborted decision rethrows the same refusal with the same
+  // code, and the loss already stopped the holder; a decision that ignores the reason is caught
+  // at every seed).
+  ScenarioBuilder("refusal-aborts-a-sibling")
+      .describe(
+          "the lease store's clock leaps past holder 1's lease; instance-2 takes over and writes, "
+          "and holder 1's next write is refused while it still believes the lease: the refusal "
+          "aborts the signal of a sibling branch, which gives up with an error of its own and "
+          "still ends fenced")
+      .safety_phase(150 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .instance("instance-2", 5 * kSecond)
+      .workflow([](sim::World& world, sim::Rng&) {
+        return runtime::Workflow{"ticks", {ticking_step(world, "tick", 40, "payments")}};
+      })
+      .workflow([](sim::World& world, sim::Rng&) {
+        return runtime::Workflow{"watch", {giving_up_step(world, "watch", 60 * kSecond)}};
+      })
+      .workflow([](sim::World&, sim::Rng&) {
+        return runtime::Workflow{
+            "order",
+            {work_step("reserve", kSecond),
+             GroupItem{"children",
+                       {{"pay", ChildPlacement::kParentInstance, "ticks"},
+                        {"watch", ChildPlacement::kParentInstance, "watch"}}}}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .fault(clock_step("lease-store")
+                 .after_at("instance-1", EventKind::kLeaseRenewed)
+                 .amount_between(31 * kSecond, 60 * kSecond))
+      // measured over seeds 1..200: gave-up-after-a-refusal 100%, stale-write-refused 100%
+      .marks({"gave-up-after-a-refusal >= 90%", "stale-write-refused >= 90%"})
       .add_to(registry);
 }
 

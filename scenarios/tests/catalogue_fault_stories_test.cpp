@@ -96,6 +96,9 @@ const std::vector<Story> kStories = {
      {60 * kSecond, 60 * kSecond}, {100 * kMillisecond, 3 * kSecond}},
     {"store-clock-leaps", 0, "clock-step@lease-store after lease-renewed#1 at 'instance-1' +0",
      {0, 0}, {0, 0}, {31 * kSecond, 60 * kSecond}},
+    {"refusal-aborts-a-sibling", 0,
+     "clock-step@lease-store after lease-renewed#1 at 'instance-1' +0", {0, 0}, {0, 0},
+     {31 * kSecond, 60 * kSecond}},
     {"uri-marks-in-ids", 0, "stall@instance-1 after write-sent#1 at '' +0", {0, 0},
      {35 * kSecond, 60 * kSecond}, {0, 0}},
 };

@@ -317,6 +317,26 @@ TEST(Explorer, EveryFailingStatusIsCountedAndHandedOn) {
   }
 }
 
+// The seed asked for is the seed explored: every schedule runs under it, and each failure's report
+// (what its replay file records) names it. An explorer that dropped it would explore seed 0's
+// world under another seed's name, and its replay files would name a run that never failed.
+TEST(Explorer, EverySchedulesRunIsOfTheSeedAskedFor) {
+  const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+  ExploreOptions options;
+  options.scenario = "explore-two-holders-pause";
+  options.bound = 0;
+  options.reduce = true;
+  options.sink_double = "accept-stale";
+  options.seed = 7;
+  std::vector<std::uint64_t> seeds;
+  const ExploreResult result = explore(registry, options, [&seeds](const ExploredFailure& f) {
+    seeds.push_back(f.report.request.seed);
+    return true;
+  });
+  ASSERT_GT(result.failures, 0u);
+  EXPECT_EQ(seeds, std::vector<std::uint64_t>(result.failures, 7u));
+}
+
 TEST(Explorer, AFailingScheduleReplaysFromItsChoiceLog) {
   const Found found = explore_builtin("explore-two-holders-pause", true, 0, "accept-stale");
   ASSERT_FALSE(found.failures.empty());

@@ -99,6 +99,37 @@ TEST(SchedulerTest, PctsInitialPrioritiesOrderTwoFibersBothWaysAcrossSeeds) {
   EXPECT_EQ(orders, (std::set<std::string>{"ab", "ba"}));
 }
 
+// And they are drawn from a range wide enough that fibers never share one: a tie falls back to
+// spawn order, so priorities of a few bits (red team 42a-01: four levels) make PCT run fibers in
+// spawn order far more often than chance, a strategy that degenerates towards one schedule while
+// every world still passes. Eight fibers ready at once, over 200 seeds: each neighbouring pair
+// of spawns runs in spawn order about half the time (with four levels, 62.5%).
+TEST(SchedulerTest, PctsInitialPrioritiesOrderEveryPairOfFibersAsOftenEitherWay) {
+  constexpr int kFibers = 8;
+  int in_spawn_order = 0;
+  int pairs = 0;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    Scheduler world({.seed = seed, .strategy = Strategy::kPct, .pct_change_points = 0});
+    std::vector<int> ran;
+    for (int i = 0; i < kFibers; ++i) {
+      world.spawn(static_cast<NodeId>(i + 1), "f", [&ran, i] { ran.push_back(i); });
+    }
+    EXPECT_EQ(world.run(), RunStatus::kIdle);
+    ASSERT_EQ(ran.size(), static_cast<std::size_t>(kFibers));
+    std::vector<std::size_t> position(kFibers);
+    for (std::size_t at = 0; at < ran.size(); ++at) {
+      position[static_cast<std::size_t>(ran[at])] = at;
+    }
+    for (std::size_t i = 0; i + 1 < position.size(); ++i) {
+      in_spawn_order += position[i] < position[i + 1] ? 1 : 0;
+      ++pairs;
+    }
+  }
+  const double share = static_cast<double>(in_spawn_order) / pairs;
+  EXPECT_GT(share, 0.44) << in_spawn_order << " of " << pairs;
+  EXPECT_LT(share, 0.56) << in_spawn_order << " of " << pairs;
+}
+
 // PCT demotes a fiber at each change point when the run's steps reach it: while a fiber runs, the
 // points drawn before its step have passed, whatever order they were drawn in. Points kept in
 // their drawn order (red team 35b-07: not sorted) pass only when every earlier-drawn one has, so

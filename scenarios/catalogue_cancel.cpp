@@ -7,6 +7,7 @@
 // must abort run under the retaken lease, not the one the wait gave back.
 #include "runtime/errors.h"
 #include "scenarios/builder.h"
+#include "scenarios/fault_spec.h"
 #include "scenarios/watchful_step.h"
 #include "scenarios/workload.h"
 
@@ -111,6 +112,39 @@ static void register_catalogue_cancel(ScenarioRegistry& registry) {
       })
       .marks({"lease-yielded >= 95%", "signal-looked-at-after-the-cancel-was-seen >= 95%",
               "tree-cancelled >= 95%"})
+      .add_to(registry);
+
+  // The store is down when the pass's cancel watcher first reads it (about 10 s in, one renewal
+  // interval after the pass began): that read fails, and the watcher must read again at the next
+  // interval. The client's cancel is recorded in the quiet phase while a long step looks at its
+  // signal and confirms nothing, so only the watcher can learn it in time (cancel-seen-in-time).
+  // A watcher that gave up at its first failed read (runtime mutants
+  // redteam16-05-cancel-watcher-quits-on-outage and redteam25-18-watcher-dies-on-outage, and red
+  // team 42b-26 again) was caught by one swarm run in about 5,000, and a 60 s main job missed it.
+  ScenarioBuilder("cancel-after-a-store-outage")
+      .describe(
+          "the lease store is down when the pass's cancel watcher first reads it; the client's "
+          "cancel is recorded later, while a long step only looks at its signal: the watcher reads "
+          "again at its next interval and the pass learns the cancel in time")
+      .safety_phase(16 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .workflow([](sim::World& world, sim::Rng&) {
+        return runtime::Workflow{
+            "order",
+            {work_step("prepare", kSecond),
+             watchful(world, work_step("ship", kSecond), 60 * kSecond),
+             write_step(world, "charge", kSecond, "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .fault(store_down("lease-store").at_between(7 * kSecond, 9 * kSecond).lasting(5 * kSecond))
+      .setup([](sim::World& world) {
+        // In the quiet phase, while ship looks at its signal (from about 1 s to 61 s).
+        sim::Rng cancels = world.stream("cancels");
+        world.cancel_at(cancels.between(20 * kSecond, 40 * kSecond),
+                        runtime::LeaseKey{"tenant-1", "order-1"});
+      })
+      .marks({"signal-looked-at-after-the-cancel-was-seen >= 90%", "tree-cancelled >= 95%"})
       .add_to(registry);
 }
 

@@ -63,6 +63,8 @@ const std::vector<Story> kStories = {
      {0, 0}, {120 * kSecond, 120 * kSecond}, {45 * kSecond, 60 * kSecond}},
     {"anyinstance-independent-epochs", 0, "stall@instance-2 after lease-taken#1 at '' +0", {0, 0},
      {31 * kSecond, 45 * kSecond}, {0, 0}},
+    {"cancel-after-a-store-outage", 0, "store-down@lease-store", {7 * kSecond, 9 * kSecond},
+     {5 * kSecond, 5 * kSecond}, {0, 0}},
     {"clock-drift-at-bound", 0, "clock-drift@lease-store", {0, 0}, {0, 0}, {999, 999}},
     {"clock-drift-at-bound", 1, "clock-drift@instance-1", {0, 0}, {0, 0}, {-999, -999}},
     {"clock-drift-at-bound", 2, "clock-drift@instance-2", {0, 0}, {0, 0}, {-999, -999}},

@@ -152,6 +152,32 @@ TEST(RenewalCadence, TheNextRenewalIsDueAnIntervalAndOneTimeoutAfterTheLast) {
   EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{last, next}));
 }
 
+// A pause stops the timer's count, it does not restart it: a renewal 10 s in, the node stopped
+// 5 s later for 10 s, has 7 s of its 12 s budget left at the resume, so the next renewal is due
+// by 32 s. A timer that started its interval again at the resume sends at 36 s and is reported
+// (red team 42c-19: the budget counted whole from the resume passed it).
+TEST(RenewalCadence, APauseStopsTheCountOfTheIntervalWithoutRestartingIt) {
+  for (const bool on_time : {true, false}) {
+    History h;
+    h.taken();
+    const auto last = h.renewed(10 * kSecond, true);
+    h.at(15 * kSecond);
+    h.world(sim::WorldEventKind::kNodePaused);
+    h.at(25 * kSecond);
+    h.world(sim::WorldEventKind::kNodeResumed);
+    const auto next = h.renewed(on_time ? 31 * kSecond : 36 * kSecond, true);
+    h.at(38 * kSecond);
+    h.holder(EventKind::kLeaseReleased);
+    const auto found = cadence(h);
+    if (on_time) {
+      EXPECT_TRUE(found.empty()) << all(found);
+    } else {
+      ASSERT_EQ(found.size(), 1u) << all(found);
+      EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{last, next}));
+    }
+  }
+}
+
 TEST(RenewalCadence, ALeaseNeverRenewedAfterItsTakeIsReported) {
   History h;
   const auto taken = h.taken();
@@ -229,6 +255,24 @@ TEST(TimelyLoss, ALeaseGivenUpLateIsReported) {
   ASSERT_EQ(found.size(), 1u) << all(found);
   EXPECT_EQ(found.front().invariant, "timely-loss");
   EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{renewal + 1, lost}));
+}
+
+// A renewal sent after the local expiry extends nothing, even one the store grants (the store
+// expired the lease; the oracle does not take its word for the belief): the holder that kept
+// believing the lease, renewed it late and gave it up only within that renewal's term is
+// reported at the take's expiry (red team 42c-23: the walk skipped the late renewal and went on
+// to count the grant after it).
+TEST(TimelyLoss, ARenewalSentAfterTheLocalExpiryExtendsNothing) {
+  History h;
+  const auto take = h.taken() - 1;  // the store's grant
+  h.renewed(kBelief + kSecond, true);
+  h.at(kBelief + 10 * kSecond);
+  const auto lost = h.holder(EventKind::kLeaseLost);
+  const auto found = loss(h);
+  ASSERT_EQ(found.size(), 1u) << all(found);
+  EXPECT_EQ(found.front().invariant, "timely-loss");
+  EXPECT_EQ(found.front().events.back(), lost) << all(found);
+  EXPECT_NE(found.front().events.front(), lost) << take;
 }
 
 // Every report, not only the first: two leases, one after the other, each given up a second past

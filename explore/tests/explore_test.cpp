@@ -266,16 +266,23 @@ TEST(Explorer, TheReductionCutsRunsShortAtCoveredStates) {
   EXPECT_LT(reduced.result.schedules, full.result.schedules);
 }
 
-// The result's tally names each failing schedule by its first invariant (what `fencesim explore`
-// prints), one count per failing schedule.
-TEST(Explorer, TheTallyCountsEachFailureUnderItsFirstInvariant) {
-  std::map<std::string, std::uint64_t> first_invariants;
-  const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+// The two holders' pause explored at bound 0 with the reduction on, every sink accepting stale
+// tokens (the planted bug): a small search that finds failures.
+ExploreOptions stale_sinks_at_bound_zero() {
   ExploreOptions options;
   options.scenario = "explore-two-holders-pause";
   options.bound = 0;
   options.reduce = true;
   options.sink_double = "accept-stale";
+  return options;
+}
+
+// The result's tally names each failing schedule by its first invariant (what `fencesim explore`
+// prints), one count per failing schedule.
+TEST(Explorer, TheTallyCountsEachFailureUnderItsFirstInvariant) {
+  std::map<std::string, std::uint64_t> first_invariants;
+  const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
+  ExploreOptions options = stale_sinks_at_bound_zero();
   const ExploreResult result =
       explore(registry, options, [&first_invariants](const ExploredFailure& failure) {
         if (!failure.report.violations.empty()) {
@@ -322,11 +329,7 @@ TEST(Explorer, EveryFailingStatusIsCountedAndHandedOn) {
 // world under another seed's name, and its replay files would name a run that never failed.
 TEST(Explorer, EverySchedulesRunIsOfTheSeedAskedFor) {
   const scenarios::ScenarioRegistry registry = scenarios::builtin_scenarios();
-  ExploreOptions options;
-  options.scenario = "explore-two-holders-pause";
-  options.bound = 0;
-  options.reduce = true;
-  options.sink_double = "accept-stale";
+  ExploreOptions options = stale_sinks_at_bound_zero();
   options.seed = 7;
   std::vector<std::uint64_t> seeds;
   const ExploreResult result = explore(registry, options, [&seeds](const ExploredFailure& f) {

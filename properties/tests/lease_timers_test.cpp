@@ -260,8 +260,9 @@ TEST(TimelyLoss, ALeaseGivenUpLateIsReported) {
 // A renewal sent after the local expiry extends nothing, even one the store grants (the store
 // expired the lease; the oracle does not take its word for the belief): the holder that kept
 // believing the lease, renewed it late and gave it up only within that renewal's term is
-// reported at the take's expiry (red team 42c-23: the walk skipped the late renewal and went on
-// to count the grant after it).
+// reported at the take's expiry. (Red team 42c-23 made the walk skip such a renewal rather than
+// stop at it, which is equivalent: the grants are walked in send order, so every later one was
+// sent later still; a walk that counts it, as this test's mutant does, is caught here.)
 TEST(TimelyLoss, ARenewalSentAfterTheLocalExpiryExtendsNothing) {
   History h;
   const auto take = h.taken() - 1;  // the store's grant

@@ -40,5 +40,7 @@ for planted in "planted-use-after-free|AddressSanitizer: heap-use-after-free" \
   fi
   echo "sanitizer-sweep: $scenario reported ($finding)"
 done
+rm -rf "$proof"  # exec below ends this shell without its EXIT trap
+trap - EXIT
 # --run-timeout: a sanitizer build runs several times slower than the default build.
 exec build/asan-sweep/cli/fencesim sweep --seeds "$seeds" --out "$out" --run-timeout 300s "$@"

@@ -45,21 +45,37 @@ runtime::StepItem ticking_step(sim::World& world, std::string name, int ticks, s
 // A step that looks at its signal once a second for `watch` and, once it is aborted, gives up
 // with an error of its own, as code that maps an abort to its own error does: the runtime finds
 // the refusal in the signal's reason, not in what the step threw (ADR-0023: found and checked
-// before the signal's reason wherever the runtime decides). Marks the give-up when the reason it
-// read was a refusal (the runtime's own code for it).
+// before the signal's reason wherever the runtime decides). The mark is made where the error
+// leaves the step, when the reason was a refusal: a body that returned instead, or threw the
+// reason itself, reaches it no more (red team 42d-02: a mark made before the throw held its
+// floor for a body that returned).
 runtime::StepItem giving_up_step(sim::World& world, std::string name, runtime::Nanoseconds watch) {
-  return {std::move(name), [&world, watch](runtime::ExecutionContext& ctx) {
-            for (runtime::Nanoseconds left = watch; left > 0; left -= kSecond) {
-              ctx.env().sleep(kSecond);
-              if (!look_at_signal(world, ctx)) continue;
-              try {
-                std::rethrow_exception(ctx.signal().reason());
-              } catch (const runtime::ExecutionFencedError&) {
-                world.mark(ctx, "gave-up-after-a-refusal");
-              } catch (const std::exception&) {
-              }
-              throw std::runtime_error("watch: gave up, its signal was aborted");
+  auto body = [&world, watch](runtime::ExecutionContext& ctx) {
+    for (runtime::Nanoseconds left = watch; left > 0; left -= kSecond) {
+      ctx.env().sleep(kSecond);
+      if (look_at_signal(world, ctx)) {
+        throw std::runtime_error("watch: gave up, its signal was aborted");
+      }
+    }
+  };
+  return {std::move(name), [&world, body](runtime::ExecutionContext& ctx) {
+            std::exception_ptr own;
+            try {
+              body(ctx);
+            } catch (const runtime::ExecutionError&) {
+              throw;  // not an error of its own
+            } catch (const std::exception&) {
+              own = std::current_exception();
             }
+            if (!own) return;
+            // Outside the catch: the reason is read by rethrowing it.
+            try {
+              std::rethrow_exception(ctx.signal().reason());
+            } catch (const runtime::ExecutionFencedError&) {
+              world.mark(ctx, "gave-up-after-a-refusal");
+            } catch (const std::exception&) {
+            }
+            std::rethrow_exception(own);
           }};
 }
 

@@ -79,6 +79,44 @@ TEST(CatalogueStories, TheLongBranchOutlivesTheRefusalAndEndsFenced) {
   }
 }
 
+// cancel-after-a-store-outage tells its story at every seed: a read of the tree's checkpoint by
+// instance-1 (its cancel watcher's, about 10 s in) is lost while the store is down in the safety
+// phase; the client's cancel is recorded in the quiet phase; the pass learns it from its watcher
+// within one renewal interval and a timeout of the recording. Red team 42d-06 (the safety phase
+// raised past the cancel) and 42d-03 (the outage moved off the watcher's first read) left the
+// story untold while its marks held; only the history's hash changed.
+TEST(CatalogueStories, TheWatcherReadsAgainAfterItsReadIsLostInTheOutage) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"cancel-after-a-store-outage", seed},
+        [&](const sim::World& world, const properties::RunReport&) {
+          std::optional<std::int64_t> read_lost_ns, quiet_ns, recorded_ns, seen_ns;
+          for (const sim::HistoryEvent& e : world.history().events()) {
+            if (e.world == sim::WorldEventKind::kMessageLost && !read_lost_ns &&
+                e.detail == "instance-1 -> lease-store: load (node unreachable)") {
+              read_lost_ns = e.time_ns;
+            }
+            if (e.world == sim::WorldEventKind::kPhase && e.detail == "quiet") quiet_ns = e.time_ns;
+            if (e.world == sim::WorldEventKind::kStoreCall && e.store &&
+                e.store->op == sim::StoreOp::kCancel && e.store->outcome == "recorded") {
+              recorded_ns = e.time_ns;
+            }
+            if (e.world == sim::WorldEventKind::kRuntime &&
+                e.runtime.kind == EventKind::kCancelSeen && e.runtime.detail == "watcher" &&
+                !seen_ns) {
+              seen_ns = e.time_ns;
+            }
+          }
+          ASSERT_TRUE(read_lost_ns && quiet_ns && recorded_ns && seen_ns) << "seed " << seed;
+          EXPECT_LT(*read_lost_ns, *quiet_ns) << "seed " << seed;
+          EXPECT_GT(*recorded_ns, *quiet_ns) << "seed " << seed;
+          EXPECT_GT(*seen_ns, *recorded_ns) << "seed " << seed;
+          EXPECT_LE(*seen_ns - *recorded_ns, 12 * runtime::kSecond) << "seed " << seed;
+        });
+  }
+}
+
 // anyinstance-independent-epochs: both groups place their child on any instance, each under a
 // lease of its own: the store grants six keys (two roots, an invoice and a refund of each).
 TEST(CatalogueStories, EveryAnyInstanceChildHoldsALeaseOfItsOwn) {

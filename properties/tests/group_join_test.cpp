@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
 
 #include "properties/invariants_group_join.h"
 #include "properties/reference_uri.h"
@@ -65,12 +66,12 @@ class Story {
     c.outcome = "committed";
     call(c);
   }
-  void complete(const runtime::LeaseKey& key) {
+  void complete(const runtime::LeaseKey& key, std::string outcome = "committed") {
     StoreCall c;
     c.op = StoreOp::kCommitTree;
     c.key = key;
     c.token = 1;
-    c.outcome = "committed";
+    c.outcome = std::move(outcome);
     call(c);
   }
   void runtime(runtime::EventKind kind, const runtime::LeaseKey& key, std::string step,
@@ -171,6 +172,29 @@ TEST(GroupJoin, AStepAfterAGroupWhoseChildWasNeverPlacedIsAViolation) {
   const std::vector<Violation> out = story.judge();
   ASSERT_EQ(out.size(), 1u);
   EXPECT_NE(out[0].message.find("was not placed yet"), std::string::npos) << out[0].message;
+}
+
+// A child's completion is the store's commit of its tree, not the request for it: a commit-tree the
+// store refused (a stale holder of the child, fenced) or answered "cancelled" (the child's cancel
+// was recorded first) completed nothing, and the parent's next step must still wait (red team
+// 43c-09: every commit-tree record counted, and the oracle went quiet on the takeover race of a
+// child's completion).
+TEST(GroupJoin, AChildsCompletionTheStoreRefusedOrCancelledIsNoCompletion) {
+  for (const std::string outcome : {"refused", "cancelled"}) {
+    Story story;
+    story.until_group();
+    story.commit(kTree, enc("fan:1") + "/job/" + enc("pre/pare"));
+    story.commit(kChild, "post");
+    story.complete(kChild, outcome);
+    story.started("ship");  // event 9
+    story.complete(kChild);
+    const std::vector<Violation> out = story.judge();
+    ASSERT_EQ(out.size(), 1u) << outcome;
+    EXPECT_NE(out[0].message.find("AnyInstance child 'fan:1/job/2'"), std::string::npos)
+        << out[0].message;
+    EXPECT_NE(out[0].message.find("had not completed"), std::string::npos) << out[0].message;
+    EXPECT_EQ(out[0].events, (std::vector<std::uint64_t>{9, 10})) << outcome;
+  }
 }
 
 // Every report, not only the first: the oracle reports once per step of a tree, and every tree's

@@ -632,11 +632,28 @@ TEST_F(SweepTest, ABudgetGivesEveryScenarioAndStrategyTheSameSeeds) {
     seeds[{run["scenario"], run["strategy"]}].insert(run["seed"].get<std::uint64_t>());
   }
   ASSERT_EQ(seeds.size(), 4u);
-  const std::set<std::uint64_t>& first = seeds.begin()->second;
-  EXPECT_FALSE(first.empty());
-  EXPECT_EQ(*first.begin(), 1u);
-  EXPECT_EQ(*first.rbegin(), first.size());  // 1..n, no gaps
-  for (const auto& [key, set] : seeds) EXPECT_EQ(set, first) << key.first << " " << key.second;
+  // Every seed begun is finished for every scenario and strategy, unless the budget's hard stop
+  // killed it while it ran: the sweep says how many runs it cut, and on a loaded machine it may
+  // cut some (red team 43c saw 307 seeds against 309). Each set is still a prefix 1..n of the
+  // seeds, and the runs missing from the longest are among those cut (a seed whose every run was
+  // cut is missing from all four, so not counted here).
+  std::uint64_t cut = 0;
+  if (const std::size_t at = result.out.find(" runs cut short at the end");
+      at != std::string::npos) {
+    const std::size_t from = result.out.rfind(", ", at);
+    ASSERT_NE(from, std::string::npos) << result.out;
+    cut = std::stoull(result.out.substr(from + 2, at - from - 2));
+  }
+  std::uint64_t longest = 0;
+  for (const auto& [key, set] : seeds) {
+    ASSERT_FALSE(set.empty()) << key.first << " " << key.second;
+    EXPECT_EQ(*set.begin(), 1u) << key.first << " " << key.second;
+    EXPECT_EQ(*set.rbegin(), set.size()) << key.first << " " << key.second;  // 1..n, no gaps
+    longest = std::max<std::uint64_t>(longest, set.size());
+  }
+  std::uint64_t missing = 0;
+  for (const auto& [key, set] : seeds) missing += longest - set.size();
+  EXPECT_LE(missing, cut) << result.out;
   const json summary = read_json(path("out/summary.json"));
   EXPECT_EQ(summary["budget"]["requested_seconds"], 2.0);
   EXPECT_EQ(summary["configuration"]["budget_ms"], 2000);

@@ -98,6 +98,33 @@ TEST_F(ReportCliTest, PassingRunWritesPageAndTrace) {
   EXPECT_EQ(trace["otherData"]["scenario"], "kleppmann-fencing");
 }
 
+// Each of the two files is written when it alone is asked for, by a run and by a replay (red team
+// 43a-13: the trace was drawn only beside a page, and `--perfetto` alone wrote "null").
+TEST_F(ReportCliTest, EachFileIsWrittenWithoutTheOther) {
+  const Result trace_only =
+      fencesim("run --scenario kleppmann-fencing --seed 1 --perfetto run.json");
+  ASSERT_EQ(trace_only.code, 0) << trace_only.err;
+  const json trace = json::parse(read_text(dir_ / "run.json"));
+  ASSERT_TRUE(trace.is_object()) << trace.dump().substr(0, 200);
+  EXPECT_FALSE(trace["traceEvents"].empty());
+  EXPECT_EQ(trace["otherData"]["scenario"], "kleppmann-fencing");
+
+  const Result page_only = fencesim("run --scenario kleppmann-fencing --seed 1 --html run.html");
+  ASSERT_EQ(page_only.code, 0) << page_only.err;
+  const json timeline = page_timeline(read_text(dir_ / "run.html"));
+  ASSERT_TRUE(timeline.is_object());
+  EXPECT_FALSE(timeline["beliefs"].empty());
+
+  const Result failing = fencesim(
+      "run --scenario kleppmann-fencing --seed 1 --sink-double accept-stale --replay-out r.json");
+  ASSERT_EQ(failing.code, 1) << failing.err;
+  const Result replay = fencesim("replay r.json --perfetto again.json");
+  ASSERT_EQ(replay.code, 1) << replay.err;
+  const json again = json::parse(read_text(dir_ / "again.json"));
+  ASSERT_TRUE(again.is_object()) << again.dump().substr(0, 200);
+  EXPECT_FALSE(again["traceEvents"].empty());
+}
+
 // The command a page prints runs as printed, through a POSIX shell, whatever the path it names:
 // a spec in a folder with a space, its name with a quote (a passing run has no replay file, so its
 // page says how to run it again: `fencesim run --spec ...`), and a failing run's replay file in

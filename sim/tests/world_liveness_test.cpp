@@ -126,6 +126,39 @@ TEST(WorldLiveness, AStuckTreeIsNamedByItsPlacementCheckpointAndLease) {
   }
 }
 
+// A stuck tree's term ends with its own last event and the kind of node that made it, never
+// another tree's (red team 43a-17: the last runtime event of any tree was named, so two different
+// hangs grouped as one, or one hang split by what else happened last). Two trees stuck the same
+// way, each with a last event of its own at a node of its own kind.
+TEST(WorldLiveness, AStuckTreeIsNamedByItsOwnLastEvent) {
+  const runtime::LeaseKey other{"tenant-1", "order-2"};
+  WorldOptions options;
+  options.seed = 1;
+  options.safety_phase_ns = runtime::kSecond;
+  options.liveness_budget_ns = 5 * runtime::kSecond;
+  World world(options);
+  const NodeId store = world.add_lease_store();
+  world.submit(kTree, "order");
+  world.submit(other, "order");
+  world.queue().finish(kTree);
+  world.queue().finish(other);
+  const auto adopt = [&world](NodeId node, runtime::EventKind kind, const runtime::LeaseKey& key) {
+    HistoryEvent e;
+    e.world = WorldEventKind::kRuntime;
+    e.node = node;
+    e.runtime = RuntimeRecord(runtime::RuntimeEvent{kind, "instance-1", key, "", 1, "", ""});
+    world.adopt_event(std::move(e));
+  };
+  adopt(store, runtime::EventKind::kLeaseTaken, kTree);
+  adopt(kWorldNode, runtime::EventKind::kStepStarted, other);
+  const RunSummary summary = world.run();
+  EXPECT_EQ(summary.outcome, RunOutcome::kLiveness);
+  const std::string stuck = "tree: placement finished, no step checkpointed, no pass began since "
+                            "the heal, lease never taken, ";
+  EXPECT_EQ(summary.stuck, (std::vector<std::string>{stuck + "last lease-taken at store",
+                                                     stuck + "last step-started at world"}));
+}
+
 // A liveness term names a node by its kind, in fixed words that tell a sink from a store (red team
 // 36a-60 called a sink a store: a hang in a sink's handler would then group with one in a store's).
 TEST(WorldLiveness, EachNodeKindHasAWordOfItsOwn) {

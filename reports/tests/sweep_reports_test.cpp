@@ -446,6 +446,17 @@ TEST(SweepManifest, AnInterruptionRoundTripsAndShowsInEveryReport) {
   json bad = json::parse(to_json(m).dump());
   bad["interrupted"]["seeds_not_run"][0]["last"] = 1;
   EXPECT_THROW(sweep_manifest_from_json(bad, "s"), SweepFileError);
+  // A shard's seeds are a stride apart, and its spans keep the stride through the file (red team
+  // 43a-18: read back with stride 1, a merge said a shard left out every seed of its span).
+  SweepManifest sharded = manifest();
+  sharded.interrupted = Interruption{"SIGINT", {SeedSpan{3, 27, 4}, SeedSpan{35, std::nullopt, 4}},
+                                     std::nullopt};
+  const SweepManifest sharded_back =
+      sweep_manifest_from_json(json::parse(to_json(sharded).dump()), "s");
+  ASSERT_TRUE(sharded_back.interrupted.has_value());
+  EXPECT_EQ(*sharded_back.interrupted, *sharded.interrupted);
+  EXPECT_EQ(describe_seed_spans(sharded_back.interrupted->seeds_not_run),
+            "3..27 every 4, 35.. every 4");
 
   const std::vector<RunRecord> records = {passing("kleppmann-fencing", "random", 1),
                                           passing("nightly-mix", "random", 1)};

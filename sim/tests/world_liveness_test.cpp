@@ -22,14 +22,19 @@ namespace {
 
 const runtime::LeaseKey kTree{"tenant-1", "order-1"};
 
-// A world with no instance and one submitted root, kTree: a test writes the trees' ends into the
-// stores directly, as a holder would, before the run.
-std::unique_ptr<World> store_only_world() {
+// A short run: a second of safety phase, five of liveness budget.
+WorldOptions short_run() {
   WorldOptions options;
   options.seed = 1;
   options.safety_phase_ns = runtime::kSecond;
   options.liveness_budget_ns = 5 * runtime::kSecond;
-  auto world = std::make_unique<World>(options);
+  return options;
+}
+
+// A world with no instance and one submitted root, kTree: a test writes the trees' ends into the
+// stores directly, as a holder would, before the run.
+std::unique_ptr<World> store_only_world() {
+  auto world = std::make_unique<World>(short_run());
   world->add_lease_store();
   world->submit(kTree, "order");
   return world;
@@ -102,11 +107,7 @@ TEST(WorldLiveness, APlacedTreeCompletedWithItsPlacementPendingHasNotEnded) {
 // fixed words.
 TEST(WorldLiveness, AStuckTreeIsNamedByItsPlacementCheckpointAndLease) {
   {
-    WorldOptions options;
-    options.seed = 1;
-    options.safety_phase_ns = runtime::kSecond;
-    options.liveness_budget_ns = 5 * runtime::kSecond;
-    World world(options);
+    World world(short_run());
     world.add_lease_store();
     world.submit(kTree, "order", 60 * runtime::kSecond);  // after the run's end
     const RunSummary summary = world.run();
@@ -132,11 +133,7 @@ TEST(WorldLiveness, AStuckTreeIsNamedByItsPlacementCheckpointAndLease) {
 // way, each with a last event of its own at a node of its own kind.
 TEST(WorldLiveness, AStuckTreeIsNamedByItsOwnLastEvent) {
   const runtime::LeaseKey other{"tenant-1", "order-2"};
-  WorldOptions options;
-  options.seed = 1;
-  options.safety_phase_ns = runtime::kSecond;
-  options.liveness_budget_ns = 5 * runtime::kSecond;
-  World world(options);
+  World world(short_run());
   const NodeId store = world.add_lease_store();
   world.submit(kTree, "order");
   world.submit(other, "order");
@@ -172,11 +169,7 @@ TEST(WorldLiveness, EachNodeKindHasAWordOfItsOwn) {
 // run ends at once as a liveness failure whose terms name each stuck fiber by its role, its node's
 // kind and what it waits on (never an id), sorted: two deadlocks on the same waits group as one.
 TEST(WorldLiveness, ADeadlockIsALivenessFailureNamingEachStuckFiber) {
-  WorldOptions options;
-  options.seed = 1;
-  options.safety_phase_ns = runtime::kSecond;
-  options.liveness_budget_ns = 5 * runtime::kSecond;
-  World world(options);
+  World world(short_run());
   const NodeId store = world.add_lease_store();
   Waiter nobody_sends("a wake-up nobody sends");
   Waiter unnamed;
@@ -189,7 +182,7 @@ TEST(WorldLiveness, ADeadlockIsALivenessFailureNamingEachStuckFiber) {
   EXPECT_EQ(summary.stuck, (std::vector<std::string>{
                                "tree (world) waits on an unnamed Waiter",
                                "watch (store) waits on a wake-up nobody sends"}));
-  EXPECT_LT(summary.virtual_ns, options.safety_phase_ns);  // at once, not at the time limit
+  EXPECT_LT(summary.virtual_ns, short_run().safety_phase_ns);  // at once, not at the time limit
 }
 
 // An exception out of a simulated fiber (a bug of the harness or of a workload's own fiber) ends

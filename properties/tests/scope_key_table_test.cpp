@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "properties/reference_uri.h"
@@ -113,6 +114,16 @@ TEST(ReferenceScopeKey, MalformedKeysAreRefused) {
   EXPECT_FALSE(reference_split_scope_key("a b").has_value());
   EXPECT_FALSE(reference_split_scope_key(std::string("a\0b", 3)).has_value());
   EXPECT_EQ(reference_split_scope_key("a:%3A:"), (std::vector<std::string>{"a", ":", ""}));
+  // Either digit of an escape not hex (mechanical mutants of session 43: the high digit's check
+  // made never true passed every test).
+  EXPECT_FALSE(reference_split_scope_key("a%G1").has_value());
+  EXPECT_FALSE(reference_split_scope_key("a%1G").has_value());
+  // An escape cut short by the key's end, where the bytes past the end would complete it: the
+  // split reads no byte outside the key (the end's check one byte short passed the test above only
+  // because a literal's next byte is a NUL).
+  const std::string longer = "a%3A";
+  EXPECT_FALSE(reference_split_scope_key(std::string_view(longer.data(), 3)).has_value());
+  EXPECT_FALSE(reference_split_scope_key(std::string_view(longer.data(), 2)).has_value());
 }
 
 }  // namespace

@@ -145,6 +145,20 @@ TEST(EndedTreeNotLive, OneOfTwoOverlappingWithdrawalsReturningLeavesTheOtherJudg
   EXPECT_EQ(testing::events_of(s.ended_tree_not_live()), (testing::Reports{{0, 1, 4}}));
 }
 
+// A withdrawal that began before the tree's end and returned is closed by its return: a later one
+// of the same step, begun after the end and refused as live, is judged (a mechanical mutant of
+// session 43 closed withdrawals by any other record than their return, and the earlier one, left
+// open, excused the later: every test above passed).
+TEST(EndedTreeNotLive, AWithdrawalThatReturnedBeforeTheEndExcusesNoLaterOne) {
+  Story s;
+  s.observed(1 * kSecond, "withdrawal-began", "a", "");                 // 0
+  s.observed(2 * kSecond, "withdrawal-returned", "a", "ok");            // 1
+  s.store_call(3 * kSecond, sim::StoreOp::kCommitTree, "committed");    // 2: the end
+  s.observed(4 * kSecond, "withdrawal-began", "a", "");                 // 3
+  s.runtime_event(4 * kSecond, EventKind::kWithdrawalRefused, "a", "the tree is live", 0);  // 4
+  EXPECT_EQ(testing::events_of(s.ended_tree_not_live()), (testing::Reports{{2, 3, 4}}));
+}
+
 TEST(WithdrawalFrame, UnfencedAfterTheCancelledPassFinishedIsAllowedButNotAfterTheRecordingAlone) {
   Story ended = cancelled_and_finished();
   ended.observed(3 * kSecond, "withdrawal", "a", "unfenced");

@@ -758,6 +758,8 @@ TEST(ExpiredWriteNeverSucceeds, AConfirmThatReturnedAfterLocalExpiryIsReported) 
   check_expired_write_never_succeeds(h.events(), LocalExpiryPolicy{}, found);
   ASSERT_EQ(found.size(), 1u) << all(found);
   EXPECT_EQ(found.front().events, (std::vector<std::uint64_t>{1, late}));
+  // The report says what returned (a mechanical mutant of session 43 called every act a write).
+  EXPECT_EQ(found.front().message.rfind("confirmNow() of step ", 0), 0u) << found.front().message;
 }
 
 // Every report, not only the first: each story holds two replies wrong the same way, and both are

@@ -281,6 +281,7 @@ int merge_command(const scenarios::ScenarioRegistry& registry, const MergeArgs& 
   // Shards run side by side: the merged sweep took as long as its longest shard.
   for (const MergedShard& shard : shards) {
     merged.wall_seconds = std::max(merged.wall_seconds, shard.manifest.wall_seconds);
+    merged.runs_cut_by_budget += shard.manifest.runs_cut_by_budget;
   }
   prepare_output_folder("--out", args.out, merged);
 

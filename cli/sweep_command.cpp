@@ -176,10 +176,12 @@ int sweep_command(const scenarios::ScenarioRegistry& builtin, const SweepArgs& a
   std::vector<reports::RunRecord> records = std::move(results.records);
   std::vector<reports::RunTime> times = std::move(results.times);
   manifest.wall_seconds = seconds_since(start);
+  manifest.runs_cut_by_budget = results.cut_by_budget;
   if (resumed) {
     records.insert(records.begin(), resumed->records.begin(), resumed->records.end());
     times.insert(times.begin(), resumed->times.begin(), resumed->times.end());
     manifest.wall_seconds += resumed->manifest.wall_seconds;
+    manifest.runs_cut_by_budget += resumed->manifest.runs_cut_by_budget;
   }
   manifest.interrupted.reset();
   if (results.interrupted_by != 0) {

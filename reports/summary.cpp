@@ -316,7 +316,8 @@ ordered_json sweep_summary(const SweepManifest& manifest, const std::vector<RunR
   ordered_json budget;
   if (config.budget_ms) {
     budget = ordered_json{{"requested_seconds", static_cast<double>(*config.budget_ms) / 1000.0},
-                          {"used_seconds", manifest.wall_seconds}};
+                          {"used_seconds", manifest.wall_seconds},
+                          {"runs_cut_short", manifest.runs_cut_by_budget}};
   }
   const KnownSignatures* known = manifest.known ? &*manifest.known : nullptr;
   const std::vector<FailureGroup> groups = failure_groups(records, known);

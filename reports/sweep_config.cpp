@@ -77,6 +77,7 @@ ordered_json to_json(const SweepManifest& manifest) {
                                               {"indices", manifest.shard_indices}}},
                       {"completed", manifest.completed},
                       {"wall_seconds", manifest.wall_seconds},
+                      {"runs_cut_by_budget", manifest.runs_cut_by_budget},
                       {"known", manifest.known ? to_json(*manifest.known) : ordered_json()},
                       {"interrupted", manifest.interrupted ? to_json(*manifest.interrupted)
                                                            : ordered_json()}};
@@ -182,6 +183,10 @@ SweepManifest sweep_manifest_from_json(const json& object, std::string_view sour
   }
   manifest.completed = reader.boolean(object, "completed");
   manifest.wall_seconds = reader.number(object, "wall_seconds");
+  // Absent from the sweep.json of a fencesim older than the count.
+  if (object.contains("runs_cut_by_budget")) {
+    manifest.runs_cut_by_budget = reader.unsigned_integer(object, "runs_cut_by_budget");
+  }
   // Absent from the sweep.json of a fencesim older than --known.
   if (object.contains("known") && !reader.is_null(object, "known")) {
     const json& known = reader.object(object, "known");

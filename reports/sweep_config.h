@@ -86,6 +86,9 @@ struct SweepManifest {
   // sweep completes too: its reports hold what ran, and `interrupted` says what did not.
   bool completed = false;
   double wall_seconds = 0;                   // the sweep's real time, start to reports written
+  // Runs the budget's hard stop killed while they ran: their seeds are missing for some scenario
+  // or strategy, so a budget gave the scenarios the same seeds only when this is 0.
+  std::uint64_t runs_cut_by_budget = 0;
   std::optional<KnownSignatures> known;      // set for --known; "known" in sweep.json (or null)
   std::optional<Interruption> interrupted;   // set when SIGINT or SIGTERM stopped it
 };

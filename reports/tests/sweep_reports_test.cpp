@@ -457,6 +457,12 @@ TEST(SweepManifest, AnInterruptionRoundTripsAndShowsInEveryReport) {
   EXPECT_EQ(*sharded_back.interrupted, *sharded.interrupted);
   EXPECT_EQ(describe_seed_spans(sharded_back.interrupted->seeds_not_run),
             "3..27 every 4, 35.. every 4");
+  // The runs a budget cut are kept with the sweep; a sweep.json older than the count reads 0.
+  sharded.runs_cut_by_budget = 5;
+  json cut = json::parse(to_json(sharded).dump());
+  EXPECT_EQ(sweep_manifest_from_json(cut, "s").runs_cut_by_budget, 5u);
+  cut.erase("runs_cut_by_budget");
+  EXPECT_EQ(sweep_manifest_from_json(cut, "s").runs_cut_by_budget, 0u);
 
   const std::vector<RunRecord> records = {passing("kleppmann-fencing", "random", 1),
                                           passing("nightly-mix", "random", 1)};

@@ -101,6 +101,16 @@ TEST_F(MergeTest, TheMergedSweepTookAsLongAsItsLongestShard) {
   EXPECT_DOUBLE_EQ(read_json(path("merged/sweep.json"))["wall_seconds"].get<double>(), 50.0);
 }
 
+// The runs each shard's budget cut are the merged sweep's: their sum.
+TEST_F(MergeTest, TheRunsEachShardsBudgetCutAreAddedUp) {
+  make_shards();
+  edit_manifest("s0", [](json& manifest) { manifest["runs_cut_by_budget"] = 2; });
+  edit_manifest("s1", [](json& manifest) { manifest["runs_cut_by_budget"] = 3; });
+  const Result merge = fencesim("merge --out merged s0 s1");
+  ASSERT_EQ(merge.code, 1) << merge.out << merge.err;
+  EXPECT_EQ(read_json(path("merged/sweep.json"))["runs_cut_by_budget"], 5);
+}
+
 TEST_F(MergeTest, MixedVersionsAreRefused) {
   make_shards();
   edit_manifest("s1", [](json& m) { m["fencesim_version"] = "0.0.9"; });

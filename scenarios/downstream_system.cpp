@@ -74,10 +74,11 @@ DownstreamSystem::Reply DownstreamSystem::call(runtime::ExecutionContext& ctx,
     world_.scheduler().at(now_ns + out_ns + extra_ns,
                           [this, key, token, decided] { *decided = decide(key, token); });
   }
+  const bool reply_lost = rules_.first_reply_lost && called_.insert(key).second;
   const runtime::Nanoseconds wait_ns =
-      lost || slow ? kCallerDeadlineNs : out_ns + extra_ns + back_ns;
+      lost || slow || reply_lost ? kCallerDeadlineNs : out_ns + extra_ns + back_ns;
   ctx.env().sleep(wait_ns);
-  if (lost || slow || !decided->has_value()) return Reply{};
+  if (lost || slow || reply_lost || !decided->has_value()) return Reply{};
   return **decided;
 }
 

@@ -21,6 +21,7 @@
 // later) or lost (never decided): the caller's deadline passes first and it sees "unavailable",
 // not knowing whether its call landed.
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <utility>
@@ -35,6 +36,11 @@ struct DownstreamRules {
   bool strict = false;
   double slow_share = 0.2;  // of calls in the safety phase: decided after the caller's deadline
   double lost_share = 0.1;  // of calls in the safety phase: never decided
+  // The first call under each key lands and is decided, and its reply is lost, in any phase: the
+  // caller sees "unavailable" at its deadline, and its retry with the same token is rejected by a
+  // strict downstream, reporting the caller's own token, while the caller's lease is believed
+  // and held (a hand-over of a healthy holder). No draw: the other calls draw as they did.
+  bool first_reply_lost = false;
 };
 
 // The rules of a seed, drawn from `rng`: keyed by the lease key in four seeds in five (half of
@@ -69,6 +75,7 @@ class DownstreamSystem {
   DownstreamRules rules_;
   std::shared_ptr<sim::Rng> rng_;
   std::map<Key, Mark> marks_;
+  std::set<Key> called_;  // the keys a call was made under (first_reply_lost)
 };
 
 }  // namespace fencesim::scenarios

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "properties/run.h"
+#include "scenarios/error_shapes.h"
 #include "scenarios/scenario.h"
 #include "scenarios/tests/built_world.h"
 #include "sim/restartable_lease_store.h"
@@ -322,6 +323,59 @@ TEST(CatalogueStories, KleppmannsStallOutlastsTheLeaseInEverySeed) {
     EXPECT_EQ(report.status, properties::RunStatus::kPass) << "seed " << seed;
     EXPECT_TRUE(report.marks.contains("takeover-mid-step")) << "seed " << seed;
     EXPECT_TRUE(report.marks.contains("stale-write-refused")) << "seed " << seed;
+  }
+}
+
+// refusal-in-every-shape: in every seed, each shape's tree has its rejection handed over while
+// its first holder's lease is held (no loss reported before it), with an error the body built;
+// the runtime's decision ends that step fenced, and the tree completes under a later holder's
+// token. A world where the first reply came back (no rejection) or the body asked its fence
+// (the runtime learns of the refusal apart from the shape) no longer tests the decision's walk.
+TEST(CatalogueStories, EveryShapesTreeEndsItsHealthyHoldersStepFenced) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"refusal-in-every-shape", seed},
+        [&](const sim::World& world, const properties::RunReport& report) {
+          EXPECT_EQ(report.status, properties::RunStatus::kPass) << "seed " << seed;
+          const auto& events = world.history().events();
+          for (std::uint64_t s = 0; s < kErrorShapes; ++s) {
+            const std::string shape(to_string(static_cast<ErrorShape>(s)));
+            const std::string tree = "order-" + shape;
+            std::optional<std::size_t> handed;
+            std::optional<std::size_t> ended;
+            bool completed = false;
+            for (std::size_t i = 0; i < events.size(); ++i) {
+              const sim::HistoryEvent& e = events[i];
+              if (e.world == sim::WorldEventKind::kMark &&
+                  e.detail.str() == "healthy-holder-handed-over-" + shape && !handed) {
+                handed = i;
+              }
+              if (e.world != sim::WorldEventKind::kRuntime ||
+                  runtime::LeaseKey(e.runtime.key).lease_execution_id != tree) {
+                continue;
+              }
+              const sim::RuntimeRecord& r = e.runtime;
+              if (r.kind == EventKind::kLeaseLost) {
+                EXPECT_TRUE(handed.has_value())
+                    << "seed " << seed << ", " << tree << ": lost before the hand-over";
+              }
+              if (r.kind == EventKind::kStepEnded && r.step.str() == "reconcile" && !ended) {
+                ended = i;
+                EXPECT_EQ(r.detail.str(), "execution.lease-lost.fenced")
+                    << "seed " << seed << ", " << tree;
+                EXPECT_EQ(r.token, 1) << "seed " << seed << ", " << tree;
+              }
+              if (r.kind == EventKind::kTreeCompleted) completed = true;
+            }
+            ASSERT_TRUE(handed.has_value()) << "seed " << seed << ", " << tree;
+            ASSERT_TRUE(ended.has_value()) << "seed " << seed << ", " << tree;
+            EXPECT_LT(*handed, *ended) << "seed " << seed << ", " << tree;
+            EXPECT_TRUE(completed) << "seed " << seed << ", " << tree;
+          }
+          EXPECT_TRUE(report.marks.contains("fenced-error-built-by-application"))
+              << "seed " << seed;
+        });
   }
 }
 

@@ -99,6 +99,24 @@ TEST(DownstreamSystem, AStrictDownstreamTakesATokenOnce) {
   EXPECT_EQ(got[1].seen, 7);
 }
 
+// The first call under each key lands and is decided, but its caller sees "unavailable" (after the
+// safety phase too: the rule is the story's, not a fault's); every later call is answered.
+TEST(DownstreamSystem, TheFirstReplyUnderEachKeyIsLostOnceItsCallLanded) {
+  DownstreamRules rules;
+  rules.first_reply_lost = true;
+  const std::vector<DownstreamSystem::Reply> got =
+      replies(rules,
+              {{"order-1", 2 * kSecond, 7}, {"order-1", 5 * kSecond, 5},
+               {"order-1", 8 * kSecond, 8}, {"order-2", 9 * kSecond, 1}},
+              1 * kSecond);
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[0].verdict, Verdict::kUnavailable);
+  EXPECT_EQ(got[1].verdict, Verdict::kRejected);  // the lost reply's call landed: its mark is 7
+  EXPECT_EQ(got[1].seen, 7);
+  EXPECT_EQ(got[2].verdict, Verdict::kAccepted);
+  EXPECT_EQ(got[3].verdict, Verdict::kUnavailable);  // order-2's first call: a key of its own
+}
+
 // Keyed by the tenant, order-1's token 5 refuses order-2's token 1 while the faults last; once the
 // safety phase is over the downstream keys by the lease key again, and order-2 goes through.
 TEST(DownstreamSystem, TheTenantWideMarkEndsWithTheSafetyPhase) {

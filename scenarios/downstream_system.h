@@ -41,6 +41,9 @@ struct DownstreamRules {
   // strict downstream, reporting the caller's own token, while the caller's lease is believed
   // and held (a hand-over of a healthy holder). No draw: the other calls draw as they did.
   bool first_reply_lost = false;
+  // One rejection in twenty reports a token above 2^53-1 (see decide()); a story that needs every
+  // rejection handed over by the body's own error turns it off.
+  bool garbles = true;
 };
 
 // The rules of a seed, drawn from `rng`: keyed by the lease key in four seeds in five (half of

@@ -3,6 +3,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "runtime/errors.h"
 
@@ -106,6 +107,56 @@ std::exception_ptr wrap_refusal(ErrorShape shape, std::exception_ptr refusal) {
       break;
   }
   return refusal;
+}
+
+namespace {
+
+// Deep enough for every shape (the deep chain is six); a cycle of causes stops here.
+constexpr int kOutlineDepth = 16;
+
+void outline_into(const std::exception_ptr& error, int depth, std::string& out) {
+  if (!out.empty()) out += '.';
+  if (depth > kOutlineDepth) {
+    out += "etc";
+    return;
+  }
+  std::vector<std::exception_ptr> children;
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& thrown) {
+    const auto* execution = dynamic_cast<const runtime::ExecutionError*>(&thrown);
+    if (const auto* aggregate = dynamic_cast<const AggregateError*>(&thrown)) {
+      out += 'A';
+      out += std::to_string(aggregate->errors().size());
+      children = aggregate->errors();
+    } else if (dynamic_cast<const runtime::ExecutionFencedError*>(&thrown) != nullptr) {
+      out += 'F';
+    } else if (dynamic_cast<const StepError*>(&thrown) != nullptr) {
+      out += 'S';
+    } else {
+      out += execution != nullptr ? 'E' : 'X';
+    }
+    if (execution != nullptr && execution->cause() != nullptr) {
+      out += 'c';
+      children.push_back(execution->cause());
+    }
+    const auto* nested = dynamic_cast<const std::nested_exception*>(&thrown);
+    if (nested != nullptr && nested->nested_ptr() != nullptr) {
+      out += 'n';
+      children.push_back(nested->nested_ptr());
+    }
+  } catch (...) {
+    out += 'X';
+  }
+  for (const std::exception_ptr& child : children) outline_into(child, depth + 1, out);
+}
+
+}  // namespace
+
+std::string error_outline(const std::exception_ptr& error) {
+  std::string out;
+  if (error != nullptr) outline_into(error, 0, out);
+  return out;
 }
 
 }  // namespace fencesim::scenarios

@@ -4,6 +4,7 @@
 // always wraps it the same way tests one path of that walk, so workloads draw the shape.
 #include <cstdint>
 #include <exception>
+#include <string>
 #include <string_view>
 
 namespace fencesim::scenarios {
@@ -33,5 +34,14 @@ ErrorShape shape_of_run(std::uint64_t run);
 
 // `refusal` wrapped in `shape`; the refusal stays reachable only through that shape.
 std::exception_ptr wrap_refusal(ErrorShape shape, std::exception_ptr refusal);
+
+// The outline of an error as thrown, for a mark (letters, digits and '.'): each error in preorder,
+// '.'-separated, as a letter (A: AggregateError followed by its count of members, F:
+// ExecutionFencedError, S: StepError, E: another of the ADR's errors, X: anything else), then 'c'
+// if it has an ExecutionError cause and 'n' if it carries a std::nested_exception; an aggregate's
+// members come before its cause, the cause before the nested exception. So the seven shapes
+// outline as seven different strings ("A2.S.Sc.F" for the member cause, "Sn.F" for the refusal
+// nested in a StepError), and a workload can mark the shape it threw, not the one it meant.
+std::string error_outline(const std::exception_ptr& error);
 
 }  // namespace fencesim::scenarios

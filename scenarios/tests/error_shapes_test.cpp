@@ -7,6 +7,7 @@
 
 #include <map>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "runtime/errors.h"
@@ -143,6 +144,24 @@ TEST(ErrorShapes, TheNestedShapesNestTheRefusalWhereTheirNamesSay) {
   } catch (...) {
   }
   EXPECT_TRUE(outside) << "nested-exception does not nest the refusal in its StepError's cause";
+}
+
+// Each shape outlines as written here from error_shapes.h's comments, by hand: seven different
+// strings, so a mark made from the outline of what a workload threw says which shape it was.
+TEST(ErrorShapes, EachShapeOutlinesAsItsCommentSays) {
+  const std::map<ErrorShape, std::string> expected{
+      {ErrorShape::kMemberCause, "A2.S.Sc.F"},     {ErrorShape::kAggregateCause, "A2c.S.S.F"},
+      {ErrorShape::kNestedAggregate, "A2.S.A1.F"}, {ErrorShape::kNestedException, "Sc.Xn.F"},
+      {ErrorShape::kDeepChain, "Sc.Sc.Sc.Sc.Sc.F"}, {ErrorShape::kBare, "F"},
+      {ErrorShape::kNestedInStepError, "Sn.F"}};
+  for (std::uint64_t i = 0; i < kErrorShapes; ++i) {
+    const auto shape = static_cast<ErrorShape>(i);
+    EXPECT_EQ(error_outline(wrap_refusal(shape, a_refusal().error)), expected.at(shape))
+        << to_string(shape);
+  }
+  EXPECT_EQ(error_outline(nullptr), "");
+  EXPECT_EQ(error_outline(std::make_exception_ptr(std::runtime_error("x"))), "X");
+  EXPECT_EQ(error_outline(std::make_exception_ptr(42)), "X");
 }
 
 }  // namespace

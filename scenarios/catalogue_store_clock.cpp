@@ -114,6 +114,29 @@ static void register_catalogue_store_clock(ScenarioRegistry& registry) {
       .marks({"late-renewal-refused >= 95%", "takeover-mid-step >= 90%"})
       .add_to(registry);
 
+  // The same leap with nobody to take the key over: the store expires the lease and nobody takes
+  // it, so holder 1's next renewal is refused as expired (not stale) while holder 1's clock says
+  // its belief has twenty seconds left, and it is writing a tick a second. The refusal is the
+  // loss (refusal-is-a-loss): a holder that reads "expired, nobody took it" as leave to go on
+  // until its own belief runs out writes its next ticks under a token the store refused. Until
+  // session 44 only the swarm refused a renewal as expired while it was believed (red team
+  // 43b-22, 3 runs of 8,349). Holder 1 takes the tree again with the next token and finishes it.
+  ScenarioBuilder("renewal-refused-as-expired")
+      .describe(
+          "the lease store's wall clock leaps past holder 1's lease with no other instance: "
+          "holder 1's next renewal is refused as expired while it still believes the lease and "
+          "writes a tick a second; it must lose the lease at that refusal")
+      .safety_phase(100 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .workflow([](sim::World& world, sim::Rng&) {
+        return runtime::Workflow{"ticks", {ticking_step(world, "tick", 40, "payments")}};
+      })
+      .tree("tenant-1", "order-1", "ticks")
+      .fault(leap_past_the_first_renewal())
+      .marks({"late-renewal-refused >= 95%"})
+      .add_to(registry);
+
   // The same leap, with the tree in two branches: one writes a tick a second, the other watches
   // its signal. The store expires holder 1's lease while holder 1 still believes it; instance-2
   // takes the tree over and writes its ticks, and holder 1's next tick is refused while its belief

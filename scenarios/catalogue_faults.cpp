@@ -1,5 +1,9 @@
 // The catalogue's fault stories around one tree and two holders: each tells one way a holder
 // becomes stale, and names the marks a run of it must reach.
+#include <exception>
+#include <stdexcept>
+
+#include "runtime/errors.h"
 #include "scenarios/builder.h"
 #include "scenarios/order_workflow.h"
 #include "scenarios/workload.h"
@@ -7,6 +11,7 @@
 namespace fencesim::scenarios {
 
 using runtime::EventKind;
+using runtime::ExecutionContext;
 using runtime::kMillisecond;
 using runtime::kSecond;
 
@@ -31,9 +36,53 @@ runtime::Workflow long_order(sim::World& world) {
                             write_step(world, "charge", kSecond, "payments", "charge 42 EUR")}};
 }
 
+// A step whose request to an inventory service times out by its own clock when its process was
+// frozen through it: it waits 5 s for the reply and, finding more than 10 s gone at the resume,
+// fails with an error of its own before it touches its fence. A frozen holder's failure is the
+// first thing it does at the resume, so nothing has noticed yet that its belief ran out.
+runtime::StepItem timing_out_step(sim::World& world) {
+  return {"reserve", [&world](ExecutionContext& ctx) {
+            const runtime::Nanoseconds began_ns = ctx.env().monotonic_ns();
+            ctx.env().sleep(5 * kSecond);
+            if (ctx.env().monotonic_ns() - began_ns > 10 * kSecond) {
+              world.mark(ctx, "frozen-step-failed-on-its-own");
+              throw runtime::StepError(
+                  "reserve: the inventory request timed out",
+                  std::make_exception_ptr(std::runtime_error("inventory: deadline exceeded")));
+            }
+          }};
+}
+
 }  // namespace
 
 static void register_catalogue_faults(ScenarioRegistry& registry) {
+  // ADR-0023, Consequences: a stale step ends with ExecutionLeaseLostError, whatever it failed
+  // with. Holder 1 is frozen past its lease while its step waits for a reply, and the step fails
+  // with its own error at the resume: the runtime must find the belief run out before it decides,
+  // and end the step lost (stale-step-ends-lost), not with the step's error. Until session 44
+  // only the swarm and migration-during-renewal met a frozen step failing first thing at its
+  // resume (red team 43b-23, a decision without that check: 3 runs of 505).
+  ScenarioBuilder("frozen-step-fails-on-its-own")
+      .describe(
+          "holder 1 is frozen past its lease while its step waits for a reply; at the resume "
+          "the step fails with its own timeout before touching its fence: it must end lease-lost")
+      .safety_phase(90 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .instance("instance-2", 5 * kSecond)
+      .workflow([](sim::World& world, sim::Rng&) {
+        return runtime::Workflow{
+            "order",
+            {timing_out_step(world), write_step(world, "charge", kSecond, "payments", "x")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .fault(stall("instance-1")
+                 .after(EventKind::kStepStarted, 1, 1 * kSecond)
+                 .lasting_between(35 * kSecond, 60 * kSecond))
+      // measured over seeds 1..1000: frozen-step-failed-on-its-own 100%, takeover-mid-step 100%
+      .marks({"frozen-step-failed-on-its-own >= 95%", "takeover-mid-step >= 95%"})
+      .add_to(registry);
+
   two_holders("gc-stall-write-before-takeover")
       .describe(
           "holder 1 stalls right after its write left: the write lands before the "

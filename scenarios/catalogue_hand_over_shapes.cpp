@@ -50,14 +50,7 @@ runtime::StepItem shaped_hand_over_step(sim::World& world,
       "reconcile", {{"ledger", "reconcile"}},
       [&world, downstream, shape](ExecutionContext& ctx) {
         for (int attempt = 1; attempt <= 3; ++attempt) {
-          const runtime::ExecutionFence fence = ctx.fence();
-          const runtime::LeaseKey lease{fence.tenant_id(), fence.lease_execution_id()};
-          const runtime::Token token = fence.token();
-          const std::int64_t began_ns = world.true_now_ns();
-          const DownstreamSystem::Reply reply = downstream->call(ctx, token);
-          world.observe(
-              ctx, sim::World::Observation{
-                       "downstream", lease, token, "downstream", {}, began_ns, reply_text(reply)});
+          const auto [lease, token, reply] = call_downstream(world, ctx, *downstream);
           if (reply.verdict == DownstreamSystem::Verdict::kRejected) {
             world.mark(ctx, shaped_mark(shape));
             try {

@@ -24,6 +24,17 @@ std::string reply_text(const DownstreamSystem::Reply& reply) {
   return "unavailable";
 }
 
+DownstreamCall call_downstream(sim::World& world, ExecutionContext& ctx,
+                               DownstreamSystem& downstream) {
+  const runtime::ExecutionFence fence = ctx.fence();
+  DownstreamCall call{{fence.tenant_id(), fence.lease_execution_id()}, fence.token(), {}};
+  const std::int64_t began_ns = world.true_now_ns();
+  call.reply = downstream.call(ctx, call.token);
+  world.observe(ctx, sim::World::Observation{"downstream", call.lease, call.token, "downstream",
+                                             {}, began_ns, reply_text(call.reply)});
+  return call;
+}
+
 namespace {
 
 // What fenced(observed) gave the body: the error it is to throw, and its code as the body reads it

@@ -17,6 +17,18 @@ namespace fencesim::scenarios {
 // The reply as the body's record of it gives it: "accepted", "rejected seen T" or "unavailable".
 std::string reply_text(const DownstreamSystem::Reply& reply);
 
+// A step body's call to a downstream system: its fence's lease and token, and the reply.
+struct DownstreamCall {
+  runtime::LeaseKey lease;
+  runtime::Token token = runtime::kTokenNone;
+  DownstreamSystem::Reply reply;
+};
+// Reads the step's fence (lease and token), calls `downstream` with the token and records the
+// reply (World::observe, what = "downstream", sink "downstream", outcome reply_text()), which the
+// refusal-hands-over oracle reads.
+DownstreamCall call_downstream(sim::World& world, runtime::ExecutionContext& ctx,
+                               DownstreamSystem& downstream);
+
 // How the body raises the hand-over. Through fence.fenced(observed), as ADR-0023 gives it, which
 // stops the holder before it returns; or as an application whose client library maps the
 // downstream's rejection to the ADR's error and builds the ExecutionFencedError itself, from its

@@ -80,14 +80,7 @@ runtime::StepItem reconcile_step(sim::World& world, std::string name,
           // throws ends the step with its error.
           confirm_now(world, ctx);
           ctx.env().sleep(rng->between(200, 2'500) * kMillisecond);  // builds the request
-          const runtime::ExecutionFence fence = ctx.fence();
-          const runtime::LeaseKey lease{fence.tenant_id(), fence.lease_execution_id()};
-          const runtime::Token token = fence.token();
-          const std::int64_t began_ns = world.true_now_ns();
-          const DownstreamSystem::Reply reply = downstream->call(ctx, token);
-          world.observe(
-              ctx, sim::World::Observation{
-                       "downstream", lease, token, "downstream", {}, began_ns, reply_text(reply)});
+          const auto [lease, token, reply] = call_downstream(world, ctx, *downstream);
           if (reply.verdict == DownstreamSystem::Verdict::kRejected) {
             hand_over(world, ctx, lease, token, reply.seen, shape_of_run((*next_shape)++),
                       hand_over_by(*how));

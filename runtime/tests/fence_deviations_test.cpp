@@ -313,6 +313,24 @@ TEST(Deviations, ReadingConfirmedUntilPastTheBeliefEndsTheLease) {
   EXPECT_EQ(lost->detail, "local-expiry");
 }
 
+// ADR-0023, Consequences: a stale step ends with ExecutionLeaseLostError, whatever it failed with.
+// A holder frozen past its belief whose step fails with an error of its own first thing at the
+// resume (nothing has looked at the lease since) is decided lease-lost, and the lease is lost.
+TEST(Deviations, AFailureAfterAnUnnoticedExpiryIsDecidedLost) {
+  LeasesFixture f;
+  auto frame = step_frame(f, f.leases);
+  const ExecutionFence fence(frame);
+  const Nanoseconds believed = fence.confirmed_until_ns();
+  f.time.advance(believed + kSecond);
+  ASSERT_EQ(frame->lease->state(), LeaseState::kHeld);  // nothing has noticed yet
+  const FailureDecision decision = decide_under_lease(
+      std::make_exception_ptr(std::runtime_error("inventory: deadline exceeded")), *frame->lease);
+  // Decided by the signal's reason, which the loss set: the loss itself, not the step's error.
+  EXPECT_EQ(decision.code, "execution.lease-lost");
+  EXPECT_TRUE(threw<ExecutionLeaseLostError>(decision.error));
+  EXPECT_EQ(frame->lease->state(), LeaseState::kLost);
+}
+
 // Item 9, the release path: a lease given back is not believed past the release either.
 TEST(Deviations, ConfirmedUntilIsNotInTheFutureAfterTheLeaseWasReleased) {
   LeasesFixture f;

@@ -953,6 +953,22 @@ TEST(NoFalseFencing, AHealthyHolderRefusedIsReported) {
   EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{granted, checkpoint}));
 }
 
+// A report says what the store had granted: the highest token, or that none was (the mechanical
+// mutant that swapped the two, reading an empty grant, changed no verdict).
+TEST(NoFalseFencing, AReportNamesTheHighestGrantOrNone) {
+  Story s;
+  const auto refused = s.sink(EventKind::kSinkRefused, 1, 1);
+  const auto granted = s.store(EventKind::kStoreLeaseGranted, "a", 1, kTtl);
+  const auto again = s.sink(EventKind::kSinkRefused, 1, 1);
+  std::vector<Violation> found;
+  check_no_false_fencing(s.events(), found);
+  ASSERT_EQ(found.size(), 2u) << all(found);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{refused}));
+  EXPECT_NE(found[0].message.find("(none granted)"), std::string::npos) << found[0].message;
+  EXPECT_EQ(found[1].events, (std::vector<std::uint64_t>{granted, again}));
+  EXPECT_NE(found[1].message.find("(highest granted: 1)"), std::string::npos) << found[1].message;
+}
+
 TEST(NoFalseFencing, AnyInstanceSiblingsNeverRefuseEachOther) {
   // The root's later takes do not explain a refusal of its AnyInstance child, which holds a lease
   // key of its own.

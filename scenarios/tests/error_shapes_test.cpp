@@ -162,6 +162,15 @@ TEST(ErrorShapes, EachShapeOutlinesAsItsCommentSays) {
   EXPECT_EQ(error_outline(nullptr), "");
   EXPECT_EQ(error_outline(std::make_exception_ptr(std::runtime_error("x"))), "X");
   EXPECT_EQ(error_outline(std::make_exception_ptr(42)), "X");
+  // A chain deeper than any shape stops at depth 16 (a cycle of causes would never end): the
+  // errors at depths 0..16 each outline, then "etc".
+  std::exception_ptr chain = a_refusal().error;
+  for (int depth = 0; depth < 20; ++depth) {
+    chain = std::make_exception_ptr(runtime::StepError("charge failed", chain));
+  }
+  std::string cut;
+  for (int depth = 0; depth <= 16; ++depth) cut += "Sc.";
+  EXPECT_EQ(error_outline(chain), cut + "etc");
 }
 
 }  // namespace

@@ -340,6 +340,37 @@ TEST(Explorer, EverySchedulesRunIsOfTheSeedAskedFor) {
   EXPECT_EQ(seeds, std::vector<std::uint64_t>(result.failures, 7u));
 }
 
+// A replay matches only a run that asked for every logged choice, each within its alternatives:
+// a log left with choices unread (the run ended early, or the log is another run's), a log run
+// out, or an index past the alternatives is no match, whatever the history says.
+TEST(ReplayChooser, MatchesOnlyWhenEveryLoggedChoiceWasAskedForInRange) {
+  const std::vector<sim::Candidate> three(3);
+  {
+    ReplayChooser chooser({2, 1});
+    EXPECT_EQ(chooser.pick_fiber(three), 2u);
+    EXPECT_EQ(chooser.pick_value("delay", 1), 0u);  // one alternative: no choice, nothing read
+    EXPECT_EQ(chooser.pick_value("delay", 4), 1u);
+    EXPECT_TRUE(chooser.matched());
+  }
+  {
+    ReplayChooser unread({2, 1, 0});
+    (void)unread.pick_fiber(three);
+    (void)unread.pick_fiber(three);
+    EXPECT_FALSE(unread.matched());
+  }
+  {
+    ReplayChooser run_out({2});
+    (void)run_out.pick_fiber(three);
+    EXPECT_EQ(run_out.pick_fiber(three), 0u);  // past the log: the first alternative
+    EXPECT_FALSE(run_out.matched());
+  }
+  {
+    ReplayChooser past({5});
+    EXPECT_EQ(past.pick_fiber(three), 0u);
+    EXPECT_FALSE(past.matched());
+  }
+}
+
 TEST(Explorer, AFailingScheduleReplaysFromItsChoiceLog) {
   const Found found = explore_builtin("explore-two-holders-pause", true, 0, "accept-stale");
   ASSERT_FALSE(found.failures.empty());

@@ -139,6 +139,25 @@ TEST(CancelSeenOncePerPass, AReadSentAfterThePassEndedIsNotThePasss) {
   EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{started, ended, late}));
 }
 
+// A read that excuses a learning after the end is the pass's own: one sent while an earlier
+// pass of the holder over the tree ran (which found the cancel and learned of it then) excuses
+// nothing in the next pass, which read nothing that found it (red team 44b-20: the bound of the
+// read at the pass's start dropped passed every test).
+TEST(CancelSeenOncePerPass, AReadOfAnEarlierPassExcusesNoLearningAfterTheNextOnesEnd) {
+  Story s;
+  s.report(EventKind::kTreeStarted, 1);
+  s.load(s.now());  // pass 1's watcher finds the cancel
+  s.seen(1, "watcher");
+  s.report(EventKind::kErrorClassified, 1, "execution.lease-lost");
+  s.report(EventKind::kTreeAbandoned, 1, "execution.lease-lost");
+  const std::uint64_t started = s.report(EventKind::kTreeStarted, 2);
+  const std::uint64_t ended = s.report(EventKind::kTreeAbandoned, 2, "execution.lease-lost");
+  const std::uint64_t late = s.seen(2, "watcher");
+  const std::vector<Violation> found = s.check();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].events, (std::vector<std::uint64_t>{started, ended, late}));
+}
+
 TEST(CancelSeenOncePerPass, ASecondLearningInOnePassIsReported) {
   // The watcher saw the cancel during the last step, which ignored its signal and returned ok;
   // commit_tree was answered "cancelled" and the pass reported the cancel again.

@@ -167,6 +167,49 @@ TEST(SchedulerTest, EachPctChangePointPassesAtItsOwnStep) {
   EXPECT_GE(staggered, 8u);
 }
 
+// At change point i the fiber that ran the last step drops to priority d - i: below every initial
+// priority, and each later point's fiber below the earlier's. Three fibers wake together every
+// millisecond, so each round runs them in priority order: once the first point demoted A and the
+// second B, the rounds run the third fiber, then A, then B (red team 44a-14: demoted to d + i, B
+// outranked A and every other PCT test passed).
+TEST(SchedulerTest, EachLaterPctChangePointDemotesBelowTheEarlierOnes) {
+  std::size_t told = 0;  // seeds whose two points demoted two different fibers
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    Scheduler world({.seed = seed,
+                     .strategy = Strategy::kPct,
+                     .pct_change_points = 2,
+                     .pct_horizon_steps = 40});
+    std::vector<std::pair<std::string, std::size_t>> ran;  // (fiber, points passed) per step
+    for (NodeId node = 1; node <= 3; ++node) {
+      const std::string name = "worker " + std::to_string(node);
+      world.spawn(node, name, [&world, &ran, name] {
+        for (int i = 0; i < 30; ++i) {
+          ran.emplace_back(name, world.pct_change_points_passed());
+          world.sleep_for(1'000'000);
+        }
+      });
+    }
+    ASSERT_EQ(world.run(), RunStatus::kIdle);
+    // A ran the step before the first point passed, B the step before the second.
+    std::string a;
+    std::string b;
+    for (std::size_t i = 1; i < ran.size(); ++i) {
+      if (ran[i].second == 1 && ran[i - 1].second == 0) a = ran[i - 1].first;
+      if (ran[i].second == 2 && ran[i - 1].second == 1) b = ran[i - 1].first;
+    }
+    if (a.empty() || b.empty() || a == b) continue;  // both points at one step, or one fiber
+    ++told;
+    ASSERT_EQ(ran.back().second, 2u) << "seed " << seed;
+    const std::vector<std::string> last_round{ran[ran.size() - 3].first, ran[ran.size() - 2].first,
+                                              ran[ran.size() - 1].first};
+    EXPECT_NE(last_round[0], a) << "seed " << seed;
+    EXPECT_NE(last_round[0], b) << "seed " << seed;
+    EXPECT_EQ(last_round[1], a) << "seed " << seed;
+    EXPECT_EQ(last_round[2], b) << "seed " << seed;
+  }
+  EXPECT_GE(told, 10u);
+}
+
 TEST(SchedulerTest, TimersFireInTimeThenScheduleOrder) {
   Scheduler world({.seed = 1});
   std::string order;

@@ -551,7 +551,8 @@ class HostileNameTraits final : public MarkRule {
     const sim::RuntimeRecord* r = runtime_event(e);
     if (r == nullptr || r->kind != EventKind::kStepStarted) return;
     const unsigned fresh =
-        (traits_of(r->key.tenant_id) | traits_of(r->key.lease_execution_id) | traits_of(r->step)) &
+        (traits_of(r->key.tenant_id) | traits_of(r->key.lease_execution_id) |
+         (traits_of(r->step) & ~kSlash)) &
         ~reached_;
     for (std::size_t i = 0; i < kTraits.size(); ++i) {
       if (fresh & (1u << i)) reach(kTraits[i]);
@@ -560,6 +561,9 @@ class HostileNameTraits final : public MarkRule {
   }
 
  private:
+  // A step path joins its levels' names with '/', each name encoded (a '/' in a name is "%2F"):
+  // its slashes are the separators of any nested step, not a hostile name's.
+  static constexpr unsigned kSlash = 1u << 2;
   // Bits in the order of kTraits. Each name is read once per run (names are interned: most steps
   // of a tree repeat its names).
   unsigned traits_of(const sim::Name& name) {

@@ -353,7 +353,9 @@ const std::map<std::string, double> kNightlyFloors{
     // Session 34, seeds 1..200 (red team 34a: long names never drawn, every claim stayed met):
     {"hostile-name-colon-ran", 0.8},              // 100%
     {"hostile-name-percent-ran", 0.8},            // 100%
-    {"hostile-name-slash-ran", 0.8},              // 100%
+    // 74.7% over seeds 1..150 since session 44, which stopped reading a nested step path's
+    // separators as a hostile name's '/' (100% before: met by any nested step).
+    {"hostile-name-slash-ran", 0.35},
     {"hostile-name-control-ran", 0.15},           // 33.0%
     {"hostile-name-nul-ran", 0.15},               // 36.5%
     {"hostile-name-non-ascii-ran", 0.3},          // 60.5%
@@ -417,7 +419,8 @@ const std::map<std::string, double> kSwarmFloors{
     // Session 34, seeds 1..200:
     {"hostile-name-colon-ran", 0.8},                 // 100%
     {"hostile-name-percent-ran", 0.8},               // 100%
-    {"hostile-name-slash-ran", 0.8},                 // 100%
+    // 72.0% over seeds 1..150 since session 44 (the path's separators are not read).
+    {"hostile-name-slash-ran", 0.35},
     {"hostile-name-control-ran", 0.15},              // 36.5%
     {"hostile-name-nul-ran", 0.15},                  // 35.0%
     {"hostile-name-non-ascii-ran", 0.3},             // 64.0%

@@ -95,6 +95,17 @@ class Story {
     e.detail = "effect-1 charge";
     return observe(std::move(e));
   }
+  // The marks a step's start at `path` in `key`'s tree, at the instance, reaches.
+  Marks started(const std::string& path, const runtime::LeaseKey& key = kTree) {
+    sim::HistoryEvent e =
+        testing::next_event(events_, instance_, sim::WorldEventKind::kRuntime, next_ns());
+    e.runtime.kind = EventKind::kStepStarted;
+    e.runtime.holder = "instance-1";
+    e.runtime.key = key;
+    e.runtime.token = 1;
+    e.runtime.step = path;
+    return observe(std::move(e));
+  }
   // The marks a world event at `node` reaches.
   Marks world(sim::WorldEventKind kind, sim::NodeId node, const std::string& detail = "") {
     sim::HistoryEvent e = testing::next_event(events_, node, kind, next_ns());
@@ -154,6 +165,17 @@ TEST(MarkRulesTest, AWorkloadsOwnMarkIsReachedByItsName) {
   EXPECT_EQ(s.world(sim::WorldEventKind::kMark, s.instance(), "unchecked-call-overlapped"),
             Marks{"unchecked-call-overlapped"});
   EXPECT_EQ(s.world(sim::WorldEventKind::kMeasure, s.instance(), "unchecked-calls 1"), Marks{});
+}
+
+// A nested step's path joins its levels with '/' (each name encoded: a '/' of a name is "%2F"),
+// so its separators are no hostile name's '/': read as one, every nested step reached
+// hostile-name-slash-ran and its floor could not go quiet (session 44).
+TEST(MarkRulesTest, ANestedStepsPathSeparatorsAreNoHostileSlash) {
+  Story s;
+  EXPECT_EQ(s.started("children/pay/charge"), Marks{});
+  EXPECT_EQ(s.started("pay%2Fout/charge"), Marks{"hostile-name-percent-ran"});
+  EXPECT_EQ(s.started("charge", runtime::LeaseKey{"tenant-1", "order/1"}),
+            Marks{"hostile-name-slash-ran"});
 }
 
 TEST(MarkRulesTest, ARestartIsAnInstancesOrAStoresByTheNodeThatCameBack) {

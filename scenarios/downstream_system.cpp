@@ -37,9 +37,11 @@ DownstreamSystem::Reply DownstreamSystem::decide(const Key& key, runtime::Token 
     // overflowed, or that reads another field): no token (ADR-0023: tokens are safe integers), yet
     // a rejection the caller hands over (issue 29 item 4). Drawn from a stream named by the call,
     // so that every other draw of the seed stays.
-    sim::Rng garble = world_.stream(fmt::format("downstream-garbled/{}/{}/{}/{}", key.first,
-                                                key.second, token, mark.last_seen));
-    if (rules_.garbles && garble.chance(0.05)) reply.seen = runtime::kTokenMax + 1 + garble.below(1000);
+    if (rules_.garbles) {
+      sim::Rng garble = world_.stream(fmt::format("downstream-garbled/{}/{}/{}/{}", key.first,
+                                                  key.second, token, mark.last_seen));
+      if (garble.chance(0.05)) reply.seen = runtime::kTokenMax + 1 + garble.below(1000);
+    }
   } else {
     reply = Reply{Verdict::kAccepted, token};
     mark.high_water = std::max(mark.high_water, token);

@@ -21,8 +21,8 @@
 // later) or lost (never decided): the caller's deadline passes first and it sees "unavailable",
 // not knowing whether its call landed.
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 

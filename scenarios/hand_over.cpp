@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
+#include <exception>
+#include <string>
 
 #include "runtime/errors.h"
 #include "scenarios/hand_over_text.h"

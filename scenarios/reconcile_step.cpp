@@ -1,8 +1,6 @@
 // The swarm's "reconcile" step (scenarios/swarm_workload.h): a ledger entry through the fence, then
 // a call to a downstream system that checks tokens its own way; a rejection is handed over with
 // fence.fenced(observed), as ADR-0023 gives an application to do.
-#include <fmt/format.h>
-
 #include <stdexcept>
 
 #include "runtime/errors.h"

@@ -8,6 +8,7 @@
 
 #include "properties/history_support.h"
 #include "properties/local_expiry.h"
+#include "properties/reference_uri.h"
 #include "runtime/errors.h"
 #include "sim/fault.h"
 
@@ -530,9 +531,10 @@ class SignalLookedAtAfterTheCancel final : public MarkRule {
   std::set<std::pair<sim::NodeId, sim::NameKey>> seen_;
 };
 
-// hostile-name-<trait>-ran: a step started in a tree whose tenant id or execution id, or the step's
-// own path, holds the trait: a ':', '%', '/', a space or other control byte, a NUL, a byte past
-// ASCII, a four-byte UTF-8 character (an emoji), or 256 bytes or more (past a 255-byte column).
+// hostile-name-<trait>-ran: a step started in a tree whose tenant id or execution id, or the name
+// of a level of the step's path, holds the trait: a ':', '%', '/', a space or other control byte,
+// a NUL, a byte past ASCII, a four-byte UTF-8 character (an emoji), or 256 bytes or more (past a
+// 255-byte column).
 // The names are read as the runtime reported them, by this rule's own reading of their bytes, not
 // by the workload's drawing (scenarios/hostile_names.h): a draw that stopped making one kind of
 // name (red team 34a: long names never drawn) leaves its mark's floor unmet.
@@ -549,11 +551,18 @@ class HostileNameTraits final : public MarkRule {
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     if (reached_ == kAll) return;
     const sim::RuntimeRecord* r = runtime_event(e);
-    if (r == nullptr || r->kind != EventKind::kStepStarted) return;
-    const unsigned fresh =
-        (traits_of(r->key.tenant_id) | traits_of(r->key.lease_execution_id) |
-         (traits_of(r->step) & ~kSlash)) &
-        ~reached_;
+    if (r == nullptr) return;
+    if (r->kind == EventKind::kChildPlaced) {
+      // An AnyInstance child's execution id is made by the runtime from its parent's and its
+      // path's encoded names: its '%' and ':' are the encoding's, not a drawn name's, and would
+      // reach percent and colon in every run that places a hostile-named child.
+      if (auto parts = reference_split_scope_key(r->detail.view()); parts && parts->size() == 2) {
+        placed_children_.emplace((*parts)[0], (*parts)[1]);
+      }
+      return;
+    }
+    if (r->kind != EventKind::kStepStarted) return;
+    const unsigned fresh = (key_traits_of(r->key) | step_traits_of(r->step)) & ~reached_;
     for (std::size_t i = 0; i < kTraits.size(); ++i) {
       if (fresh & (1u << i)) reach(kTraits[i]);
     }
@@ -561,15 +570,48 @@ class HostileNameTraits final : public MarkRule {
   }
 
  private:
-  // A step path joins its levels' names with '/', each name encoded (a '/' in a name is "%2F"):
-  // its slashes are the separators of any nested step, not a hostile name's.
-  static constexpr unsigned kSlash = 1u << 2;
+  // A step path joins its levels' names with '/', each name encoded (a ':' in a name is "%3A"):
+  // read as it is, its slashes are a nested step's separators and its '%'s are any escaped byte's,
+  // so the path is read level by level, each level decoded by the oracle's own reading of
+  // encodeURIComponent. A level that is not an encoding (a runtime that wrote the name as it
+  // is) is read as written. Each path is read once per run, like each name.
+  unsigned step_traits_of(const sim::Name& path) {
+    if (const auto it = read_steps_.find(path); it != read_steps_.end()) return it->second;
+    unsigned traits = 0;
+    std::string_view rest = path.view();
+    while (true) {
+      const std::size_t slash = rest.find('/');
+      const std::string_view level = rest.substr(0, slash);
+      const auto decoded = reference_split_scope_key(level);
+      traits |= decoded && decoded->size() == 1 ? traits_of_bytes(decoded->front())
+                                                : traits_of_bytes(level);
+      if (slash == std::string_view::npos) break;
+      rest.remove_prefix(slash + 1);
+    }
+    read_steps_.emplace(path, traits);
+    return traits;
+  }
+  // A tree's key is read once per run: a child is placed before any of its steps starts.
+  unsigned key_traits_of(const sim::NameKey& key) {
+    if (const auto it = read_keys_.find(key); it != read_keys_.end()) return it->second;
+    const bool placed_child = placed_children_.contains(
+        {std::string(key.tenant_id.view()), std::string(key.lease_execution_id.view())});
+    const unsigned traits =
+        traits_of(key.tenant_id) | (placed_child ? 0u : traits_of(key.lease_execution_id));
+    read_keys_.emplace(key, traits);
+    return traits;
+  }
   // Bits in the order of kTraits. Each name is read once per run (names are interned: most steps
   // of a tree repeat its names).
   unsigned traits_of(const sim::Name& name) {
     if (const auto it = read_.find(name); it != read_.end()) return it->second;
+    const unsigned traits = traits_of_bytes(name.view());
+    read_.emplace(name, traits);
+    return traits;
+  }
+  static unsigned traits_of_bytes(std::string_view name) {
     unsigned traits = 0;
-    for (const char c : name.view()) {
+    for (const char c : name) {
       const auto byte = static_cast<unsigned char>(c);
       if (byte == ':') traits |= 1u << 0;
       if (byte == '%') traits |= 1u << 1;
@@ -579,13 +621,15 @@ class HostileNameTraits final : public MarkRule {
       if (byte >= 0x80) traits |= 1u << 5;
       if (byte >= 0xf0 && byte <= 0xf4) traits |= 1u << 6;
     }
-    if (name.view().size() >= 256) traits |= 1u << 7;
-    read_.emplace(name, traits);
+    if (name.size() >= 256) traits |= 1u << 7;
     return traits;
   }
   static constexpr unsigned kAll = (1u << kTraits.size()) - 1;
   unsigned reached_ = 0;
   std::map<sim::Name, unsigned> read_;
+  std::map<sim::Name, unsigned> read_steps_;
+  std::map<sim::NameKey, unsigned> read_keys_;
+  std::set<std::pair<std::string, std::string>> placed_children_;
 };
 
 // take-of-a-spent-key-refused: a take of a key the store inherited (World::inherit_lease: a row

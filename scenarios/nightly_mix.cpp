@@ -350,17 +350,17 @@ const std::map<std::string, double> kNightlyFloors{
     {"child-key-twin-colon-join-ran", 0.08},      // 29.0%
     {"child-key-twin-half-encoded-join-ran", 0.08},  // 25.2%
     {"child-key-twin-child-marker-ran", 0.08},    // 24.2%
-    // Session 34, seeds 1..200 (red team 34a: long names never drawn, every claim stayed met):
-    {"hostile-name-colon-ran", 0.8},              // 100%
-    {"hostile-name-percent-ran", 0.8},            // 100%
-    // 74.7% over seeds 1..150 since session 44, which stopped reading a nested step path's
-    // separators as a hostile name's '/' (100% before: met by any nested step).
-    {"hostile-name-slash-ran", 0.35},
-    {"hostile-name-control-ran", 0.15},           // 33.0%
-    {"hostile-name-nul-ran", 0.15},               // 36.5%
-    {"hostile-name-non-ascii-ran", 0.3},          // 60.5%
-    {"hostile-name-four-byte-ran", 0.15},         // 38.0%
-    {"hostile-name-long-ran", 0.3},               // 66.5%
+    // Session 45, seeds 1..150, since a step's path is read as its decoded names (its separators
+    // and its encoding's '%'s met slash and percent in every run; an AnyInstance child's made
+    // execution id is not read): red team 34a's long names never drawn left every claim met.
+    {"hostile-name-colon-ran", 0.8},              // 94.0%
+    {"hostile-name-percent-ran", 0.8},            // 97.3%
+    {"hostile-name-slash-ran", 0.45},             // 89.3%
+    {"hostile-name-control-ran", 0.35},           // 73.3%
+    {"hostile-name-nul-ran", 0.35},               // 71.3%
+    {"hostile-name-non-ascii-ran", 0.4},          // 79.3%
+    {"hostile-name-four-byte-ran", 0.35},         // 74.0%
+    {"hostile-name-long-ran", 0.3},               // 64.0%
     // Session 35, seeds 1..200 (red team 35b: a linger of at most 2 s, every claim stayed met):
     {"withdrawal-gave-up-after-lingering", 0.08},  // 25.5% (0% with the linger cut short)
 };
@@ -416,16 +416,15 @@ const std::map<std::string, double> kSwarmFloors{
     {"child-key-twin-colon-join-ran", 0.08},         // 27.5%
     {"child-key-twin-half-encoded-join-ran", 0.08},  // 25.0%
     {"child-key-twin-child-marker-ran", 0.08},       // 28.2%
-    // Session 34, seeds 1..200:
-    {"hostile-name-colon-ran", 0.8},                 // 100%
-    {"hostile-name-percent-ran", 0.8},               // 100%
-    // 72.0% over seeds 1..150 since session 44 (the path's separators are not read).
-    {"hostile-name-slash-ran", 0.35},
-    {"hostile-name-control-ran", 0.15},              // 36.5%
-    {"hostile-name-nul-ran", 0.15},                  // 35.0%
-    {"hostile-name-non-ascii-ran", 0.3},             // 64.0%
-    {"hostile-name-four-byte-ran", 0.15},            // 40.0%
-    {"hostile-name-long-ran", 0.3},                  // 67.5%
+    // Session 45, seeds 1..150 (a step's path read as its decoded names):
+    {"hostile-name-colon-ran", 0.8},                 // 94.0%
+    {"hostile-name-percent-ran", 0.8},               // 96.7%
+    {"hostile-name-slash-ran", 0.45},                // 89.3%
+    {"hostile-name-control-ran", 0.35},              // 72.7%
+    {"hostile-name-nul-ran", 0.35},                  // 72.7%
+    {"hostile-name-non-ascii-ran", 0.4},             // 79.3%
+    {"hostile-name-four-byte-ran", 0.35},            // 75.3%
+    {"hostile-name-long-ran", 0.3},                  // 64.7%
     // Session 35, seeds 1..200 (red team 35b: the garbled token a valid one, the withdrawal of a
     // reconciliation in 6% of its runs; every claim stayed met):
     {"withdrawal-gave-up-after-lingering", 0.15},    // 34.5%

@@ -173,9 +173,51 @@ TEST(MarkRulesTest, AWorkloadsOwnMarkIsReachedByItsName) {
 TEST(MarkRulesTest, ANestedStepsPathSeparatorsAreNoHostileSlash) {
   Story s;
   EXPECT_EQ(s.started("children/pay/charge"), Marks{});
-  EXPECT_EQ(s.started("pay%2Fout/charge"), Marks{"hostile-name-percent-ran"});
   EXPECT_EQ(s.started("charge", runtime::LeaseKey{"tenant-1", "order/1"}),
             Marks{"hostile-name-slash-ran"});
+}
+
+// A step path's names are encoded: read as it is, its '%'s are any escaped byte's, so every step
+// with a hostile name reached hostile-name-percent-ran and a path three times its names' length
+// reached long, whatever the names held (session 45). Each level is read decoded.
+TEST(MarkRulesTest, AStepPathIsReadAsItsDecodedNames) {
+  {
+    Story s;
+    EXPECT_EQ(s.started("pay%0Aout/charge%3A1"),
+              (Marks{"hostile-name-colon-ran", "hostile-name-control-ran"}));
+    EXPECT_EQ(s.started("pay%2Fout"), Marks{"hostile-name-slash-ran"}) << "a name's own '/'";
+    EXPECT_EQ(s.started(std::string(300, 'x') + "/" + std::string(10, 'y')),
+              Marks{"hostile-name-long-ran"});
+    EXPECT_EQ(s.started("99%25"), Marks{"hostile-name-percent-ran"}) << "a name's own '%'";
+  }
+  {
+    Story s;
+    EXPECT_EQ(s.started(std::string(90, '%') + "00"), Marks{"hostile-name-percent-ran"})
+        << "a level that is no encoding is read as written";
+  }
+  Story s;
+  std::string emoji;
+  for (int i = 0; i < 20; ++i) emoji += "%F0%9F%A7%BE";
+  EXPECT_EQ(s.started(emoji + std::string(100, 'z') + "/" + std::string(100, 'z')),
+            (Marks{"hostile-name-non-ascii-ran", "hostile-name-four-byte-ran"}))
+      << "340 bytes encoded, 180 decoded: no name 256 bytes long";
+}
+
+// An AnyInstance child's execution id is made by the runtime of its parent's id and its path,
+// encoded: its '%' and ':' are the encoding's. The child's steps' names still count.
+TEST(MarkRulesTest, APlacedChildsMadeExecutionIdIsNoHostileName) {
+  {
+    Story s;
+    const runtime::LeaseKey child{"tenant-1", "order-1:pay%2Fcharge"};
+    EXPECT_EQ(s.runtime(EventKind::kChildPlaced, 1, 10, "tenant-1:order-1%3Apay%252Fcharge"),
+              Marks{});
+    EXPECT_EQ(s.started("charge", child), Marks{});
+    EXPECT_EQ(s.started("charge%3A1", child), Marks{"hostile-name-colon-ran"});
+  }
+  Story s;
+  EXPECT_EQ(s.started("charge", runtime::LeaseKey{"tenant-1", "order-1:pay%2Fcharge"}),
+            (Marks{"hostile-name-colon-ran", "hostile-name-percent-ran"}))
+      << "the same id, never placed: a root's own";
 }
 
 TEST(MarkRulesTest, ARestartIsAnInstancesOrAStoresByTheNodeThatCameBack) {

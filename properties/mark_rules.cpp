@@ -86,6 +86,52 @@ class CancelMarks final : public MarkRule {
   std::map<sim::NameKey, std::int64_t> cancels_;  // true time of each tree's recorded cancel
 };
 
+// How a pass that met a cancel ended, when not the plain way: cancelled-pass-abandoned (the pass
+// decided its tree cancelled but could not finish the placement, the queue's store unreachable:
+// it gives the tree back for the next pass to end), completion-answered-cancelled (the tree's
+// completion was refused because a cancel the pass had not seen was recorded first),
+// cancel-seen-by-a-lost-lease (a pass that saw its cancel ended with a lost lease: a cancel does
+// not hide a loss). Passes are told apart by their node and tree; a pass begins at kTreeStarted.
+class CancelEndings final : public MarkRule {
+ public:
+  EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
+  std::vector<std::string_view> names() const override {
+    return {"cancelled-pass-abandoned", "completion-answered-cancelled",
+            "cancel-seen-by-a-lost-lease"};
+  }
+  void observe(const sim::HistoryEvent& e, const Reach& reach) override {
+    const sim::RuntimeRecord* r = runtime_event(e);
+    if (r == nullptr) return;
+    switch (r->kind) {
+      case EventKind::kTreeStarted:
+        seen_.erase({e.node, r->key});
+        break;
+      case EventKind::kCancelSeen:
+        seen_.insert({e.node, r->key});
+        break;
+      case EventKind::kTreeAbandoned:
+        if (r->detail.view() == "execution.cancelled"sv) reach("cancelled-pass-abandoned");
+        break;
+      case EventKind::kCheckpointRefused:
+        if (r->step.view() == "<tree>"sv && r->detail.view() == "cancelled"sv) {
+          reach("completion-answered-cancelled");
+        }
+        break;
+      case EventKind::kErrorClassified:
+        if (r->detail.view().starts_with("execution.lease-lost"sv) &&
+            seen_.contains({e.node, r->key})) {
+          reach("cancel-seen-by-a-lost-lease");
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+ private:
+  std::set<std::pair<sim::NodeId, sim::NameKey>> seen_;  // passes that saw their cancel
+};
+
 // stale-write-refused: a sink refused a stale token. rerun-deduplicated: a sink deduplicated a
 // write by its idempotency key. independent-epochs: one sink accepted writes of two scope keys of
 // a tenant at different epochs (the high-water mark must be per scope key for both to pass).
@@ -820,6 +866,7 @@ std::vector<std::unique_ptr<MarkRule>> make_rules(const sim::World* world) {
   rules.push_back(std::make_unique<WorkloadMarks>());
   rules.push_back(std::make_unique<Restarts>(world));
   rules.push_back(std::make_unique<CancelMarks>());
+  rules.push_back(std::make_unique<CancelEndings>());
   rules.push_back(std::make_unique<SinkMarks>());
   rules.push_back(std::make_unique<StoreRenewalRefusals>());
   rules.push_back(std::make_unique<RenewalReplyLate>(world));

@@ -28,6 +28,11 @@ ScenarioBuilder& ScenarioBuilder::sink(std::string name) {
   return *this;
 }
 
+ScenarioBuilder& ScenarioBuilder::checkpoint_store() {
+  checkpoint_store_ = true;
+  return *this;
+}
+
 ScenarioBuilder& ScenarioBuilder::lease(std::int64_t ttl_ns, std::int64_t renew_interval_ns) {
   return options([ttl_ns, renew_interval_ns](sim::WorldOptions& o) {
     o.lease.ttl_ns = ttl_ns;
@@ -80,9 +85,10 @@ Scenario ScenarioBuilder::build() const {
   scenario.configure = [adjustments = adjustments_](sim::WorldOptions& options) {
     for (const auto& adjust : adjustments) adjust(options);
   };
-  scenario.build = [instances = instances_, sinks = sinks_, workflows = workflows_, trees = trees_,
+  scenario.build = [checkpoint_store = checkpoint_store_, instances = instances_, sinks = sinks_, workflows = workflows_, trees = trees_,
                     faults = faults_, plans = plans_, setups = setups_](sim::World& world) {
     world.add_lease_store();
+    if (checkpoint_store) world.add_checkpoint_store();
     for (const std::string& sink : sinks) world.add_sink(sink);
     for (const auto& [name, start_ns] : instances) world.add_instance(name, start_ns);
     sim::Rng workload = world.stream("workload");

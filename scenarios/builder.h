@@ -30,6 +30,9 @@ class ScenarioBuilder {
   ScenarioBuilder& instance(std::string name, std::int64_t start_ns = 0);
   ScenarioBuilder& instances(int count);  // instance-1 .. instance-N, all from the start
   ScenarioBuilder& sink(std::string name);
+  // The checkpoints at a node of their own, "checkpoint-store" (sim::World::add_checkpoint_store):
+  // a fault on the lease store then leaves checkpoint reads and the cancel's recording alone.
+  ScenarioBuilder& checkpoint_store();
   ScenarioBuilder& lease(std::int64_t ttl_ns, std::int64_t renew_interval_ns);
   ScenarioBuilder& safety_phase(std::int64_t duration_ns);
   ScenarioBuilder& options(std::function<void(sim::WorldOptions&)> adjust);
@@ -55,6 +58,7 @@ class ScenarioBuilder {
     std::int64_t at_ns;
   };
   Scenario scenario_;
+  bool checkpoint_store_ = false;
   std::vector<std::pair<std::string, std::int64_t>> instances_;
   std::vector<std::string> sinks_;
   std::vector<WorkflowFactory> workflows_;

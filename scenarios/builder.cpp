@@ -85,8 +85,9 @@ Scenario ScenarioBuilder::build() const {
   scenario.configure = [adjustments = adjustments_](sim::WorldOptions& options) {
     for (const auto& adjust : adjustments) adjust(options);
   };
-  scenario.build = [checkpoint_store = checkpoint_store_, instances = instances_, sinks = sinks_, workflows = workflows_, trees = trees_,
-                    faults = faults_, plans = plans_, setups = setups_](sim::World& world) {
+  scenario.build = [checkpoint_store = checkpoint_store_, instances = instances_, sinks = sinks_,
+                    workflows = workflows_, trees = trees_, faults = faults_, plans = plans_,
+                    setups = setups_](sim::World& world) {
     world.add_lease_store();
     if (checkpoint_store) world.add_checkpoint_store();
     for (const std::string& sink : sinks) world.add_sink(sink);

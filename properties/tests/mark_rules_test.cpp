@@ -95,6 +95,18 @@ class Story {
     e.detail = "effect-1 charge";
     return observe(std::move(e));
   }
+  // The marks a runtime event of the instance's at `step` reaches.
+  Marks at_step(EventKind kind, const std::string& step, const std::string& detail) {
+    sim::HistoryEvent e =
+        testing::next_event(events_, instance_, sim::WorldEventKind::kRuntime, next_ns());
+    e.runtime.kind = kind;
+    e.runtime.holder = "instance-1";
+    e.runtime.key = kTree;
+    e.runtime.token = 1;
+    e.runtime.step = step;
+    e.runtime.detail = detail;
+    return observe(std::move(e));
+  }
   // The marks a step's start at `path` in `key`'s tree, at the instance, reaches.
   Marks started(const std::string& path, const runtime::LeaseKey& key = kTree) {
     sim::HistoryEvent e =
@@ -218,6 +230,46 @@ TEST(MarkRulesTest, APlacedChildsMadeExecutionIdIsNoHostileName) {
   EXPECT_EQ(s.started("charge", runtime::LeaseKey{"tenant-1", "order-1:pay%2Fcharge"}),
             (Marks{"hostile-name-colon-ran", "hostile-name-percent-ran"}))
       << "the same id, never placed: a root's own";
+}
+
+// The stories of catalogue_cancel_endings.cpp claim these: each must be reached by its own
+// ending only.
+TEST(MarkRulesTest, APassThatDecidedCancelledButCouldNotFinishIsCancelledPassAbandoned) {
+  Story s;
+  EXPECT_EQ(s.runtime(EventKind::kTreeAbandoned, 1, 10, "execution.lease-lost"), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kTreeCancelled, 1, 20, "execution.cancelled"),
+            Marks{"tree-cancelled"});
+  EXPECT_EQ(s.runtime(EventKind::kTreeAbandoned, 1, 30, "execution.cancelled"),
+            Marks{"cancelled-pass-abandoned"});
+}
+
+TEST(MarkRulesTest, OnlyTheTreesCompletionRefusedAsCancelledIsCompletionAnsweredCancelled) {
+  Story s;
+  EXPECT_EQ(s.at_step(EventKind::kCheckpointRefused, "charge", "cancelled"), Marks{})
+      << "a step's checkpoint";
+  EXPECT_EQ(s.at_step(EventKind::kCheckpointRefused, "<tree>", ""), Marks{}) << "by token";
+  EXPECT_EQ(s.at_step(EventKind::kCheckpointRefused, "<tree>", "cancelled"),
+            Marks{"completion-answered-cancelled"});
+}
+
+TEST(MarkRulesTest, ALostLeaseEndingAPassThatSawItsCancelIsCancelSeenByALostLease) {
+  Story s;
+  EXPECT_EQ(s.runtime(EventKind::kTreeStarted, 1, 10), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kErrorClassified, 1, 20, "execution.lease-lost"), Marks{})
+      << "no cancel seen";
+  EXPECT_EQ(s.runtime(EventKind::kCancelSeen, 1, 30, "watcher", "instance-1", kOtherTree),
+            Marks{"cancel-seen"});
+  EXPECT_EQ(s.runtime(EventKind::kErrorClassified, 1, 40, "execution.lease-lost"), Marks{})
+      << "another tree's cancel";
+  EXPECT_EQ(s.runtime(EventKind::kTreeStarted, 2, 50), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kCancelSeen, 2, 60, "watcher"), Marks{"cancel-seen"});
+  EXPECT_EQ(s.runtime(EventKind::kErrorClassified, 2, 70, "execution.cancelled"), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kTreeStarted, 3, 80), Marks{});
+  EXPECT_EQ(s.runtime(EventKind::kErrorClassified, 3, 90, "execution.lease-lost"), Marks{})
+      << "the cancel was the pass before's";
+  EXPECT_EQ(s.runtime(EventKind::kCancelSeen, 3, 100, "watcher"), Marks{"cancel-seen"});
+  EXPECT_EQ(s.runtime(EventKind::kErrorClassified, 3, 110, "execution.lease-lost.fenced"),
+            Marks{"cancel-seen-by-a-lost-lease"});
 }
 
 TEST(MarkRulesTest, ARestartIsAnInstancesOrAStoresByTheNodeThatCameBack) {

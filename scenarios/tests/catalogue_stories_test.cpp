@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "properties/run.h"
 #include "scenarios/error_shapes.h"
@@ -377,6 +378,127 @@ TEST(CatalogueStories, EveryShapesTreeEndsItsHealthyHoldersStepFenced) {
           for (const MarkFloor& floor : registry.find("refusal-in-every-shape")->marks) {
             EXPECT_TRUE(report.marks.contains(floor.name)) << "seed " << seed << ": " << floor.name;
           }
+        });
+  }
+}
+
+// The first index of an event `is` picks out, if any.
+template <typename Is>
+std::optional<std::size_t> first(const std::vector<sim::HistoryEvent>& events, Is is) {
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (is(events[i])) return i;
+  }
+  return std::nullopt;
+}
+
+bool is_runtime(const sim::HistoryEvent& e, EventKind kind, std::string_view holder) {
+  return e.world == sim::WorldEventKind::kRuntime && e.runtime.kind == kind &&
+         e.runtime.holder.str() == holder;
+}
+
+// Every floor `scenario` declares is reached in the run (and the run passed).
+void expect_every_floor(const ScenarioRegistry& registry, const std::string& scenario,
+                        const properties::RunReport& report, std::uint64_t seed) {
+  EXPECT_EQ(report.status, properties::RunStatus::kPass) << scenario << " seed " << seed;
+  for (const MarkFloor& floor : registry.find(scenario)->marks) {
+    EXPECT_TRUE(report.marks.contains(floor.name)) << scenario << " seed " << seed << ": "
+                                                   << floor.name;
+  }
+}
+
+// cancel-meets-a-queue-outage: the pass that learnt the cancel (token 1) was abandoned as
+// cancelled and gave its lease back; a later pass (a later token) ended the tree cancelled.
+TEST(CatalogueStories, TheCancelledPassMeetsTheOutageAndALaterPassEndsTheTree) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"cancel-meets-a-queue-outage", seed},
+        [&](const sim::World& world, const properties::RunReport& report) {
+          expect_every_floor(registry, "cancel-meets-a-queue-outage", report, seed);
+          const auto& events = world.history().events();
+          const auto seen = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kCancelSeen, "instance-1") && e.runtime.token == 1;
+          });
+          const auto abandoned = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kTreeAbandoned, "instance-1") &&
+                   e.runtime.detail.str() == "execution.cancelled";
+          });
+          const auto released = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kLeaseReleased, "instance-1") && e.runtime.token == 1;
+          });
+          const auto cancelled = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kTreeCancelled, "instance-1");
+          });
+          ASSERT_TRUE(seen && abandoned && released && cancelled) << "seed " << seed;
+          EXPECT_LT(*seen, *abandoned) << "seed " << seed;
+          EXPECT_EQ(events[*abandoned].runtime.token, 1) << "seed " << seed;
+          EXPECT_LT(*abandoned, *released) << "seed " << seed;
+          EXPECT_GT(events[*cancelled].runtime.token, 1) << "seed " << seed;
+        });
+  }
+}
+
+// cancel-seen-before-a-freeze: holder 1's watcher learnt the cancel before the stall, instance-2
+// ended the tree cancelled while holder 1 was frozen, and holder 1's pass then ended lease-lost.
+TEST(CatalogueStories, TheFrozenPassThatSawItsCancelEndsWithItsLoss) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"cancel-seen-before-a-freeze", seed},
+        [&](const sim::World& world, const properties::RunReport& report) {
+          expect_every_floor(registry, "cancel-seen-before-a-freeze", report, seed);
+          const auto& events = world.history().events();
+          const auto seen = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kCancelSeen, "instance-1") &&
+                   e.runtime.detail.str() == "watcher";
+          });
+          const auto stalled = first(events, [](const sim::HistoryEvent& e) {
+            return e.world == sim::WorldEventKind::kFaultApplied &&
+                   e.detail.str().starts_with("stall instance-1");
+          });
+          const auto ended = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kTreeCancelled, "instance-2");
+          });
+          const auto classified = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kErrorClassified, "instance-1");
+          });
+          ASSERT_TRUE(seen && stalled && ended && classified) << "seed " << seed;
+          EXPECT_LT(*seen, *stalled) << "seed " << seed;
+          EXPECT_LT(*ended, *classified) << "seed " << seed;
+          EXPECT_EQ(events[*classified].runtime.detail.str(), "execution.lease-lost")
+              << "seed " << seed;
+        });
+  }
+}
+
+// completion-answered-cancelled: the cancel is recorded after the last step's checkpoint was
+// committed and before the tree's completion reached the store, and the pass learns it from the
+// completion's answer (nothing read it before).
+TEST(CatalogueStories, TheCompletionIsWhereThePassLearnsItsCancel) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"completion-answered-cancelled", seed},
+        [&](const sim::World& world, const properties::RunReport& report) {
+          expect_every_floor(registry, "completion-answered-cancelled", report, seed);
+          const auto& events = world.history().events();
+          const auto store_call = [&](sim::StoreOp op) {
+            return first(events, [op](const sim::HistoryEvent& e) {
+              return e.world == sim::WorldEventKind::kStoreCall && e.store && e.store->op == op &&
+                     (op != sim::StoreOp::kCommitStep || e.store->argument.str() == "charge");
+            });
+          };
+          const auto step_committed = store_call(sim::StoreOp::kCommitStep);
+          const auto recorded = store_call(sim::StoreOp::kCancel);
+          const auto completion = store_call(sim::StoreOp::kCommitTree);
+          const auto seen = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kCancelSeen, "instance-1");
+          });
+          ASSERT_TRUE(step_committed && recorded && completion && seen) << "seed " << seed;
+          EXPECT_LT(*step_committed, *recorded) << "seed " << seed;
+          EXPECT_LT(*recorded, *completion) << "seed " << seed;
+          EXPECT_EQ(events[*completion].store->outcome.str(), "cancelled") << "seed " << seed;
+          EXPECT_EQ(events[*seen].runtime.detail.str(), "commit-tree") << "seed " << seed;
         });
   }
 }

@@ -366,13 +366,16 @@ class CheckpointRefused final : public MarkRule {
 // retake-after-progress: that retake came after the other holder had committed a step of the
 // tree (the yielding holder's own checkpoint is out of date: it must read the store's again).
 // retake-refused-after-yield: the yielding holder found the lease taken when its wait ended.
+// write-refused-after-a-yield: a sink refused a write under a token a remote-children wait had
+// given back: the write was left in flight at the yield (a withdrawal's), and its refusal lands
+// on a lease that is neither held nor lost.
 class StepsAndWaits final : public MarkRule {
  public:
   EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   std::vector<std::string_view> names() const override {
     return {"takeover-mid-step",         "yield-deferred",        "lease-yielded",
             "yield-taken-over",          "retake-after-takeover", "retake-after-progress",
-            "retake-refused-after-yield"};
+            "retake-refused-after-yield", "write-refused-after-a-yield"};
   }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     const sim::RuntimeRecord* r = runtime_event(e);
@@ -404,6 +407,13 @@ class StepsAndWaits final : public MarkRule {
         if (waiting_.contains({r->holder, r->key})) {
           reach("lease-yielded");
           yielded_[{r->holder, r->key}] = Since::kYielded;
+          yielded_tokens_.emplace(r->scope_key, r->token);
+        }
+        break;
+      case EventKind::kSinkRefused:
+        // A sink knows a write by its scope key (its event has no tree key).
+        if (yielded_tokens_.contains({r->scope_key, r->token})) {
+          reach("write-refused-after-a-yield");
         }
         break;
       case EventKind::kLeaseTaken:
@@ -448,6 +458,7 @@ class StepsAndWaits final : public MarkRule {
   // Steps running per (key, token): started and not yet ended.
   std::map<std::pair<sim::NameKey, runtime::Token>, int> running_;
   std::set<HolderKey> waiting_;  // remote-children waits
+  std::set<std::pair<sim::Name, runtime::Token>> yielded_tokens_;  // given back by a wait
   // Yields not yet ended (the wait's end or its holder's retake), and what became of the key.
   enum class Since : std::uint8_t { kYielded, kTakenOver, kProgressed };
   std::map<HolderKey, Since> yielded_;

@@ -64,7 +64,8 @@ static void register_catalogue_refusal_while_yielded(ScenarioRegistry& registry)
         // "settle" keeps instance-2's lease held past holder 1's resume, so the retake is refused.
         return Workflow{"order",
                         {work_step("long", 3 * kSecond),
-                         GroupItem{"invoices", {{"invoice", ChildPlacement::kAnyInstance, "entry"}}},
+                         GroupItem{"invoices",
+                                   {{"invoice", ChildPlacement::kAnyInstance, "entry"}}},
                          write_step(world, "charge", 100 * kMillisecond, "payments", "charge"),
                          work_step("settle", 60 * kSecond)}};
       })

@@ -368,14 +368,17 @@ class CheckpointRefused final : public MarkRule {
 // retake-refused-after-yield: the yielding holder found the lease taken when its wait ended.
 // write-refused-after-a-yield: a sink refused a write under a token a remote-children wait had
 // given back: the write was left in flight at the yield (a withdrawal's), and its refusal lands
-// on a lease that is neither held nor lost.
+// on a lease that is neither held nor lost. write-refusal-read-after-a-yield: its holder read that
+// refusal (its reply came before the call's RPC timeout did), so the lease keeps it for the pass's
+// decision.
 class StepsAndWaits final : public MarkRule {
  public:
   EventKinds reads() const override { return kind_bit(sim::WorldEventKind::kRuntime); }
   std::vector<std::string_view> names() const override {
     return {"takeover-mid-step",         "yield-deferred",        "lease-yielded",
             "yield-taken-over",          "retake-after-takeover", "retake-after-progress",
-            "retake-refused-after-yield", "write-refused-after-a-yield"};
+            "retake-refused-after-yield", "write-refused-after-a-yield",
+            "write-refusal-read-after-a-yield"};
   }
   void observe(const sim::HistoryEvent& e, const Reach& reach) override {
     const sim::RuntimeRecord* r = runtime_event(e);
@@ -414,6 +417,11 @@ class StepsAndWaits final : public MarkRule {
         // A sink knows a write by its scope key (its event has no tree key).
         if (yielded_tokens_.contains({r->scope_key, r->token})) {
           reach("write-refused-after-a-yield");
+        }
+        break;
+      case EventKind::kWriteRefused:
+        if (yielded_tokens_.contains({r->scope_key, r->token})) {
+          reach("write-refusal-read-after-a-yield");
         }
         break;
       case EventKind::kLeaseTaken:

@@ -5,7 +5,8 @@
 // frozen at the yield; instance-2 runs the child, takes the root over and writes under the next
 // token, and the stale write lands after it and is refused. At the resume holder 1 reads the
 // refusal (its lease neither held nor lost) and its retake is refused: the pass must end fenced,
-// found by the refusal it kept, not lease-lost. Runtime mutant late-refusal-dropped-while-yielded
+// found by the refusal it kept, not lease-lost. (In about half the runs the write's RPC timeout
+// runs before its reply at the resume: the holder never reads the refusal and ends lease-lost.) Runtime mutant late-refusal-dropped-while-yielded
 // (a refusal kept only for a lease lost) was first caught at swarm seed 6,600.
 #include "runtime/errors.h"
 #include "scenarios/builder.h"
@@ -87,8 +88,11 @@ static void register_catalogue_refusal_while_yielded(ScenarioRegistry& registry)
                           runtime::LeaseKey{"tenant-1", "order-1"}, "long",
                           writing_withdrawal(world));
       })
-      .marks({"write-refused-after-a-yield >= 95%", "lease-yielded >= 95%",
-              "retake-refused-after-yield >= 95%"})
+      // measured over seeds 1..400: write-refused-after-a-yield 99.2%, lease-yielded and
+      // retake-refused-after-yield 100%, write-refusal-read-after-a-yield 52.8% (the refusal's
+      // reply and its call's RPC timeout are both due at the resume, and either may run first)
+      .marks({"write-refused-after-a-yield >= 95%", "write-refusal-read-after-a-yield >= 35%",
+              "lease-yielded >= 95%", "retake-refused-after-yield >= 95%"})
       .add_to(registry);
 }
 

@@ -95,6 +95,18 @@ class Story {
     e.detail = "effect-1 charge";
     return observe(std::move(e));
   }
+  // The marks a runtime event of `holder` under `scope` (a sink's: no tree key) reaches.
+  Marks scoped(EventKind kind, runtime::Token token, const std::string& scope,
+               const std::string& holder, const runtime::LeaseKey& key = kTree) {
+    sim::HistoryEvent e =
+        testing::next_event(events_, instance_, sim::WorldEventKind::kRuntime, next_ns());
+    e.runtime.kind = kind;
+    e.runtime.holder = holder;
+    e.runtime.key = key;
+    e.runtime.scope_key = scope;
+    e.runtime.token = token;
+    return observe(std::move(e));
+  }
   // The marks a runtime event of the instance's at `step` reaches.
   Marks at_step(EventKind kind, const std::string& step, const std::string& detail) {
     sim::HistoryEvent e =
@@ -514,6 +526,36 @@ TEST(MarkRulesTest, AWaitBegunWhileAStepOfItsTreeRunsIsDeferredAndOnlyAWaitsRele
   EXPECT_EQ(s.runtime(EventKind::kLeaseReleased, 2, 70), Marks{"lease-yielded"});
   s.runtime(EventKind::kRemoteWaitEnded, 2, 80);
   EXPECT_EQ(s.runtime(EventKind::kLeaseReleased, 2, 90), Marks{}) << "the wait had ended";
+}
+
+// A sink knows a write by its scope key and token only: a refusal of a token a remote-children
+// wait gave back is write-refused-after-a-yield (refusal-lands-while-yielded claims it).
+TEST(MarkRulesTest, ASinkRefusalOfATokenAWaitGaveBackIsWriteRefusedAfterAYield) {
+  Story s;
+  const std::string scope = "tenant-1:order-1";
+  const runtime::LeaseKey sink_key{};
+  EXPECT_EQ(s.scoped(EventKind::kSinkRefused, 1, scope, "payments", sink_key),
+            Marks{"stale-write-refused"})
+      << "not given back yet";
+  EXPECT_EQ(s.scoped(EventKind::kLeaseReleased, 1, scope, "instance-1"), Marks{})
+      << "a release with no wait: the tree completed";
+  EXPECT_EQ(s.scoped(EventKind::kSinkRefused, 1, scope, "payments", sink_key),
+            Marks{"stale-write-refused"});
+  EXPECT_EQ(s.scoped(EventKind::kRemoteWaitBegan, 2, scope, "instance-1"), Marks{});
+  EXPECT_EQ(s.scoped(EventKind::kLeaseReleased, 2, scope, "instance-1"),
+            Marks{"lease-yielded"});
+  EXPECT_EQ(s.scoped(EventKind::kSinkRefused, 3, scope, "payments", sink_key),
+            Marks{"stale-write-refused"})
+      << "another token";
+  EXPECT_EQ(s.scoped(EventKind::kSinkRefused, 2, "tenant-1:order-2", "payments", sink_key),
+            Marks{"stale-write-refused"})
+      << "another scope";
+  EXPECT_EQ(s.scoped(EventKind::kSinkRefused, 2, scope, "payments", sink_key),
+            (Marks{"stale-write-refused", "write-refused-after-a-yield"}));
+  EXPECT_EQ(s.scoped(EventKind::kWriteRefused, 3, scope, "instance-1"), Marks{})
+      << "its holder reads a refusal of a token still held";
+  EXPECT_EQ(s.scoped(EventKind::kWriteRefused, 2, scope, "instance-1"),
+            Marks{"write-refusal-read-after-a-yield"});
 }
 
 }  // namespace

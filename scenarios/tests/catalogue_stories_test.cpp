@@ -503,5 +503,57 @@ TEST(CatalogueStories, TheCompletionIsWhereThePassLearnsItsCancel) {
   }
 }
 
+// refusal-lands-while-yielded: holder 1 yields (token 1) and is frozen; instance-2 writes under
+// a later token; the sink refuses holder 1's withdrawal write (token 1) while holder 1 is frozen
+// with its lease given back; at the resume the retake is refused and the pass ends fenced when
+// holder 1 read the refusal (its reply and its call's RPC timeout are both due at the resume, and
+// either may come first: seeds 1 and 2 read it, seed 3 times out and ends lease-lost).
+TEST(CatalogueStories, TheStaleWriteIsRefusedWhileItsLeaseIsYieldedAndItsPassEndsFenced) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"refusal-lands-while-yielded", seed},
+        [&](const sim::World& world, const properties::RunReport& report) {
+          expect_every_floor(registry, "refusal-lands-while-yielded", report, seed);
+          const auto& events = world.history().events();
+          const auto yielded = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kLeaseReleased, "instance-1") && e.runtime.token == 1;
+          });
+          const auto later_write = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kSinkApplied, "payments") && e.runtime.token > 1;
+          });
+          const auto refused = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kSinkRefused, "payments") && e.runtime.token == 1;
+          });
+          const auto resumed = first(events, [](const sim::HistoryEvent& e) {
+            return e.world == sim::WorldEventKind::kNodeResumed;
+          });
+          const auto retake_refused = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kTakeRefused, "instance-1");
+          });
+          const auto classified = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kErrorClassified, "instance-1");
+          });
+          ASSERT_TRUE(yielded && later_write && refused && resumed && retake_refused &&
+                      classified)
+              << "seed " << seed;
+          EXPECT_LT(*yielded, *later_write) << "seed " << seed;
+          EXPECT_LT(*later_write, *refused) << "seed " << seed;
+          EXPECT_LT(*refused, *resumed) << "seed " << seed;
+          EXPECT_LT(*resumed, *retake_refused) << "seed " << seed;
+          const auto read = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kWriteRefused, "instance-1");
+          });
+          EXPECT_EQ(read.has_value(), seed != 3) << "seed " << seed;
+          if (read) {
+            EXPECT_LT(*read, *classified) << "seed " << seed;
+          }
+          EXPECT_EQ(events[*classified].runtime.detail.str(),
+                    read ? "execution.lease-lost.fenced" : "execution.lease-lost")
+              << "seed " << seed;
+        });
+  }
+}
+
 }  // namespace
 }  // namespace fencesim::scenarios::catalogue_stories_test

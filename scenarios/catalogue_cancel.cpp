@@ -114,6 +114,40 @@ static void register_catalogue_cancel(ScenarioRegistry& registry) {
               "tree-cancelled >= 95%"})
       .add_to(registry);
 
+  // The root yields its lease for a long AnyInstance child (the same instance runs it), and the
+  // client's cancel is recorded while the lease is yielded: the pass's watcher goes on reading
+  // through the yield and learns the cancel within one interval, which ends the wait and the tree
+  // (a cancel seen during the remote-children wait ends the tree; #360). A watcher that stopped
+  // once the lease was not held (runtime mutant redteam11-03) learnt it only when the child ended,
+  // and only nightly-mix seed 28 of the mixes' first 600 showed it.
+  ScenarioBuilder("cancel-during-a-yielded-wait")
+      .describe(
+          "a client cancels a tree while its root's lease is yielded for a long remote child: the "
+          "pass's cancel watcher reads through the yield, learns the cancel within one interval "
+          "and ends the wait and the tree cancelled")
+      .safety_phase(5 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .workflow([](sim::World&, sim::Rng&) {
+        return runtime::Workflow{"invoice", {work_step("bill", 60 * kSecond)}};
+      })
+      .workflow([](sim::World& world, sim::Rng&) {
+        return runtime::Workflow{
+            "order",
+            {work_step("prepare", kSecond),
+             GroupItem{"invoices", {{"invoice", ChildPlacement::kAnyInstance, "invoice"}}},
+             write_step(world, "charge", kSecond, "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .setup([](sim::World& world) {
+        // While the root's lease is yielded (from about 1 s until the child ends, past 60 s).
+        sim::Rng cancels = world.stream("cancels");
+        world.cancel_at(cancels.between(10 * kSecond, 40 * kSecond),
+                        runtime::LeaseKey{"tenant-1", "order-1"});
+      })
+      .marks({"lease-yielded >= 95%", "cancel-seen >= 95%", "tree-cancelled >= 95%"})
+      .add_to(registry);
+
   // The store is down when the pass's cancel watcher first reads it (about 10 s in, one renewal
   // interval after the pass began): that read fails, and the watcher must read again at the next
   // interval. The client's cancel is recorded in the quiet phase while a long step looks at its

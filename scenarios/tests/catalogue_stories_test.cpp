@@ -396,11 +396,13 @@ bool is_runtime(const sim::HistoryEvent& e, EventKind kind, std::string_view hol
          e.runtime.holder.str() == holder;
 }
 
-// Every floor `scenario` declares is reached in the run (and the run passed).
+// Every floor of 95% or more `scenario` declares is reached in the run (and the run passed): a
+// story that tells itself in every run reaches them in each.
 void expect_every_floor(const ScenarioRegistry& registry, const std::string& scenario,
                         const properties::RunReport& report, std::uint64_t seed) {
   EXPECT_EQ(report.status, properties::RunStatus::kPass) << scenario << " seed " << seed;
   for (const MarkFloor& floor : registry.find(scenario)->marks) {
+    if (floor.rate < 0.95) continue;
     EXPECT_TRUE(report.marks.contains(floor.name)) << scenario << " seed " << seed << ": "
                                                    << floor.name;
   }
@@ -550,6 +552,40 @@ TEST(CatalogueStories, TheStaleWriteIsRefusedWhileItsLeaseIsYieldedAndItsPassEnd
           }
           EXPECT_EQ(events[*classified].runtime.detail.str(),
                     read ? "execution.lease-lost.fenced" : "execution.lease-lost")
+              << "seed " << seed;
+        });
+  }
+}
+
+// cancel-during-a-yielded-wait: the cancel is recorded while the root's lease (token 1) is given
+// back, and the pass's watcher learns it under token 1 before any retake, within an interval
+// and a round trip of the recording; the tree ends cancelled long before the child ends.
+TEST(CatalogueStories, TheWatcherLearnsTheCancelWhileTheLeaseIsYielded) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"cancel-during-a-yielded-wait", seed},
+        [&](const sim::World& world, const properties::RunReport& report) {
+          expect_every_floor(registry, "cancel-during-a-yielded-wait", report, seed);
+          const auto& events = world.history().events();
+          const auto yielded = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kLeaseReleased, "instance-1") && e.runtime.token == 1;
+          });
+          const auto recorded = first(events, [](const sim::HistoryEvent& e) {
+            return e.world == sim::WorldEventKind::kStoreCall && e.store &&
+                   e.store->op == sim::StoreOp::kCancel && e.store->outcome.str() == "recorded";
+          });
+          const auto seen = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kCancelSeen, "instance-1");
+          });
+          const auto retaken = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kLeaseTaken, "instance-1") && e.runtime.token == 2;
+          });
+          ASSERT_TRUE(yielded && recorded && seen && retaken) << "seed " << seed;
+          EXPECT_LT(*yielded, *recorded) << "seed " << seed;
+          EXPECT_LT(*seen, *retaken) << "seed " << seed;
+          EXPECT_EQ(events[*seen].runtime.detail.str(), "watcher") << "seed " << seed;
+          EXPECT_LE(events[*seen].time_ns - events[*recorded].time_ns, 11 * runtime::kSecond)
               << "seed " << seed;
         });
   }

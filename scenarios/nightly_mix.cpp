@@ -363,6 +363,12 @@ const std::map<std::string, double> kNightlyFloors{
     {"hostile-name-long-ran", 0.3},               // 64.0%
     // Session 35, seeds 1..200 (red team 35b: a linger of at most 2 s, every claim stayed met):
     {"withdrawal-gave-up-after-lingering", 0.08},  // 25.5% (0% with the linger cut short)
+    // Session 45, seeds 1..200: marks of the history's rules that no scenario claimed, so that
+    // nothing said when they stopped being reached (CatalogueMarks now asks for a claim on each).
+    {"yield-taken-over", 0.8},                     // 99.5%
+    {"retake-after-takeover", 0.7},                // 98.5%
+    {"retake-after-progress", 0.35},               // 67.0%
+    {"checkpoint-reply-after-local-expiry", 0.005},  // 2.5%
 };
 
 const std::map<std::string, double> kSwarmFloors{
@@ -430,6 +436,11 @@ const std::map<std::string, double> kSwarmFloors{
     {"withdrawal-gave-up-after-lingering", 0.15},    // 34.5%
     {"downstream-reported-no-token", 0.02},          // 12.0% (0% with the token valid)
     {"downstream-withdrawal-rejected", 0.08},        // 30.0% (2.5% in 6% of runs)
+    // Session 45, seeds 1..200 (marks no scenario claimed):
+    {"yield-taken-over", 0.8},                       // 99.5%
+    {"retake-after-takeover", 0.7},                  // 97.0%
+    {"retake-after-progress", 0.3},                  // 58.0%
+    {"checkpoint-reply-after-local-expiry", 0.03},   // 11.0%
 };
 
 // The marks of trouble on a checkpoint store of its own (properties/mark_rules.cpp), which half
@@ -437,6 +448,12 @@ const std::map<std::string, double> kSwarmFloors{
 constexpr std::array<const char*, 4> kCheckpointStoreMarks{
     "checkpoint-store-cut-off", "checkpoint-store-down", "checkpoint-store-dropping",
     "checkpoint-store-slowed"};
+
+// Marks of the history's rules that no scenario claimed until session 45 (the takeover of a
+// yielded tree and the retakes after it; a checkpoint's reply read after its lease's local expiry).
+constexpr std::array<const char*, 4> kUnclaimedUntilSession45{
+    "yield-taken-over", "retake-after-takeover", "retake-after-progress",
+    "checkpoint-reply-after-local-expiry"};
 
 // Every name of `names` with its floor from `floors`: a mark declared without a measured floor is
 // a mistake of this file, caught when the scenarios are registered.
@@ -463,6 +480,7 @@ std::vector<MarkFloor> nightly_marks() {
     marks.emplace_back(mark);
   }
   for (const char* mark : kCheckpointStoreMarks) marks.emplace_back(mark);
+  for (const char* mark : kUnclaimedUntilSession45) marks.emplace_back(mark);
   return with_floors(marks, kNightlyFloors);
 }
 
@@ -472,6 +490,7 @@ std::vector<MarkFloor> swarm_marks() {
   marks.push_back("withdrawal-during-checkpoint");
   marks.push_back("withdrawal-during-another-step");
   for (const char* mark : kCheckpointStoreMarks) marks.emplace_back(mark);
+  for (const char* mark : kUnclaimedUntilSession45) marks.emplace_back(mark);
   return with_floors(marks, kSwarmFloors);
 }
 

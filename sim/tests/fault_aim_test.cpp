@@ -299,6 +299,20 @@ TEST(FaultAim, TheStoresExpiryIsWhenTheStoresOwnClockHasMovedATtlOn) {
               static_cast<double>(granted.time_ns) + ttl / 1.1, 2.0);
 }
 
+// A renewal moves the store's expiry: a fault aimed at it after the first renewal (near 10 s) aims
+// a ttl on from that renewal, not from the grant (red team 45a-06: only grants moved it, and a
+// fault aimed at the store's expiry fired 10 s early, while the lease was still renewed).
+TEST(FaultAim, ARenewalMovesTheStoresExpiryItAimsAt) {
+  const auto world =
+      run_aimed({aimed(FaultKind::kClockStep, "instance-1", EventKind::kStoreLeaseRenewed,
+                       Aim::kStoreExpiry, 0, "lease-store")});
+  const HistoryEvent& renewed = nth(*world, EventKind::kStoreLeaseRenewed);
+  ASSERT_EQ(world->fault_aims().size(), 1u);
+  const double ttl = static_cast<double>(world->options().lease.ttl_ns);
+  EXPECT_NEAR(static_cast<double>(world->fault_aims()[0].deadline_ns),
+              static_cast<double>(renewed.time_ns) + ttl, 2.0);
+}
+
 // A released lease has no expiry at the store left to aim at: the release ends the grant.
 TEST(FaultAim, AfterTheReleaseTheStoreHoldsNoExpiryToAimAt) {
   const auto world =

@@ -5,6 +5,8 @@
 // must end cancelled, no step of the tree may start after, and the tree must never complete.
 // And a cancel learnt after the pass took its lease back from a remote-children wait: the steps it
 // must abort run under the retaken lease, not the one the wait gave back.
+#include <stdexcept>
+
 #include "runtime/errors.h"
 #include "scenarios/builder.h"
 #include "scenarios/fault_spec.h"
@@ -146,6 +148,52 @@ static void register_catalogue_cancel(ScenarioRegistry& registry) {
                         runtime::LeaseKey{"tenant-1", "order-1"});
       })
       .marks({"lease-yielded >= 95%", "cancel-seen >= 95%", "tree-cancelled >= 95%"})
+      .add_to(registry);
+
+  // A group runs a ParentInstance branch beside its wait for an AnyInstance child. The branch's
+  // step fails with an error of its own about 4 s in, before anything knows of a cancel; the wait
+  // goes on (it yields the lease once the branch is over); the client's cancel is recorded after
+  // the branch failed, and the pass's watcher learns it and ends the wait. The group's failure is
+  // both the branch's error and the cancel, and the pass must end the tree cancelled: a join that
+  // kept the wait's failure only when no branch failed (runtime mutant redteam12-06) ended the
+  // pass with the branch's error, and only the mixes showed it.
+  ScenarioBuilder("cancel-while-a-branch-fails")
+      .describe(
+          "a group's branch fails with an error of its own beside its wait for a remote child; a "
+          "client's cancel, recorded after, ends the wait: the group fails with both, and the pass "
+          "ends the tree cancelled")
+      .safety_phase(5 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .workflow([](sim::World&, sim::Rng&) {
+        return runtime::Workflow{"invoice", {work_step("bill", 60 * kSecond)}};
+      })
+      .workflow([](sim::World&, sim::Rng&) {
+        return runtime::Workflow{
+            "audit",
+            {runtime::StepItem{"check", [](ExecutionContext& ctx) {
+                                 ctx.env().sleep(3 * kSecond);
+                                 throw std::runtime_error("audit: the ledger does not balance");
+                               }}}};
+      })
+      .workflow([](sim::World& world, sim::Rng&) {
+        return runtime::Workflow{
+            "order",
+            {work_step("prepare", kSecond),
+             GroupItem{"work",
+                       {{"audit", ChildPlacement::kParentInstance, "audit"},
+                        {"invoice", ChildPlacement::kAnyInstance, "invoice"}}},
+             write_step(world, "charge", kSecond, "payments", "charge")}};
+      })
+      .tree("tenant-1", "order-1", "order")
+      .setup([](sim::World& world) {
+        // After the audit branch failed (about 4 s in), while the wait goes on (until the child
+        // ends, past 60 s).
+        sim::Rng cancels = world.stream("cancels");
+        world.cancel_at(cancels.between(5 * kSecond, 30 * kSecond),
+                        runtime::LeaseKey{"tenant-1", "order-1"});
+      })
+      .marks({"cancel-seen >= 95%", "tree-cancelled >= 95%"})
       .add_to(registry);
 
   // The store is down when the pass's cancel watcher first reads it (about 10 s in, one renewal

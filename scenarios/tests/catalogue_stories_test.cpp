@@ -591,5 +591,40 @@ TEST(CatalogueStories, TheWatcherLearnsTheCancelWhileTheLeaseIsYielded) {
   }
 }
 
+// cancel-while-a-branch-fails: the audit branch's step fails with its own error before the cancel
+// is recorded, the watcher learns the cancel after, and the pass ends the tree cancelled.
+TEST(CatalogueStories, TheBranchFailsBeforeTheCancelAndThePassEndsCancelled) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"cancel-while-a-branch-fails", seed},
+        [&](const sim::World& world, const properties::RunReport& report) {
+          expect_every_floor(registry, "cancel-while-a-branch-fails", report, seed);
+          const auto& events = world.history().events();
+          const auto failed = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kStepEnded, "instance-1") &&
+                   e.runtime.step.str() == "work/audit/check";
+          });
+          const auto recorded = first(events, [](const sim::HistoryEvent& e) {
+            return e.world == sim::WorldEventKind::kStoreCall && e.store &&
+                   e.store->op == sim::StoreOp::kCancel && e.store->outcome.str() == "recorded";
+          });
+          const auto seen = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kCancelSeen, "instance-1");
+          });
+          const auto classified = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kErrorClassified, "instance-1") &&
+                   runtime::LeaseKey(e.runtime.key).lease_execution_id == "order-1";
+          });
+          ASSERT_TRUE(failed && recorded && seen && classified) << "seed " << seed;
+          EXPECT_EQ(events[*failed].runtime.detail.str(), "error") << "seed " << seed;
+          EXPECT_LT(*failed, *recorded) << "seed " << seed;
+          EXPECT_LT(*seen, *classified) << "seed " << seed;
+          EXPECT_EQ(events[*classified].runtime.detail.str(), "execution.cancelled")
+              << "seed " << seed;
+        });
+  }
+}
+
 }  // namespace
 }  // namespace fencesim::scenarios::catalogue_stories_test

@@ -154,9 +154,10 @@ static void register_catalogue_cancel(ScenarioRegistry& registry) {
   // step fails with an error of its own about 4 s in, before anything knows of a cancel; the wait
   // goes on (it yields the lease once the branch is over); the client's cancel is recorded after
   // the branch failed, and the pass's watcher learns it and ends the wait. The group's failure is
-  // both the branch's error and the cancel, and the pass must end the tree cancelled: a join that
-  // kept the wait's failure only when no branch failed (runtime mutant redteam12-06) ended the
-  // pass with the branch's error, and only the mixes showed it.
+  // both the branch's error and the cancel, and the pass must end the tree cancelled, not with the
+  // branch's error. (Runtime mutant redteam12-06, a join that drops the wait's failure when a
+  // branch failed, passes here: the cancel also aborted the pass's signal, and the decision finds
+  // it there. The mixes catch it when the branch's error is a lease loss.)
   ScenarioBuilder("cancel-while-a-branch-fails")
       .describe(
           "a group's branch fails with an error of its own beside its wait for a remote child; a "

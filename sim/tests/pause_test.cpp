@@ -92,6 +92,29 @@ TEST(Pause, APauseThatOutlastsAnotherHoldsTheNodeToItsEnd) {
                       20 * kSecond);
 }
 
+// Two pauses taken at one protocol moment, the longer first (a SIGSTOP as the renewal leaves, and
+// a GC stall of 2 s at the same instant): the renewal the node sends at its next switch leaves
+// when the node resumes, at the stop's end, not at the shorter stall's (red team 45a-19: the
+// network's hold was the newest pause's end, and the renewal reached the store 8 s before its
+// sender ran again).
+TEST(Pause, WhatANodeSendsAsItIsTakenLeavesAtItsLastPausesEnd) {
+  Fault stop = pause(FaultKind::kStop, 0, 10 * kSecond);
+  stop.trigger = Trigger{runtime::EventKind::kRenewSent, 1};
+  Fault stall = pause(FaultKind::kStall, 0, 2 * kSecond);
+  stall.trigger = Trigger{runtime::EventKind::kRenewSent, 1};
+  const auto world = run_paused({stop, stall});
+  const std::vector<std::int64_t> paused = times_of(*world, WorldEventKind::kNodePaused);
+  ASSERT_FALSE(paused.empty());
+  for (const HistoryEvent& e : world->history().events()) {
+    if (e.world != WorldEventKind::kStoreCall || !e.store || e.store->op != StoreOp::kRenew) {
+      continue;
+    }
+    EXPECT_GE(e.time_ns, paused.front() + 10 * kSecond)
+        << "the renewal sent as the stop began was handled at " << e.time_ns << " ns";
+    break;
+  }
+}
+
 // A crash ends the pauses of the process it kills: the restarted process is not paused by them.
 // Stalled from 5 s to 30 s, crashed at 8 s and back at 10 s, stalled again from 12 s to 20 s: the
 // new process resumes at 20 s, when its own stall ends, not when the dead one's would have.

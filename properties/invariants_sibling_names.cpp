@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -59,11 +60,23 @@ class Walk {
                fmt::format("two children of group '{}' named '{}'", printable(group.name),
                            printable(*twice)));
       }
+      if (std::any_of(children.begin(), children.end(),
+                      [](const std::string* name) { return name->empty(); })) {
+        report(workflow, root,
+               fmt::format("a child of group '{}' named '' (its path is its group's)",
+                           printable(group.name)));
+      }
       for (const runtime::ChildItem& child : group.children) visit(child.workflow, root, depth + 1);
     }
     if (const std::string* twice = repeated(items)) {
       report(workflow, root,
              fmt::format("two items (steps or groups) of its level named '{}'", printable(*twice)));
+    }
+    // An empty name is a path part that names nothing: a group named '' gives its children the
+    // paths of its level's items, a step named '' the path of its tree.
+    if (std::any_of(items.begin(), items.end(),
+                    [](const std::string* name) { return name->empty(); })) {
+      report(workflow, root, "an item (a step or a group) of its level named ''");
     }
   }
 
@@ -72,7 +85,8 @@ class Walk {
     out_.push_back(Violation{
         std::string(SiblingsNamedApart{}.name()),
         fmt::format("workflow '{}' (reached from submitted root workflow '{}') was deployed with "
-                    "{}: the registry accepted a workflow whose siblings share a path",
+                    "{}: the registry accepted a workflow whose items do not each have a path of "
+                    "their own",
                     printable(workflow), printable(root), what),
         {}});
   }

@@ -26,8 +26,8 @@ class SiblingsNamedApart final : public Invariant {
   std::string_view name() const override { return "siblings-named-apart"; }
   std::string_view statement() const override {
     return "no submitted tree reaches a workflow that names two siblings alike (two items of one "
-           "workflow, or two children of one group): they would share a path, a checkpoint "
-           "entry, idempotency keys and an AnyInstance child's lease key";
+           "workflow, or two children of one group), or names one of them '': they would share "
+           "a path, a checkpoint entry, idempotency keys and an AnyInstance child's lease key";
   }
   void check(const sim::World& world, std::vector<Violation>& out) const override;
 };

@@ -216,25 +216,37 @@ class TreeDrawer {
   // children share a path). The runtime must refuse the twin (runtime/workflow.h), and the drawn
   // workflow is registered instead; a runtime that accepts the twin deploys it, and its trees run
   // with two siblings on one path, where siblings-named-apart and exactly-once judge them.
+  // Now and then (from a stream of its own again) the twin offered is one with an item or child
+  // named '' instead (its path would be its level's or its group's; the registry must refuse it
+  // too: red team 45c-12, a registry that took empty names, passed every sweep).
   void deploy(runtime::Workflow workflow) {
     runtime::WorkflowRegistry& registry = parts_.world->workflows();
     if (twins_.chance(kTwinShare)) {
       if (std::optional<runtime::Workflow> twin = with_same_named_siblings(workflow, twins_)) {
-        bool refused = false;
-        try {
-          registry.add(std::move(*twin));
-        } catch (const std::invalid_argument&) {
-          refused = true;
-        }
-        if (!refused) return;
+        if (offered(registry, std::move(*twin))) return;
       }
+    }
+    if (empty_named_.chance(kEmptyNamedShare)) {
+      if (offered(registry, with_an_empty_name(workflow, empty_named_))) return;
     }
     registry.add(std::move(workflow));
   }
 
+  // Offers `twin` to the registry; true if it was accepted (deployed in the drawn one's place).
+  static bool offered(runtime::WorkflowRegistry& registry, runtime::Workflow twin) {
+    try {
+      registry.add(std::move(twin));
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+    return true;
+  }
+
   static constexpr int kMaxWorkflows = 10;
-  // The share of drawn workflows offered first as a twin with two siblings named alike.
+  // The share of drawn workflows offered first as a twin with two siblings named alike, and of
+  // the rest as one with a name made empty.
   static constexpr double kTwinShare = 0.2;
+  static constexpr double kEmptyNamedShare = 0.1;
 
   const TreeParts& parts_;
   sim::Rng& rng_;
@@ -245,6 +257,7 @@ class TreeDrawer {
   int steps_left_ = 20;
   std::shared_ptr<int> counter_ = std::make_shared<int>(0);
   sim::Rng twins_ = parts_.world->stream("same-named-siblings " + prefix_);
+  sim::Rng empty_named_ = parts_.world->stream("empty-named-item " + prefix_);
 };
 
 }  // namespace
@@ -279,6 +292,20 @@ std::optional<runtime::Workflow> with_same_named_siblings(const runtime::Workflo
   const std::size_t from = draws.below(names.size());
   const std::size_t to = (from + 1 + draws.below(names.size() - 1)) % names.size();
   *names[to] = *names[from];
+  return twin;
+}
+
+runtime::Workflow with_an_empty_name(const runtime::Workflow& workflow, sim::Rng& draws) {
+  runtime::Workflow twin = workflow;
+  std::vector<std::string*> names;
+  for (runtime::WorkflowItem& item : twin.items) {
+    std::visit([&names](auto& it) { names.push_back(&it.name); }, item);
+    if (auto* group = std::get_if<runtime::GroupItem>(&item)) {
+      for (runtime::ChildItem& child : group->children) names.push_back(&child.name);
+    }
+  }
+  check(!names.empty(), "a drawn workflow has an item");
+  names[draws.below(names.size())]->clear();
   return twin;
 }
 

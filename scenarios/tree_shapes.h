@@ -59,6 +59,11 @@ DrawnTree add_drawn_tree(const TreeParts& parts, sim::Rng& rng, HostileNames& na
 std::optional<runtime::Workflow> with_same_named_siblings(const runtime::Workflow& workflow,
                                                           sim::Rng& draws);
 
+// A copy of `workflow` in which one name (an item's, or a child's of one of its groups), drawn from
+// `draws`, is made empty. REQUIRES a workflow with an item. The drawer offers it now and then;
+// the runtime must refuse it.
+runtime::Workflow with_an_empty_name(const runtime::Workflow& workflow, sim::Rng& draws);
+
 // When the mix's trees (order trees and wild ones) arrive at the latest: 30 s before the safety
 // phase ends, so that each meets work and faults. Checks that the safety phase is that long (a
 // spec may set it; check_against_workload refuses a spec that does not).

@@ -120,5 +120,27 @@ TEST(SiblingsNamedApart, AWorkflowNotDeployedIsNotJudgedHere) {
   EXPECT_TRUE(d.check({"order", "absent"}).empty());
 }
 
+// An empty name is a path part naming nothing (red team 45c-12): an item of a level, or a child of
+// a group, named '' is reported, once per workflow.
+TEST(SiblingsNamedApart, AnEmptyItemOrChildNameIsReported) {
+  Deployed d;
+  d.add({"order", {step("charge"), step("")}});
+  const std::vector<Violation> found = d.check({"order"});
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_NE(found[0].message.find("of its level named ''"), std::string::npos)
+      << found[0].message;
+  Deployed g;
+  g.add({"order", {runtime::GroupItem{"fan", {child("a", "ship"), child("", "ship")}}}});
+  g.add({"ship", {step("pack")}});
+  const std::vector<Violation> in_group = g.check({"order"});
+  ASSERT_EQ(in_group.size(), 1U);
+  EXPECT_NE(in_group[0].message.find("a child of group 'fan' named ''"), std::string::npos)
+      << in_group[0].message;
+  Deployed named;
+  named.add({"order", {runtime::GroupItem{"", {child("a", "ship")}}}});
+  named.add({"ship", {step("pack")}});
+  EXPECT_EQ(named.check({"order"}).size(), 1U) << "a group named ''";
+}
+
 }  // namespace
 }  // namespace fencesim::properties::sibling_names_test

@@ -7,6 +7,8 @@
 
 #include <optional>
 #include <set>
+#include <utility>
+#include <vector>
 #include <string>
 #include <variant>
 
@@ -199,6 +201,39 @@ TEST(TreeShapes, ASameNamedTwinNamesTwoSiblingsOfOneLevelAlike) {
   EXPECT_EQ(levels.size(), 2u);
   const runtime::Workflow single{"s", {work_step("a", 1)}};
   EXPECT_FALSE(with_same_named_siblings(single, draws).has_value());
+}
+
+// An empty-named twin empties exactly one name, an item's or a child's, and every one of them is
+// drawn (red team 45c-12: a registry that took an empty item name passed every sweep, since no
+// drawn name was ever empty).
+TEST(TreeShapes, AnEmptyNamedTwinEmptiesOneNameOfAnyItemOrChild) {
+  const runtime::Workflow workflow{
+      "w",
+      {work_step("a", 1),
+       runtime::GroupItem{"g", {{"x", ChildPlacement::kAnyInstance, "leaf"},
+                                {"y", ChildPlacement::kParentInstance, "leaf"}}}}};
+  sim::Rng draws(1);
+  std::set<std::string> emptied;
+  for (int i = 0; i < 100; ++i) {
+    const runtime::Workflow twin = with_an_empty_name(workflow, draws);
+    const auto& group = std::get<runtime::GroupItem>(twin.items[1]);
+    const std::vector<std::pair<std::string, std::string>> names{
+        {"a", std::get<runtime::StepItem>(twin.items[0]).name},
+        {"g", group.name},
+        {"x", group.children[0].name},
+        {"y", group.children[1].name}};
+    int empty = 0;
+    for (const auto& [was, now] : names) {
+      if (now.empty()) {
+        ++empty;
+        emptied.insert(was);
+      } else {
+        EXPECT_EQ(now, was) << "draw " << i;
+      }
+    }
+    EXPECT_EQ(empty, 1) << "draw " << i;
+  }
+  EXPECT_EQ(emptied, (std::set<std::string>{"a", "g", "x", "y"}));
 }
 
 }  // namespace

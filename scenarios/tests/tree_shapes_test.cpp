@@ -7,10 +7,10 @@
 
 #include <optional>
 #include <set>
-#include <utility>
-#include <vector>
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "scenarios/hostile_names.h"
 #include "scenarios/scenario.h"

@@ -64,6 +64,8 @@ class TreeDrawer {
   DrawnTree draw() {
     DrawnTree tree;
     tree.workflow = draw_workflow(0, false, &tree.top_children);
+    tree.same_named_refused = same_named_refused_;
+    tree.empty_named_refused = empty_named_refused_;
     return tree;
   }
 
@@ -224,10 +226,12 @@ class TreeDrawer {
     if (twins_.chance(kTwinShare)) {
       if (std::optional<runtime::Workflow> twin = with_same_named_siblings(workflow, twins_)) {
         if (offered(registry, std::move(*twin))) return;
+        ++same_named_refused_;
       }
     }
     if (empty_named_.chance(kEmptyNamedShare)) {
       if (offered(registry, with_an_empty_name(workflow, empty_named_))) return;
+      ++empty_named_refused_;
     }
     registry.add(std::move(workflow));
   }
@@ -254,6 +258,8 @@ class TreeDrawer {
   std::string prefix_;
   std::vector<std::string> pool_;
   int workflows_ = 0;
+  int same_named_refused_ = 0;
+  int empty_named_refused_ = 0;
   int steps_left_ = 20;
   std::shared_ptr<int> counter_ = std::make_shared<int>(0);
   sim::Rng twins_ = parts_.world->stream("same-named-siblings " + prefix_);

@@ -45,6 +45,11 @@ struct TreeParts {
 struct DrawnTree {
   std::string workflow;
   std::vector<std::string> top_children;
+  // The twins of its workflows offered to the registry first and refused, as the runtime must:
+  // two siblings named alike, or a name made empty. Nothing records a refusal in the history, so
+  // these are how a test sees that the offers are still made.
+  int same_named_refused = 0;
+  int empty_named_refused = 0;
 };
 
 // Draws one tree's workflows from `rng` (names from `names`) and adds them to the world's registry

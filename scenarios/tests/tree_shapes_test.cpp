@@ -5,6 +5,7 @@
 // and the same seed draws the same trees.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -16,6 +17,9 @@
 #include "scenarios/scenario.h"
 #include "scenarios/tests/built_world.h"
 #include "scenarios/tree_shapes.h"
+#include "scenarios/tree_watch.h"
+#include "scenarios/unchecked_system.h"
+#include "scenarios/window_workload.h"
 #include "scenarios/workload.h"
 
 namespace fencesim::scenarios::tree_shapes_test {
@@ -234,6 +238,34 @@ TEST(TreeShapes, AnEmptyNamedTwinEmptiesOneNameOfAnyItemOrChild) {
     EXPECT_EQ(empty, 1) << "draw " << i;
   }
   EXPECT_EQ(emptied, (std::set<std::string>{"a", "g", "x", "y"}));
+}
+
+// The drawer offers its twins to the registry, which refuses them: 60 drawn trees meet both kinds
+// of refusal (a drawer that stopped offering one kind leaves every sweep green, since a refusal
+// leaves nothing in the history).
+TEST(TreeShapes, TheDrawerOffersBothKindsOfTwinAndTheRegistryRefusesThem) {
+  sim::WorldOptions options;
+  options.seed = 7;
+  sim::World world(options);
+  world.add_lease_store();
+  world.add_sink("payments");
+  world.add_sink("ledger");
+  world.add_instance("instance-1");
+  auto probes = std::make_shared<WithdrawalProbes>(WithdrawalProbes{
+      &world, std::make_shared<TreeWatch>(world), {"instance-1"}, {}, world.stream("probes"), 30});
+  const TreeParts parts{&world, std::make_shared<UncheckedSystem>(world), probes, {"instance-1"},
+                        {"payments", "ledger"}};
+  HostileNames names(world.stream("names"), 0.35);
+  sim::Rng rng = world.stream("trees");
+  int same_named = 0;
+  int empty_named = 0;
+  for (int t = 0; t < 60; ++t) {
+    const DrawnTree tree = add_drawn_tree(parts, rng, names, "tree-" + std::to_string(t));
+    same_named += tree.same_named_refused;
+    empty_named += tree.empty_named_refused;
+  }
+  EXPECT_GT(same_named, 0);
+  EXPECT_GT(empty_named, 0);
 }
 
 }  // namespace

@@ -32,6 +32,19 @@ std::string_view to_string(ErrorShape shape);
 inline constexpr std::uint64_t kShapeCycle = 2 * (kErrorShapes - 1);
 ErrorShape shape_of_run(std::uint64_t run);
 
+// A wrapping step's shapes, run after run: shape_of_run(start), shape_of_run(start + 1), ... The
+// count moves only here, so a step cannot read its shape without moving on (red team 45b-08: a
+// step that read it without counting wrapped every refusal of a run alike, and only the per-seed
+// start varied; every sweep stayed green).
+class ShapeCycle {
+ public:
+  explicit ShapeCycle(std::uint64_t start) : run_(start) {}
+  ErrorShape next() { return shape_of_run(run_++); }
+
+ private:
+  std::uint64_t run_;
+};
+
 // `refusal` wrapped in `shape`; the refusal stays reachable only through that shape.
 std::exception_ptr wrap_refusal(ErrorShape shape, std::exception_ptr refusal);
 

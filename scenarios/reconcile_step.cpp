@@ -24,9 +24,9 @@ constexpr int kAttempts = 4;
 // that the reconciliation is withdrawn, and hands a rejection over like the step's body does.
 // Its failure is decided by the runtime's withdrawal, apart from the step's pass.
 runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<DownstreamSystem> downstream,
-                                  std::shared_ptr<std::uint64_t> next_shape,
+                                  std::shared_ptr<ShapeCycle> shapes,
                                   std::shared_ptr<sim::Rng> how) {
-  return [&world, downstream, next_shape, how](ExecutionContext& ctx) {
+  return [&world, downstream, shapes, how](ExecutionContext& ctx) {
     record_withdrawal_frame(world, ctx, ctx.path());
     runtime::LeaseKey lease;
     runtime::Token token = runtime::kTokenNone;
@@ -46,7 +46,7 @@ runtime::StepBody withdrawal_body(sim::World& world, std::shared_ptr<DownstreamS
     if (reply.verdict == DownstreamSystem::Verdict::kRejected) {
       // The withdrawal's own hand-over, apart from the step body's (the swarm claims it).
       world.mark(ctx, "downstream-withdrawal-rejected");
-      hand_over(world, ctx, lease, token, reply.seen, shape_of_run((*next_shape)++),
+      hand_over(world, ctx, lease, token, reply.seen, shapes->next(),
                 hand_over_by(*how),
                 "downstream-withdrawal");
     }
@@ -59,18 +59,18 @@ runtime::StepItem reconcile_step(sim::World& world, std::string name,
                                  std::shared_ptr<DownstreamSystem> downstream, std::string sink,
                                  std::string_view streams) {
   auto rng = std::make_shared<sim::Rng>(world.stream(streams));
-  auto next_shape = std::make_shared<std::uint64_t>(rng->below(kShapeCycle));
+  auto shapes = std::make_shared<ShapeCycle>(rng->below(kShapeCycle));
   // A stream of its own: drawn only at a rejection, so the step's other draws stay as they were.
   auto how = std::make_shared<sim::Rng>(world.stream(std::string(streams) + "-hand-over"));
   std::vector<DeclaredEffect> effects{{sink, "reconcile"}};
   return declared_step(
       std::move(name), std::move(effects),
-      [&world, downstream, sink, rng, next_shape, how](ExecutionContext& ctx) {
+      [&world, downstream, sink, rng, shapes, how](ExecutionContext& ctx) {
         // Now and then a client withdraws the reconciliation while it runs (in the safety phase).
         if (world.true_now_ns() < world.options().safety_phase_ns && rng->chance(0.6)) {
           world.withdraw_at(world.true_now_ns() + rng->between(100, 2'500) * kMillisecond,
                             world.node_names()[world.node_of(ctx)], ctx.tree_key(), ctx.path(),
-                            withdrawal_body(world, downstream, next_shape, how));
+                            withdrawal_body(world, downstream, shapes, how));
         }
         for (int attempt = 1; attempt <= kAttempts; ++attempt) {
           // A careful caller confirms its lease before it builds a call to another system (the
@@ -80,7 +80,7 @@ runtime::StepItem reconcile_step(sim::World& world, std::string name,
           ctx.env().sleep(rng->between(200, 2'500) * kMillisecond);  // builds the request
           const auto [lease, token, reply] = call_downstream(world, ctx, *downstream);
           if (reply.verdict == DownstreamSystem::Verdict::kRejected) {
-            hand_over(world, ctx, lease, token, reply.seen, shape_of_run((*next_shape)++),
+            hand_over(world, ctx, lease, token, reply.seen, shapes->next(),
                       hand_over_by(*how));
           }
           if (reply.verdict == DownstreamSystem::Verdict::kAccepted) {

@@ -79,11 +79,10 @@ runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
                                       runtime::Nanoseconds duration, std::string sink) {
   // The shape the refusal is wrapped in starts at one drawn per seed and changes with every run of
   // the step, so that a sweep walks every path of the runtime's search for a fenced error.
-  auto next_shape =
-      std::make_shared<std::uint64_t>(world.stream("error-shape").below(kShapeCycle));
+  auto shapes = std::make_shared<ShapeCycle>(world.stream("error-shape").below(kShapeCycle));
   return runtime::StepItem{
       std::move(name),
-      [&world, duration, sink = std::move(sink), next_shape](ExecutionContext& ctx) {
+      [&world, duration, sink = std::move(sink), shapes](ExecutionContext& ctx) {
         ctx.env().sleep(duration);
         std::exception_ptr refusal;
         try {
@@ -93,8 +92,7 @@ runtime::StepItem wrapping_write_step(sim::World& world, std::string name,
         }
         if (!refusal) return;
         world.mark(ctx, "fenced-error-wrapped");
-        const ErrorShape shape = shape_of_run((*next_shape)++);
-        std::rethrow_exception(wrap_refusal(shape, refusal));
+        std::rethrow_exception(wrap_refusal(shapes->next(), refusal));
       }};
 }
 

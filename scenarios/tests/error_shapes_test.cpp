@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -112,6 +113,22 @@ TEST(ErrorShapes, HalfOfTheRunsUseTheAggregateCauseAndEveryShapeComesRound) {
 // nested exception of the runtime's own StepError (a walk that follows std::nested_exception only
 // outside the runtime's errors misses it there), nested-exception makes it the nested exception
 // of a std::runtime_error that a StepError carries as its cause.
+// A step's cycle moves on at every use: from any start, its shapes are the runs' shapes in turn,
+// and a cycle's length of uses meets every shape (red team 45b-08: a step that read its shape
+// without counting wrapped every refusal of a run alike).
+TEST(ErrorShapes, AShapeCycleMovesOnAtEveryUse) {
+  for (std::uint64_t start = 0; start < kShapeCycle; ++start) {
+    ShapeCycle cycle(start);
+    std::set<ErrorShape> met;
+    for (std::uint64_t i = 0; i < kShapeCycle; ++i) {
+      const ErrorShape shape = cycle.next();
+      EXPECT_EQ(shape, shape_of_run(start + i)) << "start " << start << ", use " << i;
+      met.insert(shape);
+    }
+    EXPECT_EQ(met.size(), kErrorShapes) << "start " << start;
+  }
+}
+
 TEST(ErrorShapes, TheNestedShapesNestTheRefusalWhereTheirNamesSay) {
   const std::exception_ptr refusal = std::make_exception_ptr(runtime::ExecutionFencedError(
       runtime::LeaseKey{"tenant-1", "order-1"}, 1, 2, "tenant-1:order-1"));

@@ -857,6 +857,41 @@ TEST(ActsWithinBelief, ARenewalAnsweredWithoutAGrantDoesNotMoveTheLocalExpiry) {
   }
 }
 
+// The expiry is on the holder's own clock, and an act is judged by that clock too: a holder whose
+// monotonic clock reads 100 s ahead of true time believes its lease until 130 s less the margin
+// on that clock, and its write at true 35 s (monotonic 135 s) is past it (red team 45a-21: the act
+// judged by true time, which no test's holder clock ever told apart).
+TEST(ActsWithinBelief, AnActIsJudgedByTheHoldersOwnClock) {
+  constexpr std::int64_t kAhead = 100 * kSecond;
+  History h;
+  StoreCall take;
+  take.op = StoreOp::kTake;
+  take.store = "lease-store";
+  take.holder = "a";
+  take.key = kTree;
+  take.ttl_ns = kTtl;
+  take.sent_ns = 0;
+  take.sent_monotonic_ns = kAhead;
+  take.from = kNodeA;
+  take.outcome = "taken";
+  take.lease = runtime::Lease{kTree, "a", 1, kTtl, false};
+  const auto granted = h.call(kStore, take);
+  const auto act_at = [&h](std::int64_t true_ns) {
+    h.at(true_ns);
+    sim::HistoryEvent e;
+    e.node = kNodeA;
+    e.local_monotonic_ns = true_ns + kAhead;
+    e.runtime = runtime::RuntimeEvent{
+        EventKind::kWriteSent, "a", kTree, "tenant-1:order-1", 1, "charge", {}, 0};
+    return h.push(std::move(e));
+  };
+  act_at(20 * kSecond);
+  const auto late = act_at(35 * kSecond);
+  std::vector<Violation> found;
+  check_acts_within_belief(h.events(), LocalExpiryPolicy{}, found);
+  expect_one(found, ActsWithinBelief{}.name(), {granted, late});
+}
+
 // --- reference-model ---
 
 TEST(ReferenceModel, TheStoresRulesAgreeWithAFaithfulStore) {

@@ -1132,6 +1132,25 @@ TEST(SafeYield, AReleaseAtThePasssEndWhileALaneIsBusyIsReported) {
   }
 }
 
+// A loss, an error decided or an abandoned tree ends the checkpoints in flight, not the steps still
+// running: a release while a sibling's step still runs after one of them is reported (red team
+// 45a-29: they cleared the running steps too, and the release went unjudged).
+TEST(SafeYield, AReleaseAfterALossWhileASiblingStepRunsIsReported) {
+  for (const EventKind ending :
+       {EventKind::kLeaseLost, EventKind::kErrorClassified, EventKind::kTreeAbandoned}) {
+    History h;
+    h.runtime_event(EventKind::kTreeStarted, 1);
+    h.runtime_event(EventKind::kStepStarted, 1, "a");
+    const auto sibling = h.runtime_event(EventKind::kStepStarted, 1, "b");
+    h.runtime_event(ending, 1);
+    h.runtime_event(EventKind::kStepEnded, 1, "a");
+    const auto released = h.runtime_event(EventKind::kLeaseReleased, 1);
+    std::vector<Violation> found;
+    check_safe_yield(h.events(), found);
+    expect_one(found, SafeYield{}.name(), {sibling, released});
+  }
+}
+
 // A lane shows it was busy at the release by sending a checkpoint too, not only by starting a step
 // (round 30b: with the checkpoint's send not judged, the test above still passed).
 TEST(SafeYield, ALaneThatSendsACheckpointAfterTheReleaseWasBusyAtIt) {

@@ -174,6 +174,12 @@ TEST(FaultTally, ChancesAloneAreNoEffect) {
        [](FaultLedger& l) { l.message_arriving(kStore, kInstance, 1); }},
       {Fault{FaultKind::kMigrate, "instance-1"},
        [](FaultLedger& l) { l.message_sent(kInstance, kStore, 1); }},
+      // Every pause kind's wake-up that was not held is a chance, not a missed wake-up (red
+      // team 45a-05: a migration counted every wake-up as missed, held or not).
+      {Fault{FaultKind::kStop, "instance-1"},
+       [](FaultLedger& l) { l.fiber_readied(kInstance, false, 1); }},
+      {Fault{FaultKind::kMigrate, "instance-1"},
+       [](FaultLedger& l) { l.fiber_readied(kInstance, false, 1); }},
   };
   for (const Case& c : cases) {
     FaultLedger ledger;

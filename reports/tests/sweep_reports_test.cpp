@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <string_view>
 
 #include "reports/html_static.h"
 #include "reports/junit.h"
@@ -470,6 +472,31 @@ TEST(SweepManifest, AnInterruptionRoundTripsAndShowsInEveryReport) {
   EXPECT_EQ(summary["interrupted"]["seeds_not_run_text"], "2, 4..");
   const std::string junit = junit_xml(summary);
   EXPECT_NE(junit.find("errors=\"1\""), std::string::npos) << junit;
+  // The root's counts are its suites' sums, the interruption's error among them: a CI that reads
+  // only the root must not see an interrupted sweep as whole (red team 45b-14: the root said
+  // errors="0" while the completion suite held the error).
+  {
+    const auto attribute = [](std::string_view tag, std::string_view name) {
+      const std::string key = " " + std::string(name) + "=\"";
+      const std::size_t at = tag.find(key);
+      if (at == std::string_view::npos) return -1L;
+      return std::stol(std::string(tag.substr(at + key.size())));
+    };
+    const std::size_t root_end = junit.find('>', junit.find("<testsuites"));
+    const std::string root = junit.substr(0, root_end);
+    long tests = 0, failures = 0, errors = 0;
+    for (std::size_t at = junit.find("<testsuite "); at != std::string::npos;
+         at = junit.find("<testsuite ", at + 1)) {
+      const std::string suite = junit.substr(at, junit.find('>', at) - at);
+      tests += attribute(suite, "tests");
+      failures += attribute(suite, "failures");
+      errors += attribute(suite, "errors");
+    }
+    EXPECT_EQ(attribute(root, "errors"), 1) << root;
+    EXPECT_EQ(attribute(root, "errors"), errors) << junit;
+    EXPECT_EQ(attribute(root, "failures"), failures) << junit;
+    EXPECT_EQ(attribute(root, "tests"), tests) << junit;
+  }
   EXPECT_NE(junit.find("<error message=\"interrupted by SIGTERM; seeds not run: 2, 4..\" "
                        "type=\"interrupted\">"),
             std::string::npos)

@@ -13,6 +13,7 @@
 namespace fencesim::scenarios {
 
 using runtime::EventKind;
+using runtime::ExecutionContext;
 using runtime::kMillisecond;
 using runtime::kSecond;
 
@@ -114,6 +115,35 @@ static void register_catalogue_cancel_endings(ScenarioRegistry& registry) {
         cancel_between(world, 2400 * kMillisecond, 3500 * kMillisecond);
       })
       .marks({"completion-answered-cancelled >= 95%", "tree-cancelled >= 95%"})
+      .add_to(registry);
+
+  // A client cancels a tree it has not placed yet (the cancel reaches the store first: the order
+  // is late, or placed elsewhere), then asks an instance to withdraw a step of it. The store holds
+  // the cancel and the queue no placement: nothing says the tree ended, so the withdrawal must be
+  // refused, not run unfenced as after the tree's end (runtime mutant
+  // redteam45c-06-withdrawal-unplaced-cancel-ended took an unknown placement for a finished one;
+  // the main job met it in 16 runs of 9,200). The tree is placed later and runs to its end.
+  ScenarioBuilder("withdrawal-before-the-cancelled-tree-is-placed")
+      .describe(
+          "a client's cancel of a tree reaches the store before the tree is placed, and a "
+          "withdrawal of one of its steps comes in between: nothing says the tree ended, so the "
+          "withdrawal is refused, not run without a fence")
+      .safety_phase(30 * kSecond)
+      .sink("payments")
+      .instance("instance-1")
+      .workflow([](sim::World& world, sim::Rng&) { return watched_order(world); })
+      .tree("tenant-1", "order-1", "order", 8 * kSecond)
+      .setup([](sim::World& world) {
+        sim::Rng draws = world.stream("withdrawals");
+        world.cancel_at(draws.between(200, 2'000) * kMillisecond,
+                        runtime::LeaseKey{"tenant-1", "order-1"});
+        world.withdraw_at(draws.between(3'000, 7'000) * kMillisecond, "instance-1",
+                          runtime::LeaseKey{"tenant-1", "order-1"}, "charge",
+                          [&world](ExecutionContext& ctx) {
+                            record_withdrawal_frame(world, ctx, "charge");
+                          });
+      })
+      .marks({"withdrawal-refused-while-live >= 95%", "tree-cancelled >= 95%"})
       .add_to(registry);
 }
 

@@ -626,5 +626,36 @@ TEST(CatalogueStories, TheBranchFailsBeforeTheCancelAndThePassEndsCancelled) {
   }
 }
 
+// withdrawal-before-the-cancelled-tree-is-placed: the cancel is recorded, then the withdrawal is
+// refused for a live tree whose cancel was recorded, all before the tree is placed.
+TEST(CatalogueStories, AWithdrawalBetweenTheCancelAndThePlacementIsRefused) {
+  const ScenarioRegistry registry = builtin_scenarios();
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    properties::run_scenario(
+        registry, properties::RunRequest{"withdrawal-before-the-cancelled-tree-is-placed", seed},
+        [&](const sim::World& world, const properties::RunReport& report) {
+          expect_every_floor(registry, "withdrawal-before-the-cancelled-tree-is-placed", report,
+                             seed);
+          const auto& events = world.history().events();
+          const auto store_call = [&](sim::StoreOp op) {
+            return first(events, [op](const sim::HistoryEvent& e) {
+              return e.world == sim::WorldEventKind::kStoreCall && e.store && e.store->op == op;
+            });
+          };
+          const auto recorded = store_call(sim::StoreOp::kCancel);
+          const auto placed = store_call(sim::StoreOp::kPlace);
+          const auto refused = first(events, [](const sim::HistoryEvent& e) {
+            return is_runtime(e, EventKind::kWithdrawalRefused, "instance-1");
+          });
+          ASSERT_TRUE(recorded && placed && refused) << "seed " << seed;
+          EXPECT_LT(*recorded, *refused) << "seed " << seed;
+          EXPECT_LT(*refused, *placed) << "seed " << seed;
+          EXPECT_NE(events[*refused].runtime.detail.str().find("its cancel was recorded"),
+                    std::string::npos)
+              << "seed " << seed << ": " << events[*refused].runtime.detail.str();
+        });
+  }
+}
+
 }  // namespace
 }  // namespace fencesim::scenarios::catalogue_stories_test

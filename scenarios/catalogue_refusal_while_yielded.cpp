@@ -6,8 +6,9 @@
 // token, and the stale write lands after it and is refused. At the resume holder 1 reads the
 // refusal (its lease neither held nor lost) and its retake is refused: the pass must end fenced,
 // found by the refusal it kept, not lease-lost. (In about half the runs the write's RPC timeout
-// runs before its reply at the resume: the holder never reads the refusal and ends lease-lost.) Runtime mutant late-refusal-dropped-while-yielded
-// (a refusal kept only for a lease lost) was first caught at swarm seed 6,600.
+// runs before its reply at the resume: the holder never reads the refusal and ends lease-lost.)
+// Runtime mutant late-refusal-dropped-while-yielded (a refusal kept only for a lease lost) was
+// first caught at swarm seed 6,600.
 #include "runtime/errors.h"
 #include "scenarios/builder.h"
 #include "scenarios/fault_spec.h"

@@ -656,24 +656,19 @@ class HostileNameTraits final : public MarkRule {
     read_steps_.emplace(path, traits);
     return traits;
   }
-  // A tree's key is read once per run: a child is placed before any of its steps starts.
+  // A tree's key is read once per run (most steps of a tree repeat it): a child is placed before
+  // any of its steps starts.
   unsigned key_traits_of(const sim::NameKey& key) {
     if (const auto it = read_keys_.find(key); it != read_keys_.end()) return it->second;
     const bool placed_child = placed_children_.contains(
         {std::string(key.tenant_id.view()), std::string(key.lease_execution_id.view())});
     const unsigned traits =
-        traits_of(key.tenant_id) | (placed_child ? 0u : traits_of(key.lease_execution_id));
+        traits_of_bytes(key.tenant_id.view()) |
+        (placed_child ? 0u : traits_of_bytes(key.lease_execution_id.view()));
     read_keys_.emplace(key, traits);
     return traits;
   }
-  // Bits in the order of kTraits. Each name is read once per run (names are interned: most steps
-  // of a tree repeat its names).
-  unsigned traits_of(const sim::Name& name) {
-    if (const auto it = read_.find(name); it != read_.end()) return it->second;
-    const unsigned traits = traits_of_bytes(name.view());
-    read_.emplace(name, traits);
-    return traits;
-  }
+  // Bits in the order of kTraits.
   static unsigned traits_of_bytes(std::string_view name) {
     unsigned traits = 0;
     for (const char c : name) {
@@ -691,7 +686,6 @@ class HostileNameTraits final : public MarkRule {
   }
   static constexpr unsigned kAll = (1u << kTraits.size()) - 1;
   unsigned reached_ = 0;
-  std::map<sim::Name, unsigned> read_;
   std::map<sim::Name, unsigned> read_steps_;
   std::map<sim::NameKey, unsigned> read_keys_;
   std::set<std::pair<std::string, std::string>> placed_children_;

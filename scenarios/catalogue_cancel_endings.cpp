@@ -7,6 +7,7 @@
 #include "runtime/errors.h"
 #include "scenarios/builder.h"
 #include "scenarios/fault_spec.h"
+#include "scenarios/order_workflow.h"
 #include "scenarios/watchful_step.h"
 #include "scenarios/workload.h"
 
@@ -97,11 +98,7 @@ static void register_catalogue_cancel_endings(ScenarioRegistry& registry) {
       .sink("payments")
       .checkpoint_store()
       .instance("instance-1")
-      .workflow([](sim::World& world, sim::Rng&) {
-        return runtime::Workflow{"order",
-                                 {work_step("prepare", kSecond),
-                                  write_step(world, "charge", kSecond, "payments", "charge")}};
-      })
+      .workflow([](sim::World& world, sim::Rng&) { return quick_order(world); })
       .tree("tenant-1", "order-1", "order")
       .fault(store_slow("checkpoint-store")
                  .after_at("instance-1", EventKind::kCheckpointSent, 2)

@@ -7,6 +7,7 @@
 // commit; here every run sends its last commits through such a window.
 #include "scenarios/builder.h"
 #include "scenarios/fault_spec.h"
+#include "scenarios/order_workflow.h"
 #include "scenarios/workload.h"
 
 namespace fencesim::scenarios {
@@ -25,11 +26,7 @@ static void register_catalogue_duplicate_commit(ScenarioRegistry& registry) {
       .sink("payments")
       .checkpoint_store()
       .instance("instance-1")
-      .workflow([](sim::World& world, sim::Rng&) {
-        return runtime::Workflow{"order",
-                                 {work_step("prepare", kSecond),
-                                  write_step(world, "charge", kSecond, "payments", "charge")}};
-      })
+      .workflow([](sim::World& world, sim::Rng&) { return quick_order(world); })
       .tree("tenant-1", "order-1", "order")
       // From the last step's checkpoint (the second the holder sends) through the tree's
       // completion, every message to the checkpoint service is delivered twice.

@@ -12,4 +12,10 @@ runtime::Workflow order_workflow(sim::World& world, sim::Rng& workload, const st
        work_step("ship", work_ns)}};
 }
 
+runtime::Workflow quick_order(sim::World& world) {
+  return runtime::Workflow{"order",
+                           {work_step("prepare", runtime::kSecond),
+                            write_step(world, "charge", runtime::kSecond, "payments", "charge")}};
+}
+
 }  // namespace fencesim::scenarios

@@ -10,4 +10,8 @@ namespace fencesim::scenarios {
 runtime::Workflow order_workflow(sim::World& world, sim::Rng& workload,
                                  const std::string& sink = "payments");
 
+// "order": prepare (1 s), then charge (1 s, a fenced write to "payments"): a tree whose last step's
+// checkpoint and completion come about 2 s in, for stories that act around them.
+runtime::Workflow quick_order(sim::World& world);
+
 }  // namespace fencesim::scenarios
